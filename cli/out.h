@@ -1,0 +1,28 @@
+/* Output helpers shared by the programs: a growable text buffer with
+ * number, string and JSON appenders, written to a stream in one go. */
+#ifndef SLIDEDB_OUT_H
+#define SLIDEDB_OUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct out {
+	char *buf;
+	size_t len, cap;
+} out;
+
+void out_free(out *o);
+void out_reset(out *o);
+void out_char(out *o, char c);
+void out_str(out *o, const char *s);
+void out_mem(out *o, const char *s, size_t n);
+void out_u64(out *o, uint64_t v);
+void out_i64(out *o, int64_t v);
+void out_printf(out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A JSON string literal with quotes, escaped. */
+void out_json_str(out *o, const char *s);
+/* Write the buffer to f and empty it; returns 0 or -1 on a write error. */
+int out_flush(out *o, FILE *f);
+
+#endif

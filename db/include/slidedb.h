@@ -1,0 +1,404 @@
+/** @file slidedb.h
+ * @brief slidedb: exact distance databases for sliding-tile puzzles.
+ *
+ * slidedb precomputes, once, the exact distance from every reachable state of a
+ * sliding-tile puzzle (the 8-puzzle on 3x3, and every board of up to 12 cells)
+ * to a goal, stores it in an LMDB file, and then answers optimal-move questions
+ * with O(1) reads straight out of the memory map.
+ *
+ * This header is the whole public API. Every function is documented with its
+ * parameters, what it returns and the errors it can return.
+ *
+ * @section conventions Conventions
+ *  - Names are sdb_<module>_<verb>. Output parameters come first.
+ *  - Functions that can fail return 0 (#SDB_OK) on success or a negative
+ *    SDB_E* code. sdb_strerror() gives the code's text and sdb_errdetail()
+ *    a one-line description of the last failure in the calling thread (the
+ *    input that was wrong and what is wrong with it).
+ *  - A board is W columns by H rows, written "WxH"; cells are numbered
+ *    row-major from 0 at the top left. A cell holds a tile 1 .. W*H-1 or the
+ *    blank, 0.
+ *  - A move is named by the direction the @b blank travels: u d l r (the
+ *    convention of POJ 1077).
+ *
+ * @section caveats Caveats
+ *  - A table pointer (sdb_table_data()) lives exactly as long as the sdb_db
+ *    it came from. It points into a read-only memory map: never write
+ *    through it.
+ *  - An sdb_db opened read-only holds one LMDB read transaction for its whole
+ *    life. It sees the database as it was when it was opened; a writer that
+ *    commits meanwhile is not blocked, and the space of tables it replaces is
+ *    reused only once every older reader has closed. Reopen to see new tables.
+ *  - Do not open the same database file twice in one process for writing,
+ *    and do not use an sdb_db across fork() (both are LMDB rules).
+ *  - A database file is never rewritten in place: a writer's tables appear
+ *    all at once when sdb_writer_commit() returns, or not at all.
+ *  - One sdb_db may be used by several threads for reading; an sdb_writer
+ *    belongs to the thread that began it.
+ */
+#ifndef SLIDEDB_H
+#define SLIDEDB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @name Version */
+/**@{*/
+#define SDB_VERSION_MAJOR 0
+#define SDB_VERSION_MINOR 1
+#define SDB_VERSION_PATCH 0
+#define SDB_VERSION_STRING "0.1.0"
+/** Version of the on-disk format. A database of another format version is
+ * refused with #SDB_EVERSION. */
+#define SDB_FORMAT_VERSION 1
+
+/** @brief The library's version at run time, e.g. "0.1.0". */
+const char *sdb_version(void);
+/**@}*/
+
+/** @name Errors */
+/**@{*/
+#define SDB_OK 0
+#define SDB_EINVAL (-1)       /**< invalid argument or malformed input */
+#define SDB_ENOMEM (-2)       /**< out of memory */
+#define SDB_EIO (-3)          /**< the operating system or LMDB failed */
+#define SDB_ENOTFOUND (-4)    /**< no such table, or no database file */
+#define SDB_ECORRUPT (-5)     /**< the database is damaged (CRC, truncation) */
+#define SDB_EVERSION (-6)     /**< the database has another format version */
+#define SDB_EUNSOLVABLE (-7)  /**< the goal cannot be reached from the start */
+#define SDB_ETOOBIG (-8)      /**< the board is too large for a full table */
+#define SDB_EAMBIGUOUS (-9)   /**< the board size cannot be told from the cells */
+
+/** @brief Text of an error code ("invalid input", ...). Never NULL. */
+const char *sdb_strerror(int err);
+
+/** @brief One-line description of the last failure in the calling thread.
+ *
+ * Set by every function that returns an error, e.g.
+ * "tile 4 appears twice" or "no table for 2x4: build it with
+ * `slidedb-gen full 2x4`". The text stays valid until the next failing call
+ * in the same thread. Empty string when nothing has failed yet. */
+const char *sdb_errdetail(void);
+/**@}*/
+
+/** @name Boards and moves */
+/**@{*/
+/** Largest number of cells of any board. */
+#define SDB_MAX_CELLS 16
+/** Largest number of cells of a board that full tables cover. */
+#define SDB_MAX_FULL_CELLS 12
+/** Longest move sequence any answer can hold. */
+#define SDB_MAX_MOVES 127
+
+/** @brief A board: W columns, H rows, W*H cells row-major.
+ *
+ * Fill it with sdb_board_parse() or sdb_board_set(); the @c blank field
+ * caches the blank's cell and is kept up to date by every function here. */
+typedef struct sdb_board {
+	uint8_t w;                     /**< columns, 2 ..  8 */
+	uint8_t h;                     /**< rows, 2 .. 8 */
+	uint8_t n;                     /**< cells, w*h <= SDB_MAX_CELLS */
+	uint8_t blank;                 /**< the cell that holds 0 */
+	uint8_t cell[SDB_MAX_CELLS];   /**< tiles 1..n-1 and 0 for the blank */
+} sdb_board;
+
+/** Directions the blank travels. */
+enum sdb_move { SDB_UP = 0, SDB_DOWN = 1, SDB_LEFT = 2, SDB_RIGHT = 3 };
+
+/** @brief Whether W x H is a board slidedb models (2 <= W, H and W*H <= 16). */
+int sdb_size_valid(int w, int h);
+
+/** @brief Parse "WxH" (e.g. "3x3", also "3X3") into @p w and @p h.
+ * @return 0, or #SDB_EINVAL if @p text is not a valid size. */
+int sdb_size_parse(int *w, int *h, const char *text);
+
+/** @brief Parse one board from text.
+ *
+ * Accepted notations (those of the seed documents):
+ *  - numbers separated by spaces, tabs or commas, brackets ignored, with
+ *    0, x, X, _ or . for the blank: "1 2 3 x 4 6 7 5 8", "[[1,2,7],[4,3,6],[5,8,0]]";
+ *  - a compact string of one character per cell, digits and then letters
+ *    a..f for tiles 10..15 when the board has more than 10 cells: "123804765".
+ *
+ * The size follows from the number of cells when @p w and @p h are 0: 4 is
+ * 2x2, 9 is 3x3, 16 is 4x4; other counts fit several boards (6 is 2x3 or 3x2)
+ * and give #SDB_EAMBIGUOUS.
+ * @param[out] b   the board
+ * @param[in] text NUL-terminated text
+ * @param[in] w, h the expected size, or 0, 0 to infer it
+ * @return 0, #SDB_EINVAL (wrong cell count, repeated, missing or out-of-range
+ * tile, no blank, unknown notation), or #SDB_EAMBIGUOUS. */
+int sdb_board_parse(sdb_board *b, const char *text, int w, int h);
+
+/** @brief Split text into cell values without deciding the board size.
+ *
+ * Same notations as sdb_board_parse(). Used by programs that read one or two
+ * boards from one line.
+ * @param[out] cells up to @p cap values (blank as 0)
+ * @param[out] count number of cells found
+ * @return 0 or #SDB_EINVAL (unknown character, too many cells). */
+int sdb_cells_parse(uint8_t *cells, int *count, int cap, const char *text);
+
+/** @brief Make a board of size @p w x @p h from @p cells (n = w*h values).
+ * @return 0 or #SDB_EINVAL (bad size, repeated, missing or out-of-range tile). */
+int sdb_board_set(sdb_board *b, int w, int h, const uint8_t *cells);
+
+/** @brief The standard goal of a size: tiles in order with the blank in
+ * cell @p blank_cell (the usual goal has it last: blank_cell = w*h-1).
+ * @return 0 or #SDB_EINVAL. */
+int sdb_board_goal(sdb_board *b, int w, int h, int blank_cell);
+
+/** @brief Write a board as space-separated numbers, 0 for the blank
+ * ("1 2 3 0 8 4 7 6 5").
+ * @return the length written (excluding the NUL), or #SDB_EINVAL if
+ * @p cap is too small (3 bytes per cell always suffice). */
+int sdb_board_format(char *buf, size_t cap, const sdb_board *b);
+
+/** @brief Whether two boards are equal (same size, same cells). */
+int sdb_board_equal(const sdb_board *a, const sdb_board *b);
+
+/** @brief Bit mask of the moves possible on @p b: bit m set when the blank
+ * can travel in direction m (enum sdb_move). */
+unsigned sdb_board_moves(const sdb_board *b);
+
+/** @brief Move the blank one cell in direction @p move.
+ * @return 0, or #SDB_EINVAL when the move would leave the board. */
+int sdb_board_apply(sdb_board *b, int move);
+
+/** @brief Whether @p goal can be reached from @p start.
+ *
+ * Compares the permutation parity of the tiles (blank skipped, row-major),
+ * and for even widths adds the difference of the blank's rows.
+ * @return 1 solvable, 0 not, #SDB_EINVAL if the sizes differ. */
+int sdb_board_solvable(const sdb_board *start, const sdb_board *goal);
+
+/** @brief The letter of a move: 'u', 'd', 'l' or 'r'; '?' if invalid. */
+char sdb_move_letter(int move);
+
+/** @brief The move named by a letter (u d l r, either case), or -1. */
+int sdb_move_from_letter(int letter);
+/**@}*/
+
+/** @name Perfect index (full tables)
+ *
+ * For a board of n <= 12 cells, the states reachable from a goal are ranked
+ * onto 0 .. n!/2 - 1: blank cell times (n-1)!/2 plus half the lexicographic
+ * rank of the tiles read row-major with the blank skipped (the Cantor
+ * expansion, halved: reachable tile orders for one blank cell are exactly one
+ * parity class, and the last two tiles carry no information). Rank and unrank
+ * are O(n), driven by small tables.
+ *
+ * Which parity class a table holds is its @e class bit: the permutation
+ * parity of the tiles XOR (for even widths) the parity of the blank's row.
+ * Every move keeps it; sdb_rank_class() computes it. */
+/**@{*/
+/** @brief Number of reachable states of a W x H board: (W*H)!/2. */
+uint64_t sdb_rank_count(int w, int h);
+
+/** @brief The class bit of a board (see above): 0 or 1. */
+int sdb_rank_class(const sdb_board *b);
+
+/** @brief Index of @p b, in 0 .. sdb_rank_count()-1.
+ * @p b must have at most #SDB_MAX_FULL_CELLS cells (not checked). */
+uint64_t sdb_rank(const sdb_board *b);
+
+/** @brief The board of class @p cls whose index is @p index.
+ * @return 0, or #SDB_EINVAL if the size is not rankable or the index is out
+ * of range. */
+int sdb_unrank(sdb_board *b, int w, int h, int cls, uint64_t index);
+/**@}*/
+
+/** @name Databases */
+/**@{*/
+typedef struct sdb_db sdb_db;
+
+/** Flags of sdb_db_open(). */
+#define SDB_RDONLY 0x1  /**< open for reading only (the default is read-write) */
+#define SDB_CREATE 0x2  /**< create the file if it does not exist */
+
+/** @brief The database path used when none is given: $SLIDEDB_DB if set and
+ * not empty, else "slidedb.lmdb" in the working directory. */
+const char *sdb_db_default_path(void);
+
+/** @brief Open a database: one LMDB file (plus its "-lock" file).
+ *
+ * A read-only open checks the file (an LMDB file, not truncated, this
+ * format version), reads the catalog and takes one read transaction for the
+ * life of the handle: table reads are pointer reads into the memory map.
+ * @param[out] db    the handle, to be closed with sdb_db_close()
+ * @param[in] path   the file, or NULL for sdb_db_default_path()
+ * @param[in] flags  #SDB_RDONLY and/or #SDB_CREATE
+ * @return 0, #SDB_ENOTFOUND (no such file and no #SDB_CREATE),
+ * #SDB_ECORRUPT (not a slidedb database, or truncated), #SDB_EVERSION,
+ * #SDB_EIO, #SDB_ENOMEM. */
+int sdb_db_open(sdb_db **db, const char *path, unsigned flags);
+
+/** @brief Close a database; every pointer from it becomes invalid. NULL is ok. */
+void sdb_db_close(sdb_db *db);
+
+/** @brief The path the database was opened with. */
+const char *sdb_db_path(const sdb_db *db);
+/**@}*/
+
+/** @name Tables */
+/**@{*/
+/** Kinds of table. */
+enum sdb_kind { SDB_KIND_FULL = 1 };
+/** Entry formats. */
+enum sdb_format {
+	/** One byte per state: distance in the low 6 bits, the best move of the
+	 * blank (enum sdb_move) in the high 2 bits (meaningless at distance 0). */
+	SDB_ENTRY_DIST6_MOVE2 = 1
+};
+/** Longest distance a table records + 1. */
+#define SDB_MAX_DISTANCE 64
+/** Longest table name + 1. */
+#define SDB_NAME_MAX 48
+
+/** @brief What the catalog records about a table. */
+typedef struct sdb_table_info {
+	char name[SDB_NAME_MAX];        /**< e.g. "full-3x3-b8" */
+	int kind;                       /**< enum sdb_kind */
+	int entry_format;               /**< enum sdb_format */
+	sdb_board goal;                 /**< the goal the distances lead to */
+	uint64_t states;                /**< number of entries */
+	int max_distance;               /**< largest distance */
+	uint64_t counts[SDB_MAX_DISTANCE]; /**< states at each distance */
+	uint32_t crc32;                 /**< CRC-32 (zlib) of the entries */
+	int64_t built_at;               /**< build time, seconds since 1970 (UTC) */
+	double build_seconds;           /**< wall time the build took */
+	int threads;                    /**< threads the build used */
+	char tool_version[16];          /**< version of the tool that built it */
+	uint32_t format_version;        /**< #SDB_FORMAT_VERSION when built */
+} sdb_table_info;
+
+typedef struct sdb_table sdb_table;
+
+/** @brief Number of tables in the database. */
+int sdb_table_count(const sdb_db *db);
+
+/** @brief The i-th table (0 <= i < sdb_table_count()), in name order.
+ * @return the table, or NULL when @p i is out of range. */
+const sdb_table *sdb_table_at(const sdb_db *db, int i);
+
+/** @brief The table with this name, or NULL (sdb_errdetail() says why). */
+const sdb_table *sdb_table_find(const sdb_db *db, const char *name);
+
+/** @brief The catalog entry of a table. */
+const sdb_table_info *sdb_table_meta(const sdb_table *t);
+
+/** @brief The entries of a table: sdb_table_meta(t)->states bytes, read
+ * zero-copy from the memory map (pages are read on first touch only).
+ * @return NULL if the data cannot be read (sdb_errdetail() says why). */
+const uint8_t *sdb_table_data(const sdb_table *t);
+
+/** @brief Recompute a table's CRC-32 and compare it with the catalog.
+ * Reads the whole table. @return 0 or #SDB_ECORRUPT. */
+int sdb_table_verify(const sdb_table *t);
+
+/** @brief The name a full table of size W x H for the canonical goal with the
+ * blank in @p blank_cell is stored under ("full-WxH-bCELL").
+ * @return the length, or #SDB_EINVAL if @p cap is too small. */
+int sdb_table_name_full(char *buf, size_t cap, int w, int h, int blank_cell);
+
+/** @brief Distance of @p b in a full table whose goal is the canonical goal
+ * of the table (no relabelling, no symmetry): one rank and one byte read.
+ * @p b must be of the table's size and class (not checked): this is the hot
+ * path for solvers that use the table directly. */
+int sdb_table_distance(const sdb_table *t, const sdb_board *b);
+/**@}*/
+
+/** @name Answers
+ *
+ * Any goal is answered from the tables of its size: the goal's blank cell
+ * is mapped by a symmetry of the board onto the cell a table was built for,
+ * the tiles are relabelled so that the goal becomes that table's goal, and
+ * the moves found are mapped back. */
+/**@{*/
+/** @brief An answer to one (start, goal) question. */
+typedef struct sdb_answer {
+	int solvable;                  /**< 1 or 0 */
+	int distance;                  /**< optimal number of moves, -1 if unsolvable */
+	int best_move;                 /**< enum sdb_move, -1 at the goal or if unsolvable */
+	char moves[SDB_MAX_MOVES + 1]; /**< optimal sequence "ru...", NUL-terminated;
+	                                    filled only when asked for */
+} sdb_answer;
+
+/** @brief Find the table that answers goals like @p goal.
+ * @return the table, or NULL with #SDB_ENOTFOUND / #SDB_ETOOBIG in
+ * sdb_errdetail() naming the `slidedb-gen` command that builds it. */
+const sdb_table *sdb_table_for_goal(const sdb_db *db, const sdb_board *goal);
+
+/** @brief Whether the database has any full table of size W x H. */
+int sdb_db_has_size(const sdb_db *db, int w, int h);
+
+/** @brief Answer: distance, best move and (if @p want_moves) the whole
+ * optimal move sequence from @p start to @p goal.
+ *
+ * O(1) for the distance and the best move; O(distance) for the sequence,
+ * which is walked through the table one read per step and checked on the
+ * way (each step must lower the distance by exactly one).
+ * @return 0 (also for an unsolvable pair: a->solvable is 0), #SDB_EINVAL
+ * (sizes differ), #SDB_ENOTFOUND (no table for this size), #SDB_ETOOBIG,
+ * #SDB_ECORRUPT (the table contradicts itself on the way). */
+int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
+                     const sdb_board *goal, int want_moves);
+/**@}*/
+
+/** @name Writing tables */
+/**@{*/
+typedef struct sdb_writer sdb_writer;
+
+/** @brief Begin one write transaction on a database opened read-write.
+ * Readers are never blocked; other writers wait. @return 0, #SDB_EINVAL
+ * (read-only handle), #SDB_EIO, #SDB_ENOMEM. */
+int sdb_writer_begin(sdb_writer **w, sdb_db *db);
+
+/** @brief Reserve @p size bytes for the entries of table @p name inside the
+ * transaction and return where to write them (LMDB MDB_RESERVE: the caller
+ * fills the database's own pages, no copy). Replaces a table of that name.
+ * The memory is valid until sdb_writer_put_meta(), commit or abort.
+ * @return 0, #SDB_EIO (e.g. map full), #SDB_EINVAL (bad name). */
+int sdb_writer_reserve(sdb_writer *w, uint8_t **data, const char *name, uint64_t size);
+
+/** @brief Record the catalog entry of the table reserved last. Computes
+ * the CRC-32 of its entries and fills info->crc32 and info->format_version.
+ * @return 0, #SDB_EINVAL (no reserved table, or names differ), #SDB_EIO. */
+int sdb_writer_put_meta(sdb_writer *w, sdb_table_info *info);
+
+/** @brief Commit: every table of this writer appears at once.
+ * The writer is freed in any case. @return 0 or #SDB_EIO. */
+int sdb_writer_commit(sdb_writer *w);
+
+/** @brief Abandon the transaction: the database is left as it was.
+ * The writer is freed. NULL is ok. */
+void sdb_writer_abort(sdb_writer *w);
+/**@}*/
+
+/** @name Board symmetries
+ *
+ * The symmetries of a W x H board that keep its size: 4 (identity, the two
+ * mirrors, the half turn), and 8 on square boards (with the quarter turns and
+ * the two diagonal mirrors). */
+/**@{*/
+/** @brief Number of symmetries of the board size (4 or 8). */
+int sdb_sym_count(int w, int h);
+/** @brief The cell that symmetry @p s maps @p cell to. */
+int sdb_sym_cell(int w, int h, int s, int cell);
+/** @brief The direction symmetry @p s maps @p move to. */
+int sdb_sym_move(int w, int h, int s, int move);
+/** @brief Apply symmetry @p s to a whole board (tiles move with their cells). */
+void sdb_sym_board(sdb_board *out, const sdb_board *in, int s);
+/** @brief The representative of @p cell's class: the smallest cell any
+ * symmetry maps it to. Tables are built for representatives only. */
+int sdb_sym_representative(int w, int h, int cell);
+/**@}*/
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SLIDEDB_H */

@@ -1,0 +1,144 @@
+/* Answers: any (start, goal) pair from the full table of its size.
+ *
+ * A table is built for the canonical goal with the blank in a representative
+ * cell. A query is brought to that form in two steps: a symmetry of the board
+ * moves the goal's blank onto the representative, then the tiles are
+ * relabelled so that the goal reads 1, 2, 3, ... Distances are unchanged by
+ * both; moves come back through the inverse symmetry. */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum { DIST_MASK = 0x3f, UNSEEN = 0x3f };
+
+int sdb_table_name_full(char *buf, size_t cap, int w, int h, int blank_cell)
+{
+	int len = snprintf(buf, cap, "full-%dx%d-b%d", w, h, blank_cell);
+	if (len < 0 || (size_t)len >= cap)
+		return sdb_fail(SDB_EINVAL, "buffer too small for a table name");
+	return len;
+}
+
+int sdb_table_distance(const sdb_table *t, const sdb_board *b)
+{
+	return t->data[sdb_rank(b)] & DIST_MASK;
+}
+
+int sdb_db_has_size(const sdb_db *db, int w, int h)
+{
+	for (int i = 0; i < sdb_table_count(db); i++) {
+		const sdb_table_info *in = sdb_table_meta(sdb_table_at(db, i));
+		if (in->kind == SDB_KIND_FULL && in->goal.w == w && in->goal.h == h)
+			return 1;
+	}
+	return 0;
+}
+
+/* The table for goals like this one, or NULL with *err set. */
+static const sdb_table *find_for_goal(const sdb_db *db, const sdb_board *goal, int *err)
+{
+	int w = goal->w, h = goal->h;
+	if (goal->n > SDB_MAX_FULL_CELLS) {
+		*err = sdb_fail(SDB_ETOOBIG, "%dx%d has %d cells: full tables stop at %d cells "
+		         "(larger boards need pattern databases)", w, h, goal->n,
+		         SDB_MAX_FULL_CELLS);
+		return NULL;
+	}
+	char name[SDB_NAME_MAX];
+	int rep = sdb_sym_representative(w, h, goal->blank);
+	sdb_table_name_full(name, sizeof name, w, h, rep);
+	const sdb_table *t = sdb_table_find(db, name);
+	if (t && sdb_table_data(t))
+		return t;
+	if (t) {
+		*err = SDB_ECORRUPT;   /* sdb_table_data() said why */
+		return NULL;
+	}
+	if (sdb_db_has_size(db, w, h)) {
+		char g[3 * SDB_MAX_CELLS];
+		sdb_board_format(g, sizeof g, goal);
+		*err = sdb_fail(SDB_ENOTFOUND, "%s: no %dx%d table for goals with the blank in cell %d: "
+		         "build it with `slidedb-gen full %dx%d --goal '%s'`", sdb_db_path(db),
+		         w, h, goal->blank, w, h, g);
+	} else {
+		*err = sdb_fail(SDB_ENOTFOUND, "%s: no table for %dx%d: build it with "
+		         "`slidedb-gen full %dx%d`", sdb_db_path(db), w, h, w, h);
+	}
+	return NULL;
+}
+
+const sdb_table *sdb_table_for_goal(const sdb_db *db, const sdb_board *goal)
+{
+	int err;
+	return find_for_goal(db, goal, &err);
+}
+
+/* Bring start to the table's frame: symmetry s, then goal-relative labels. */
+static void to_table_frame(sdb_board *out, const sdb_board *start, const sdb_board *goal,
+                           int s)
+{
+	sdb_board g, st;
+	sdb_sym_board(&g, goal, s);
+	sdb_sym_board(&st, start, s);
+	uint8_t label[SDB_MAX_CELLS] = { 0 };
+	for (int c = 0, next = 1; c < g.n; c++)
+		if (g.cell[c])
+			label[g.cell[c]] = (uint8_t)next++;
+	*out = st;
+	for (int c = 0; c < st.n; c++)
+		out->cell[c] = label[st.cell[c]];
+}
+
+int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
+                     const sdb_board *goal, int want_moves)
+{
+	a->solvable = 0;
+	a->distance = -1;
+	a->best_move = -1;
+	a->moves[0] = '\0';
+	int ok = sdb_board_solvable(start, goal);
+	if (ok < 0)
+		return ok;
+	if (!ok)
+		return SDB_OK;
+	int err = SDB_OK;
+	const sdb_table *t = find_for_goal(db, goal, &err);
+	if (!t)
+		return err;
+	int s = 0;
+	while (sdb_sym_cell(goal->w, goal->h, s, goal->blank) != t->blank)
+		s++;
+	/* Moves on the mapped board come back through the inverse of s. */
+	int back[4];
+	for (int m = 0; m < 4; m++)
+		back[sdb_sym_move(goal->w, goal->h, s, m)] = m;
+
+	sdb_board cur;
+	to_table_frame(&cur, start, goal, s);
+	const uint8_t *data = t->data;
+	uint8_t e = data[sdb_rank(&cur)];
+	int d = e & DIST_MASK;
+	if (d == UNSEEN)
+		return sdb_fail(SDB_ECORRUPT, "%s: table '%s' has no entry for a reachable "
+		                "state (run `slidedb-lookup verify`)", sdb_db_path(db), t->info.name);
+	a->solvable = 1;
+	a->distance = d;
+	a->best_move = d ? back[e >> 6] : -1;
+	if (!want_moves)
+		return SDB_OK;
+	for (int k = 0; k < d; k++) {
+		int m = data[sdb_rank(&cur)] >> 6;
+		int next;
+		if (sdb_board_apply(&cur, m) != 0 ||
+		    (next = data[sdb_rank(&cur)] & DIST_MASK) != d - k - 1) {
+			a->moves[0] = '\0';
+			return sdb_fail(SDB_ECORRUPT, "%s: table '%s' contradicts itself on the "
+			                "path (run `slidedb-lookup verify`)", sdb_db_path(db),
+			                t->info.name);
+		}
+		a->moves[k] = sdb_move_letter(back[m]);
+	}
+	a->moves[d] = '\0';
+	return SDB_OK;
+}

@@ -1,0 +1,414 @@
+/* The LMDB store: one file holding a catalog (table name -> sdb_table_info)
+ * and the tables (table name -> entries), plus a format marker.
+ *
+ * Readers hold one read transaction for the life of the handle and read
+ * entries straight out of the memory map. Writers put every table and its
+ * catalog entry in one write transaction, so a killed writer leaves the
+ * previous database intact. */
+#include <errno.h>
+#include <lmdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "internal.h"
+
+/* Address space reserved for the map. Only what is written takes disk space;
+ * readers map the same size, which costs no memory. */
+#define MAP_SIZE ((size_t)64 << 30)
+#define FORMAT_KEY "format"
+
+struct sdb_db {
+	MDB_env *env;
+	MDB_txn *rtxn;            /* read-only handles: held until close */
+	MDB_dbi info, catalog, tables;
+	unsigned flags;
+	int ntables;
+	struct sdb_table *table;  /* catalog, in name order */
+	char path[];
+};
+
+struct sdb_writer {
+	sdb_db *db;
+	MDB_txn *txn;
+	uint8_t *reserved;
+	uint64_t reserved_size;
+	char reserved_name[SDB_NAME_MAX];
+};
+
+const char *sdb_db_default_path(void)
+{
+	const char *env = getenv("SLIDEDB_DB");
+	return env && *env ? env : "slidedb.lmdb";
+}
+
+const char *sdb_db_path(const sdb_db *db)
+{
+	return db->path;
+}
+
+static int lmdb_fail(const sdb_db *db, int rc, const char *what)
+{
+	if (rc == MDB_INVALID || rc == MDB_CORRUPTED || rc == MDB_PAGE_NOTFOUND)
+		return sdb_fail(SDB_ECORRUPT, "%s: not a valid slidedb database (%s)",
+		                db->path, mdb_strerror(rc));
+	if (rc == MDB_VERSION_MISMATCH)
+		return sdb_fail(SDB_EVERSION, "%s: written by another LMDB version", db->path);
+	if (rc == ENOMEM)
+		return sdb_fail(SDB_ENOMEM, "%s: %s: out of memory", db->path, what);
+	return sdb_fail(SDB_EIO, "%s: %s: %s", db->path, what, mdb_strerror(rc));
+}
+
+/* A file shorter than LMDB's last page is truncated: reading past its end
+ * through the map would kill the process with SIGBUS, so refuse it now. */
+static int check_not_truncated(const sdb_db *db)
+{
+	MDB_envinfo ei;
+	MDB_stat st;
+	struct stat fs;
+	if (mdb_env_info(db->env, &ei) || mdb_env_stat(db->env, &st) || stat(db->path, &fs))
+		return sdb_fail(SDB_EIO, "%s: cannot read its size", db->path);
+	uint64_t need = ((uint64_t)ei.me_last_pgno + 1) * st.ms_psize;
+	if ((uint64_t)fs.st_size < need)
+		return sdb_fail(SDB_ECORRUPT, "%s: truncated (%lld bytes, the database "
+		                "needs %llu)", db->path, (long long)fs.st_size,
+		                (unsigned long long)need);
+	return SDB_OK;
+}
+
+static int check_format(sdb_db *db, MDB_txn *txn)
+{
+	MDB_val key = { strlen(FORMAT_KEY), FORMAT_KEY }, val;
+	int rc = mdb_get(txn, db->info, &key, &val);
+	if (rc == MDB_NOTFOUND || (rc == 0 && val.mv_size != sizeof(uint32_t)))
+		return sdb_fail(SDB_ECORRUPT, "%s: an LMDB file but not a slidedb database",
+		                db->path);
+	if (rc)
+		return lmdb_fail(db, rc, "reading the format");
+	uint32_t version;
+	memcpy(&version, val.mv_data, sizeof version);
+	if (version != SDB_FORMAT_VERSION)
+		return sdb_fail(SDB_EVERSION, "%s: database format version %u, this slidedb "
+		                "(%s) reads version %u: rebuild it with slidedb-gen", db->path,
+		                version, SDB_VERSION_STRING, SDB_FORMAT_VERSION);
+	return SDB_OK;
+}
+
+static int open_dbis(sdb_db *db, MDB_txn *txn, unsigned flags)
+{
+	int rc = mdb_dbi_open(txn, "info", flags, &db->info);
+	if (rc == MDB_NOTFOUND || rc == MDB_INCOMPATIBLE)
+		return sdb_fail(SDB_ECORRUPT, "%s: an LMDB file but not a slidedb database",
+		                db->path);
+	if (!rc)
+		rc = mdb_dbi_open(txn, "catalog", flags, &db->catalog);
+	if (!rc)
+		rc = mdb_dbi_open(txn, "tables", flags, &db->tables);
+	if (rc == MDB_NOTFOUND)
+		return sdb_fail(SDB_ECORRUPT, "%s: the slidedb catalog is missing", db->path);
+	return rc ? lmdb_fail(db, rc, "opening the catalog") : SDB_OK;
+}
+
+static int load_catalog(sdb_db *db, MDB_txn *txn)
+{
+	MDB_stat st;
+	int rc = mdb_stat(txn, db->catalog, &st);
+	if (rc)
+		return lmdb_fail(db, rc, "reading the catalog");
+	db->table = calloc(st.ms_entries ? st.ms_entries : 1, sizeof *db->table);
+	if (!db->table)
+		return sdb_fail(SDB_ENOMEM, "%s: out of memory", db->path);
+	MDB_cursor *cur;
+	if ((rc = mdb_cursor_open(txn, db->catalog, &cur)))
+		return lmdb_fail(db, rc, "reading the catalog");
+	MDB_val key, val;
+	int err = SDB_OK;
+	db->ntables = 0;
+	for (rc = mdb_cursor_get(cur, &key, &val, MDB_FIRST); rc == 0 && db->ntables < (int)st.ms_entries;
+	     rc = mdb_cursor_get(cur, &key, &val, MDB_NEXT)) {
+		struct sdb_table *t = &db->table[db->ntables];
+		if (val.mv_size != sizeof t->info || key.mv_size >= SDB_NAME_MAX) {
+			err = sdb_fail(SDB_ECORRUPT, "%s: catalog entry '%.*s' is damaged", db->path,
+			               (int)(key.mv_size < SDB_NAME_MAX ? key.mv_size : SDB_NAME_MAX),
+			               (const char *)key.mv_data);
+			break;
+		}
+		memcpy(&t->info, val.mv_data, sizeof t->info);
+		t->info.name[SDB_NAME_MAX - 1] = '\0';
+		t->db = db;
+		t->blank = t->info.goal.blank;
+		db->ntables++;
+	}
+	mdb_cursor_close(cur);
+	if (!err && rc != 0 && rc != MDB_NOTFOUND)
+		err = lmdb_fail(db, rc, "reading the catalog");
+	return err;
+}
+
+/* Give a new file the slidedb layout; an existing file must have it already
+ * (a writer never adds our tables to someone else's LMDB file). */
+static int create_layout(sdb_db *db, int existed)
+{
+	MDB_txn *txn;
+	int rc = mdb_txn_begin(db->env, NULL, 0, &txn);
+	if (rc)
+		return lmdb_fail(db, rc, "creating the database");
+	int err = open_dbis(db, txn, existed ? 0 : MDB_CREATE);
+	if (!err) {
+		MDB_val key = { strlen(FORMAT_KEY), FORMAT_KEY }, val;
+		rc = mdb_get(txn, db->info, &key, &val);
+		if (rc == MDB_NOTFOUND) {
+			uint32_t version = SDB_FORMAT_VERSION;
+			val.mv_size = sizeof version;
+			val.mv_data = &version;
+			rc = mdb_put(txn, db->info, &key, &val, 0);
+		}
+		if (rc)
+			err = lmdb_fail(db, rc, "creating the database");
+	}
+	if (!err)
+		err = check_format(db, txn);
+	if (err) {
+		mdb_txn_abort(txn);
+		return err;
+	}
+	rc = mdb_txn_commit(txn);
+	return rc ? lmdb_fail(db, rc, "creating the database") : SDB_OK;
+}
+
+static int open_env(sdb_db *db, int rdonly)
+{
+	int rc = mdb_env_create(&db->env);
+	if (!rc)
+		rc = mdb_env_set_maxdbs(db->env, 4);
+	if (!rc && !rdonly)
+		rc = mdb_env_set_mapsize(db->env, MAP_SIZE);
+	if (rc)
+		return lmdb_fail(db, rc, "opening");
+	unsigned fl = MDB_NOSUBDIR | (rdonly ? MDB_RDONLY : 0);
+	rc = mdb_env_open(db->env, db->path, fl, 0644);
+	if (rdonly && (rc == EACCES || rc == EROFS)) {
+		/* No right to create the lock file: read without one (then a writer
+		 * must not run at the same time; a read-only medium has none). */
+		mdb_env_close(db->env);
+		db->env = NULL;
+		if ((rc = mdb_env_create(&db->env)) == 0 && (rc = mdb_env_set_maxdbs(db->env, 4)) == 0)
+			rc = mdb_env_open(db->env, db->path, fl | MDB_NOLOCK, 0644);
+	}
+	if (rc)
+		return lmdb_fail(db, rc, "opening");
+	int dead;
+	mdb_reader_check(db->env, &dead);   /* clear slots of killed readers */
+	return check_not_truncated(db);
+}
+
+int sdb_db_open(sdb_db **out, const char *path, unsigned flags)
+{
+	*out = NULL;
+	if (!path)
+		path = sdb_db_default_path();
+	struct stat st;
+	int existed = stat(path, &st) == 0 && st.st_size > 0;
+	if (stat(path, &st) != 0) {
+		if (errno != ENOENT || !(flags & SDB_CREATE) || (flags & SDB_RDONLY))
+			return sdb_fail(errno == ENOENT ? SDB_ENOTFOUND : SDB_EIO,
+			                "%s: %s (build a database with `slidedb-gen full 3x3`)",
+			                path, strerror(errno));
+	} else if (!S_ISREG(st.st_mode)) {
+		return sdb_fail(SDB_EINVAL, "%s: not a regular file", path);
+	}
+	sdb_db *db = calloc(1, sizeof *db + strlen(path) + 1);
+	if (!db)
+		return sdb_fail(SDB_ENOMEM, "%s: out of memory", path);
+	strcpy(db->path, path);
+	db->flags = flags;
+	int rdonly = (flags & SDB_RDONLY) != 0;
+	int err = open_env(db, rdonly);
+	if (!err && !rdonly)
+		err = create_layout(db, existed);
+	MDB_txn *txn = NULL;
+	if (!err) {
+		int rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &txn);
+		if (rc)
+			err = lmdb_fail(db, rc, "reading");
+	}
+	if (!err && rdonly)
+		err = open_dbis(db, txn, 0);
+	if (!err)
+		err = check_format(db, txn);
+	if (!err)
+		err = load_catalog(db, txn);
+	if (err) {
+		if (txn)
+			mdb_txn_abort(txn);
+		sdb_db_close(db);
+		return err;
+	}
+	if (rdonly)
+		db->rtxn = txn;      /* kept: table pointers live as long as the handle */
+	else
+		mdb_txn_abort(txn);  /* a thread may hold only one transaction; writers need theirs */
+	*out = db;
+	return SDB_OK;
+}
+
+void sdb_db_close(sdb_db *db)
+{
+	if (!db)
+		return;
+	if (db->rtxn)
+		mdb_txn_abort(db->rtxn);
+	if (db->env)
+		mdb_env_close(db->env);
+	free(db->table);
+	free(db);
+}
+
+int sdb_table_count(const sdb_db *db)
+{
+	return db->ntables;
+}
+
+const sdb_table *sdb_table_at(const sdb_db *db, int i)
+{
+	return i >= 0 && i < db->ntables ? &db->table[i] : NULL;
+}
+
+const sdb_table *sdb_table_find(const sdb_db *db, const char *name)
+{
+	int lo = 0, hi = db->ntables - 1;
+	while (lo <= hi) {   /* the catalog is in LMDB key order: byte order */
+		int mid = (lo + hi) / 2;
+		int c = strcmp(db->table[mid].info.name, name);
+		if (c == 0)
+			return &db->table[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	sdb_fail(SDB_ENOTFOUND, "%s: no table named '%s'", db->path, name);
+	return NULL;
+}
+
+const sdb_table_info *sdb_table_meta(const sdb_table *t)
+{
+	return &t->info;
+}
+
+const uint8_t *sdb_table_data(const sdb_table *ct)
+{
+	struct sdb_table *t = (struct sdb_table *)ct;   /* the cache is not part of the value */
+	if (t->data)
+		return t->data;
+	const sdb_db *db = t->db;
+	if (!db->rtxn) {
+		sdb_fail(SDB_EINVAL, "%s: tables are read through a read-only handle", db->path);
+		return NULL;
+	}
+	MDB_val key = { strlen(t->info.name), t->info.name }, val;
+	int rc = mdb_get(db->rtxn, db->tables, &key, &val);
+	if (rc == MDB_NOTFOUND || (rc == 0 && val.mv_size != t->info.states)) {
+		sdb_fail(SDB_ECORRUPT, "%s: table '%s' is %s", db->path, t->info.name,
+		         rc ? "missing" : "of the wrong size");
+		return NULL;
+	}
+	if (rc) {
+		lmdb_fail(db, rc, "reading a table");
+		return NULL;
+	}
+	t->data = val.mv_data;
+	return t->data;
+}
+
+static uint32_t crc_of(const uint8_t *data, uint64_t size)
+{
+	uLong crc = crc32(0L, Z_NULL, 0);
+	while (size) {
+		uInt chunk = size > (1u << 30) ? (1u << 30) : (uInt)size;
+		crc = crc32(crc, data, chunk);
+		data += chunk;
+		size -= chunk;
+	}
+	return (uint32_t)crc;
+}
+
+int sdb_table_verify(const sdb_table *t)
+{
+	const uint8_t *data = sdb_table_data(t);
+	if (!data)
+		return SDB_ECORRUPT;
+	uint32_t crc = crc_of(data, t->info.states);
+	if (crc != t->info.crc32)
+		return sdb_fail(SDB_ECORRUPT, "%s: table '%s' fails its CRC check (stored "
+		                "%08x, computed %08x)", t->db->path, t->info.name,
+		                t->info.crc32, crc);
+	return SDB_OK;
+}
+
+int sdb_writer_begin(sdb_writer **out, sdb_db *db)
+{
+	*out = NULL;
+	if (db->flags & SDB_RDONLY)
+		return sdb_fail(SDB_EINVAL, "%s: opened read-only", db->path);
+	sdb_writer *w = calloc(1, sizeof *w);
+	if (!w)
+		return sdb_fail(SDB_ENOMEM, "%s: out of memory", db->path);
+	w->db = db;
+	int rc = mdb_txn_begin(db->env, NULL, 0, &w->txn);
+	if (rc) {
+		free(w);
+		return lmdb_fail(db, rc, "starting a write");
+	}
+	*out = w;
+	return SDB_OK;
+}
+
+int sdb_writer_reserve(sdb_writer *w, uint8_t **data, const char *name, uint64_t size)
+{
+	*data = NULL;
+	size_t len = strlen(name);
+	if (len == 0 || len >= SDB_NAME_MAX)
+		return sdb_fail(SDB_EINVAL, "table name '%s' is empty or too long", name);
+	MDB_val key = { len, (void *)name }, val = { (size_t)size, NULL };
+	int rc = mdb_put(w->txn, w->db->tables, &key, &val, MDB_RESERVE);
+	if (rc)
+		return lmdb_fail(w->db, rc, "reserving a table");
+	w->reserved = val.mv_data;
+	w->reserved_size = size;
+	memcpy(w->reserved_name, name, len + 1);
+	*data = w->reserved;
+	return SDB_OK;
+}
+
+int sdb_writer_put_meta(sdb_writer *w, sdb_table_info *info)
+{
+	if (!w->reserved || strcmp(info->name, w->reserved_name) != 0 ||
+	    info->states != w->reserved_size)
+		return sdb_fail(SDB_EINVAL, "catalog entry '%s' does not match the reserved table",
+		                info->name);
+	info->crc32 = crc_of(w->reserved, w->reserved_size);
+	info->format_version = SDB_FORMAT_VERSION;
+	MDB_val key = { strlen(info->name), info->name }, val = { sizeof *info, info };
+	int rc = mdb_put(w->txn, w->db->catalog, &key, &val, 0);
+	w->reserved = NULL;
+	return rc ? lmdb_fail(w->db, rc, "writing the catalog") : SDB_OK;
+}
+
+int sdb_writer_commit(sdb_writer *w)
+{
+	int rc = mdb_txn_commit(w->txn);
+	sdb_db *db = w->db;
+	free(w);
+	return rc ? lmdb_fail(db, rc, "committing") : SDB_OK;
+}
+
+void sdb_writer_abort(sdb_writer *w)
+{
+	if (!w)
+		return;
+	mdb_txn_abort(w->txn);
+	free(w);
+}

@@ -1,0 +1,133 @@
+/* Level-synchronous breadth-first search over the index space of a full table.
+ *
+ * Level k scans the table for entries at distance k and expands each: every
+ * neighbour not yet reached gets distance k+1, and the state's own best move
+ * is the first direction (u, d, l, r) whose neighbour is at distance k-1.
+ * Concurrent writers of one entry always store the same byte, and a state's
+ * best-move bits are written only by the thread expanding it, so the table is
+ * the same for any number of threads. No queue: working memory is the table.
+ *
+ * Horizontal moves keep the row-major order of the tiles, so those
+ * neighbours are found without ranking: the index moves by one block of
+ * (n-1)!/2. Only vertical moves rank a board. */
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "bfs_full.h"
+
+enum { DIST_MASK = 0x3f, UNSEEN = 0xff, CHUNK = 1 << 14 };
+
+static inline uint8_t load(const uint8_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static inline void store(uint8_t *p, uint8_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+/* Expand state i, at distance k, of class cls. */
+static void expand(uint8_t *table, uint64_t i, int k, int w, int h, int cls, uint64_t block)
+{
+	sdb_board b;
+	sdb_unrank(&b, w, h, cls, i);
+	unsigned moves = sdb_board_moves(&b);
+	int best = 0;
+	int found = k == 0;
+	for (int m = 0; m < 4; m++) {
+		if (!(moves >> m & 1))
+			continue;
+		uint64_t j;
+		if (m == SDB_LEFT) {
+			j = i - block;
+		} else if (m == SDB_RIGHT) {
+			j = i + block;
+		} else {
+			const uint8_t from = b.blank, to = (uint8_t)(from + (m == SDB_UP ? -w : w));
+			b.cell[from] = b.cell[to];
+			b.cell[to] = 0;
+			b.blank = to;
+			j = sdb_rank(&b);
+			b.cell[to] = b.cell[from];
+			b.cell[from] = 0;
+			b.blank = from;
+		}
+		uint8_t v = load(&table[j]);
+		if (v == UNSEEN)
+			store(&table[j], (uint8_t)(k + 1));
+		else if (!found && (v & DIST_MASK) == k - 1) {
+			best = m;
+			found = 1;
+		}
+	}
+	if (k > 0)
+		store(&table[i], (uint8_t)(k | best << 6));
+}
+
+/* Does any of the 8 bytes at p hold distance k? (SWAR byte compare) */
+static inline int any_at(const uint8_t *p, int k)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+	x = (x & 0x3f3f3f3f3f3f3f3full) ^ (0x0101010101010101ull * (uint64_t)k);
+	return ((x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull) != 0;
+}
+
+int bfs_full(bfs_result *res, uint8_t *table, int w, int h, int goal_blank, int threads,
+             bfs_progress_fn *progress, void *ctx)
+{
+	const uint64_t total = sdb_rank_count(w, h);
+	const uint64_t block = total / (uint64_t)(w * h);
+	sdb_board goal;
+	sdb_board_goal(&goal, w, h, goal_blank);
+	const int cls = sdb_rank_class(&goal);
+	memset(res, 0, sizeof *res);
+	memset(table, UNSEEN, total);
+	table[sdb_rank(&goal)] = 0;
+#ifdef _OPENMP
+	if (threads <= 0)
+		threads = omp_get_max_threads();
+	/* Small tables are faster on one thread than the cost of waking others. */
+	if (total < (1u << 20))
+		threads = 1;
+#else
+	(void)threads;
+#endif
+	uint64_t reached = 1;
+	for (int k = 0;; k++) {
+		if (k >= SDB_MAX_DISTANCE - 2)
+			return SDB_ETOOBIG;   /* k+1 would collide with the unseen marker */
+		uint64_t count = 0;
+		const uint64_t nchunks = (total + CHUNK - 1) / CHUNK;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : count) num_threads(threads)
+		for (uint64_t c = 0; c < nchunks; c++) {
+			uint64_t lo = c * CHUNK, hi = lo + CHUNK < total ? lo + CHUNK : total;
+			uint64_t i = lo;
+			for (; i + 8 <= hi; i += 8) {
+				if (!any_at(table + i, k))
+					continue;
+				for (uint64_t j = i; j < i + 8; j++)
+					if ((load(&table[j]) & DIST_MASK) == k) {
+						expand(table, j, k, w, h, cls, block);
+						count++;
+					}
+			}
+			for (; i < hi; i++)
+				if ((load(&table[i]) & DIST_MASK) == k) {
+					expand(table, i, k, w, h, cls, block);
+					count++;
+				}
+		}
+		if (count == 0)
+			break;
+		res->counts[k] = count;
+		res->max_distance = k;
+		reached += count;
+		if (progress)
+			progress(ctx, k, reached - count);
+	}
+	return SDB_OK;
+}

@@ -1,0 +1,58 @@
+/* Terminal progress bar: level, percent, states per second, ETA. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "progress.h"
+
+double progress_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void progress_init(progress *p, int mode)
+{
+	memset(p, 0, sizeof *p);
+	p->enabled = mode < 0 ? isatty(STDERR_FILENO) : mode;
+}
+
+void progress_begin(progress *p, const char *label)
+{
+	snprintf(p->label, sizeof p->label, "%s", label);
+	p->started = progress_now();
+	p->last_draw = 0;
+}
+
+void progress_update(progress *p, int level, uint64_t done, uint64_t total)
+{
+	if (!p->enabled)
+		return;
+	double now = progress_now();
+	if (now - p->last_draw < 0.2 && done < total)
+		return;
+	p->last_draw = now;
+	double elapsed = now - p->started, frac = total ? (double)done / (double)total : 1;
+	double rate = elapsed > 0 ? (double)done / elapsed : 0;
+	char bar[21];
+	int fill = (int)(frac * 20);
+	for (int i = 0; i < 20; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[20] = '\0';
+	char eta[32] = "";
+	if (rate > 0 && done < total)
+		snprintf(eta, sizeof eta, "  ETA %.0f s", (double)(total - done) / rate);
+	fprintf(stderr, "\r\033[K%s  level %d  [%s] %5.1f%%  %.1f M states/s%s", p->label,
+	        level, bar, 100 * frac, rate / 1e6, eta);
+	fflush(stderr);
+}
+
+void progress_end(progress *p)
+{
+	if (p->enabled) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+}

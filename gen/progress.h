@@ -1,0 +1,25 @@
+/* A one-line progress bar on stderr, shown only when stderr is a terminal
+ * (or when forced), refreshed at most a few times a second. */
+#ifndef SLIDEDB_PROGRESS_H
+#define SLIDEDB_PROGRESS_H
+
+#include <stdint.h>
+
+typedef struct progress {
+	int enabled;
+	double started, last_draw;
+	char label[64];
+} progress;
+
+/* mode: -1 when stderr is a terminal, 0 never, 1 always. */
+void progress_init(progress *p, int mode);
+/* Start a new task; the clock for rate and ETA restarts. */
+void progress_begin(progress *p, const char *label);
+/* done of total states; level is the BFS level being worked on. */
+void progress_update(progress *p, int level, uint64_t done, uint64_t total);
+/* Clear the line. */
+void progress_end(progress *p);
+/* Seconds on a monotonic clock. */
+double progress_now(void);
+
+#endif
