@@ -192,8 +192,8 @@ static int infer_size(int *w, int *h, int count)
 
 int sdb_board_parse(sdb_board *b, const char *text, int w, int h)
 {
-	uint8_t cells[SDB_MAX_CELLS + 1];
-	int count, err = sdb_cells_parse(cells, &count, SDB_MAX_CELLS + 1, text);
+	uint8_t cells[SDB_MAX_CELLS];
+	int count, err = sdb_cells_parse(cells, &count, SDB_MAX_CELLS, text);
 	if (err)
 		return err;
 	if (w == 0 && h == 0) {

@@ -113,9 +113,9 @@ uint64_t sdb_rank(const sdb_board *b)
 int sdb_unrank(sdb_board *b, int w, int h, int cls, uint64_t index)
 {
 	int n = w * h, m = n - 1;
-	if (!sdb_size_valid(w, h) || n > SDB_MAX_FULL_CELLS)
+	if (w < 2 || h < 2 || n > SDB_MAX_FULL_CELLS)
 		return sdb_fail(SDB_EINVAL, "%dx%d has no full-table index", w, h);
-	if (index >= sdb_rank_count(w, h))
+	if (index >= (uint64_t)n * half_fact[m])
 		return sdb_fail(SDB_EINVAL, "index %llu out of range for %dx%d",
 		                (unsigned long long)index, w, h);
 	uint32_t blank = fast_div((uint32_t)index, recip_half_fact[m]);

@@ -34,7 +34,9 @@ static void expand(uint8_t *table, uint64_t i, int k, int w, int h, int cls, uin
 {
 	sdb_board b;
 	sdb_unrank(&b, w, h, cls, i);
-	unsigned moves = sdb_board_moves(&b);
+	const int x = b.blank % w, y = b.blank / w;
+	const unsigned moves = (unsigned)((y > 0) << SDB_UP | (y < h - 1) << SDB_DOWN |
+	                                  (x > 0) << SDB_LEFT | (x < w - 1) << SDB_RIGHT);
 	int best = 0;
 	int found = k == 0;
 	for (int m = 0; m < 4; m++) {
@@ -67,13 +69,35 @@ static void expand(uint8_t *table, uint64_t i, int k, int w, int h, int cls, uin
 		store(&table[i], (uint8_t)(k | best << 6));
 }
 
-/* Does any of the 8 bytes at p hold distance k? (SWAR byte compare) */
-static inline int any_at(const uint8_t *p, int k)
+/* Bit 7 of each byte of the result is set where the byte of x holds
+ * distance k (SWAR compare of 8 entries at once; exact, no false hits). */
+static inline uint64_t match_bytes(uint64_t x, int k)
 {
-	uint64_t x;
-	memcpy(&x, p, 8);
-	x = (x & 0x3f3f3f3f3f3f3f3full) ^ (0x0101010101010101ull * (uint64_t)k);
-	return ((x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull) != 0;
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+	uint64_t y = (x & 0x3f3f3f3f3f3f3f3full) ^ (0x0101010101010101ull * (uint64_t)k);
+	return ~(((y & low7) + low7) | y | low7);
+}
+
+/* Expand every entry at distance k in [lo, hi); returns how many. */
+static uint64_t scan_range(uint8_t *table, uint64_t lo, uint64_t hi, int k, int w, int h,
+                           int cls, uint64_t block)
+{
+	uint64_t count = 0, i = lo;
+	for (; i + 8 <= hi; i += 8) {
+		uint64_t x;
+		memcpy(&x, table + i, 8);   /* a racy read is fine: only k-entries matter,
+		                                and no other thread changes those */
+		for (uint64_t hits = match_bytes(x, k); hits; hits &= hits - 1) {
+			expand(table, i + (uint64_t)(__builtin_ctzll(hits) >> 3), k, w, h, cls, block);
+			count++;
+		}
+	}
+	for (; i < hi; i++)
+		if ((load(&table[i]) & DIST_MASK) == k) {
+			expand(table, i, k, w, h, cls, block);
+			count++;
+		}
+	return count;
 }
 
 int bfs_full(bfs_result *res, uint8_t *table, int w, int h, int goal_blank, int threads,
@@ -90,9 +114,6 @@ int bfs_full(bfs_result *res, uint8_t *table, int w, int h, int goal_blank, int 
 #ifdef _OPENMP
 	if (threads <= 0)
 		threads = omp_get_max_threads();
-	/* Small tables are faster on one thread than the cost of waking others. */
-	if (total < (1u << 20))
-		threads = 1;
 #else
 	(void)threads;
 #endif
@@ -105,21 +126,7 @@ int bfs_full(bfs_result *res, uint8_t *table, int w, int h, int goal_blank, int 
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : count) num_threads(threads)
 		for (uint64_t c = 0; c < nchunks; c++) {
 			uint64_t lo = c * CHUNK, hi = lo + CHUNK < total ? lo + CHUNK : total;
-			uint64_t i = lo;
-			for (; i + 8 <= hi; i += 8) {
-				if (!any_at(table + i, k))
-					continue;
-				for (uint64_t j = i; j < i + 8; j++)
-					if ((load(&table[j]) & DIST_MASK) == k) {
-						expand(table, j, k, w, h, cls, block);
-						count++;
-					}
-			}
-			for (; i < hi; i++)
-				if ((load(&table[i]) & DIST_MASK) == k) {
-					expand(table, i, k, w, h, cls, block);
-					count++;
-				}
+			count += scan_range(table, lo, hi, k, w, h, cls, block);
 		}
 		if (count == 0)
 			break;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bfs_full.h"
 #include "out.h"
@@ -120,7 +121,7 @@ static void print_table(out *o, const sdb_table_info *in, int json)
 	if (json) {
 		out_str(o, "{\"name\":");
 		out_json_str(o, in->name);
-		out_printf(o, ",\"board\":\"%dx%d\",\"goal\":", in->goal.w, in->goal.h);
+		out_printf(o, ",\"size\":\"%dx%d\",\"goal\":", in->goal.w, in->goal.h);
 		out_json_str(o, goal);
 		out_printf(o, ",\"states\":%llu,\"max_distance\":%d,\"crc32\":\"%08x\","
 		           "\"seconds\":%.6f,\"threads\":%d}\n",
@@ -246,6 +247,8 @@ static int cmd_full(options *o)
 int main(int argc, char **argv)
 {
 	options o = { .progress_mode = -1 };
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	o.threads = cores > 0 ? (int)cores : 1;
 	if (argc < 2)
 		return fail_usage("%s", "missing command");
 	const char *cmd = argv[1];

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Install the Debian 12 packages slidedb needs, only those that are missing.
+set -euo pipefail
+packages=(build-essential cmake pkg-config zlib1g-dev liblmdb-dev libcriterion-dev)
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "Installing: ${missing[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Set up on a fresh Debian 12 machine, build with warnings as errors under
+# AddressSanitizer and UndefinedBehaviorSanitizer, run every test suite, then
+# install into a scratch prefix and build the example against the installed
+# package with pkg-config and with CMake's find_package. ctest's summary is
+# the last thing printed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+build=build-test
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DSLIDEDB_WERROR=ON -DSLIDEDB_SANITIZE=ON \
+	-DCMAKE_C_FLAGS="-O1" >/dev/null
+cmake --build "$build" -j"$(nproc)"
+echo "== install and link as an outside program"
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+cmake -S . -B "$prefix/build" -DCMAKE_BUILD_TYPE=Release -DSLIDEDB_TESTS=OFF -DSLIDEDB_BENCH=OFF \
+	-DCMAKE_INSTALL_PREFIX="$prefix/usr" >/dev/null
+cmake --build "$prefix/build" -j"$(nproc)" >/dev/null
+cmake --install "$prefix/build" >/dev/null
+for f in bin/slidedb-gen bin/slidedb-lookup include/slidedb.h lib/libslidedb.so \
+	lib/pkgconfig/slidedb.pc lib/cmake/slidedb/slidedbConfig.cmake \
+	share/man/man1/slidedb-gen.1 share/man/man1/slidedb-lookup.1; do
+	[ -e "$prefix/usr/$f" ] || { echo "install is missing $f" >&2; exit 1; }
+done
+export PKG_CONFIG_PATH="$prefix/usr/lib/pkgconfig"
+cc examples/hint.c $(pkg-config --cflags --libs slidedb) -Wl,-rpath,"$prefix/usr/lib" \
+	-o "$prefix/hint-pc"
+cmake -S examples -B "$prefix/ex" -DCMAKE_PREFIX_PATH="$prefix/usr" >/dev/null
+cmake --build "$prefix/ex" >/dev/null
+"$prefix/usr/bin/slidedb-gen" full 3x3 --db "$prefix/t.lmdb" -q
+for hint in "$prefix/hint-pc" "$prefix/ex/slidedb-example"; do
+	out=$("$hint" "$prefix/t.lmdb" "1 2 3 4 5 6 0 7 8")
+	[ "$out" = "2 moves left; move the blank r (rr)" ] || { echo "$hint printed: $out" >&2; exit 1; }
+done
+echo "install, pkg-config and find_package: ok"
+
+echo "== test suites (ASan + UBSan)"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+(cd "$build" && ctest --output-on-failure -j"$(nproc)")

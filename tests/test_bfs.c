@@ -1,0 +1,107 @@
+/* The full-table BFS engine against a second, simple BFS, entry by entry, on
+ * every board of up to 10 cells and every class of goal blank cells; and
+ * against the published counts per distance. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bfs_full.h"
+#include "testkit.h"
+
+/* OEIS A089473: 3x3 states by distance from a corner-blank goal. */
+static const uint64_t a089473[] = { 1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024,
+	1893, 2512, 4485, 5638, 9529, 10878, 16993, 17110, 23952, 20224, 24047, 15578, 14560,
+	6274, 3910, 760, 221, 2 };
+/* OEIS A090036: 5x2 (and 2x5) states by distance from a corner-blank goal. */
+static const uint64_t a090036[] = { 1, 2, 3, 6, 11, 19, 30, 44, 68, 112, 176, 271, 411, 602,
+	851, 1232, 1783, 2530, 3567, 4996, 6838, 9279, 12463, 16597, 21848, 28227, 35682, 44464,
+	54597, 65966, 78433, 91725, 104896, 116966, 126335, 131998, 133107, 128720, 119332,
+	106335, 91545, 75742, 60119, 45840, 33422, 23223, 15140, 9094, 5073, 2605, 1224, 528, 225,
+	75, 20, 2 };
+
+static uint8_t *build(bfs_result *res, int w, int h, int blank, int threads)
+{
+	uint8_t *t = malloc(sdb_rank_count(w, h));
+	cr_assert(t);
+	cr_assert_eq(bfs_full(res, t, w, h, blank, threads, NULL, NULL), 0);
+	return t;
+}
+
+/* Every entry: the distance equals the simple BFS, and the best move leads to
+ * a state one closer. */
+static void agrees_with_simple_bfs(int w, int h, int blank)
+{
+	bfs_result res;
+	uint8_t *t = build(&res, w, h, blank, 0);
+	sdb_board goal;
+	sdb_board_goal(&goal, w, h, blank);
+	simple_bfs s;
+	simple_bfs_run(&s, &goal);
+	uint64_t total = sdb_rank_count(w, h);
+	cr_assert_eq(s.count, total, "the simple BFS reached %llu states",
+	             (unsigned long long)s.count);
+	cr_assert_eq(res.max_distance, s.max);
+	for (int d = 0; d <= s.max; d++)
+		cr_assert_eq(res.counts[d], s.counts[d], "%dx%d b%d: count at distance %d", w, h,
+		             blank, d);
+	int cls = sdb_rank_class(&goal);
+	for (uint64_t i = 0; i < total; i++) {
+		sdb_board b;
+		sdb_unrank(&b, w, h, cls, i);
+		int d = t[i] & 0x3f;
+		cr_assert_eq(d, simple_bfs_dist(&s, &b), "%dx%d b%d index %llu", w, h, blank,
+		             (unsigned long long)i);
+		if (d == 0)
+			continue;
+		cr_assert_eq(sdb_board_apply(&b, t[i] >> 6), 0, "best move leaves the board");
+		cr_assert_eq(simple_bfs_dist(&s, &b), d - 1, "best move does not get closer");
+	}
+	simple_bfs_free(&s);
+	free(t);
+}
+
+static void every_goal_class(int w, int h)
+{
+	for (int c = 0; c < w * h; c++)
+		if (sdb_sym_representative(w, h, c) == c)
+			agrees_with_simple_bfs(w, h, c);
+}
+
+Test(bfs, all_goals_2x2) { every_goal_class(2, 2); }
+Test(bfs, all_goals_2x3) { every_goal_class(2, 3); }
+Test(bfs, all_goals_3x2) { every_goal_class(3, 2); }
+Test(bfs, all_goals_2x4) { every_goal_class(2, 4); }
+Test(bfs, all_goals_4x2) { every_goal_class(4, 2); }
+Test(bfs, all_goals_3x3) { every_goal_class(3, 3); }
+Test(bfs, corner_goal_2x5, .timeout = 300) { agrees_with_simple_bfs(2, 5, 0); }
+Test(bfs, corner_goal_5x2, .timeout = 300) { agrees_with_simple_bfs(5, 2, 0); }
+
+static void published_counts(int w, int h, const uint64_t *want, int len)
+{
+	bfs_result res;
+	uint8_t *t = build(&res, w, h, 0, 0);
+	cr_assert_eq(res.max_distance, len - 1);
+	for (int d = 0; d < len; d++)
+		cr_assert_eq(res.counts[d], want[d], "%dx%d distance %d", w, h, d);
+	free(t);
+}
+
+Test(bfs, oeis_a089473_3x3)
+{
+	published_counts(3, 3, a089473, (int)(sizeof a089473 / sizeof *a089473));
+}
+
+Test(bfs, oeis_a090036_5x2_and_2x5)
+{
+	published_counts(5, 2, a090036, (int)(sizeof a090036 / sizeof *a090036));
+	published_counts(2, 5, a090036, (int)(sizeof a090036 / sizeof *a090036));
+}
+
+/* The same bytes for 1 and 2 threads, on a board big enough to split. */
+Test(bfs, deterministic_across_threads)
+{
+	bfs_result r1, r2;
+	uint8_t *a = build(&r1, 5, 2, 4, 1), *b = build(&r2, 5, 2, 4, 2);
+	cr_assert_eq(memcmp(a, b, sdb_rank_count(5, 2)), 0);
+	free(a);
+	free(b);
+}

@@ -1,0 +1,213 @@
+/* Board model: parsing every notation, errors, formatting, moves, solvability. */
+#include <string.h>
+
+#include "testkit.h"
+
+static sdb_board parse_ok(const char *text, int w, int h)
+{
+	sdb_board b;
+	int err = sdb_board_parse(&b, text, w, h);
+	cr_assert_eq(err, 0, "'%s' should parse: %s", text, sdb_errdetail());
+	return b;
+}
+
+static void parse_bad(const char *text, int w, int h, int want, const char *fragment)
+{
+	sdb_board b;
+	int err = sdb_board_parse(&b, text, w, h);
+	cr_assert_eq(err, want, "'%s' gave %d, expected %d", text, err, want);
+	cr_assert(strstr(sdb_errdetail(), fragment), "'%s': detail '%s' lacks '%s'", text,
+	          sdb_errdetail(), fragment);
+}
+
+Test(board, seed_notations_agree)
+{
+	const char *same[] = {
+		"1 2 3 x 4 6 7 5 8", "1 2 3 0 4 6 7 5 8", "1,2,3,0,4,6,7,5,8", "123x46758",
+		"1 2 3 _ 4 6 7 5 8", " 1  2  3  x  4  6  7  5  8 ", "[[1,2,3],[0,4,6],[7,5,8]]",
+		"1\t2\t3\tX\t4\t6\t7\t5\t8", "123046758", "123.46758",
+	};
+	sdb_board ref = parse_ok(same[0], 0, 0);
+	cr_assert_eq(ref.w, 3);
+	cr_assert_eq(ref.h, 3);
+	cr_assert_eq(ref.blank, 3);
+	for (size_t i = 1; i < sizeof same / sizeof *same; i++) {
+		sdb_board b = parse_ok(same[i], 0, 0);
+		cr_assert(sdb_board_equal(&b, &ref), "'%s' differs from '%s'", same[i], same[0]);
+	}
+}
+
+Test(board, sizes_from_cell_counts)
+{
+	sdb_board b = parse_ok("1 2 3 0", 0, 0);
+	cr_assert(b.w == 2 && b.h == 2);
+	b = parse_ok("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", 0, 0);
+	cr_assert(b.w == 4 && b.h == 4 && b.blank == 15);
+	b = parse_ok("123456789abcdef0", 0, 0);
+	cr_assert(b.w == 4 && b.cell[9] == 10 && b.cell[14] == 15);
+	b = parse_ok("1 2 3 4 5 0", 3, 2);
+	cr_assert(b.w == 3 && b.h == 2);
+	parse_bad("1 2 3 4 5 0", 0, 0, SDB_EAMBIGUOUS, "--size");
+	parse_bad("1 2 3 4 5 6 7 0", 0, 0, SDB_EAMBIGUOUS, "2x4");
+}
+
+Test(board, bad_boards_say_what_is_wrong)
+{
+	parse_bad("1 2 3 4 5 6 7 0", 3, 3, SDB_EINVAL, "8 cells");
+	parse_bad("1 2 3 4 5 6 7", 0, 0, SDB_EINVAL, "7 cells");
+	parse_bad("1 2 3 4 4 6 7 8 0", 0, 0, SDB_EINVAL, "tile 4 appears twice");
+	parse_bad("1 2 3 4 9 6 7 8 0", 0, 0, SDB_EINVAL, "tile 9 is out of range");
+	parse_bad("1 2 3 4 5 6 7 8 15", 0, 0, SDB_EINVAL, "out of range");
+	parse_bad("1 2 3 4 5 6 7 8 99", 0, 0, SDB_EINVAL, "out of range");
+	parse_bad("0 2 3 4 5 6 7 8 0", 0, 0, SDB_EINVAL, "more than one blank");
+	parse_bad("1 2 3 4 5 6 7 8 q", 0, 0, SDB_EINVAL, "unknown notation 'q'");
+	parse_bad("12345678q", 0, 0, SDB_EINVAL, "unknown character 'q'");
+	parse_bad("1234 5 6 7 8 0", 0, 0, SDB_EINVAL, "mixes");
+	parse_bad("", 0, 0, SDB_EINVAL, "empty");
+	parse_bad("  ,, ", 0, 0, SDB_EINVAL, "empty");
+	parse_bad("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0 1", 0, 0, SDB_EINVAL, "more than 16");
+	/* no blank: 8 distinct tiles on 3x3 cannot be, so any blank-less board repeats
+	 * a tile or is out of range; on 2x2 "1 2 3 3" repeats. */
+	parse_bad("1 2 3 3", 0, 0, SDB_EINVAL, "tile 3 appears twice");
+	uint8_t cells[4] = { 1, 2, 3, 1 };
+	sdb_board b;
+	cr_assert_eq(sdb_board_set(&b, 2, 2, cells), SDB_EINVAL);
+	cr_assert_eq(sdb_board_set(&b, 1, 4, cells), SDB_EINVAL);
+	cr_assert_eq(sdb_board_set(&b, 5, 4, cells), SDB_EINVAL);
+}
+
+Test(board, size_parse)
+{
+	int w, h;
+	cr_assert_eq(sdb_size_parse(&w, &h, "3x4"), 0);
+	cr_assert(w == 3 && h == 4);
+	cr_assert_eq(sdb_size_parse(&w, &h, "4X4"), 0);
+	const char *bad[] = { "3", "x3", "3x", "3x3x", "1x3", "5x4", "axb", "3x-3", "" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		cr_assert_eq(sdb_size_parse(&w, &h, bad[i]), SDB_EINVAL, "'%s'", bad[i]);
+	for (int a = 1; a <= 9; a++)
+		for (int c = 1; c <= 9; c++)
+			cr_assert_eq(sdb_size_valid(a, c), a >= 2 && c >= 2 && a * c <= 16);
+}
+
+Test(board, format_round_trip)
+{
+	sdb_board b = parse_ok("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", 0, 0);
+	char text[64];
+	int len = sdb_board_format(text, sizeof text, &b);
+	cr_assert_str_eq(text, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0");
+	cr_assert_eq(len, (int)strlen(text));
+	sdb_board again = parse_ok(text, 0, 0);
+	cr_assert(sdb_board_equal(&b, &again));
+	cr_assert_eq(sdb_board_format(text, 10, &b), SDB_EINVAL);
+}
+
+Test(board, goals)
+{
+	sdb_board g;
+	cr_assert_eq(sdb_board_goal(&g, 3, 3, 8), 0);
+	sdb_board want = parse_ok("1 2 3 4 5 6 7 8 0", 0, 0);
+	cr_assert(sdb_board_equal(&g, &want));
+	cr_assert_eq(sdb_board_goal(&g, 3, 3, 4), 0);
+	want = parse_ok("1 2 3 4 0 5 6 7 8", 0, 0);
+	cr_assert(sdb_board_equal(&g, &want));
+	cr_assert_eq(sdb_board_goal(&g, 3, 3, 9), SDB_EINVAL);
+}
+
+Test(board, moves_at_every_cell)
+{
+	for (int w = 2; w <= 4; w++)
+		for (int h = 2; h <= 4; h++)
+			for (int c = 0; c < w * h; c++) {
+				sdb_board b;
+				sdb_board_goal(&b, w, h, c);
+				unsigned m = sdb_board_moves(&b);
+				int x = c % w, y = c / w;
+				cr_assert_eq(m >> SDB_UP & 1, y > 0);
+				cr_assert_eq(m >> SDB_DOWN & 1, y < h - 1);
+				cr_assert_eq(m >> SDB_LEFT & 1, x > 0);
+				cr_assert_eq(m >> SDB_RIGHT & 1, x < w - 1);
+				for (int mv = 0; mv < 4; mv++) {
+					sdb_board t = b;
+					int err = sdb_board_apply(&t, mv);
+					cr_assert_eq(err == 0, (int)(m >> mv & 1));
+					if (err) {
+						cr_assert(sdb_board_equal(&t, &b), "a refused move changed the board");
+						continue;
+					}
+					int back = mv ^ 1;   /* u<->d, l<->r */
+					cr_assert_eq(sdb_board_apply(&t, back), 0);
+					cr_assert(sdb_board_equal(&t, &b));
+				}
+			}
+	cr_assert_eq(sdb_move_letter(SDB_UP), 'u');
+	cr_assert_eq(sdb_move_letter(SDB_RIGHT), 'r');
+	cr_assert_eq(sdb_move_letter(7), '?');
+	cr_assert_eq(sdb_move_from_letter('D'), SDB_DOWN);
+	cr_assert_eq(sdb_move_from_letter('x'), -1);
+}
+
+/* Solvability agrees with reachability, checked exhaustively on small boards
+ * of odd and even width with the simple BFS. */
+static void solvable_matches_bfs(int w, int h, int goal_blank)
+{
+	sdb_board goal;
+	sdb_board_goal(&goal, w, h, goal_blank);
+	simple_bfs s;
+	simple_bfs_run(&s, &goal);
+	cr_assert_eq(s.count, sdb_rank_count(w, h));
+	/* every permutation of cells: enumerate by Heap's algorithm */
+	int n = w * h;
+	uint8_t cells[SDB_MAX_CELLS];
+	int c[SDB_MAX_CELLS] = { 0 };
+	for (int i = 0; i < n; i++)
+		cells[i] = (uint8_t)i;
+	uint64_t reachable = 0, total = 0;
+	for (int i = 0;;) {
+		sdb_board b;
+		cr_assert_eq(sdb_board_set(&b, w, h, cells), 0);
+		int reach = simple_bfs_dist(&s, &b) >= 0;
+		cr_assert_eq(sdb_board_solvable(&b, &goal), reach);
+		cr_assert_eq(sdb_board_solvable(&goal, &b), reach);
+		reachable += (uint64_t)reach;
+		total++;
+		while (i < n && c[i] >= i) {
+			c[i] = 0;
+			i++;
+		}
+		if (i >= n)
+			break;
+		int j = i % 2 ? c[i] : 0;
+		uint8_t t = cells[j];
+		cells[j] = cells[i];
+		cells[i] = t;
+		c[i]++;
+		i = 0;
+	}
+	cr_assert_eq(reachable * 2, total);
+	simple_bfs_free(&s);
+}
+
+Test(board, solvable_exhaustive_small)
+{
+	solvable_matches_bfs(2, 2, 3);
+	solvable_matches_bfs(2, 3, 0);
+	solvable_matches_bfs(3, 2, 4);
+	solvable_matches_bfs(2, 4, 5);
+	solvable_matches_bfs(3, 3, 8);
+	solvable_matches_bfs(3, 3, 4);
+}
+
+Test(board, solvable_known_pairs)
+{
+	sdb_board a = parse_ok("1 2 3 4 5 6 8 7 0", 0, 0), g = parse_ok("1 2 3 4 5 6 7 8 0", 0, 0);
+	cr_assert_eq(sdb_board_solvable(&a, &g), 0);
+	/* Loyd's 14-15 swap on 4x4 is unsolvable, moving the blank up a row is solvable */
+	sdb_board l = parse_ok("1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0", 0, 0);
+	sdb_board g4 = parse_ok("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", 0, 0);
+	sdb_board up = parse_ok("1 2 3 4 5 6 7 8 9 10 11 0 13 14 15 12", 0, 0);
+	cr_assert_eq(sdb_board_solvable(&l, &g4), 0);
+	cr_assert_eq(sdb_board_solvable(&up, &g4), 1);
+	sdb_board small = parse_ok("1 2 3 0", 0, 0);
+	cr_assert_eq(sdb_board_solvable(&small, &g), SDB_EINVAL);
+}

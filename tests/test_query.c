@@ -1,0 +1,140 @@
+/* Answers through the library: any goal, through symmetry and relabelling,
+ * checked against the simple BFS run from that goal; every move sequence
+ * replayed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testkit.h"
+
+static const int reps3x3[3] = { 0, 1, 4 };
+
+static sdb_db *open_3x3(void)
+{
+	static char path[512];
+	tk_tmp_path(path, sizeof path, "q.lmdb");
+	tk_build_lib(path, 3, 3, reps3x3, 3);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	return db;
+}
+
+/* For goals with the blank in every cell, random starts: distance, best move
+ * and moves agree with a BFS from that very goal. */
+Test(query, any_goal_matches_bfs_from_that_goal, .timeout = 300)
+{
+	sdb_db *db = open_3x3();
+	unsigned seed = 99;
+	sdb_board standard;
+	sdb_board_goal(&standard, 3, 3, 8);
+	for (int g = 0; g < 12; g++) {
+		sdb_board goal;
+		tk_random_walk(&goal, &standard, 100 + g, &seed);
+		if (g < 9)   /* make sure every blank cell is a goal cell once */
+			while (goal.blank != g)
+				sdb_board_apply(&goal, rand_r(&seed) % 4);
+		simple_bfs s;
+		simple_bfs_run(&s, &goal);
+		for (int k = 0; k < 400; k++) {
+			sdb_board start;
+			tk_random_walk(&start, &goal, 1 + k % 80, &seed);
+			sdb_answer a;
+			cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, 1), 0, "%s", sdb_errdetail());
+			cr_assert_eq(a.solvable, 1);
+			cr_assert_eq(a.distance, simple_bfs_dist(&s, &start));
+			cr_assert_eq((int)strlen(a.moves), a.distance);
+			cr_assert(tk_replay(&start, a.moves, &goal), "moves %s do not reach the goal", a.moves);
+			if (a.distance) {
+				cr_assert_eq(sdb_move_letter(a.best_move), a.moves[0]);
+			} else {
+				cr_assert_eq(a.best_move, -1);
+			}
+			sdb_answer b;
+			cr_assert_eq(sdb_answer_query(&b, db, &start, &goal, 0), 0);
+			cr_assert_eq(b.distance, a.distance);
+			cr_assert_eq(b.best_move, a.best_move);
+		}
+		simple_bfs_free(&s);
+	}
+	sdb_db_close(db);
+}
+
+Test(query, unsolvable_and_goal)
+{
+	sdb_db *db = open_3x3();
+	sdb_board start, goal;
+	sdb_board_parse(&goal, "1 2 3 4 5 6 7 8 0", 0, 0);
+	sdb_board_parse(&start, "2 1 3 4 5 6 7 8 0", 0, 0);
+	sdb_answer a;
+	cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, 1), 0);
+	cr_assert_eq(a.solvable, 0);
+	cr_assert_eq(a.distance, -1);
+	cr_assert_eq(a.best_move, -1);
+	cr_assert_str_eq(a.moves, "");
+	cr_assert_eq(sdb_answer_query(&a, db, &goal, &goal, 1), 0);
+	cr_assert_eq(a.solvable, 1);
+	cr_assert_eq(a.distance, 0);
+	cr_assert_eq(a.best_move, -1);
+	cr_assert_str_eq(a.moves, "");
+	sdb_db_close(db);
+}
+
+/* The seeds' samples: seed 000 (distance 2), seed 004 / POJ 1077 (19 moves). */
+Test(query, seed_samples)
+{
+	sdb_db *db = open_3x3();
+	sdb_board start, goal;
+	sdb_answer a;
+	sdb_board_parse(&start, "1 2 3 0 8 4 7 6 5", 0, 0);
+	sdb_board_parse(&goal, "1 0 3 8 2 4 7 6 5", 0, 0);
+	cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, 1), 0);
+	cr_assert_eq(a.distance, 2);
+	cr_assert(tk_replay(&start, a.moves, &goal));
+	sdb_board_parse(&start, " 2  3  4  1  5  x  7  6  8 ", 0, 0);
+	sdb_board_goal(&goal, 3, 3, 8);
+	cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, 1), 0);
+	cr_assert_eq(a.distance, 19, "the seed's A* answer has 19 moves, and it is optimal");
+	cr_assert(tk_replay(&start, a.moves, &goal));
+	cr_assert(tk_replay(&start, "ullddrurdllurdruldr", &goal), "the seed's own answer replays");
+	sdb_db_close(db);
+}
+
+Test(query, missing_tables_name_the_command)
+{
+	sdb_db *db = open_3x3();
+	sdb_board s, g;
+	sdb_board_parse(&s, "1 2 3 4 5 6 7 0", 2, 4);
+	sdb_board_goal(&g, 2, 4, 7);
+	sdb_answer a;
+	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, 1), SDB_ENOTFOUND);
+	cr_assert(strstr(sdb_errdetail(), "slidedb-gen full 2x4"), "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_has_size(db, 2, 4), 0);
+	cr_assert_eq(sdb_db_has_size(db, 3, 3), 1);
+	sdb_board_parse(&s, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", 0, 0);
+	sdb_board_goal(&g, 4, 4, 15);
+	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, 1), SDB_ETOOBIG);
+	sdb_board_goal(&g, 3, 3, 8);
+	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, 1), SDB_EINVAL, "sizes differ");
+	sdb_db_close(db);
+}
+
+/* Only the corner table: corner goals are answered, others name --goal. */
+Test(query, one_class_only)
+{
+	char path[512];
+	tk_tmp_path(path, sizeof path, "corner.lmdb");
+	const int corner[1] = { 0 };
+	tk_build_lib(path, 3, 3, corner, 1);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	sdb_board s, g;
+	sdb_board_parse(&g, "1 2 3 4 5 6 7 8 0", 0, 0);
+	sdb_board_parse(&s, "1 2 3 4 5 6 0 7 8", 0, 0);
+	sdb_answer a;
+	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, 1), 0);
+	cr_assert_eq(a.distance, 2);
+	cr_assert_str_eq(a.moves, "rr");
+	sdb_board_parse(&g, "1 2 3 4 0 5 6 7 8", 0, 0);
+	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, 1), SDB_ENOTFOUND);
+	cr_assert(strstr(sdb_errdetail(), "--goal"), "%s", sdb_errdetail());
+	sdb_db_close(db);
+}

@@ -1,0 +1,105 @@
+/* The perfect index: a bijection between the reachable states and
+ * 0 .. n!/2-1, exhaustively on every board of up to 9 cells, sampled on 3x4. */
+#include <stdlib.h>
+
+#include "testkit.h"
+
+/* Every reachable state of every goal class ranks to a distinct index in
+ * range, and unranks back to itself. */
+static void bijection(int w, int h)
+{
+	uint64_t total = sdb_rank_count(w, h);
+	uint8_t *seen = calloc(total, 1);
+	cr_assert(seen);
+	for (int cls = 0; cls < 2; cls++) {
+		/* A goal of this class: the canonical goal, or it with two tiles swapped. */
+		sdb_board goal;
+		sdb_board_goal(&goal, w, h, w * h - 1);
+		if (sdb_rank_class(&goal) != cls) {
+			uint8_t t = goal.cell[0];
+			goal.cell[0] = goal.cell[1];
+			goal.cell[1] = t;
+		}
+		cr_assert_eq(sdb_rank_class(&goal), cls);
+		simple_bfs s;
+		simple_bfs_run(&s, &goal);
+		cr_assert_eq(s.count, total);
+		memset(seen, 0, total);
+		for (uint64_t slot = 0; slot < s.cap; slot++) {
+			if (!s.keys[slot])
+				continue;
+			sdb_board b, back;
+			tk_unpack(&b, w, h, s.keys[slot]);
+			cr_assert_eq(sdb_rank_class(&b), cls, "a move changed the class");
+			uint64_t r = sdb_rank(&b);
+			cr_assert_lt(r, total);
+			cr_assert_eq(seen[r], 0, "index %llu taken twice", (unsigned long long)r);
+			seen[r] = 1;
+			cr_assert_eq(sdb_unrank(&back, w, h, cls, r), 0);
+			cr_assert(sdb_board_equal(&b, &back), "unrank(rank(b)) != b");
+		}
+		simple_bfs_free(&s);
+	}
+	free(seen);
+}
+
+Test(rank, counts)
+{
+	cr_assert_eq(sdb_rank_count(2, 2), 12);
+	cr_assert_eq(sdb_rank_count(3, 3), 181440);
+	cr_assert_eq(sdb_rank_count(3, 4), 239500800);
+	cr_assert_eq(sdb_rank_count(4, 4), 10461394944000ull);
+	cr_assert_eq(sdb_rank_count(1, 4), 0);
+}
+
+Test(rank, bijection_2x2) { bijection(2, 2); }
+Test(rank, bijection_2x3) { bijection(2, 3); }
+Test(rank, bijection_3x2) { bijection(3, 2); }
+Test(rank, bijection_2x4) { bijection(2, 4); }
+Test(rank, bijection_4x2) { bijection(4, 2); }
+Test(rank, bijection_3x3) { bijection(3, 3); }
+
+/* Unrank is onto as well: every index of both classes gives a board of that
+ * class that ranks back (all 9!/2 * 2 for 3x3). */
+Test(rank, unrank_every_index_3x3)
+{
+	for (int cls = 0; cls < 2; cls++)
+		for (uint64_t i = 0; i < sdb_rank_count(3, 3); i++) {
+			sdb_board b;
+			cr_assert_eq(sdb_unrank(&b, 3, 3, cls, i), 0);
+			cr_assert_eq(sdb_rank(&b), i);
+			cr_assert_eq(sdb_rank_class(&b), cls);
+		}
+}
+
+/* 3x4 and the other 12-cell boards: random round trips from both sides. */
+Test(rank, random_round_trips_12_cells)
+{
+	const int sizes[][2] = { { 3, 4 }, { 4, 3 }, { 2, 6 }, { 6, 2 }, { 2, 5 }, { 5, 2 } };
+	unsigned seed = 12345;
+	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+		int w = sizes[s][0], h = sizes[s][1];
+		uint64_t total = sdb_rank_count(w, h);
+		sdb_board goal;
+		sdb_board_goal(&goal, w, h, w * h - 1);
+		for (int k = 0; k < 20000; k++) {
+			sdb_board b, back;
+			tk_random_walk(&b, &goal, 200, &seed);
+			uint64_t r = sdb_rank(&b);
+			cr_assert_lt(r, total);
+			cr_assert_eq(sdb_unrank(&back, w, h, sdb_rank_class(&b), r), 0);
+			cr_assert(sdb_board_equal(&b, &back));
+			uint64_t i = ((uint64_t)rand_r(&seed) << 16 ^ (uint64_t)rand_r(&seed)) % total;
+			cr_assert_eq(sdb_unrank(&back, w, h, k & 1, i), 0);
+			cr_assert_eq(sdb_rank(&back), i);
+		}
+	}
+}
+
+Test(rank, unrank_refuses_bad_input)
+{
+	sdb_board b;
+	cr_assert_eq(sdb_unrank(&b, 3, 3, 0, 181440), SDB_EINVAL);
+	cr_assert_eq(sdb_unrank(&b, 4, 4, 0, 0), SDB_EINVAL);
+	cr_assert_eq(sdb_unrank(&b, 1, 3, 0, 0), SDB_EINVAL);
+}

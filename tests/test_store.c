@@ -1,0 +1,286 @@
+#define _GNU_SOURCE /* memmem */
+/* The LMDB store: create, write in one transaction, read zero-copy, refuse
+ * damaged, foreign, truncated and other-version files without changing them. */
+#include <fcntl.h>
+#include <lmdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testkit.h"
+
+static const int corner[1] = { 0 };
+
+static char *read_file(const char *path, long *len)
+{
+	FILE *f = fopen(path, "rb");
+	cr_assert(f);
+	fseek(f, 0, SEEK_END);
+	*len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = malloc((size_t)*len + 1);
+	cr_assert_eq(fread(s, 1, (size_t)*len, f), (size_t)*len);
+	fclose(f);
+	return s;
+}
+
+Test(store, missing_file_is_not_found)
+{
+	char path[512];
+	tk_tmp_path(path, sizeof path, "none.lmdb");
+	sdb_db *db = (sdb_db *)1;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), SDB_ENOTFOUND);
+	cr_assert_null(db);
+	cr_assert(strstr(sdb_errdetail(), path));
+	cr_assert(strstr(sdb_errdetail(), "slidedb-gen"));
+	cr_assert_eq(sdb_db_open(&db, path, 0), SDB_ENOTFOUND, "no SDB_CREATE: must not create");
+	cr_assert_neq(access(path, F_OK), 0);
+}
+
+Test(store, write_then_read)
+{
+	char path[512];
+	tk_tmp_path(path, sizeof path, "rw.lmdb");
+	tk_build_lib(path, 3, 3, corner, 1);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_str_eq(sdb_db_path(db), path);
+	cr_assert_eq(sdb_table_count(db), 1);
+	const sdb_table *t = sdb_table_at(db, 0);
+	const sdb_table_info *in = sdb_table_meta(t);
+	cr_assert_str_eq(in->name, "full-3x3-b0");
+	cr_assert_eq(in->states, 181440);
+	cr_assert_eq(in->max_distance, 31);
+	cr_assert_eq(in->format_version, SDB_FORMAT_VERSION);
+	cr_assert_eq(sdb_table_find(db, "full-3x3-b0"), t);
+	cr_assert_null(sdb_table_find(db, "full-3x3-b4"));
+	cr_assert_null(sdb_table_at(db, 1));
+	const uint8_t *data = sdb_table_data(t);
+	cr_assert_not_null(data);
+	cr_assert_eq(sdb_table_data(t), data, "the pointer is stable for the handle's life");
+	cr_assert_eq(sdb_table_verify(t), 0);
+	uint64_t sum = 0;
+	for (uint64_t i = 0; i < in->states; i++)
+		sum += data[i] & 0x3f;
+	uint64_t want = 0;
+	for (int d = 0; d <= in->max_distance; d++)
+		want += (uint64_t)d * in->counts[d];
+	cr_assert_eq(sum, want, "the stored bytes are the counted ones");
+	sdb_board g;
+	sdb_board_goal(&g, 3, 3, 0);
+	cr_assert_eq(sdb_table_distance(t, &g), 0);
+	sdb_db_close(db);
+	sdb_db_close(NULL);
+}
+
+Test(store, abort_and_kill_leave_the_old_state)
+{
+	char path[512];
+	tk_tmp_path(path, sizeof path, "abort.lmdb");
+	tk_build_lib(path, 2, 3, corner, 1);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, 0), 0);
+	sdb_writer *wr;
+	cr_assert_eq(sdb_writer_begin(&wr, db), 0);
+	uint8_t *data;
+	cr_assert_eq(sdb_writer_reserve(wr, &data, "full-2x3-b0", 360), 0);
+	memset(data, 0x55, 360);   /* garbage that must never be seen */
+	sdb_writer_abort(wr);
+	sdb_db_close(db);
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	cr_assert_eq(sdb_table_verify(sdb_table_find(db, "full-2x3-b0")), 0);
+	sdb_db_close(db);
+}
+
+/* A reader keeps its snapshot while a writer replaces the table, and is not
+ * blocked. */
+Test(store, readers_are_not_blocked)
+{
+	char path[512];
+	tk_tmp_path(path, sizeof path, "mvcc.lmdb");
+	tk_build_lib(path, 2, 2, corner, 1);
+	sdb_db *reader, *writer_db;
+	cr_assert_eq(sdb_db_open(&reader, path, SDB_RDONLY), 0);
+	const uint8_t *before = sdb_table_data(sdb_table_at(reader, 0));
+	uint8_t copy[12];
+	memcpy(copy, before, 12);
+	cr_assert_eq(sdb_db_open(&writer_db, path, 0), 0);
+	sdb_writer *wr;
+	cr_assert_eq(sdb_writer_begin(&wr, writer_db), 0);
+	uint8_t *data;
+	cr_assert_eq(sdb_writer_reserve(wr, &data, "full-2x2-b0", 12), 0);
+	memset(data, 1, 12);
+	sdb_table_info info = *sdb_table_meta(sdb_table_at(reader, 0));
+	cr_assert_eq(sdb_writer_put_meta(wr, &info), 0);
+	/* mid-transaction, and after commit, the reader still sees the old bytes */
+	cr_assert_eq(memcmp(sdb_table_data(sdb_table_at(reader, 0)), copy, 12), 0);
+	cr_assert_eq(sdb_writer_commit(wr), 0);
+	cr_assert_eq(memcmp(before, copy, 12), 0);
+	sdb_db_close(writer_db);
+	sdb_db_close(reader);
+	cr_assert_eq(sdb_db_open(&reader, path, SDB_RDONLY), 0);
+	cr_assert_eq(sdb_table_data(sdb_table_at(reader, 0))[5], 1, "a new reader sees the commit");
+	sdb_db_close(reader);
+}
+
+Test(store, writer_checks_its_calls)
+{
+	char path[512];
+	tk_tmp_path(path, sizeof path, "calls.lmdb");
+	tk_build_lib(path, 2, 2, corner, 1);
+	sdb_db *db;
+	sdb_writer *wr;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	cr_assert_eq(sdb_writer_begin(&wr, db), SDB_EINVAL, "read-only handles do not write");
+	sdb_db_close(db);
+	cr_assert_eq(sdb_db_open(&db, path, 0), 0);
+	cr_assert_eq(sdb_writer_begin(&wr, db), 0);
+	sdb_table_info info;
+	memset(&info, 0, sizeof info);
+	strcpy(info.name, "x");
+	cr_assert_eq(sdb_writer_put_meta(wr, &info), SDB_EINVAL, "no table reserved");
+	uint8_t *data;
+	cr_assert_eq(sdb_writer_reserve(wr, &data, "", 10), SDB_EINVAL);
+	sdb_writer_abort(wr);
+	sdb_db_close(db);
+}
+
+Test(store, default_path_from_environment)
+{
+	unsetenv("SLIDEDB_DB");
+	cr_assert_str_eq(sdb_db_default_path(), "slidedb.lmdb");
+	setenv("SLIDEDB_DB", "/tmp/x.lmdb", 1);
+	cr_assert_str_eq(sdb_db_default_path(), "/tmp/x.lmdb");
+	setenv("SLIDEDB_DB", "", 1);
+	cr_assert_str_eq(sdb_db_default_path(), "slidedb.lmdb");
+	unsetenv("SLIDEDB_DB");
+}
+
+/* Refusals must leave the file byte for byte as it was. */
+static void refused_unchanged(const char *path, unsigned flags, int want)
+{
+	long before_len, after_len;
+	char *before = read_file(path, &before_len);
+	sdb_db *db;
+	int err = sdb_db_open(&db, path, flags);
+	cr_assert_eq(err, want, "opening %s gave %d (%s), expected %d", path, err,
+	             sdb_errdetail(), want);
+	cr_assert(strstr(sdb_errdetail(), path), "the message names the file: %s", sdb_errdetail());
+	char *after = read_file(path, &after_len);
+	cr_assert_eq(before_len, after_len);
+	cr_assert_eq(memcmp(before, after, (size_t)before_len), 0, "the file was changed");
+	free(before);
+	free(after);
+}
+
+Test(store, foreign_files_are_refused)
+{
+	char path[512];
+	tk_tmp_path(path, sizeof path, "text.lmdb");
+	FILE *f = fopen(path, "w");
+	for (int i = 0; i < 2000; i++)
+		fputs("this is not a database\n", f);
+	fclose(f);
+	refused_unchanged(path, SDB_RDONLY, SDB_ECORRUPT);
+	refused_unchanged(path, SDB_CREATE, SDB_ECORRUPT);
+
+	/* An LMDB file of someone else's: valid LMDB, no slidedb catalog. */
+	tk_tmp_path(path, sizeof path, "foreign.lmdb");
+	MDB_env *env;
+	MDB_txn *txn;
+	MDB_dbi dbi;
+	cr_assert_eq(mdb_env_create(&env), 0);
+	cr_assert_eq(mdb_env_open(env, path, MDB_NOSUBDIR, 0644), 0);
+	cr_assert_eq(mdb_txn_begin(env, NULL, 0, &txn), 0);
+	cr_assert_eq(mdb_dbi_open(txn, NULL, 0, &dbi), 0);
+	MDB_val k = { 3, "key" }, v = { 5, "value" };
+	cr_assert_eq(mdb_put(txn, dbi, &k, &v, 0), 0);
+	cr_assert_eq(mdb_txn_commit(txn), 0);
+	mdb_env_close(env);
+	refused_unchanged(path, SDB_RDONLY, SDB_ECORRUPT);
+	refused_unchanged(path, SDB_CREATE, SDB_ECORRUPT);
+}
+
+Test(store, other_format_version_is_refused)
+{
+	char path[512];
+	tk_tmp_path(path, sizeof path, "v99.lmdb");
+	tk_build_lib(path, 2, 2, corner, 1);
+	MDB_env *env;
+	MDB_txn *txn;
+	MDB_dbi dbi;
+	cr_assert_eq(mdb_env_create(&env), 0);
+	cr_assert_eq(mdb_env_set_maxdbs(env, 4), 0);
+	cr_assert_eq(mdb_env_open(env, path, MDB_NOSUBDIR, 0644), 0);
+	cr_assert_eq(mdb_txn_begin(env, NULL, 0, &txn), 0);
+	cr_assert_eq(mdb_dbi_open(txn, "info", 0, &dbi), 0);
+	uint32_t v99 = 99;
+	MDB_val k = { 6, "format" }, v = { 4, &v99 };
+	cr_assert_eq(mdb_put(txn, dbi, &k, &v, 0), 0);
+	cr_assert_eq(mdb_txn_commit(txn), 0);
+	mdb_env_close(env);
+	refused_unchanged(path, SDB_RDONLY, SDB_EVERSION);
+	refused_unchanged(path, 0, SDB_EVERSION);
+	cr_assert(strstr(sdb_errdetail(), "version 99"));
+}
+
+Test(store, truncated_file_is_refused)
+{
+	char path[512];
+	tk_tmp_path(path, sizeof path, "trunc.lmdb");
+	tk_build_lib(path, 3, 3, corner, 1);
+	struct stat st;
+	cr_assert_eq(stat(path, &st), 0);
+	for (int part = 1; part < 4; part++) {
+		char cut[600];
+		snprintf(cut, sizeof cut, "%s.%d", path, part);
+		char cmd[1400];
+		snprintf(cmd, sizeof cmd, "cp '%s' '%s'", path, cut);
+		cr_assert_eq(system(cmd), 0);
+		cr_assert_eq(truncate(cut, st.st_size * part / 4), 0);
+		sdb_db *db;
+		int err = sdb_db_open(&db, cut, SDB_RDONLY);
+		cr_assert_eq(err, SDB_ECORRUPT, "%s: %d %s", cut, err, sdb_errdetail());
+	}
+}
+
+Test(store, altered_entries_fail_verify)
+{
+	char path[512];
+	tk_tmp_path(path, sizeof path, "alter.lmdb");
+	tk_build_lib(path, 3, 3, corner, 1);
+	/* The table is one run of 181440 bytes in the file; change one in its middle. */
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	long len;
+	char *file = read_file(path, &len);
+	const uint8_t *data = sdb_table_data(sdb_table_at(db, 0));
+	const char *at = memmem(file, (size_t)len, data + 90000, 64);
+	cr_assert_not_null(at);
+	long off = at - file;
+	sdb_db_close(db);
+	free(file);
+	int fd = open(path, O_RDWR);
+	unsigned char c;
+	cr_assert_eq(pread(fd, &c, 1, off), 1);
+	c ^= 0x01;
+	cr_assert_eq(pwrite(fd, &c, 1, off), 1);
+	close(fd);
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	cr_assert_eq(sdb_table_verify(sdb_table_at(db, 0)), SDB_ECORRUPT);
+	cr_assert(strstr(sdb_errdetail(), "full-3x3-b0"));
+	cr_assert(strstr(sdb_errdetail(), "CRC"));
+	sdb_db_close(db);
+}
+
+Test(store, errors_have_texts)
+{
+	for (int e = 0; e >= -9; e--) {
+		cr_assert_not_null(sdb_strerror(e));
+		cr_assert_str_neq(sdb_strerror(e), "unknown error");
+	}
+	cr_assert_str_eq(sdb_strerror(-100), "unknown error");
+	cr_assert_str_eq(sdb_version(), SDB_VERSION_STRING);
+}
