@@ -32,8 +32,13 @@ int sdb_size_parse(int *w, int *h, const char *text)
 
 static int is_separator(int c)
 {
-	return isspace(c) || c == ',' || c == '[' || c == ']' || c == '(' || c == ')' ||
-	       c == '{' || c == '}';
+	switch (c) {
+	case ' ': case '\t': case '\n': case '\r': case '\v': case '\f':
+	case ',': case '[': case ']': case '(': case ')': case '{': case '}':
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 static int is_blank_char(int c)
@@ -59,13 +64,11 @@ static int compact_value(int c)
  * cells, and no tile number has more than 2 digits. */
 enum { COMPACT_MIN = 4 };
 
-static int parse_token(uint8_t *cells, int *count, int cap, const char *tok, size_t len,
-                       int ntokens)
+/* Append the cells of one token: a number, a blank character, or (4 or more
+ * characters) a whole compact board. */
+static int parse_token(uint8_t *cells, int *count, int cap, const char *tok, size_t len)
 {
 	if (len >= COMPACT_MIN) {
-		if (ntokens > 1)
-			return sdb_fail(SDB_EINVAL, "'%.*s' mixes the compact notation with "
-			                "separated numbers", (int)len, tok);
 		for (size_t i = 0; i < len; i++) {
 			int v = compact_value((unsigned char)tok[i]);
 			if (v < 0)
@@ -77,13 +80,10 @@ static int parse_token(uint8_t *cells, int *count, int cap, const char *tok, siz
 		}
 		return SDB_OK;
 	}
-	int v;
-	if (len == 1 && is_blank_char((unsigned char)tok[0])) {
-		v = 0;
-	} else {
-		v = 0;
+	int v = 0;
+	if (!(len == 1 && is_blank_char((unsigned char)tok[0]))) {
 		for (size_t i = 0; i < len; i++) {
-			if (!isdigit((unsigned char)tok[i]))
+			if (tok[i] < '0' || tok[i] > '9')
 				return sdb_fail(SDB_EINVAL, "unknown notation '%.*s' (tiles are "
 				                "numbers, the blank is 0, x or _)", (int)len, tok);
 			v = v * 10 + (tok[i] - '0');
@@ -100,21 +100,10 @@ static int parse_token(uint8_t *cells, int *count, int cap, const char *tok, siz
 int sdb_cells_parse(uint8_t *cells, int *count, int cap, const char *text)
 {
 	int ntokens = 0;
-	const char *p = text;
-	/* Count tokens first: a compact token must stand alone. */
-	while (*p) {
-		while (*p && is_separator((unsigned char)*p))
-			p++;
-		if (!*p)
-			break;
-		ntokens++;
-		while (*p && !is_separator((unsigned char)*p))
-			p++;
-	}
+	const char *compact = NULL;
+	size_t compact_len = 0;
 	*count = 0;
-	if (ntokens == 0)
-		return sdb_fail(SDB_EINVAL, "empty board");
-	for (p = text; *p;) {
+	for (const char *p = text; *p;) {
 		while (*p && is_separator((unsigned char)*p))
 			p++;
 		if (!*p)
@@ -122,10 +111,21 @@ int sdb_cells_parse(uint8_t *cells, int *count, int cap, const char *text)
 		const char *tok = p;
 		while (*p && !is_separator((unsigned char)*p))
 			p++;
-		int err = parse_token(cells, count, cap, tok, (size_t)(p - tok), ntokens);
+		size_t len = (size_t)(p - tok);
+		ntokens++;
+		if (len >= COMPACT_MIN) {
+			compact = tok;
+			compact_len = len;
+		}
+		if (compact && ntokens > 1)   /* a compact board must stand alone */
+			return sdb_fail(SDB_EINVAL, "'%.*s' mixes the compact notation with "
+			                "separated numbers", (int)compact_len, compact);
+		int err = parse_token(cells, count, cap, tok, len);
 		if (err)
 			return err;
 	}
+	if (ntokens == 0)
+		return sdb_fail(SDB_EINVAL, "empty board");
 	return SDB_OK;
 }
 
@@ -269,7 +269,7 @@ int sdb_board_parity(const sdb_board *b)
 		int v = b->cell[i];
 		if (!v)
 			continue;
-		inversions += (unsigned)__builtin_popcount(seen >> v);
+		inversions += sdb_popcount16(seen >> v);
 		seen |= 1u << v;
 	}
 	return (int)(inversions & 1);

@@ -8,6 +8,16 @@
  * failing function can end with `return sdb_fail(SDB_EINVAL, "...", ...)`. */
 int sdb_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Population count of a 16-bit mask without the libgcc call that
+ * __builtin_popcount becomes on CPUs the build does not assume POPCNT for. */
+static inline unsigned sdb_popcount16(unsigned x)
+{
+	x = x - ((x >> 1) & 0x5555u);
+	x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+	x = (x + (x >> 4)) & 0x0f0fu;
+	return (x + (x >> 8)) & 0x1fu;
+}
+
 /* Permutation parity (0 or 1) of the tiles of b read row-major, blank skipped. */
 int sdb_board_parity(const sdb_board *b);
 

@@ -45,10 +45,14 @@ static const sdb_table *find_for_goal(const sdb_db *db, const sdb_board *goal, i
 		         SDB_MAX_FULL_CELLS);
 		return NULL;
 	}
-	char name[SDB_NAME_MAX];
-	int rep = sdb_sym_representative(w, h, goal->blank);
-	sdb_table_name_full(name, sizeof name, w, h, rep);
-	const sdb_table *t = sdb_table_find(db, name);
+	const int rep = sdb_sym_representative(w, h, goal->blank);
+	const sdb_table *t = NULL;
+	for (int i = 0; i < sdb_table_count(db) && !t; i++) {   /* a handful of tables */
+		const sdb_table *c = sdb_table_at(db, i);
+		if (c->info.kind == SDB_KIND_FULL && c->info.goal.w == w && c->info.goal.h == h &&
+		    c->blank == rep)
+			t = c;
+	}
 	if (t && sdb_table_data(t))
 		return t;
 	if (t) {
@@ -90,6 +94,12 @@ static void to_table_frame(sdb_board *out, const sdb_board *start, const sdb_boa
 		out->cell[c] = label[st.cell[c]];
 }
 
+static int corrupt_path(const sdb_db *db, const sdb_table *t)
+{
+	return sdb_fail(SDB_ECORRUPT, "%s: table '%s' contradicts itself on the path (run "
+	                "`slidedb-lookup verify`)", sdb_db_path(db), t->info.name);
+}
+
 int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
                      const sdb_board *goal, int want_moves)
 {
@@ -117,7 +127,8 @@ int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
 	sdb_board cur;
 	to_table_frame(&cur, start, goal, s);
 	const uint8_t *data = t->data;
-	uint8_t e = data[sdb_rank(&cur)];
+	uint64_t index = sdb_rank(&cur);
+	uint8_t e = data[index];
 	int d = e & DIST_MASK;
 	if (d == UNSEEN)
 		return sdb_fail(SDB_ECORRUPT, "%s: table '%s' has no entry for a reachable "
@@ -127,15 +138,24 @@ int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
 	a->best_move = d ? back[e >> 6] : -1;
 	if (!want_moves)
 		return SDB_OK;
+	/* Walk the best moves. A horizontal move keeps the tile order, so its
+	 * index is one block away; only vertical moves rank the board. */
+	const uint64_t block = t->info.states / cur.n;
 	for (int k = 0; k < d; k++) {
-		int m = data[sdb_rank(&cur)] >> 6;
-		int next;
-		if (sdb_board_apply(&cur, m) != 0 ||
-		    (next = data[sdb_rank(&cur)] & DIST_MASK) != d - k - 1) {
+		int m = data[index] >> 6;
+		if (sdb_board_apply(&cur, m) != 0) {
 			a->moves[0] = '\0';
-			return sdb_fail(SDB_ECORRUPT, "%s: table '%s' contradicts itself on the "
-			                "path (run `slidedb-lookup verify`)", sdb_db_path(db),
-			                t->info.name);
+			return corrupt_path(db, t);
+		}
+		if (m == SDB_LEFT)
+			index -= block;
+		else if (m == SDB_RIGHT)
+			index += block;
+		else
+			index = sdb_rank(&cur);
+		if ((data[index] & DIST_MASK) != d - k - 1) {
+			a->moves[0] = '\0';
+			return corrupt_path(db, t);
 		}
 		a->moves[k] = sdb_move_letter(back[m]);
 	}

@@ -17,27 +17,27 @@
 
 enum { MAX_TILES = SDB_MAX_FULL_CELLS - 1 };
 
-typedef unsigned __int128 u128;
-
-/* weight[m][i] = (m-1-i)!/2, half_fact[m] = m!/2, recip = ceil(2^64 / divisor)
- * (65 bits when the divisor is 1, hence 128-bit storage) */
-static uint32_t weight[MAX_TILES + 1][MAX_TILES];
-static u128 recip[MAX_TILES + 1][MAX_TILES];
+/* weight[m][i] = (m-1-i)!/2 for i <= m-3 and 0 for the last two positions
+ * (their digits are the parity bit and 0); half_fact[m] = m!/2;
+ * recip = ceil(2^64 / divisor), for divisors >= 2. */
+static uint32_t weight[MAX_TILES + 1][MAX_TILES + 1];
+static uint64_t recip[MAX_TILES + 1][MAX_TILES];
 static uint64_t half_fact[MAX_TILES + 1];
-static u128 recip_half_fact[MAX_TILES + 1];
+static uint64_t recip_half_fact[MAX_TILES + 1];
 static uint8_t select8[256][8];   /* position of the k-th set bit of a byte */
 static uint8_t pop8[256];
 
-static u128 reciprocal(uint64_t d)
+static uint64_t reciprocal(uint64_t d)
 {
-	return (((u128)1 << 64) - 1) / d + 1;
+	return UINT64_MAX / d + 1;
 }
 
-/* Quotient of a 32-bit x by d from its reciprocal: exact for every x < 2^32
- * (Lemire, Kaser and Kurz, "Faster remainder by direct computation", 2019). */
-static inline uint32_t fast_div(uint32_t x, u128 rec)
+/* Quotient of a 32-bit x by a divisor d >= 2 from its reciprocal: exact for
+ * every x < 2^32 (Lemire, Kaser and Kurz, "Faster remainder by direct
+ * computation", 2019). */
+static inline uint32_t fast_div(uint32_t x, uint64_t rec)
 {
-	return (uint32_t)((rec * x) >> 64);
+	return (uint32_t)(((unsigned __int128)rec * x) >> 64);
 }
 
 __attribute__((constructor)) static void rank_tables_init(void)
@@ -46,12 +46,12 @@ __attribute__((constructor)) static void rank_tables_init(void)
 	fact[0] = 1;
 	for (int k = 1; k <= MAX_TILES; k++)
 		fact[k] = fact[k - 1] * (uint64_t)k;
-	for (int m = 2; m <= MAX_TILES; m++) {
+	for (int m = 3; m <= MAX_TILES; m++) {
 		half_fact[m] = fact[m] / 2;
 		recip_half_fact[m] = reciprocal(half_fact[m]);
 		for (int i = 0; i + 2 < m; i++) {
 			weight[m][i] = (uint32_t)(fact[m - 1 - i] / 2);
-			recip[m][i] = reciprocal(weight[m][i]);
+			recip[m][i] = weight[m][i] > 1 ? reciprocal(weight[m][i]) : 0;
 		}
 	}
 	for (int x = 0; x < 256; x++) {
@@ -68,11 +68,14 @@ static inline unsigned popcount16(unsigned x)
 	return pop8[x & 0xff] + pop8[x >> 8];
 }
 
-/* Position of the k-th (from 0) set bit of a 16-bit mask. */
+/* Position of the k-th (from 0) set bit of a 16-bit mask; branch-free, as k
+ * is as likely below as above the low byte's count. */
 static inline unsigned select16(unsigned x, unsigned k)
 {
 	unsigned low = pop8[x & 0xff];
-	return k < low ? select8[x & 0xff][k] : 8u + select8[(x >> 8) & 0xff][k - low];
+	unsigned high = k >= low;
+	unsigned byte = (x >> (8 * high)) & 0xff;
+	return select8[byte][k - (high ? low : 0)] + 8 * high;
 }
 
 uint64_t sdb_rank_count(int w, int h)
@@ -110,39 +113,122 @@ uint64_t sdb_rank(const sdb_board *b)
 	return b->blank * half_fact[m] + r;
 }
 
-int sdb_unrank(sdb_board *b, int w, int h, int cls, uint64_t index)
+/* A decoded index: the blank cell, the tiles in row-major order (blank
+ * skipped, values 0..m-1) and their Lehmer digits. */
+typedef struct decoded {
+	uint32_t blank, half;
+	uint8_t tile[MAX_TILES], digit[MAX_TILES];
+} decoded;
+
+static int decode(decoded *dc, int w, int h, int cls, uint64_t index)
 {
-	int n = w * h, m = n - 1;
+	const int n = w * h, m = n - 1;
 	if (w < 2 || h < 2 || n > SDB_MAX_FULL_CELLS)
 		return sdb_fail(SDB_EINVAL, "%dx%d has no full-table index", w, h);
 	if (index >= (uint64_t)n * half_fact[m])
 		return sdb_fail(SDB_EINVAL, "index %llu out of range for %dx%d",
 		                (unsigned long long)index, w, h);
-	uint32_t blank = fast_div((uint32_t)index, recip_half_fact[m]);
+	const uint32_t blank = fast_div((uint32_t)index, recip_half_fact[m]);
 	uint32_t r = (uint32_t)index - blank * (uint32_t)half_fact[m];
-	uint8_t tiles[MAX_TILES];
+	dc->blank = blank;
+	dc->half = r;
 	unsigned unseen = (1u << m) - 1, digit_sum = 0;
-	for (int i = 0; i < m - 2; i++) {
+	for (int i = 0; i < m - 3; i++) {
 		uint32_t d = fast_div(r, recip[m][i]);
 		r -= d * weight[m][i];
 		unsigned t = select16(unseen, d);
-		tiles[i] = (uint8_t)(t + 1);
+		dc->tile[i] = (uint8_t)t;
+		dc->digit[i] = (uint8_t)d;
 		unseen &= ~(1u << t);
 		digit_sum += d;
 	}
+	/* weight 1: the remainder is the digit */
+	unsigned t = select16(unseen, r);
+	dc->tile[m - 3] = (uint8_t)t;
+	dc->digit[m - 3] = (uint8_t)r;
+	unseen &= ~(1u << t);
+	digit_sum += r;
 	/* The last two tiles, in the order that gives the class's parity. */
 	unsigned lo = select16(unseen, 0), hi = select16(unseen, 1);
-	int row = w % 2 ? 0 : (int)blank / w;
-	unsigned swap = (digit_sum ^ (unsigned)cls ^ (unsigned)row) & 1;
-	tiles[m - 2] = (uint8_t)((swap ? hi : lo) + 1);
-	tiles[m - 1] = (uint8_t)((swap ? lo : hi) + 1);
+	unsigned row = w % 2 ? 0 : blank / (unsigned)w;
+	unsigned swap = (digit_sum ^ (unsigned)cls ^ row) & 1;
+	dc->tile[m - 2] = (uint8_t)(swap ? hi : lo);
+	dc->tile[m - 1] = (uint8_t)(swap ? lo : hi);
+	dc->digit[m - 2] = (uint8_t)swap;
+	dc->digit[m - 1] = 0;
+	return SDB_OK;
+}
 
+static void fill_board(sdb_board *b, const decoded *dc, int w, int h)
+{
+	const int n = w * h;
 	b->w = (uint8_t)w;
 	b->h = (uint8_t)h;
 	b->n = (uint8_t)n;
-	b->blank = (uint8_t)blank;
+	b->blank = (uint8_t)dc->blank;
+	memset(b->cell, 0, sizeof b->cell);
 	for (int c = 0, i = 0; c < n; c++)
-		b->cell[c] = c == (int)blank ? 0 : tiles[i++];
-	memset(b->cell + n, 0, SDB_MAX_CELLS - (size_t)n);
+		b->cell[c] = c == (int)dc->blank ? 0 : (uint8_t)(dc->tile[i++] + 1);
+}
+
+int sdb_unrank(sdb_board *b, int w, int h, int cls, uint64_t index)
+{
+	decoded dc;
+	int err = decode(&dc, w, h, cls, index);
+	if (!err)
+		fill_board(b, &dc, w, h);
+	return err;
+}
+
+/* Index change when the tile at sequence position p moves to position q and
+ * the tiles between shift one place towards p: only their digits and
+ * weights change. A tile that moves behind smaller tiles loses them from its
+ * digit; each tile it passes gains (or loses) it. */
+static int64_t vertical_delta(const decoded *dc, const uint32_t *wt, int p, int q)
+{
+	const unsigned t = dc->tile[p];
+	int64_t delta = 0;
+	int passed_smaller = 0;
+	if (q > p) {   /* moves later: the passed tiles now have t after them */
+		for (int j = p + 1; j <= q; j++) {
+			unsigned u = dc->tile[j];
+			delta += (int64_t)(dc->digit[j] + (t < u)) * wt[j - 1] - (int64_t)dc->digit[j] * wt[j];
+			passed_smaller += u < t;
+		}
+		delta += (int64_t)(dc->digit[p] - passed_smaller) * wt[q] - (int64_t)dc->digit[p] * wt[p];
+	} else {       /* moves earlier: the passed tiles lose t from after them */
+		for (int j = q; j < p; j++) {
+			unsigned u = dc->tile[j];
+			delta += (int64_t)(dc->digit[j] - (t < u)) * wt[j + 1] - (int64_t)dc->digit[j] * wt[j];
+			passed_smaller += u < t;
+		}
+		delta += (int64_t)(dc->digit[p] + passed_smaller) * wt[q] - (int64_t)dc->digit[p] * wt[p];
+	}
+	return delta;
+}
+
+int sdb_rank_neighbors(uint64_t nbr[4], sdb_board *b, int w, int h, int cls, uint64_t index)
+{
+	decoded dc;
+	int err = decode(&dc, w, h, cls, index);
+	if (err)
+		return err;
+	if (b)
+		fill_board(b, &dc, w, h);
+	const int m = w * h - 1;
+	const uint64_t block = half_fact[m];
+	const int blank = (int)dc.blank, x = blank % w, y = blank / w;
+	const uint32_t *wt = weight[m];
+	/* A vertical move carries one tile over the w-1 tiles between its cell
+	 * and the blank's in row-major order: from sequence position blank-w to
+	 * blank-1 (up), or from blank+w-1 to blank (down). */
+	nbr[SDB_UP] = y > 0 ? (uint64_t)(blank - w) * block + dc.half +
+	                      (uint64_t)vertical_delta(&dc, wt, blank - w, blank - 1)
+	                    : UINT64_MAX;
+	nbr[SDB_DOWN] = y < h - 1 ? (uint64_t)(blank + w) * block + dc.half +
+	                            (uint64_t)vertical_delta(&dc, wt, blank + w - 1, blank)
+	                          : UINT64_MAX;
+	nbr[SDB_LEFT] = x > 0 ? index - block : UINT64_MAX;
+	nbr[SDB_RIGHT] = x < w - 1 ? index + block : UINT64_MAX;
 	return SDB_OK;
 }

@@ -3,8 +3,15 @@
  * Symmetry s is three bits: bit 2 transposes (square boards only), then bit 0
  * mirrors left-right and bit 1 mirrors top-bottom. Cells and move directions
  * are mapped by the same rule, so a move found on a mapped board is mapped
- * back by the inverse symmetry. */
+ * back by the inverse symmetry. The maps are tabled once at load time: the
+ * answer path applies them to every query. */
 #include "internal.h"
+
+enum { SIDE = 9 };   /* sides 2..8 */
+
+static uint8_t cell_map[SIDE][SIDE][8][SDB_MAX_CELLS];
+static uint8_t move_map[SIDE][SIDE][8][4];
+static uint8_t representative[SIDE][SIDE][SDB_MAX_CELLS];
 
 int sdb_sym_count(int w, int h)
 {
@@ -24,40 +31,58 @@ static void map_xy(int w, int h, int s, int *x, int *y, int vector)
 		*y = vector ? -*y : h - 1 - *y;
 }
 
+__attribute__((constructor)) static void symmetry_tables_init(void)
+{
+	static const int dx[4] = { 0, 0, -1, 1 }, dy[4] = { -1, 1, 0, 0 };
+	for (int w = 2; w < SIDE; w++)
+		for (int h = 2; h < SIDE; h++) {
+			if (!sdb_size_valid(w, h))
+				continue;
+			for (int s = 0; s < sdb_sym_count(w, h); s++) {
+				for (int c = 0; c < w * h; c++) {
+					int x = c % w, y = c / w;
+					map_xy(w, h, s, &x, &y, 0);
+					cell_map[w][h][s][c] = (uint8_t)(y * w + x);
+				}
+				for (int m = 0; m < 4; m++) {
+					int x = dx[m], y = dy[m];
+					map_xy(w, h, s, &x, &y, 1);
+					for (int k = 0; k < 4; k++)
+						if (dx[k] == x && dy[k] == y)
+							move_map[w][h][s][m] = (uint8_t)k;
+				}
+			}
+			for (int c = 0; c < w * h; c++) {
+				int best = c;
+				for (int s = 1; s < sdb_sym_count(w, h); s++)
+					if (cell_map[w][h][s][c] < best)
+						best = cell_map[w][h][s][c];
+				representative[w][h][c] = (uint8_t)best;
+			}
+		}
+}
+
 int sdb_sym_cell(int w, int h, int s, int cell)
 {
-	int x = cell % w, y = cell / w;
-	map_xy(w, h, s, &x, &y, 0);
-	return y * w + x;
+	return cell_map[w][h][s][cell];
 }
 
 int sdb_sym_move(int w, int h, int s, int move)
 {
-	static const int dx[4] = { 0, 0, -1, 1 }, dy[4] = { -1, 1, 0, 0 };
-	int x = dx[move], y = dy[move];
-	map_xy(w, h, s, &x, &y, 1);
-	for (int m = 0; m < 4; m++)
-		if (dx[m] == x && dy[m] == y)
-			return m;
-	return -1;   /* not reached: the four directions map onto themselves */
+	return move_map[w][h][s][move];
 }
 
 void sdb_sym_board(sdb_board *out, const sdb_board *in, int s)
 {
+	const uint8_t *map = cell_map[in->w][in->h][s];
 	sdb_board b = *in;
 	for (int c = 0; c < in->n; c++)
-		b.cell[sdb_sym_cell(in->w, in->h, s, c)] = in->cell[c];
-	b.blank = (uint8_t)sdb_sym_cell(in->w, in->h, s, in->blank);
+		b.cell[map[c]] = in->cell[c];
+	b.blank = map[in->blank];
 	*out = b;
 }
 
 int sdb_sym_representative(int w, int h, int cell)
 {
-	int best = cell;
-	for (int s = 1; s < sdb_sym_count(w, h); s++) {
-		int c = sdb_sym_cell(w, h, s, cell);
-		if (c < best)
-			best = c;
-	}
-	return best;
+	return representative[w][h][cell];
 }

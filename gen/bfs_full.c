@@ -7,9 +7,8 @@
  * best-move bits are written only by the thread expanding it, so the table is
  * the same for any number of threads. No queue: working memory is the table.
  *
- * Horizontal moves keep the row-major order of the tiles, so those
- * neighbours are found without ranking: the index moves by one block of
- * (n-1)!/2. Only vertical moves rank a board. */
+ * Neighbour indices come from sdb_rank_neighbors(): one decode of the index,
+ * then O(1) per horizontal move and O(W) per vertical one. */
 #include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -30,36 +29,17 @@ static inline void store(uint8_t *p, uint8_t v)
 }
 
 /* Expand state i, at distance k, of class cls. */
-static void expand(uint8_t *table, uint64_t i, int k, int w, int h, int cls, uint64_t block)
+static void expand(uint8_t *table, uint64_t i, int k, int w, int h, int cls)
 {
-	sdb_board b;
-	sdb_unrank(&b, w, h, cls, i);
-	const int x = b.blank % w, y = b.blank / w;
-	const unsigned moves = (unsigned)((y > 0) << SDB_UP | (y < h - 1) << SDB_DOWN |
-	                                  (x > 0) << SDB_LEFT | (x < w - 1) << SDB_RIGHT);
-	int best = 0;
-	int found = k == 0;
+	uint64_t nbr[4];
+	sdb_rank_neighbors(nbr, NULL, w, h, cls, i);
+	int best = 0, found = k == 0;
 	for (int m = 0; m < 4; m++) {
-		if (!(moves >> m & 1))
+		if (nbr[m] == UINT64_MAX)
 			continue;
-		uint64_t j;
-		if (m == SDB_LEFT) {
-			j = i - block;
-		} else if (m == SDB_RIGHT) {
-			j = i + block;
-		} else {
-			const uint8_t from = b.blank, to = (uint8_t)(from + (m == SDB_UP ? -w : w));
-			b.cell[from] = b.cell[to];
-			b.cell[to] = 0;
-			b.blank = to;
-			j = sdb_rank(&b);
-			b.cell[to] = b.cell[from];
-			b.cell[from] = 0;
-			b.blank = from;
-		}
-		uint8_t v = load(&table[j]);
+		uint8_t v = load(&table[nbr[m]]);
 		if (v == UNSEEN)
-			store(&table[j], (uint8_t)(k + 1));
+			store(&table[nbr[m]], (uint8_t)(k + 1));
 		else if (!found && (v & DIST_MASK) == k - 1) {
 			best = m;
 			found = 1;
@@ -80,7 +60,7 @@ static inline uint64_t match_bytes(uint64_t x, int k)
 
 /* Expand every entry at distance k in [lo, hi); returns how many. */
 static uint64_t scan_range(uint8_t *table, uint64_t lo, uint64_t hi, int k, int w, int h,
-                           int cls, uint64_t block)
+                           int cls)
 {
 	uint64_t count = 0, i = lo;
 	for (; i + 8 <= hi; i += 8) {
@@ -88,13 +68,13 @@ static uint64_t scan_range(uint8_t *table, uint64_t lo, uint64_t hi, int k, int 
 		memcpy(&x, table + i, 8);   /* a racy read is fine: only k-entries matter,
 		                                and no other thread changes those */
 		for (uint64_t hits = match_bytes(x, k); hits; hits &= hits - 1) {
-			expand(table, i + (uint64_t)(__builtin_ctzll(hits) >> 3), k, w, h, cls, block);
+			expand(table, i + (uint64_t)(__builtin_ctzll(hits) >> 3), k, w, h, cls);
 			count++;
 		}
 	}
 	for (; i < hi; i++)
 		if ((load(&table[i]) & DIST_MASK) == k) {
-			expand(table, i, k, w, h, cls, block);
+			expand(table, i, k, w, h, cls);
 			count++;
 		}
 	return count;
@@ -104,7 +84,6 @@ int bfs_full(bfs_result *res, uint8_t *table, int w, int h, int goal_blank, int 
              bfs_progress_fn *progress, void *ctx)
 {
 	const uint64_t total = sdb_rank_count(w, h);
-	const uint64_t block = total / (uint64_t)(w * h);
 	sdb_board goal;
 	sdb_board_goal(&goal, w, h, goal_blank);
 	const int cls = sdb_rank_class(&goal);
@@ -126,7 +105,7 @@ int bfs_full(bfs_result *res, uint8_t *table, int w, int h, int goal_blank, int 
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : count) num_threads(threads)
 		for (uint64_t c = 0; c < nchunks; c++) {
 			uint64_t lo = c * CHUNK, hi = lo + CHUNK < total ? lo + CHUNK : total;
-			count += scan_range(table, lo, hi, k, w, h, cls, block);
+			count += scan_range(table, lo, hi, k, w, h, cls);
 		}
 		if (count == 0)
 			break;

@@ -106,8 +106,7 @@ static int parse_options(options *o, int argc, char **argv)
 }
 
 /* Answer one query line; returns 0, or 1 when it could not be answered. */
-static int answer_line(out *o, const options *opt, const sdb_db *db, const char *text,
-                       const char *where, int line)
+static int answer_line(out *o, const options *opt, const sdb_db *db, const char *text, int line)
 {
 	query q;
 	sdb_answer a;
@@ -121,7 +120,10 @@ static int answer_line(out *o, const options *opt, const sdb_db *db, const char 
 			snprintf(why, sizeof why, "%s", sdb_errdetail());
 	}
 	if (err) {
-		fprintf(stderr, "%s: %s'%s': %s\n", prog, where, text, why);
+		if (line)
+			fprintf(stderr, "%s: line %d: '%s': %s\n", prog, line, text, why);
+		else
+			fprintf(stderr, "%s: '%s': %s\n", prog, text, why);
 		report_error(o, &opt->report, line, text, why);
 		return 1;
 	}
@@ -152,14 +154,12 @@ static int answer_stream(const options *opt, const sdb_db *db)
 	ssize_t len;
 	int failed = 0, lineno = 0;
 	out o = { 0 };
-	char where[32];
 	while ((len = getline(&line, &cap, stdin)) >= 0) {
 		lineno++;
 		chomp(line, &len);
 		if (is_skipped(line))
 			continue;
-		snprintf(where, sizeof where, "line %d: ", lineno);
-		failed |= answer_line(&o, opt, db, line, where, lineno);
+		failed |= answer_line(&o, opt, db, line, lineno);
 		if (o.len >= FLUSH_AT && out_flush(&o, stdout))
 			break;
 	}
@@ -203,7 +203,7 @@ int main(int argc, char **argv)
 		char text[1024];
 		query_join_args(text, sizeof text, npos, pos);
 		out out = { 0 };
-		rc = answer_line(&out, &o, db, text, "", 0);
+		rc = answer_line(&out, &o, db, text, 0);
 		out_flush(&out, stdout);
 		out_free(&out);
 	}

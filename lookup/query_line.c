@@ -61,6 +61,14 @@ static int split_two_words(const char *line, char *a, char *b, size_t cap)
 	return cell_count(a) > 1 && cell_count(b) > 1;
 }
 
+static int is_board_size(int n)
+{
+	for (int a = 2; a <= n / 2; a++)
+		if (n % a == 0 && sdb_size_valid(a, n / a))
+			return 1;
+	return 0;
+}
+
 /* The size of a board of n cells: --size, a square, the one size that fits,
  * or the one size of those that has tables. */
 static int pick_size(int *w, int *h, int n, const sdb_db *db, char *why, size_t cap)
@@ -155,15 +163,8 @@ int query_parse(query *q, const char *line, int w, int h, const sdb_db *db, char
 			return SDB_EINVAL;
 		}
 	} else {
-		if (nstart < 0) {
-			/* One board if the count is a board size, else two of half as many. */
-			int pw, ph;
-			char ignored[8];
-			nstart = count;
-			if (pick_size(&pw, &ph, count, NULL, ignored, sizeof ignored) == SDB_EINVAL &&
-			    count % 2 == 0)
-				nstart = count / 2;
-		}
+		if (nstart < 0)   /* one board if the count is a board size, else two */
+			nstart = is_board_size(count) || count % 2 ? count : count / 2;
 		if ((err = pick_size(&w, &h, nstart, db, why, cap)))
 			return err;
 	}

@@ -43,7 +43,11 @@ static void answer_json(out *o, const report_opts *r, const query *q, const sdb_
 	board_json(o, &q->start);
 	out_str(o, ",\"goal\":");
 	board_json(o, &q->goal);
-	out_printf(o, ",\"size\":\"%dx%d\"", q->start.w, q->start.h);
+	out_str(o, ",\"size\":\"");
+	out_u64(o, q->start.w);
+	out_char(o, 'x');
+	out_u64(o, q->start.h);
+	out_char(o, '"');
 	if (!a->solvable) {
 		out_str(o, ",\"solvable\":false,\"distance\":null,\"best_move\":null,\"moves\":null");
 		if (r->path)

@@ -103,3 +103,46 @@ Test(rank, unrank_refuses_bad_input)
 	cr_assert_eq(sdb_unrank(&b, 4, 4, 0, 0), SDB_EINVAL);
 	cr_assert_eq(sdb_unrank(&b, 1, 3, 0, 0), SDB_EINVAL);
 }
+
+/* Neighbour indices equal the ranks of the moved boards: every state of every
+ * board up to 9 cells, and random states of the 10- and 12-cell boards. */
+static void neighbors_match(int w, int h, uint64_t step)
+{
+	for (int cls = 0; cls < 2; cls++)
+		for (uint64_t i = 0; i < sdb_rank_count(w, h); i += step) {
+			sdb_board b, plain;
+			uint64_t nbr[4];
+			cr_assert_eq(sdb_rank_neighbors(nbr, &b, w, h, cls, i), 0);
+			cr_assert_eq(sdb_unrank(&plain, w, h, cls, i), 0);
+			cr_assert(sdb_board_equal(&b, &plain));
+			for (int m = 0; m < 4; m++) {
+				sdb_board moved = b;
+				if (sdb_board_apply(&moved, m) != 0) {
+					cr_assert_eq(nbr[m], UINT64_MAX);
+					continue;
+				}
+				cr_assert_eq(nbr[m], sdb_rank(&moved), "%dx%d index %llu move %c", w, h,
+				             (unsigned long long)i, sdb_move_letter(m));
+			}
+		}
+}
+
+Test(rank, neighbors_small_boards)
+{
+	neighbors_match(2, 2, 1);
+	neighbors_match(2, 3, 1);
+	neighbors_match(3, 2, 1);
+	neighbors_match(2, 4, 1);
+	neighbors_match(4, 2, 1);
+	neighbors_match(3, 3, 1);
+}
+
+Test(rank, neighbors_large_boards)
+{
+	neighbors_match(2, 5, 7);
+	neighbors_match(5, 2, 7);
+	neighbors_match(3, 4, 4099);
+	neighbors_match(4, 3, 4099);
+	neighbors_match(2, 6, 4099);
+	neighbors_match(6, 2, 4099);
+}

@@ -210,6 +210,19 @@ uint64_t sdb_rank(const sdb_board *b);
  * @return 0, or #SDB_EINVAL if the size is not rankable or the index is out
  * of range. */
 int sdb_unrank(sdb_board *b, int w, int h, int cls, uint64_t index);
+
+/** @brief Unrank @p index and compute the indices of its four neighbours,
+ * in about the time of one unrank.
+ *
+ * Horizontal moves keep the order of the tiles, so their indices differ by
+ * one block of (n-1)!/2; a vertical move carries one tile over W-1 others,
+ * which changes W Lehmer digits, updated in O(W). For engines that walk the
+ * index space (a BFS over a full table).
+ * @param[out] nbr  nbr[m] = index after moving the blank in direction m
+ *                  (enum sdb_move), or UINT64_MAX when it would leave the board
+ * @param[out] b    the board of @p index, or NULL if not wanted
+ * @return 0, or #SDB_EINVAL as sdb_unrank(). */
+int sdb_rank_neighbors(uint64_t nbr[4], sdb_board *b, int w, int h, int cls, uint64_t index);
 /**@}*/
 
 /** @name Databases */
