@@ -27,6 +27,7 @@ struct sdb_table {
 	const sdb_db *db;
 	const uint8_t *data;   /* resolved lazily by sdb_table_data() */
 	int blank;             /* blank cell of the table's goal */
+	uint64_t goal_index;   /* index of the goal itself */
 };
 
 #endif

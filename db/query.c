@@ -100,6 +100,27 @@ static int corrupt_path(const sdb_db *db, const sdb_table *t)
 	                "`slidedb-lookup verify`)", sdb_db_path(db), t->info.name);
 }
 
+/* Without the walk, check the start's entry against its neighbours: they are
+ * all one move away, so their distances are d-1 or d+1, and the best move
+ * leads to d-1. Any single damaged byte at the start breaks this. */
+static int check_neighbours(const sdb_db *db, const sdb_table *t, const sdb_board *b, int d,
+                            int best)
+{
+	if (d == 0)
+		return sdb_rank(b) == t->goal_index ? SDB_OK : corrupt_path(db, t);
+	unsigned moves = sdb_board_moves(b);
+	for (int m = 0; m < 4; m++) {
+		if (!(moves >> m & 1))
+			continue;
+		sdb_board n = *b;
+		sdb_board_apply(&n, m);
+		int dn = t->data[sdb_rank(&n)] & DIST_MASK;
+		if ((dn != d - 1 && dn != d + 1) || (m == best && dn != d - 1))
+			return corrupt_path(db, t);
+	}
+	return (moves >> best & 1) ? SDB_OK : corrupt_path(db, t);
+}
+
 int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
                      const sdb_board *goal, int want_moves)
 {
@@ -137,7 +158,7 @@ int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
 	a->distance = d;
 	a->best_move = d ? back[e >> 6] : -1;
 	if (!want_moves)
-		return SDB_OK;
+		return check_neighbours(db, t, &cur, d, e >> 6);
 	/* Walk the best moves. A horizontal move keeps the tile order, so its
 	 * index is one block away; only vertical moves rank the board. */
 	const uint64_t block = t->info.states / cur.n;
@@ -158,6 +179,10 @@ int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
 			return corrupt_path(db, t);
 		}
 		a->moves[k] = sdb_move_letter(back[m]);
+	}
+	if (index != t->goal_index) {
+		a->moves[0] = '\0';
+		return corrupt_path(db, t);
 	}
 	a->moves[d] = '\0';
 	return SDB_OK;

@@ -139,6 +139,8 @@ static int load_catalog(sdb_db *db, MDB_txn *txn)
 		t->info.name[SDB_NAME_MAX - 1] = '\0';
 		t->db = db;
 		t->blank = t->info.goal.blank;
+		if (t->info.kind == SDB_KIND_FULL && t->info.goal.n <= SDB_MAX_FULL_CELLS)
+			t->goal_index = sdb_rank(&t->info.goal);
 		db->ntables++;
 	}
 	mdb_cursor_close(cur);

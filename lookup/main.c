@@ -113,9 +113,9 @@ static int answer_line(out *o, const options *opt, const sdb_db *db, const char 
 	char why[512];
 	int err = query_parse(&q, text, opt->w, opt->h, db, why, sizeof why);
 	if (!err) {
-		int want_moves = opt->report.json || opt->report.path || opt->report.only == ONLY_MOVES ||
-		                 opt->report.only == ONLY_ALL;
-		err = sdb_answer_query(&a, db, &q.start, &q.goal, want_moves);
+		/* Always walk the path, even for --only distance: the walk checks
+		 * every step, so a damaged table gives an error, never a wrong answer. */
+		err = sdb_answer_query(&a, db, &q.start, &q.goal, 1);
 		if (err)
 			snprintf(why, sizeof why, "%s", sdb_errdetail());
 	}

@@ -69,6 +69,15 @@ static int is_board_size(int n)
 	return 0;
 }
 
+/* Whether db has full tables for some board of n cells. */
+static int has_tables(const sdb_db *db, int n)
+{
+	for (int a = 2; db && a <= n / 2; a++)
+		if (n % a == 0 && sdb_size_valid(a, n / a) && sdb_db_has_size(db, a, n / a))
+			return 1;
+	return 0;
+}
+
 /* The size of a board of n cells: --size, a square, the one size that fits,
  * or the one size of those that has tables. */
 static int pick_size(int *w, int *h, int n, const sdb_db *db, char *why, size_t cap)
@@ -163,8 +172,14 @@ int query_parse(query *q, const char *line, int w, int h, const sdb_db *db, char
 			return SDB_EINVAL;
 		}
 	} else {
-		if (nstart < 0)   /* one board if the count is a board size, else two */
+		/* One board if the count is a board size, else two; when both fit
+		 * (16 cells: 4x4, or two 2x4), the database's tables decide. */
+		if (nstart < 0) {
 			nstart = is_board_size(count) || count % 2 ? count : count / 2;
+			if (nstart == count && count % 2 == 0 && is_board_size(count / 2) &&
+			    !has_tables(db, count) && has_tables(db, count / 2))
+				nstart = count / 2;
+		}
 		if ((err = pick_size(&w, &h, nstart, db, why, cap)))
 			return err;
 	}

@@ -1,6 +1,7 @@
 /* Answers through the library: any goal, through symmetry and relabelling,
  * checked against the simple BFS run from that goal; every move sequence
  * replayed. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,4 +138,53 @@ Test(query, one_class_only)
 	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, 1), SDB_ENOTFOUND);
 	cr_assert(strstr(sdb_errdetail(), "--goal"), "%s", sdb_errdetail());
 	sdb_db_close(db);
+}
+
+/* A damaged entry at the start is caught even without the walk: its
+ * neighbours disagree with it. */
+Test(query, damaged_start_entry_is_refused_without_walk)
+{
+	char path[512];
+	tk_tmp_path(path, sizeof path, "damaged.lmdb");
+	const int corner[1] = { 0 };
+	tk_build_lib(path, 3, 3, corner, 1);
+	sdb_board goal, start;
+	sdb_board_goal(&goal, 3, 3, 0);   /* the table's own goal: no mapping */
+	unsigned seed = 3;
+	tk_random_walk(&start, &goal, 60, &seed);
+	uint64_t index = sdb_rank(&start);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	const uint8_t *data = sdb_table_data(sdb_table_at(db, 0));
+	uint8_t window[48];
+	uint64_t from = index > 24 ? index - 24 : 0;
+	memcpy(window, data + from, sizeof window);
+	sdb_db_close(db);
+	FILE *f = fopen(path, "r+b");
+	cr_assert(f);
+	static char file[1 << 22];
+	size_t len = fread(file, 1, sizeof file, f);
+	char *at = NULL;
+	for (size_t i = 0; i + sizeof window <= len && !at; i++)
+		if (memcmp(file + i, window, sizeof window) == 0)
+			at = file + i;
+	cr_assert_not_null(at);
+	for (int flip = 1; flip <= 2; flip++) {
+		long off = (long)(at - file) + (long)(index - from);
+		fseek(f, off, SEEK_SET);
+		int c = fgetc(f);
+		fseek(f, off, SEEK_SET);
+		fputc(c ^ flip, f);   /* distance off by one, then by two */
+		fflush(f);
+		cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+		sdb_answer a;
+		cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, 0), SDB_ECORRUPT,
+		             "flip %d: got distance %d", flip, a.distance);
+		cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, 1), SDB_ECORRUPT);
+		sdb_db_close(db);
+		fseek(f, off, SEEK_SET);
+		fputc(c, f);
+		fflush(f);
+	}
+	fclose(f);
 }

@@ -1,0 +1,779 @@
+/* End-to-end tests of slidedb-gen: what `full` builds (checked through
+ * `slidedb-lookup info` and the library), --goal, --json, refusals and usage
+ * errors, identical bytes for any thread count, rebuilding, a killed build,
+ * and files that are not slidedb databases. */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testkit.h"
+
+enum { CMD_MAX = 8192, TEXT_MAX = 512, MAX_TABLES = 32 };
+
+/* ------------------------------------------------------------------ */
+/* Running the programs                                                 */
+
+static int run_prog(const char *prog, const char *input, char **out, char **err,
+                    const char *fmt, va_list ap)
+{
+	char cmd[CMD_MAX];
+	int len = snprintf(cmd, sizeof cmd, "%s ", prog);
+	cr_assert(len > 0 && (size_t)len < sizeof cmd);
+	int more = vsnprintf(cmd + len, sizeof cmd - (size_t)len, fmt, ap);
+	cr_assert(more >= 0 && (size_t)(len + more) < sizeof cmd, "command too long");
+	return tk_run(cmd, input, out, err);
+}
+
+/* slidedb-gen with the printf-formatted arguments. */
+static int gen(char **out, char **err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int gen(char **out, char **err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = run_prog(SLIDEDB_GEN, NULL, out, err, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* slidedb-lookup --db db with the printf-formatted arguments. */
+static int lookup(const char *db, const char *input, char **out, char **err, const char *fmt,
+                  ...) __attribute__((format(printf, 5, 6)));
+static int lookup(const char *db, const char *input, char **out, char **err, const char *fmt,
+                  ...)
+{
+	char prog[TEXT_MAX + 64];
+	snprintf(prog, sizeof prog, "%s --db '%s'", SLIDEDB_LOOKUP, db);
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = run_prog(prog, input, out, err, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static void db_path(char *path, size_t cap, const char *name)
+{
+	tk_tmp_path(path, cap, name);
+}
+
+static void db_remove(const char *path)
+{
+	char lock[TEXT_MAX + 8];
+	snprintf(lock, sizeof lock, "%s-lock", path);
+	unlink(path);
+	unlink(lock);
+}
+
+static int exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+/* stderr holds exactly one non-empty line. */
+static void assert_one_line(const char *err, const char *what)
+{
+	size_t len = strlen(err);
+	cr_assert(len > 1 && err[len - 1] == '\n' && tk_lines(err) == 1,
+	          "%s: expected a one-line message on stderr, got '%s'", what, err);
+}
+
+/* A refusal: exit code want, nothing on stdout, one stderr line with the
+ * fragment. */
+static void assert_refused(int rc, int want, char *out, char *err, const char *what,
+                           const char *fragment)
+{
+	cr_assert_eq(rc, want, "%s: exit %d, expected %d (stderr: %s)", what, rc, want, err);
+	cr_assert_str_empty(out, "%s: stdout should be empty: '%s'", what, out);
+	assert_one_line(err, what);
+	cr_assert(strstr(err, fragment), "%s: message '%s' lacks '%s'", what, err, fragment);
+	free(out);
+	free(err);
+}
+
+static char *read_file(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	cr_assert(f, "cannot read %s", path);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = malloc((size_t)n + 1);
+	cr_assert(s);
+	cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
+	s[n] = '\0';
+	fclose(f);
+	*size = (size_t)n;
+	return s;
+}
+
+static void write_file(const char *path, const void *data, size_t size)
+{
+	FILE *f = fopen(path, "wb");
+	cr_assert(f, "cannot write %s", path);
+	cr_assert_eq(fwrite(data, 1, size, f), size);
+	fclose(f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading `info --json` and the one-line objects of --json               */
+
+/* `slidedb-lookup info --json` of db (must succeed). */
+static char *info_json(const char *db)
+{
+	char *out, *err;
+	int rc = lookup(db, NULL, &out, &err, "%s", "info --json");
+	cr_assert_eq(rc, 0, "info --json of %s failed: %s", db, err);
+	cr_assert_str_empty(err);
+	cr_assert_eq(tk_lines(out), 1, "info --json is one line: '%s'", out);
+	free(err);
+	return out;
+}
+
+/* The string value of "key" after position p, copied to buf; 1 or 0. */
+static int json_string_after(const char *p, const char *key, char *buf, size_t cap)
+{
+	char pat[64];
+	snprintf(pat, sizeof pat, "\"%s\":\"", key);
+	const char *v = strstr(p, pat);
+	if (!v)
+		return 0;
+	v += strlen(pat);
+	const char *end = strchr(v, '"');
+	if (!end)
+		return 0;
+	snprintf(buf, cap, "%.*s", (int)(end - v), v);
+	return 1;
+}
+
+/* The number value of "key" after position p; -1 when absent. */
+static long long json_number_after(const char *p, const char *key)
+{
+	char pat[64];
+	snprintf(pat, sizeof pat, "\"%s\":", key);
+	const char *v = strstr(p, pat);
+	if (!v)
+		return -1;
+	char *end;
+	long long n = strtoll(v + strlen(pat), &end, 10);
+	return end == v + strlen(pat) ? -1 : n;
+}
+
+/* The object of table `name` inside JSON text: where it starts, or NULL. */
+static const char *table_object(const char *json, const char *name)
+{
+	char pat[SDB_NAME_MAX + 16];
+	snprintf(pat, sizeof pat, "{\"name\":\"%s\"", name);
+	return strstr(json, pat);
+}
+
+typedef struct names {
+	int n;
+	char v[MAX_TABLES][SDB_NAME_MAX];
+} names;
+
+/* Every table name in JSON text, in order. */
+static names table_names(const char *json)
+{
+	names r = { 0 };
+	for (const char *p = json; (p = strstr(p, "{\"name\":\"")); p++) {
+		cr_assert_lt(r.n, MAX_TABLES);
+		cr_assert(json_string_after(p, "name", r.v[r.n], SDB_NAME_MAX));
+		r.n++;
+	}
+	return r;
+}
+
+/* The tables are exactly these (in name order). */
+static void assert_tables(const char *json, const char *const *want, int nwant, const char *what)
+{
+	names got = table_names(json);
+	cr_assert_eq(got.n, nwant, "%s: %d tables, expected %d: %s", what, got.n, nwant, json);
+	for (int i = 0; i < nwant; i++)
+		cr_assert_str_eq(got.v[i], want[i], "%s: table %d", what, i);
+}
+
+/* The crc32 of table `name` in JSON text. */
+static void table_crc(char crc[16], const char *json, const char *name)
+{
+	const char *obj = table_object(json, name);
+	cr_assert(obj, "no table %s in %s", name, json);
+	cr_assert(json_string_after(obj, "crc32", crc, 16), "table %s has no crc32", name);
+	cr_assert_eq(strlen(crc), 8, "crc32 '%s' of %s", crc, name);
+}
+
+static const char *TABLES_3X3[] = { "full-3x3-b0", "full-3x3-b1", "full-3x3-b4" };
+
+/* verify succeeds and says so for every table. */
+static void assert_verify_ok(const char *db, const char *what)
+{
+	char *out, *err;
+	int rc = lookup(db, NULL, &out, &err, "%s", "verify");
+	cr_assert_eq(rc, 0, "%s: verify exits %d: %s", what, rc, err);
+	cr_assert_str_empty(err, "%s: %s", what, err);
+	cr_assert(strstr(out, "all intact"), "%s: '%s'", what, out);
+	free(out);
+	free(err);
+}
+
+/* A fixed set of queries answered from db, as --json lines (exit 0). */
+static char *some_answers(const char *db, const char *queries)
+{
+	char *out, *err;
+	int rc = lookup(db, queries, &out, &err, "%s", "--json --path");
+	cr_assert_eq(rc, 0, "answers from %s: %s", db, err);
+	cr_assert_str_empty(err);
+	free(err);
+	return out;
+}
+
+/* Queries for 3x3 goals with the blank in corners, edges and the centre. */
+static char *queries_3x3(int count, unsigned seed)
+{
+	size_t cap = (size_t)count * 64 + 1, len = 0;
+	char *s = malloc(cap);
+	cr_assert(s);
+	s[0] = '\0';
+	sdb_board std;
+	cr_assert_eq(sdb_board_goal(&std, 3, 3, 8), 0);
+	for (int i = 0; i < count; i++) {
+		sdb_board g, b;
+		tk_random_walk(&g, &std, 7 + i % 13, &seed);
+		tk_random_walk(&b, &g, 1 + (int)(rand_r(&seed) % 60), &seed);
+		char bs[3 * SDB_MAX_CELLS], gs[3 * SDB_MAX_CELLS];
+		sdb_board_format(bs, sizeof bs, &b);
+		sdb_board_format(gs, sizeof gs, &g);
+		len += (size_t)snprintf(s + len, cap - len, "%s ; %s\n", bs, gs);
+	}
+	return s;
+}
+
+/* ------------------------------------------------------------------ */
+/* 1. What `full` builds                                                */
+
+Test(gen_full, builds_three_tables_for_3x3)
+{
+	char db[TEXT_MAX];
+	db_path(db, sizeof db, "gen-3x3.lmdb");
+	char *out, *err;
+	int rc = gen(&out, &err, "full 3x3 --db '%s'", db);
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_assert_str_empty(err, "no progress when stderr is not a terminal: '%s'", err);
+	cr_assert_eq(tk_lines(out), 4, "three table lines and a summary: '%s'", out);
+	for (int i = 0; i < 3; i++)
+		cr_assert(strstr(out, TABLES_3X3[i]), "'%s' lacks %s", out, TABLES_3X3[i]);
+	cr_assert(strstr(out, "stored 3 tables"), "'%s'", out);
+	cr_assert(strstr(out, db), "the summary names the database: '%s'", out);
+	free(out);
+	free(err);
+
+	char *info = info_json(db);
+	assert_tables(info, TABLES_3X3, 3, "full 3x3");
+	for (int i = 0; i < 3; i++) {
+		const char *obj = table_object(info, TABLES_3X3[i]);
+		char size[16];
+		cr_assert_eq(json_number_after(obj, "states"), 181440, "%s states", TABLES_3X3[i]);
+		cr_assert(json_string_after(obj, "size", size, sizeof size));
+		cr_assert_str_eq(size, "3x3");
+	}
+	free(info);
+	assert_verify_ok(db, "fresh 3x3");
+
+	/* -q: nothing at all on success. */
+	rc = gen(&out, &err, "full 2x3 -q --db '%s'", db);
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_assert_str_empty(out);
+	cr_assert_str_empty(err);
+	free(out);
+	free(err);
+	db_remove(db);
+}
+
+Test(gen_full, json_one_object_per_table)
+{
+	char db[TEXT_MAX];
+	db_path(db, sizeof db, "gen-json.lmdb");
+	char *out, *err;
+	int rc = gen(&out, &err, "full 3x3 --json --db '%s'", db);
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_assert_str_empty(err);
+	cr_assert_eq(tk_lines(out), 3, "one line per table: '%s'", out);
+	assert_tables(out, TABLES_3X3, 3, "--json output");
+	char *info = info_json(db);
+	for (int i = 0; i < 3; i++) {
+		const char *at = table_object(out, TABLES_3X3[i]);
+		const char *line_end = strchr(at, '\n');
+		cr_assert(at[0] == '{' && line_end && line_end[-1] == '}', "'%s'", at);
+		char obj[TEXT_MAX];   /* this table's line only */
+		snprintf(obj, sizeof obj, "%.*s", (int)(line_end - at), at);
+		char board[16], goal[64], crc[16], info_crc[16], info_goal[64];
+		cr_assert(json_string_after(obj, "size", board, sizeof board) ||
+		          json_string_after(obj, "board", board, sizeof board),
+		          "no board size in '%s'", obj);
+		cr_assert_str_eq(board, "3x3");
+		cr_assert_eq(json_number_after(obj, "states"), 181440);
+		table_crc(crc, obj, TABLES_3X3[i]);
+		table_crc(info_crc, info, TABLES_3X3[i]);
+		cr_assert_str_eq(crc, info_crc, "%s: --json and info disagree on the CRC",
+		                 TABLES_3X3[i]);
+		const char *iobj = table_object(info, TABLES_3X3[i]);
+		cr_assert_eq(json_number_after(obj, "max_distance"),
+		             json_number_after(iobj, "max_distance"));
+		cr_assert(json_string_after(obj, "goal", goal, sizeof goal));
+		cr_assert(json_string_after(iobj, "goal", info_goal, sizeof info_goal));
+		cr_assert_str_eq(goal, info_goal);
+		cr_assert(json_number_after(obj, "seconds") >= 0, "'%s'", obj);
+	}
+	free(info);
+	free(out);
+	free(err);
+
+	/* --json with -q: quiet wins, nothing printed. */
+	rc = gen(&out, &err, "full 3x3 --json -q --db '%s'", db);
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_assert_str_empty(out);
+	free(out);
+	free(err);
+	db_remove(db);
+}
+
+Test(gen_full, goal_builds_only_that_blank_class)
+{
+	static const struct {
+		const char *goal, *table;
+		int blank;        /* a cell of the same class */
+		int other;        /* a cell of another class */
+	} cases[] = {
+		{ "1 2 3 4 0 5 6 7 8", "full-3x3-b4", 4, 8 },
+		{ "1 2 3 4 5 0 6 7 8", "full-3x3-b1", 7, 4 },
+		{ "1 2 0 3 4 5 6 7 8", "full-3x3-b0", 8, 1 },
+		{ "123456708", "full-3x3-b1", 1, 0 },
+		{ "[[0,1,2],[3,4,5],[6,7,8]]", "full-3x3-b0", 6, 3 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char db[TEXT_MAX];
+		db_path(db, sizeof db, "gen-goal.lmdb");
+		char *out, *err;
+		int rc = gen(&out, &err, "full 3x3 --goal '%s' --json --db '%s'", cases[i].goal, db);
+		cr_assert_eq(rc, 0, "--goal '%s': %s", cases[i].goal, err);
+		cr_assert_eq(tk_lines(out), 1, "one table for --goal '%s': '%s'", cases[i].goal, out);
+		free(out);
+		free(err);
+		char *info = info_json(db);
+		assert_tables(info, &cases[i].table, 1, cases[i].goal);
+		free(info);
+
+		/* A goal of the class is answered; one of another class names the
+		 * command that builds it. */
+		sdb_board g;
+		cr_assert_eq(sdb_board_goal(&g, 3, 3, cases[i].blank), 0);
+		char gs[64], q[160];
+		sdb_board_format(gs, sizeof gs, &g);
+		snprintf(q, sizeof q, "%s ; %s\n", gs, gs);
+		rc = lookup(db, q, &out, &err, "%s", "--only distance");
+		cr_assert_eq(rc, 0, "goal '%s' on a %s database: %s", gs, cases[i].table, err);
+		cr_assert_str_eq(out, "0\n");
+		free(out);
+		free(err);
+		cr_assert_eq(sdb_board_goal(&g, 3, 3, cases[i].other), 0);
+		sdb_board_format(gs, sizeof gs, &g);
+		snprintf(q, sizeof q, "'%s' '%s'", gs, gs);
+		rc = lookup(db, NULL, &out, &err, "%s", q);
+		assert_refused(rc, 1, out, err, "a goal class not built", "slidedb-gen full 3x3 --goal");
+		db_remove(db);
+	}
+}
+
+Test(gen_full, bad_goal_refused)
+{
+	static const struct {
+		const char *goal, *what;
+	} cases[] = {
+		{ "1 2 3", "3 cells" },
+		{ "1 2 3 4 4 6 7 8 0", "tile 4 appears twice" },
+		{ "1 2 3 4 5 6 7 8 9", "tile 9" },
+		{ "1 2 3 4 5 6 7 8 q", "'q'" },
+		{ "1 2 3 4 5 0", "6 cells" },
+		{ "", "empty" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char db[TEXT_MAX];
+		db_path(db, sizeof db, "gen-badgoal.lmdb");
+		char *out, *err;
+		int rc = gen(&out, &err, "full 3x3 --goal '%s' --db '%s'", cases[i].goal, db);
+		cr_assert(strstr(err, "--goal"), "--goal '%s': '%s' does not name --goal",
+		          cases[i].goal, err);
+		assert_refused(rc, 1, out, err, cases[i].goal, cases[i].what);
+		cr_assert(!exists(db), "a refused --goal must not create the database");
+	}
+}
+
+Test(gen_full, boards_beyond_12_cells_refused)
+{
+	const char *sizes[] = { "4x4", "3x5", "5x3", "2x7", "7x2", "2x8" };
+	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+		char db[TEXT_MAX];
+		db_path(db, sizeof db, "gen-big.lmdb");
+		char *out, *err;
+		int rc = gen(&out, &err, "full %s --db '%s'", sizes[i], db);
+		cr_assert(strstr(err, sizes[i]), "%s: '%s' does not name the size", sizes[i], err);
+		assert_refused(rc, 1, out, err, sizes[i], "pattern databases");
+		cr_assert(!exists(db), "a refused size must not create the database");
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Usage errors, help and version                                       */
+
+Test(gen_usage, bad_sizes_commands_and_options_exit_2)
+{
+	char db[TEXT_MAX];
+	db_path(db, sizeof db, "gen-usage.lmdb");
+	static const struct {
+		const char *args, *what;
+	} cases[] = {
+		{ "full 1x3", "1x3" },
+		{ "full 3", "'3'" },
+		{ "full 3x", "3x" },
+		{ "full x3", "x3" },
+		{ "full 3x3x3", "3x3x3" },
+		{ "full 0x0", "0x0" },
+		{ "full 9x9", "9x9" },
+		{ "full", "missing" },
+		{ "", "missing command" },
+		{ "frobnicate 3x3", "frobnicate" },
+		{ "build 3x3", "build" },
+		{ "full 3x3 4x4", "4x4" },
+		{ "full 3x3 --threads 0", "--threads" },
+		{ "full 3x3 --threads many", "many" },
+		{ "full 3x3 --threads 5000", "5000" },
+		{ "full 3x3 --bogus", "--bogus" },
+		{ "full 3x3 --goal '1 2 3 4 0 5 6 7 8' --all-goals", "--all-goals" },
+		{ "--bogus", "--bogus" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *out, *err;
+		int rc = gen(&out, &err, "%s --db '%s'", cases[i].args, db);
+		assert_refused(rc, 2, out, err, cases[i].args, cases[i].what);
+		cr_assert(!exists(db), "'%s' must not create the database", cases[i].args);
+	}
+	/* No argument at all, and --db without its value. */
+	char *out, *err;
+	int rc = tk_run(SLIDEDB_GEN, NULL, &out, &err);
+	assert_refused(rc, 2, out, err, "no arguments", "missing command");
+	rc = tk_run(SLIDEDB_GEN " full 3x3 --db", NULL, &out, &err);
+	assert_refused(rc, 2, out, err, "--db without a value", "--db");
+	rc = tk_run(SLIDEDB_GEN " full 3x3 --goal", NULL, &out, &err);
+	assert_refused(rc, 2, out, err, "--goal without a value", "--goal");
+}
+
+Test(gen_usage, help_and_version)
+{
+	const char *help[] = { "--help", "-h", "full --help", "full 3x3 --help" };
+	for (size_t i = 0; i < sizeof help / sizeof *help; i++) {
+		char *out, *err;
+		int rc = gen(&out, &err, "%s", help[i]);
+		cr_assert_eq(rc, 0, "%s: exit %d", help[i], rc);
+		cr_assert(strstr(out, "Usage") && strstr(out, "full WxH") && strstr(out, "--goal"),
+		          "%s: '%s'", help[i], out);
+		cr_assert_str_empty(err);
+		free(out);
+		free(err);
+	}
+	const char *version[] = { "--version", "-V" };
+	for (size_t i = 0; i < 2; i++) {
+		char *out, *err;
+		int rc = gen(&out, &err, "%s", version[i]);
+		cr_assert_eq(rc, 0, "%s: exit %d", version[i], rc);
+		cr_assert(strstr(out, sdb_version()) && strstr(out, "slidedb-gen"), "'%s'", out);
+		cr_assert_eq(tk_lines(out), 1);
+		cr_assert_str_empty(err);
+		free(out);
+		free(err);
+	}
+	/* Help builds nothing. */
+	char db[TEXT_MAX];
+	db_path(db, sizeof db, "gen-help.lmdb");
+	char *out, *err;
+	cr_assert_eq(gen(&out, &err, "full 3x3 --db '%s' --help", db), 0);
+	cr_assert(!exists(db));
+	free(out);
+	free(err);
+}
+
+/* ------------------------------------------------------------------ */
+/* 2. The same bytes for any thread count                                */
+
+/* Every table of a and b has the same bytes (through the library). */
+static void assert_same_tables(const char *a, const char *b)
+{
+	sdb_db *da, *dbb;
+	cr_assert_eq(sdb_db_open(&da, a, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&dbb, b, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_table_count(da), sdb_table_count(dbb));
+	for (int i = 0; i < sdb_table_count(da); i++) {
+		const sdb_table *ta = sdb_table_at(da, i), *tb = sdb_table_at(dbb, i);
+		const sdb_table_info *ia = sdb_table_meta(ta), *ib = sdb_table_meta(tb);
+		cr_assert_str_eq(ia->name, ib->name);
+		cr_assert_eq(ia->states, ib->states);
+		const uint8_t *x = sdb_table_data(ta), *y = sdb_table_data(tb);
+		cr_assert(x && y, "%s", sdb_errdetail());
+		uint64_t k = 0;
+		while (k < ia->states && x[k] == y[k])
+			k++;
+		cr_assert_eq(k, ia->states, "%s: entry %llu differs (%02x vs %02x)", ia->name,
+		             (unsigned long long)k, x[k], y[k]);
+	}
+	sdb_db_close(da);
+	sdb_db_close(dbb);
+}
+
+Test(gen_threads, one_and_two_threads_build_the_same_bytes)
+{
+	char one[TEXT_MAX], two[TEXT_MAX];
+	db_path(one, sizeof one, "gen-t1.lmdb");
+	db_path(two, sizeof two, "gen-t2.lmdb");
+	tk_build(one, "2x4", "--threads 1");
+	tk_build(one, "3x3", "--threads 1");
+	tk_build(two, "2x4", "--threads 2");
+	tk_build(two, "3x3", "--threads 2");
+	char *i1 = info_json(one), *i2 = info_json(two);
+	names n1 = table_names(i1), n2 = table_names(i2);
+	cr_assert_eq(n1.n, n2.n, "%d tables vs %d", n1.n, n2.n);
+	cr_assert_gt(n1.n, 3, "2x4 and 3x3 tables expected: %s", i1);
+	int n2x4 = 0;
+	for (int i = 0; i < n1.n; i++) {
+		cr_assert_str_eq(n1.v[i], n2.v[i]);
+		n2x4 += !strncmp(n1.v[i], "full-2x4-", 9);
+		char c1[16], c2[16];
+		table_crc(c1, i1, n1.v[i]);
+		table_crc(c2, i2, n1.v[i]);
+		cr_assert_str_eq(c1, c2, "%s: CRC %s with 1 thread, %s with 2", n1.v[i], c1, c2);
+		cr_assert_eq(json_number_after(table_object(i1, n1.v[i]), "threads"), 1);
+		cr_assert_eq(json_number_after(table_object(i2, n1.v[i]), "threads"), 2);
+	}
+	cr_assert_gt(n2x4, 0, "no 2x4 table: %s", i1);
+	free(i1);
+	free(i2);
+	assert_same_tables(one, two);
+	db_remove(one);
+	db_remove(two);
+}
+
+/* ------------------------------------------------------------------ */
+/* 3. Rebuilding                                                        */
+
+Test(gen_rebuild, rebuild_keeps_valid_and_other_sizes_stay)
+{
+	char db[TEXT_MAX];
+	db_path(db, sizeof db, "gen-rebuild.lmdb");
+	tk_build(db, "3x3", NULL);
+	char *first = info_json(db);
+	char *q = queries_3x3(40, 8u);
+	char *answers = some_answers(db, q);
+
+	/* The same size again, then one class again. */
+	tk_build(db, "3x3", NULL);
+	tk_build(db, "3x3", "--goal '1 2 3 4 0 5 6 7 8'");
+	assert_verify_ok(db, "3x3 rebuilt");
+	char *again = info_json(db);
+	assert_tables(again, TABLES_3X3, 3, "3x3 rebuilt");
+	for (int i = 0; i < 3; i++) {
+		char a[16], b[16];
+		table_crc(a, first, TABLES_3X3[i]);
+		table_crc(b, again, TABLES_3X3[i]);
+		cr_assert_str_eq(a, b, "%s changed on a rebuild", TABLES_3X3[i]);
+	}
+	char *answers2 = some_answers(db, q);
+	cr_assert_str_eq(answers2, answers, "answers changed on a rebuild");
+	free(answers2);
+	free(again);
+
+	/* Other sizes join, and stay when 3x3 is built again. */
+	tk_build(db, "2x3", NULL);
+	tk_build(db, "3x3", NULL);
+	assert_verify_ok(db, "2x3 then 3x3");
+	char *info = info_json(db);
+	names n = table_names(info);
+	int n2x3 = 0, n3x3 = 0;
+	for (int i = 0; i < n.n; i++) {
+		n2x3 += !strncmp(n.v[i], "full-2x3-", 9);
+		n3x3 += !strncmp(n.v[i], "full-3x3-", 9);
+	}
+	cr_assert_gt(n2x3, 0, "the 2x3 tables are gone: %s", info);
+	cr_assert_eq(n3x3, 3, "%s", info);
+	cr_assert_eq(n2x3 + n3x3, n.n, "%s", info);
+	free(info);
+	answers2 = some_answers(db, q);
+	cr_assert_str_eq(answers2, answers);
+	free(answers2);
+	/* A 2x3 question (6 cells: 2x3 is the one size with tables). */
+	char *out, *err;
+	int rc = lookup(db, NULL, &out, &err, "%s", "--json 1 2 3 4 0 5");
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_assert(strstr(out, "\"size\":\"2x3\"") && strstr(out, "\"distance\":1"), "'%s'", out);
+	free(out);
+	free(err);
+
+	/* A fresh database: 2x3 first, then 3x3. */
+	char db2[TEXT_MAX];
+	db_path(db2, sizeof db2, "gen-2x3-3x3.lmdb");
+	tk_build(db2, "2x3", NULL);
+	char *small = info_json(db2);
+	tk_build(db2, "3x3", NULL);
+	char *both = info_json(db2);
+	names ns = table_names(small);
+	for (int i = 0; i < ns.n; i++) {
+		char a[16], b[16];
+		table_crc(a, small, ns.v[i]);
+		table_crc(b, both, ns.v[i]);
+		cr_assert_str_eq(a, b, "%s changed when 3x3 was added", ns.v[i]);
+	}
+	cr_assert_eq(table_names(both).n, ns.n + 3, "%s", both);
+	assert_verify_ok(db2, "2x3 then 3x3, fresh");
+	free(small);
+	free(both);
+	free(first);
+	free(answers);
+	free(q);
+	db_remove(db);
+	db_remove(db2);
+}
+
+/* ------------------------------------------------------------------ */
+/* 4. A killed build                                                     */
+
+Test(gen_crash, killed_build_leaves_the_database_intact, .timeout = 120)
+{
+	char db[TEXT_MAX];
+	db_path(db, sizeof db, "gen-killed.lmdb");
+	tk_build(db, "3x3", NULL);
+	char *before = info_json(db);
+	char *q = queries_3x3(60, 99u);
+	char *answers = some_answers(db, q);
+
+	/* A 3x4 build takes seconds and ~250 MB: kill it after one. */
+	char cmd[CMD_MAX], *out, *err;
+	snprintf(cmd, sizeof cmd, "(%s full 3x4 --db '%s' -q --threads 2 & pid=$!; sleep 1; "
+	         "kill -9 $pid; wait $pid)", SLIDEDB_GEN, db);
+	int rc = tk_run(cmd, NULL, &out, &err);
+	cr_assert_eq(rc, 128 + 9, "the 3x4 build should have been killed mid-way (exit %d: %s)",
+	             rc, err);
+	free(out);
+	free(err);
+
+	assert_verify_ok(db, "after a killed build");
+	char *after = info_json(db);
+	cr_assert_str_eq(after, before, "the catalog changed after a killed build");
+	names n = table_names(after);
+	assert_tables(after, TABLES_3X3, 3, "after a killed build");
+	cr_assert_eq(n.n, 3);
+	char *answers2 = some_answers(db, q);
+	cr_assert_str_eq(answers2, answers, "answers changed after a killed build");
+	free(answers2);
+	free(after);
+
+	/* The next build takes the dead writer's place. */
+	tk_build(db, "2x3", NULL);
+	assert_verify_ok(db, "a build after a killed build");
+	after = info_json(db);
+	for (int i = 0; i < 3; i++) {
+		char a[16], b[16];
+		table_crc(a, before, TABLES_3X3[i]);
+		table_crc(b, after, TABLES_3X3[i]);
+		cr_assert_str_eq(a, b);
+	}
+	cr_assert(table_object(after, "full-2x3-b0"), "%s", after);
+	answers2 = some_answers(db, q);
+	cr_assert_str_eq(answers2, answers);
+	free(answers2);
+	free(after);
+	free(before);
+	free(answers);
+	free(q);
+	db_remove(db);
+}
+
+/* ------------------------------------------------------------------ */
+/* 5. Files that are not slidedb databases                               */
+
+/* slidedb-gen refuses to build into path, and leaves it byte for byte. */
+static void refused_unchanged(const char *path, const char *what)
+{
+	size_t n0, n1;
+	char *was = read_file(path, &n0);
+	char *out, *err;
+	int rc = gen(&out, &err, "full 2x3 --db '%s'", path);
+	cr_assert(strstr(err, path), "%s: '%s' does not name the file", what, err);
+	assert_refused(rc, 1, out, err, what, "");
+	char *now = read_file(path, &n1);
+	cr_assert(n0 == n1 && memcmp(was, now, n0) == 0, "%s was changed by slidedb-gen", what);
+	free(was);
+	free(now);
+}
+
+Test(gen_db, non_slidedb_files_refused_and_unchanged)
+{
+	char path[TEXT_MAX];
+	tk_tmp_path(path, sizeof path, "notes.txt");
+	const char *text = "shopping list: eggs, milk\n";
+	write_file(path, text, strlen(text));
+	refused_unchanged(path, "a text file");
+	db_remove(path);
+
+	tk_tmp_path(path, sizeof path, "random.bin");
+	unsigned seed = 3;
+	size_t size = 3 * 4096 + 17;
+	char *junk = malloc(size);
+	for (size_t i = 0; i < size; i++)
+		junk[i] = (char)rand_r(&seed);
+	write_file(path, junk, size);
+	free(junk);
+	refused_unchanged(path, "random bytes");
+	db_remove(path);
+
+	/* An LMDB file of another program (made by mdb_load, when installed). */
+	if (tk_run("command -v mdb_load", NULL, NULL, NULL) == 0) {
+		char dump[TEXT_MAX], cmd[CMD_MAX];
+		tk_tmp_path(dump, sizeof dump, "dump.txt");
+		tk_tmp_path(path, sizeof path, "foreign.mdb");
+		const char *d = "VERSION=3\nformat=bytevalue\ntype=btree\nHEADER=END\n 6b6579\n"
+		                " 76616c\nDATA=END\n";
+		write_file(dump, d, strlen(d));
+		snprintf(cmd, sizeof cmd, "mdb_load -n -f '%s' '%s'", dump, path);
+		cr_assert_eq(tk_run(cmd, NULL, NULL, NULL), 0);
+		refused_unchanged(path, "a foreign LMDB file");
+		char *out, *err;
+		int rc = gen(&out, &err, "full 2x3 --db '%s'", path);
+		assert_refused(rc, 1, out, err, "a foreign LMDB file", "not a slidedb database");
+		unlink(dump);
+		db_remove(path);
+	}
+
+	/* A directory. */
+	tk_tmp_path(path, sizeof path, "dir.lmdb");
+	cr_assert_eq(mkdir(path, 0755), 0);
+	char *out, *err;
+	int rc = gen(&out, &err, "full 2x3 --db '%s'", path);
+	assert_refused(rc, 1, out, err, "a directory", path);
+	rmdir(path);
+}
+
+Test(gen_db, slidedb_db_environment_names_the_database)
+{
+	char db[TEXT_MAX], cmd[CMD_MAX];
+	db_path(db, sizeof db, "gen-env.lmdb");
+	snprintf(cmd, sizeof cmd, "cd / && SLIDEDB_DB='%s' %s full 2x3 -q", db, SLIDEDB_GEN);
+	char *out, *err;
+	int rc = tk_run(cmd, NULL, &out, &err);
+	cr_assert_eq(rc, 0, "%s", err);
+	free(out);
+	free(err);
+	cr_assert(exists(db), "SLIDEDB_DB was not used");
+	char *info = info_json(db);
+	cr_assert(table_object(info, "full-2x3-b0"), "%s", info);
+	free(info);
+	db_remove(db);
+}
