@@ -68,14 +68,11 @@ static inline unsigned popcount16(unsigned x)
 	return pop8[x & 0xff] + pop8[x >> 8];
 }
 
-/* Position of the k-th (from 0) set bit of a 16-bit mask; branch-free, as k
- * is as likely below as above the low byte's count. */
+/* Position of the k-th (from 0) set bit of a 16-bit mask. */
 static inline unsigned select16(unsigned x, unsigned k)
 {
 	unsigned low = pop8[x & 0xff];
-	unsigned high = k >= low;
-	unsigned byte = (x >> (8 * high)) & 0xff;
-	return select8[byte][k - (high ? low : 0)] + 8 * high;
+	return k < low ? select8[x & 0xff][k] : 8u + select8[(x >> 8) & 0xff][k - low];
 }
 
 uint64_t sdb_rank_count(int w, int h)
