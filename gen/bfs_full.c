@@ -16,7 +16,7 @@
 
 #include "bfs_full.h"
 
-enum { DIST_MASK = 0x3f, UNSEEN = 0xff, CHUNK = 1 << 14 };
+enum { DIST_MASK = 0x3f, UNSEEN = 0xff, CHUNK = 1 << 12 };
 
 static inline uint8_t load(const uint8_t *p)
 {
