@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bfs_full.h"
+#include "bfs.h"
 #include "slidedb.h"
 
 static double now(void)

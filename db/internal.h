@@ -30,4 +30,20 @@ struct sdb_table {
 	uint64_t goal_index;   /* index of the goal itself */
 };
 
+/* How a goal is brought onto a heuristic's canonical goal: a symmetry, then
+ * labels (caller's tile -> set's tile). */
+typedef struct sdb_frame {
+	int sym;
+	uint8_t label[SDB_MAX_CELLS];
+} sdb_frame;
+/* The frame of goal; SDB_EINVAL if the heuristic does not serve its class. */
+int sdb_heuristic_frame(const sdb_heuristic *h, sdb_frame *f, const sdb_board *goal);
+void sdb_heuristic_frame_board(const sdb_heuristic *h, const sdb_frame *f, sdb_board *out,
+                               const sdb_board *b);
+/* sdb_heuristic_start() in a given frame. */
+int sdb_heuristic_start_in(const sdb_heuristic *h, const sdb_frame *f, sdb_hstate *st,
+                           const sdb_board *state);
+/* sdb_heuristic_move() with a move of the set's frame, known to be legal. */
+int sdb_heuristic_move_frame(const sdb_heuristic *h, sdb_hstate *st, int m);
+
 #endif

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bfs_full.h"
+#include "bfs.h"
 #include "testkit.h"
 
 /* OEIS A089473: 3x3 states by distance from a corner-blank goal. */

@@ -6,7 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bfs_full.h"
+#include "bfs.h"
 #include "testkit.h"
 
 uint64_t tk_pack(const sdb_board *b)

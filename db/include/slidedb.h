@@ -54,7 +54,7 @@ extern "C" {
 #define SDB_VERSION_STRING "0.1.0"
 /** Version of the on-disk format. A database of another format version is
  * refused with #SDB_EVERSION. */
-#define SDB_FORMAT_VERSION 1
+#define SDB_FORMAT_VERSION 2
 
 /** @brief The library's version at run time, e.g. "0.1.0". */
 const char *sdb_version(void);
@@ -72,6 +72,7 @@ const char *sdb_version(void);
 #define SDB_EUNSOLVABLE (-7)  /**< the goal cannot be reached from the start */
 #define SDB_ETOOBIG (-8)      /**< the board is too large for a full table */
 #define SDB_EAMBIGUOUS (-9)   /**< the board size cannot be told from the cells */
+#define SDB_ELIMIT (-10)      /**< a search hit its node or time limit */
 
 /** @brief Text of an error code ("invalid input", ...). Never NULL. */
 const char *sdb_strerror(int err);
@@ -260,15 +261,20 @@ const char *sdb_db_path(const sdb_db *db);
 /** @name Tables */
 /**@{*/
 /** Kinds of table. */
-enum sdb_kind { SDB_KIND_FULL = 1 };
+enum sdb_kind {
+	SDB_KIND_FULL = 1,      /**< every state of a board: distance and best move */
+	SDB_KIND_PATTERN = 2    /**< one group of an additive pattern-database set */
+};
 /** Entry formats. */
 enum sdb_format {
 	/** One byte per state: distance in the low 6 bits, the best move of the
 	 * blank (enum sdb_move) in the high 2 bits (meaningless at distance 0). */
-	SDB_ENTRY_DIST6_MOVE2 = 1
+	SDB_ENTRY_DIST6_MOVE2 = 1,
+	/** One byte per entry: the number of moves of the group's tiles. */
+	SDB_ENTRY_DIST8 = 2
 };
 /** Longest distance a table records + 1. */
-#define SDB_MAX_DISTANCE 64
+#define SDB_MAX_DISTANCE 128
 /** Longest table name + 1. */
 #define SDB_NAME_MAX 48
 
@@ -287,6 +293,11 @@ typedef struct sdb_table_info {
 	int threads;                    /**< threads the build used */
 	char tool_version[16];          /**< version of the tool that built it */
 	uint32_t format_version;        /**< #SDB_FORMAT_VERSION when built */
+	/* Pattern tables only (zero for full tables): */
+	char set[SDB_NAME_MAX];         /**< the set it belongs to, e.g. "pdb-4x4-b0-7-8" */
+	uint32_t pattern;               /**< bit t set for each tile t of the group */
+	int blank_mode;                 /**< enum sdb_blank_mode */
+	int group, ngroups;             /**< number in the set, and the set's size */
 } sdb_table_info;
 
 typedef struct sdb_table sdb_table;
@@ -390,6 +401,145 @@ int sdb_writer_commit(sdb_writer *w);
 /** @brief Abandon the transaction: the database is left as it was.
  * The writer is freed. NULL is ok. */
 void sdb_writer_abort(sdb_writer *w);
+/**@}*/
+
+/** @name Pattern spaces (additive pattern databases)
+ *
+ * A pattern is a group of k <= #SDB_MAX_PATTERN tiles. Its abstract state
+ * is where those tiles are; moves of other tiles cost nothing, so the blank
+ * wanders freely inside the connected region of non-group cells that holds
+ * it. With #SDB_BLANK_REGION the state keeps that region: as exact as
+ * keeping the blank's cell, at a fraction of the entries (most placements
+ * leave one region). With #SDB_BLANK_MIN it forgets it: the entry is the
+ * minimum over the regions, N!/(N-k)! entries (Korf and Felner's form).
+ *
+ * Entries are numbered block by block: a block is one set of occupied cells
+ * (and, for #SDB_BLANK_REGION, one region of the blank), and holds k!
+ * entries, one per order of the group's tiles on those cells. */
+/**@{*/
+/** Most tiles in one pattern group. */
+#define SDB_MAX_PATTERN 8
+/** What a pattern state keeps of the blank. */
+enum sdb_blank_mode {
+	SDB_BLANK_REGION = 1,   /**< the region of non-group cells that holds it */
+	SDB_BLANK_MIN = 2       /**< nothing: the minimum over the regions */
+};
+typedef struct sdb_pattern sdb_pattern;
+
+/** @brief Make the index space of a group of tiles for a goal.
+ * @param[out] p     the pattern, freed with sdb_pattern_free()
+ * @param[in] goal   the goal board (its size is the pattern's board)
+ * @param[in] tiles  bit t set for each tile t of the group (1 <= t < n)
+ * @param[in] blank_mode enum sdb_blank_mode
+ * @return 0, #SDB_EINVAL (no tiles, more than #SDB_MAX_PATTERN, a tile not on
+ * the board, bad mode), #SDB_ENOMEM. */
+int sdb_pattern_new(sdb_pattern **p, const sdb_board *goal, uint32_t tiles, int blank_mode);
+
+/** @brief Free a pattern. NULL is ok. */
+void sdb_pattern_free(sdb_pattern *p);
+
+/** @brief Number of entries of the pattern's table. */
+uint64_t sdb_pattern_size(const sdb_pattern *p);
+
+/** @brief Index of the goal's pattern state (distance 0). */
+uint64_t sdb_pattern_goal_index(const sdb_pattern *p);
+
+/** @brief Index of the pattern state of a board (same size as the goal). */
+uint64_t sdb_pattern_rank(const sdb_pattern *p, const sdb_board *b);
+
+/** @brief The pattern states one move of a group tile away from @p index.
+ * @param[out] out at least 4*k indices
+ * @return how many were written (duplicates possible), or #SDB_EINVAL if
+ * @p index is out of range. */
+int sdb_pattern_neighbors(const sdb_pattern *p, uint64_t index, uint64_t *out);
+
+/** @brief For a #SDB_BLANK_REGION pattern, the index the same placement has
+ * in the #SDB_BLANK_MIN numbering (what a minimum over regions folds onto). */
+uint64_t sdb_pattern_min_index(const sdb_pattern *p, uint64_t index);
+/**@}*/
+
+/** @name Heuristics for other solvers
+ *
+ * An additive pattern-database set gives a lower bound on the distance of
+ * any state to a goal: the sum over its groups of one table read each. On
+ * square boards whose set has the blank on the main diagonal, the state
+ * mirrored about that diagonal gives a second bound, and the heuristic is the
+ * larger of the two (Korf and Felner). A set built for one goal serves every
+ * goal with the blank in a cell of the same symmetry class. */
+/**@{*/
+typedef struct sdb_heuristic sdb_heuristic;
+
+/** @brief Open the heuristic of a pattern-database set for @p goal.
+ * @param[out] h    the heuristic, closed with sdb_heuristic_close(); it reads
+ *                  the tables of @p db, which must stay open
+ * @param[in] set   a set's name, or NULL for the strongest set (most entries)
+ *                  that serves @p goal
+ * @return 0, #SDB_ENOTFOUND (no such set; sdb_errdetail() names the
+ * `slidedb-gen pdb` command), #SDB_ECORRUPT (a table of the set is missing or
+ * damaged), #SDB_ENOMEM. */
+int sdb_heuristic_open(sdb_heuristic **h, const sdb_db *db, const sdb_board *goal,
+                       const char *set);
+
+/** @brief The Manhattan distance plus linear conflicts, for any board and
+ * goal (no database): the fallback when no set is built. */
+int sdb_heuristic_open_manhattan(sdb_heuristic **h, const sdb_board *goal);
+
+/** @brief Close a heuristic. NULL is ok. */
+void sdb_heuristic_close(sdb_heuristic *h);
+
+/** @brief The set's name, or "manhattan+linear-conflicts". */
+const char *sdb_heuristic_name(const sdb_heuristic *h);
+
+/** @brief Lower bound on the moves from @p state to the heuristic's goal:
+ * O(groups) table reads. */
+int sdb_heuristic_value(const sdb_heuristic *h, const sdb_board *state);
+
+/** @brief A state followed move by move (see sdb_heuristic_move()). Plain
+ * data: copy it to keep a state, e.g. one per depth of a search. */
+typedef struct sdb_hstate {
+	sdb_board board[2];                 /* in the set's frame: plain, mirrored */
+	uint8_t part[2][SDB_MAX_CELLS];     /* value of each group */
+	int sum[2];
+	int value;
+} sdb_hstate;
+
+/** @brief Start following @p state. @return its heuristic value. */
+int sdb_heuristic_start(const sdb_heuristic *h, sdb_hstate *st, const sdb_board *state);
+
+/** @brief Move the blank of the followed state in direction @p move (of the
+ * caller's board) and update the value: one group's table read (two with
+ * mirroring). @return the new value, or #SDB_EINVAL if the move leaves the
+ * board (the state is unchanged). */
+int sdb_heuristic_move(const sdb_heuristic *h, sdb_hstate *st, int move);
+/**@}*/
+
+/** @name Solving with IDA* */
+/**@{*/
+/** Bounds on one search; 0 means none. */
+typedef struct sdb_solve_limits {
+	uint64_t max_nodes;      /**< nodes expanded */
+	double timeout;          /**< seconds */
+} sdb_solve_limits;
+
+/** What a search did. */
+typedef struct sdb_solve_stats {
+	uint64_t nodes;          /**< nodes expanded */
+	int heuristic;           /**< the heuristic's value at the start */
+	double seconds;          /**< wall time */
+} sdb_solve_stats;
+
+/** @brief An optimal move sequence from @p start to @p goal by IDA* with the
+ * heuristic @p h: iterative deepening on f = g + h, never undoing the
+ * previous move.
+ *
+ * @p h may have been opened for any goal whose blank is in the same symmetry
+ * class as @p goal's: one heuristic serves every such goal.
+ * @return 0 (a->moves, a->distance filled; a->solvable 0 for unsolvable
+ * pairs, which are answered without search), #SDB_EINVAL (sizes differ, or
+ * @p h serves another class of goals), #SDB_ELIMIT (a limit was hit; stats
+ * say how far it got). */
+int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
+              const sdb_board *start, const sdb_board *goal, const sdb_solve_limits *limits);
 /**@}*/
 
 /** @name Board symmetries

@@ -1,0 +1,318 @@
+/* Heuristics: additive pattern-database sets (with the diagonal mirror) and
+ * the Manhattan distance with linear conflicts.
+ *
+ * Everything works in the set's frame: the goal's blank is moved onto the
+ * set's cell by a board symmetry and the tiles are relabelled so that the goal
+ * reads 1, 2, 3, ... A move changes one tile's place, hence one group's
+ * entry: sdb_heuristic_move() reads one table (two with the mirror). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum { TRANSPOSE = 4, MAX_GROUPS = SDB_MAX_CELLS };
+
+struct sdb_heuristic {
+	int w, h, n, rep;                 /* board, and the set's blank cell */
+	sdb_frame frame;                  /* of the goal it was opened for */
+	int mirror;                       /* the diagonal mirror applies */
+	uint8_t mirror_label[SDB_MAX_CELLS];
+	int manhattan;                    /* no set: Manhattan + linear conflicts */
+	uint8_t goal_cell[SDB_MAX_CELLS]; /* set's tile -> its goal cell */
+	int ngroups;
+	int8_t group_of[SDB_MAX_CELLS];   /* set's tile -> group, or -1 */
+	sdb_pattern *pattern[MAX_GROUPS];
+	const uint8_t *data[MAX_GROUPS];
+	char name[SDB_NAME_MAX];
+};
+
+/* The symmetry and labels that bring goal onto the canonical goal with the
+ * blank in h->rep. */
+int sdb_heuristic_frame(const sdb_heuristic *h, sdb_frame *f, const sdb_board *goal)
+{
+	if (goal->w != h->w || goal->h != h->h ||
+	    sdb_sym_representative(goal->w, goal->h, goal->blank) != h->rep)
+		return sdb_fail(SDB_EINVAL, "the heuristic serves %dx%d goals with the blank in "
+		                "cell %d or a symmetric one", h->w, h->h, h->rep);
+	f->sym = 0;
+	while (sdb_sym_cell(goal->w, goal->h, f->sym, goal->blank) != h->rep)
+		f->sym++;
+	sdb_board g;
+	sdb_sym_board(&g, goal, f->sym);
+	memset(f->label, 0, sizeof f->label);
+	for (int c = 0, next = 1; c < g.n; c++)
+		if (g.cell[c])
+			f->label[g.cell[c]] = (uint8_t)next++;
+	return SDB_OK;
+}
+
+/* The class-level fields: board, the canonical goal's cells, the mirror. */
+static void set_class(sdb_heuristic *h, const sdb_board *goal, int rep)
+{
+	h->w = goal->w;
+	h->h = goal->h;
+	h->n = goal->n;
+	h->rep = rep;
+	sdb_board canon;
+	sdb_board_goal(&canon, goal->w, goal->h, rep);
+	for (int c = 0; c < canon.n; c++)
+		h->goal_cell[canon.cell[c]] = (uint8_t)c;
+	/* The mirror about the main diagonal keeps the canonical goal (after
+	 * relabelling) when the board is square and the blank is on the diagonal. */
+	h->mirror = goal->w == goal->h && rep % goal->w == rep / goal->w;
+	for (int t = 0; t < goal->n; t++)
+		h->mirror_label[t] = canon.cell[sdb_sym_cell(goal->w, goal->h, TRANSPOSE,
+		                                             h->goal_cell[t])];
+	sdb_heuristic_frame(h, &h->frame, goal);
+}
+
+/* A board in a frame, and its mirror. */
+static void to_frame(const sdb_heuristic *h, const sdb_frame *f, sdb_board *plain,
+                     sdb_board *mirrored, const sdb_board *b)
+{
+	sdb_board s;
+	sdb_sym_board(&s, b, f->sym);
+	*plain = s;
+	for (int c = 0; c < s.n; c++)
+		plain->cell[c] = f->label[s.cell[c]];
+	if (!mirrored)
+		return;
+	*mirrored = *plain;
+	for (int c = 0; c < s.n; c++)
+		mirrored->cell[sdb_sym_cell(h->w, h->h, TRANSPOSE, c)] = h->mirror_label[plain->cell[c]];
+	mirrored->blank = (uint8_t)sdb_sym_cell(h->w, h->h, TRANSPOSE, plain->blank);
+}
+
+static int abs_diff(int a, int b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* Manhattan distance plus two moves for each tile that must leave its row
+ * or column to let another pass (linear conflicts, counted per line as the
+ * tiles to remove for the rest to be in order). */
+static int manhattan_lc(const sdb_heuristic *h, const sdb_board *b)
+{
+	int w = h->w, sum = 0;
+	for (int c = 0; c < b->n; c++) {
+		int t = b->cell[c];
+		if (t)
+			sum += abs_diff(c % w, h->goal_cell[t] % w) + abs_diff(c / w, h->goal_cell[t] / w);
+	}
+	for (int line = 0; line < w + h->h; line++) {
+		int row = line < h->h, idx = row ? line : line - h->h;
+		int len = row ? w : h->h, key[SDB_MAX_CELLS], nk = 0;
+		for (int i = 0; i < len; i++) {
+			int c = row ? idx * w + i : i * w + idx;
+			int t = b->cell[c];
+			if (t && (row ? h->goal_cell[t] / w == idx : h->goal_cell[t] % w == idx))
+				key[nk++] = row ? h->goal_cell[t] % w : h->goal_cell[t] / w;
+		}
+		/* tiles not in the longest increasing run must step aside */
+		int best[SDB_MAX_CELLS], longest = 0;
+		for (int i = 0; i < nk; i++) {
+			best[i] = 1;
+			for (int j = 0; j < i; j++)
+				if (key[j] < key[i] && best[j] + 1 > best[i])
+					best[i] = best[j] + 1;
+			if (best[i] > longest)
+				longest = best[i];
+		}
+		sum += 2 * (nk - longest);
+	}
+	return sum;
+}
+
+static int group_value(const sdb_heuristic *h, int g, const sdb_board *b)
+{
+	return h->data[g][sdb_pattern_rank(h->pattern[g], b)];
+}
+
+static int sum_groups(const sdb_heuristic *h, uint8_t *part, const sdb_board *b)
+{
+	int sum = 0;
+	for (int g = 0; g < h->ngroups; g++)
+		sum += part[g] = (uint8_t)group_value(h, g, b);
+	return sum;
+}
+
+int sdb_heuristic_open_manhattan(sdb_heuristic **out, const sdb_board *goal)
+{
+	sdb_heuristic *h = calloc(1, sizeof *h);
+	if (!h)
+		return sdb_fail(SDB_ENOMEM, "out of memory");
+	set_class(h, goal, sdb_sym_representative(goal->w, goal->h, goal->blank));
+	h->mirror = 0;
+	h->manhattan = 1;
+	strcpy(h->name, "manhattan+linear-conflicts");
+	*out = h;
+	return SDB_OK;
+}
+
+/* The tables of the set named `set` that serve boards like goal, or the
+ * strongest such set when set is NULL: its tables in group order. */
+static int find_set(const sdb_table **tables, int *ngroups, const sdb_db *db,
+                    const sdb_board *goal, int rep, const char *set)
+{
+	const char *best = NULL;
+	uint64_t best_entries = 0;
+	for (int i = 0; i < sdb_table_count(db); i++) {
+		const sdb_table_info *in = sdb_table_meta(sdb_table_at(db, i));
+		if (in->kind != SDB_KIND_PATTERN || in->goal.w != goal->w || in->goal.h != goal->h ||
+		    in->goal.blank != rep || (set && strcmp(in->set, set)) || in->group != 0)
+			continue;
+		uint64_t entries = 0;
+		int complete = 1;
+		for (int g = 0; g < in->ngroups && complete; g++) {
+			char name[SDB_NAME_MAX + 16];
+			snprintf(name, sizeof name, "%s/g%d", in->set, g);
+			const sdb_table *t = sdb_table_find(db, name);
+			complete = t != NULL;
+			entries += t ? sdb_table_meta(t)->states : 0;
+		}
+		if (complete && (!best || entries > best_entries)) {
+			best = in->set;
+			best_entries = entries;
+		}
+	}
+	if (!best) {
+		if (set)
+			return sdb_fail(SDB_ENOTFOUND, "%s: no complete pattern-database set '%s' for "
+			                "%dx%d goals like this one", sdb_db_path(db), set, goal->w, goal->h);
+		return sdb_fail(SDB_ENOTFOUND, "%s: no pattern-database set for %dx%d goals with "
+		                "the blank in cell %d: build one with `slidedb-gen pdb %dx%d "
+		                "--partition %s`", sdb_db_path(db), goal->w, goal->h, goal->blank,
+		                goal->w, goal->h, goal->n == 16 ? "7-8" : "GROUPS");
+	}
+	for (int g = 0;; g++) {
+		char name[SDB_NAME_MAX + 16];
+		snprintf(name, sizeof name, "%s/g%d", best, g);
+		const sdb_table *t = sdb_table_find(db, name);
+		if (!t)
+			break;
+		tables[g] = t;
+		*ngroups = g + 1;
+	}
+	return SDB_OK;
+}
+
+int sdb_heuristic_open(sdb_heuristic **out, const sdb_db *db, const sdb_board *goal,
+                       const char *set)
+{
+	*out = NULL;
+	int rep = sdb_sym_representative(goal->w, goal->h, goal->blank);
+	const sdb_table *tables[MAX_GROUPS] = { NULL };
+	int ngroups = 0;
+	int err = find_set(tables, &ngroups, db, goal, rep, set);
+	if (err)
+		return err;
+	sdb_heuristic *h = calloc(1, sizeof *h);
+	if (!h)
+		return sdb_fail(SDB_ENOMEM, "out of memory");
+	set_class(h, goal, rep);
+	snprintf(h->name, sizeof h->name, "%s", sdb_table_meta(tables[0])->set);
+	memset(h->group_of, -1, sizeof h->group_of);
+	h->ngroups = ngroups;
+	for (int g = 0; g < ngroups && !err; g++) {
+		const sdb_table_info *in = sdb_table_meta(tables[g]);
+		if (!(h->data[g] = sdb_table_data(tables[g])))
+			err = SDB_ECORRUPT;
+		else
+			err = sdb_pattern_new(&h->pattern[g], &in->goal, in->pattern, in->blank_mode);
+		if (!err && sdb_pattern_size(h->pattern[g]) != in->states)
+			err = sdb_fail(SDB_ECORRUPT, "%s: table '%s' has %llu entries, its pattern %llu",
+			               sdb_db_path(db), in->name, (unsigned long long)in->states,
+			               (unsigned long long)sdb_pattern_size(h->pattern[g]));
+		for (int t = 1; t < goal->n && !err; t++)
+			if (in->pattern >> t & 1)
+				h->group_of[t] = (int8_t)g;
+	}
+	if (err) {
+		sdb_heuristic_close(h);
+		return err;
+	}
+	*out = h;
+	return SDB_OK;
+}
+
+void sdb_heuristic_close(sdb_heuristic *h)
+{
+	if (!h)
+		return;
+	for (int g = 0; g < h->ngroups; g++)
+		sdb_pattern_free(h->pattern[g]);
+	free(h);
+}
+
+const char *sdb_heuristic_name(const sdb_heuristic *h)
+{
+	return h->name;
+}
+
+int sdb_heuristic_start_in(const sdb_heuristic *h, const sdb_frame *f, sdb_hstate *st,
+                           const sdb_board *state)
+{
+	memset(st, 0, sizeof *st);
+	to_frame(h, f, &st->board[0], &st->board[1], state);
+	if (h->manhattan)
+		return st->value = manhattan_lc(h, &st->board[0]);
+	st->sum[0] = sum_groups(h, st->part[0], &st->board[0]);
+	st->sum[1] = h->mirror ? sum_groups(h, st->part[1], &st->board[1]) : 0;
+	return st->value = st->sum[0] > st->sum[1] ? st->sum[0] : st->sum[1];
+}
+
+int sdb_heuristic_start(const sdb_heuristic *h, sdb_hstate *st, const sdb_board *state)
+{
+	return sdb_heuristic_start_in(h, &h->frame, st, state);
+}
+
+int sdb_heuristic_value(const sdb_heuristic *h, const sdb_board *state)
+{
+	sdb_hstate st;
+	return sdb_heuristic_start(h, &st, state);
+}
+
+/* Move the blank of one view; the moved tile's group is re-read. */
+static void move_view(const sdb_heuristic *h, sdb_hstate *st, int view, int move)
+{
+	sdb_board *b = &st->board[view];
+	int delta[4] = { -b->w, b->w, -1, 1 };
+	int tile = b->cell[b->blank + delta[move]];
+	sdb_board_apply(b, move);
+	int g = h->group_of[tile];
+	if (g >= 0) {
+		int v = group_value(h, g, b);
+		st->sum[view] += v - st->part[view][g];
+		st->part[view][g] = (uint8_t)v;
+	}
+}
+
+int sdb_heuristic_move_frame(const sdb_heuristic *h, sdb_hstate *st, int m)
+{
+	if (h->manhattan) {
+		sdb_board_apply(&st->board[0], m);
+		return st->value = manhattan_lc(h, &st->board[0]);
+	}
+	move_view(h, st, 0, m);
+	if (h->mirror)
+		move_view(h, st, 1, sdb_sym_move(h->w, h->h, TRANSPOSE, m));
+	return st->value = st->sum[0] > st->sum[1] ? st->sum[0] : st->sum[1];
+}
+
+int sdb_heuristic_move(const sdb_heuristic *h, sdb_hstate *st, int move)
+{
+	if (move < 0 || move > 3)
+		return sdb_fail(SDB_EINVAL, "no move %d", move);
+	int m = sdb_sym_move(h->w, h->h, h->frame.sym, move);
+	if (!(sdb_board_moves(&st->board[0]) >> m & 1))
+		return sdb_fail(SDB_EINVAL, "move '%c' leaves the board", sdb_move_letter(move));
+	return sdb_heuristic_move_frame(h, st, m);
+}
+
+/* A board in a frame (for the solver's goal). */
+void sdb_heuristic_frame_board(const sdb_heuristic *h, const sdb_frame *f, sdb_board *out,
+                               const sdb_board *b)
+{
+	to_frame(h, f, out, NULL, b);
+}

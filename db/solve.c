@@ -1,0 +1,109 @@
+/* IDA*: depth-first searches with a growing bound on f = g + h, in the
+ * heuristic's frame, never undoing the previous move. Each depth keeps its
+ * own copy of the followed state, so undoing a move costs nothing. */
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+enum { CHECK_EVERY = 1 << 14, FOUND = 1, STOPPED = 2 };
+
+typedef struct search {
+	const sdb_heuristic *h;
+	sdb_board goal;                 /* in the frame */
+	uint64_t nodes, max_nodes;
+	double deadline;
+	int next_bound;
+	uint8_t path[SDB_MAX_MOVES];    /* frame moves */
+} search;
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int dfs(search *s, const sdb_hstate *st, int g, int bound, int prev)
+{
+	int f = g + st->value;
+	if (f > bound) {
+		if (f < s->next_bound)
+			s->next_bound = f;
+		return 0;
+	}
+	if (st->value == 0 && sdb_board_equal(&st->board[0], &s->goal))
+		return FOUND;
+	if (g >= SDB_MAX_MOVES)
+		return 0;
+	if (++s->nodes % CHECK_EVERY == 0 &&
+	    ((s->max_nodes && s->nodes >= s->max_nodes) || (s->deadline > 0 && now() > s->deadline)))
+		return STOPPED;
+	unsigned moves = sdb_board_moves(&st->board[0]);
+	for (int m = 0; m < 4; m++) {
+		if (!(moves >> m & 1) || (prev >= 0 && m == (prev ^ 1)))   /* u^1 = d, l^1 = r */
+			continue;
+		sdb_hstate child = *st;
+		sdb_heuristic_move_frame(s->h, &child, m);
+		s->path[g] = (uint8_t)m;
+		int r = dfs(s, &child, g + 1, bound, m);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
+              const sdb_board *start, const sdb_board *goal, const sdb_solve_limits *limits)
+{
+	double t0 = now();
+	memset(stats, 0, sizeof *stats);
+	a->solvable = 0;
+	a->distance = -1;
+	a->best_move = -1;
+	a->moves[0] = '\0';
+	int ok = sdb_board_solvable(start, goal);
+	if (ok < 0)
+		return ok;
+	if (!ok)
+		return SDB_OK;
+	search s;
+	memset(&s, 0, sizeof s);
+	s.h = h;
+	sdb_frame frame;
+	int err = sdb_heuristic_frame(h, &frame, goal);
+	if (err)
+		return err;
+	sdb_heuristic_frame_board(h, &frame, &s.goal, goal);
+	if (limits) {
+		s.max_nodes = limits->max_nodes;
+		s.deadline = limits->timeout > 0 ? t0 + limits->timeout : 0;
+	}
+	sdb_hstate st;
+	int bound = stats->heuristic = sdb_heuristic_start_in(h, &frame, &st, start);
+	int r;
+	for (;;) {
+		s.next_bound = 1 << 30;
+		r = dfs(&s, &st, 0, bound, -1);
+		if (r || s.next_bound >= SDB_MAX_MOVES + 1)
+			break;
+		bound = s.next_bound;
+	}
+	stats->nodes = s.nodes;
+	stats->seconds = now() - t0;
+	if (r == STOPPED)
+		return sdb_fail(SDB_ELIMIT, "search stopped after %llu nodes and %.1f s (bound %d)",
+		                (unsigned long long)s.nodes, stats->seconds, bound);
+	if (r != FOUND)
+		return sdb_fail(SDB_ELIMIT, "no solution within %d moves", SDB_MAX_MOVES);
+	int back[4];
+	for (int m = 0; m < 4; m++)
+		back[sdb_sym_move(goal->w, goal->h, frame.sym, m)] = m;
+	a->solvable = 1;
+	a->distance = bound;
+	for (int k = 0; k < bound; k++)
+		a->moves[k] = sdb_move_letter(back[s.path[k]]);
+	a->moves[bound] = '\0';
+	a->best_move = bound ? back[s.path[0]] : -1;
+	return SDB_OK;
+}

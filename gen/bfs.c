@@ -1,0 +1,237 @@
+/* Level-synchronous breadth-first search over an index space, in place.
+ *
+ * Each pass turns level k into level k+1 in one of two directions (Beamer's
+ * direction-optimizing BFS): while the frontier is small, push: every entry
+ * at distance k marks its unreached neighbours k+1; once the frontier is
+ * large beside what is left, pull: every unreached entry looks for a
+ * neighbour at distance k and stops at the first. Both give the same table;
+ * pulling reads far less when most of the space is already reached.
+ *
+ * Full tables also store each state's best move: the first direction (u, d,
+ * l, r) whose neighbour is one closer. It is set when a state is pulled, or
+ * when it is pushed from (its own level's pass); a pull pass that follows a
+ * push pass also sets it for the frontier, which that push discovered.
+ * Concurrent writers of one entry store the same byte, and an entry's move
+ * bits are written only by the thread working on that entry, so the table is
+ * the same for any number of threads. No queue: the table is the memory. */
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "bfs.h"
+
+enum { UNSEEN = 0xff, CHUNK = 1 << 12, MAX_OUT = 4 * SDB_MAX_PATTERN };
+
+/* Pull once the frontier is at least half the unreached entries: on 3x3 and
+ * the 6-6-3 groups this was as fast as any ratio tried (1/4 .. 8), and
+ * pulling always or never was slower. */
+enum { PULL_NUM = 1, PULL_DEN = 2 };
+
+typedef struct pass {
+	uint8_t *table;
+	const bfs_space *sp;
+	int k;              /* the level being turned into k+1 */
+	int pull;           /* direction */
+	int fix_frontier;   /* pull after push: set the frontier's best moves */
+	uint8_t distmask;   /* the distance bits of an entry */
+} pass;
+
+static inline uint8_t load(const uint8_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static inline void store(uint8_t *p, uint8_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+/* Claim an unreached entry for level v; true for the one thread that did. */
+static inline int claim(uint8_t *p, uint8_t v)
+{
+	uint8_t expected = UNSEEN;
+	return load(p) == UNSEEN &&
+	       __atomic_compare_exchange_n(p, &expected, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+/* The first move whose neighbour is at distance d, or -1. */
+static int first_at(const pass *ps, const uint64_t *nbr, int count, int d)
+{
+	for (int m = 0; m < count; m++)
+		if (nbr[m] != UINT64_MAX && (load(&ps->table[nbr[m]]) & ps->distmask) == d)
+			return m;
+	return -1;
+}
+
+/* Push from entry i at distance k; returns the entries it claimed. */
+static uint64_t push(const pass *ps, uint64_t i)
+{
+	uint64_t nbr[MAX_OUT], claimed = 0;
+	int count = ps->sp->neighbors(ps->sp->ctx, i, nbr);
+	for (int j = 0; j < count; j++)
+		if (nbr[j] != UINT64_MAX)
+			claimed += (uint64_t)claim(&ps->table[nbr[j]], (uint8_t)(ps->k + 1));
+	if (ps->sp->best_moves && ps->k > 0)
+		store(&ps->table[i], (uint8_t)(ps->k | first_at(ps, nbr, count, ps->k - 1) << 6));
+	return claimed;
+}
+
+/* Pull for unreached entry i; returns 1 if it joins level k+1. */
+static uint64_t pull(const pass *ps, uint64_t i)
+{
+	uint64_t nbr[MAX_OUT];
+	int count = ps->sp->neighbors(ps->sp->ctx, i, nbr);
+	int m = first_at(ps, nbr, count, ps->k);
+	if (m < 0)
+		return 0;
+	store(&ps->table[i], (uint8_t)((ps->k + 1) | (ps->sp->best_moves ? m << 6 : 0)));
+	return 1;
+}
+
+/* The best move of a frontier entry a push discovered. */
+static void fix_best(const pass *ps, uint64_t i)
+{
+	uint64_t nbr[MAX_OUT];
+	int count = ps->sp->neighbors(ps->sp->ctx, i, nbr);
+	store(&ps->table[i], (uint8_t)(ps->k | first_at(ps, nbr, count, ps->k - 1) << 6));
+}
+
+/* Bit 7 of each byte of the result is set where (byte & mask) == v: a SWAR
+ * compare of 8 entries at once, exact. */
+static inline uint64_t match_bytes(uint64_t x, uint64_t mask, unsigned v)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+	uint64_t y = (x & mask) ^ (0x0101010101010101ull * v);
+	return ~(((y & low7) + low7) | y | low7);
+}
+
+/* One entry of a pass. */
+static inline uint64_t visit(const pass *ps, uint64_t i, uint8_t v)
+{
+	if (!ps->pull)
+		return (v & ps->distmask) == ps->k ? push(ps, i) : 0;
+	if (v == UNSEEN)
+		return pull(ps, i);
+	if (ps->fix_frontier && (v & ps->distmask) == ps->k)
+		fix_best(ps, i);
+	return 0;
+}
+
+/* The pass over [lo, hi); returns the entries that joined level k+1. */
+static uint64_t scan_range(const pass *ps, uint64_t lo, uint64_t hi)
+{
+	const uint64_t mask = 0x0101010101010101ull * ps->distmask;
+	uint64_t count = 0, i = lo;
+	for (; i + 8 <= hi; i += 8) {
+		uint64_t x;
+		memcpy(&x, ps->table + i, 8);   /* racy, but the bytes this pass acts on
+		                                    change only by this thread */
+		uint64_t hits = ps->pull ? match_bytes(x, ~0ull, UNSEEN) : match_bytes(x, mask, ps->k);
+		if (ps->fix_frontier)
+			hits |= match_bytes(x, mask, ps->k);
+		for (; hits; hits &= hits - 1) {
+			uint64_t j = i + (uint64_t)(__builtin_ctzll(hits) >> 3);
+			count += visit(ps, j, load(&ps->table[j]));
+		}
+	}
+	for (; i < hi; i++)
+		count += visit(ps, i, load(&ps->table[i]));
+	return count;
+}
+
+int bfs_run(bfs_result *res, uint8_t *table, const bfs_space *sp, int threads,
+            bfs_progress_fn *progress, void *ctx)
+{
+	const uint64_t total = sp->size;
+	const int max_level = sp->best_moves ? 0x3e : 0xfe;   /* below the unseen marker */
+	memset(res, 0, sizeof *res);
+	memset(table, UNSEEN, total);
+	table[sp->start] = 0;
+	res->counts[0] = res->reached = 1;
+#ifdef _OPENMP
+	if (threads <= 0)
+		threads = omp_get_max_threads();
+#else
+	(void)threads;
+#endif
+	int pushed_last = 1;   /* level 0 is the goal alone */
+	for (int k = 0;; k++) {
+		uint64_t frontier = res->counts[k], unreached = total - res->reached;
+		pass ps = {
+			.table = table,
+			.sp = sp,
+			.k = k,
+			.pull = frontier * PULL_NUM >= unreached * PULL_DEN,
+			.distmask = sp->best_moves ? 0x3f : 0xff,
+		};
+		ps.fix_frontier = ps.pull && pushed_last && sp->best_moves && k > 0;
+		uint64_t count = 0;
+		const uint64_t nchunks = (total + CHUNK - 1) / CHUNK;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : count) num_threads(threads)
+		for (uint64_t c = 0; c < nchunks; c++) {
+			uint64_t lo = c * CHUNK, hi = lo + CHUNK < total ? lo + CHUNK : total;
+			count += scan_range(&ps, lo, hi);
+		}
+		pushed_last = !ps.pull;
+		if (progress)
+			progress(ctx, k, res->reached + count);
+		if (count == 0)
+			break;
+		if (k + 1 >= max_level || k + 1 >= SDB_MAX_DISTANCE)
+			return SDB_ETOOBIG;   /* level k+1 would not fit the entry format */
+		res->counts[k + 1] = count;
+		res->max_distance = k + 1;
+		res->reached += count;
+	}
+	return SDB_OK;
+}
+
+/* Full tables: the neighbours of an index by the four blank moves. */
+static int full_neighbors(const void *ctx, uint64_t index, uint64_t *out)
+{
+	const bfs_full_ctx *f = ctx;
+	sdb_rank_neighbors(out, NULL, f->w, f->h, f->cls, index);
+	return 4;
+}
+
+void bfs_full_space(bfs_space *sp, bfs_full_ctx *ctx, int w, int h, int goal_blank)
+{
+	sdb_board goal;
+	sdb_board_goal(&goal, w, h, goal_blank);
+	ctx->w = w;
+	ctx->h = h;
+	ctx->cls = sdb_rank_class(&goal);
+	memset(sp, 0, sizeof *sp);
+	sp->size = sdb_rank_count(w, h);
+	sp->start = sdb_rank(&goal);
+	sp->neighbors = full_neighbors;
+	sp->ctx = ctx;
+	sp->max_neighbors = 4;
+	sp->best_moves = 1;
+}
+
+int bfs_full(bfs_result *res, uint8_t *table, int w, int h, int goal_blank, int threads,
+             bfs_progress_fn *progress, void *ctx)
+{
+	bfs_full_ctx f;
+	bfs_space sp;
+	bfs_full_space(&sp, &f, w, h, goal_blank);
+	return bfs_run(res, table, &sp, threads, progress, ctx);
+}
+
+/* Pattern groups: the neighbours are the moves of the group's tiles. */
+static int pattern_neighbors(const void *ctx, uint64_t index, uint64_t *out)
+{
+	return sdb_pattern_neighbors(ctx, index, out);
+}
+
+void bfs_pattern_space(bfs_space *sp, const sdb_pattern *p)
+{
+	memset(sp, 0, sizeof *sp);
+	sp->size = sdb_pattern_size(p);
+	sp->start = sdb_pattern_goal_index(p);
+	sp->neighbors = pattern_neighbors;
+	sp->ctx = p;
+	sp->max_neighbors = 4 * SDB_MAX_PATTERN;
+}

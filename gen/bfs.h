@@ -1,0 +1,57 @@
+/* One breadth-first search over an index space, shared by every table the
+ * generator builds: full tables and pattern databases. */
+#ifndef SLIDEDB_BFS_H
+#define SLIDEDB_BFS_H
+
+#include <stdint.h>
+
+#include "slidedb.h"
+
+/* Called by the search after each level: the level just finished and the
+ * states reached so far. */
+typedef void bfs_progress_fn(void *ctx, int level, uint64_t states_reached);
+
+/* Writes the neighbours of index into out and returns how many. With
+ * best_moves, out has 4 slots, slot m holding the neighbour reached by blank
+ * move m or UINT64_MAX. */
+typedef int bfs_neighbors_fn(const void *ctx, uint64_t index, uint64_t *out);
+
+typedef struct bfs_space {
+	uint64_t size;                /* entries */
+	uint64_t start;               /* the goal's index: distance 0 */
+	bfs_neighbors_fn *neighbors;
+	const void *ctx;
+	int max_neighbors;            /* size of the out array neighbors needs */
+	int best_moves;               /* entries SDB_ENTRY_DIST6_MOVE2, else SDB_ENTRY_DIST8 */
+} bfs_space;
+
+typedef struct bfs_result {
+	uint64_t counts[SDB_MAX_DISTANCE];   /* states at each distance */
+	int max_distance;
+	uint64_t reached;
+} bfs_result;
+
+/* Fill table (space->size bytes) with the distance from space->start of every
+ * index reached, and with best_moves the first move (u, d, l, r order) to a
+ * neighbour one closer; unreached entries stay 0xff. The bytes are the same
+ * for any thread count (threads <= 0: every core). Returns 0, or SDB_ETOOBIG
+ * when a distance does not fit the entry format. */
+int bfs_run(bfs_result *res, uint8_t *table, const bfs_space *space, int threads,
+            bfs_progress_fn *progress, void *ctx);
+
+/* The index space of the full table of W x H for the canonical goal with the
+ * blank in goal_blank (ctx is filled and must outlive the space). */
+typedef struct bfs_full_ctx {
+	int w, h, cls;
+} bfs_full_ctx;
+void bfs_full_space(bfs_space *sp, bfs_full_ctx *ctx, int w, int h, int goal_blank);
+
+/* The index space of a pattern group (region mode); p must outlive it. */
+void bfs_pattern_space(bfs_space *sp, const sdb_pattern *p);
+
+/* The full table of W x H for the canonical goal with the blank in
+ * goal_blank, format SDB_ENTRY_DIST6_MOVE2 (sdb_rank_count(w, h) bytes). */
+int bfs_full(bfs_result *res, uint8_t *table, int w, int h, int goal_blank, int threads,
+             bfs_progress_fn *progress, void *ctx);
+
+#endif
