@@ -2,7 +2,9 @@
  * with one fwrite, which keeps batch answers fast. */
 #include <stdarg.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "out.h"
 
@@ -89,26 +91,76 @@ void out_printf(out *o, const char *fmt, ...)
 	o->len += (size_t)n;
 }
 
-void out_json_str(out *o, const char *s)
+/* Length of the valid UTF-8 sequence at s, or 0. */
+static int utf8_length(const unsigned char *s)
 {
+	int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+void out_json_str(out *o, const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
 	out_char(o, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	while (*s) {
+		unsigned char c = *s;
 		if (c == '"' || c == '\\') {
 			out_char(o, '\\');
 			out_char(o, (char)c);
-		} else if (c < 0x20) {
+		} else if (c < 0x20 || c == 0x7f) {
 			out_printf(o, "\\u%04x", c);
+		} else if (c >= 0x80) {
+			int n = utf8_length(s);
+			if (n) {
+				out_mem(o, (const char *)s, (size_t)n);
+				s += n;
+				continue;
+			}
+			out_str(o, "\\ufffd");   /* not UTF-8: keep the JSON valid */
 		} else {
 			out_char(o, (char)c);
 		}
+		s++;
 	}
 	out_char(o, '"');
+}
+
+void out_printable(char *dst, size_t cap, const char *src, size_t max)
+{
+	size_t n = 0;
+	for (; *src && n + 4 < cap; src++) {
+		if (n >= max) {
+			memcpy(dst + n, "...", 3);
+			n += 3;
+			break;
+		}
+		unsigned char c = (unsigned char)*src;
+		dst[n++] = c < 0x20 || c >= 0x7f ? '?' : (char)c;
+	}
+	dst[n] = '\0';
+}
+
+int out_write_fd(out *o, int fd)
+{
+	size_t done = 0;
+	while (done < o->len) {
+		ssize_t n = write(fd, o->buf + done, o->len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		done += (size_t)n;
+	}
+	o->len = 0;
+	return 0;
 }
 
 int out_flush(out *o, FILE *f)
 {
 	size_t n = o->len;
 	o->len = 0;
-	return n && fwrite(o->buf, 1, n, f) != n ? -1 : 0;
+	return (n && fwrite(o->buf, 1, n, f) != n) || ferror(f) ? -1 : 0;
 }

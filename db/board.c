@@ -89,7 +89,8 @@ static int parse_token(uint8_t *cells, int *count, int cap, const char *tok, siz
 			v = v * 10 + (tok[i] - '0');
 		}
 		if (v >= SDB_MAX_CELLS)
-			return sdb_fail(SDB_EINVAL, "tile %d is out of range", v);
+			return sdb_fail(SDB_EINVAL, "tile %d is out of range (boards have at most %d "
+			                "cells)", v, SDB_MAX_CELLS);
 	}
 	if (*count >= cap)
 		return sdb_fail(SDB_EINVAL, "more than %d cells", cap);
@@ -117,9 +118,13 @@ int sdb_cells_parse(uint8_t *cells, int *count, int cap, const char *text)
 			compact = tok;
 			compact_len = len;
 		}
-		if (compact && ntokens > 1)   /* a compact board must stand alone */
-			return sdb_fail(SDB_EINVAL, "'%.*s' mixes the compact notation with "
-			                "separated numbers", (int)compact_len, compact);
+		if (compact && ntokens > 1) {   /* a compact board must stand alone */
+			int shown = compact_len > 16 ? 16 : (int)compact_len;
+			int digits = strspn(compact, "0123456789") >= compact_len;
+			return sdb_fail(SDB_EINVAL, "'%.*s%s' mixes the compact notation with "
+			                "separated numbers%s", shown, compact, compact_len > 16 ? "..." : "",
+			                digits ? " (or is a tile number out of range)" : "");
+		}
 		int err = parse_token(cells, count, cap, tok, len);
 		if (err)
 			return err;
@@ -184,10 +189,10 @@ static int infer_size(int *w, int *h, int count)
 		return SDB_OK;
 	}
 	if (found == 0)
-		return sdb_fail(SDB_EINVAL, "%d cells is not a board size (4, 6, 8, 9, 10, 12, "
-		                "14, 15 or 16 cells)", count);
-	return sdb_fail(SDB_EAMBIGUOUS, "%d cells fit %dx%d and %dx%d: give the size "
-	                "(--size WxH)", count, fw, fh, fh, fw);
+		return sdb_fail(SDB_EINVAL, "%d cell%s is not a board size (4, 6, 8, 9, 10, 12, "
+		                "14, 15 or 16 cells)", count, count == 1 ? "" : "s");
+	return sdb_fail(SDB_EAMBIGUOUS, "%d cells fit %dx%d and %dx%d: give the size",
+	                count, fw, fh, fh, fw);
 }
 
 int sdb_board_parse(sdb_board *b, const char *text, int w, int h)

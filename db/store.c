@@ -199,6 +199,9 @@ static int open_env(sdb_db *db, int rdonly)
 		if ((rc = mdb_env_create(&db->env)) == 0 && (rc = mdb_env_set_maxdbs(db->env, 4)) == 0)
 			rc = mdb_env_open(db->env, db->path, fl | MDB_NOLOCK, 0644);
 	}
+	if (rc == EACCES && !rdonly)
+		return sdb_fail(SDB_EIO, "%s: cannot write the file or its lock file %s-lock "
+		                "(permission denied)", db->path, db->path);
 	if (rc)
 		return lmdb_fail(db, rc, "opening");
 	int dead;
@@ -220,6 +223,8 @@ int sdb_db_open(sdb_db **out, const char *path, unsigned flags)
 			                path, strerror(errno));
 	} else if (!S_ISREG(st.st_mode)) {
 		return sdb_fail(SDB_EINVAL, "%s: not a regular file", path);
+	} else if (st.st_size == 0 && (flags & SDB_RDONLY)) {
+		return sdb_fail(SDB_ECORRUPT, "%s: empty file, not a slidedb database", path);
 	}
 	sdb_db *db = calloc(1, sizeof *db + strlen(path) + 1);
 	if (!db)

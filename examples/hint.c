@@ -2,7 +2,7 @@
  * board, read from a slidedb database.
  *
  *   cc hint.c $(pkg-config --cflags --libs slidedb) -o hint
- *   ./hint slidedb.lmdb "1 2 3 0 8 4 7 6 5"
+ *   ./hint slidedb.lmdb "1 2 3 4 5 6 0 7 8"      (2 moves left; move the blank r (rr))
  */
 #include <slidedb.h>
 #include <stdio.h>
@@ -28,8 +28,9 @@ int main(int argc, char **argv)
 	else if (!a.solvable)
 		printf("unsolvable\n");
 	else
-		printf("%d moves left; move the blank %c (%s)\n", a.distance,
-		       a.distance ? sdb_move_letter(a.best_move) : '-', a.moves);
+		printf("%d move%s left; move the blank %c (%s)\n", a.distance,
+		       a.distance == 1 ? "" : "s", a.distance ? sdb_move_letter(a.best_move) : '-',
+		       a.moves);
 	sdb_db_close(db);
 	return err ? 1 : 0;
 }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "gen.h"
+#include "opts.h"
 
 const char *prog = "slidedb-gen";
 
@@ -44,7 +45,7 @@ static void usage(FILE *f)
 	        "  -h, --help         show this help\n"
 	        "  -V, --version      show the version\n"
 	        "\n"
-	        "Examples: %s full 3x3 && slidedb-lookup 1 2 3 0 8 4 7 6 5\n"
+	        "Examples: %s full 3x3 && slidedb-lookup 1 2 3 4 5 6 0 7 8\n"
 	        "          %s pdb 4x4 --partition 7-8\n",
 	        prog, prog, prog, prog, prog, prog);
 }
@@ -93,7 +94,7 @@ static int parse_options(options *o, int argc, char **argv)
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("%s %s\n", prog, sdb_version()); return 0;
 		case ':': return fail_usage("option '%s' needs a value", argv[optind - 1]);
-		default: return fail_usage("unknown option '%s'", argv[optind - 1]);
+		default: return fail_usage("unknown option '%s'", cli_refused_option(argv));
 		}
 	}
 	return -1;

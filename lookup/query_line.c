@@ -32,33 +32,48 @@ void query_join_args(char *buf, size_t cap, int argc, char **argv)
 }
 
 /* Split a line without ';' into two boards when it is two whitespace-separated
- * words that are each a whole board ("123804765 541203786"). */
-static int split_two_words(const char *line, char *a, char *b, size_t cap)
+ * words that are each a whole board ("123804765 541203786"). Returns 2 then,
+ * 3 for three or more such words (an error), 0 otherwise. */
+static int split_words(const char *line, char *a, char *b, size_t cap)
 {
 	const char *p = line;
-	const char *word[3];
-	size_t len[3];
-	int nwords = 0;
+	const char *word[2] = { NULL, NULL };
+	size_t len[2] = { 0, 0 };
+	int nwords = 0, whole = 0;
 	while (*p) {
 		while (isspace((unsigned char)*p))
 			p++;
 		if (!*p)
 			break;
-		if (nwords == 3)
-			return 0;
-		word[nwords] = p;
+		const char *start = p;
 		while (*p && !isspace((unsigned char)*p))
 			p++;
-		len[nwords] = (size_t)(p - word[nwords]);
+		size_t n = (size_t)(p - start);
+		if (nwords < 2) {
+			word[nwords] = start;
+			len[nwords] = n;
+		}
 		nwords++;
+		/* a word is a whole board if it is compact (4+ characters) or has
+		 * commas; one short number is not: stop at the first such word */
+		char tmp[64];
+		if ((n < 4 && !memchr(start, ',', n)) || n >= sizeof tmp)
+			return 0;
+		memcpy(tmp, start, n);
+		tmp[n] = '\0';
+		if (cell_count(tmp) <= 1)
+			return 0;
+		whole++;
 	}
-	if (nwords != 2 || len[0] >= cap || len[1] >= cap)
+	if (whole >= 3)
+		return 3;
+	if (whole != 2 || len[0] >= cap || len[1] >= cap)
 		return 0;
 	memcpy(a, word[0], len[0]);
 	a[len[0]] = '\0';
 	memcpy(b, word[1], len[1]);
 	b[len[1]] = '\0';
-	return cell_count(a) > 1 && cell_count(b) > 1;
+	return 2;
 }
 
 static int is_board_size(int n)
@@ -67,6 +82,14 @@ static int is_board_size(int n)
 		if (n % a == 0 && sdb_size_valid(a, n / a))
 			return 1;
 	return 0;
+}
+
+/* Whether the text is one word: a compact board, never two. */
+static int is_compact(const char *text)
+{
+	text += strspn(text, " \t");
+	size_t n = strcspn(text, " \t,");
+	return n >= 4 && text[n + strspn(text + n, " \t")] == '\0';
 }
 
 /* Whether db has full tables for some board of n cells. */
@@ -105,7 +128,8 @@ static int pick_size(int *w, int *h, int n, const sdb_db *db, char *why, size_t 
 		return SDB_OK;
 	}
 	if (nfit == 0) {
-		snprintf(why, cap, "%d cells is not a board size", n);
+		snprintf(why, cap, "%d cell%s is not a board size (one board, or a start and a goal "
+		         "of equal size)", n, n == 1 ? "" : "s");
 		return SDB_EINVAL;
 	}
 	int len = snprintf(why, cap, "%d cells fit", n);
@@ -129,15 +153,20 @@ static int make_board(sdb_board *b, const uint8_t *cells, int w, int h, const ch
 int query_parse(query *q, const char *line, int w, int h, const sdb_db *db, char *why,
                 size_t cap)
 {
-	uint8_t cells[MAX_LINE_CELLS + 1];
+	uint8_t cells[MAX_LINE_CELLS];
 	int count = 0, nstart = -1, err;
 	char a[512], b[512];
 	const char *semi = strchr(line, ';');
-	if (semi || split_two_words(line, a, b, sizeof a)) {
+	int words = semi ? 0 : split_words(line, a, b, sizeof a);
+	if (words == 3 || (semi && strchr(semi + 1, ';'))) {
+		snprintf(why, cap, "more than two boards: a line is a start and at most one goal");
+		return SDB_EINVAL;
+	}
+	if (semi || words == 2) {
 		if (semi) {
 			size_t len = (size_t)(semi - line);
-			if (len >= sizeof a || strlen(semi + 1) >= sizeof b || strchr(semi + 1, ';')) {
-				snprintf(why, cap, "expected 'START ; GOAL'");
+			if (len >= sizeof a || strlen(semi + 1) >= sizeof b) {
+				snprintf(why, cap, "a board is longer than %zu characters", sizeof a - 1);
 				return SDB_EINVAL;
 			}
 			memcpy(a, line, len);
@@ -159,7 +188,7 @@ int query_parse(query *q, const char *line, int w, int h, const sdb_db *db, char
 		}
 		count = na + nb;
 		nstart = na;
-	} else if ((err = sdb_cells_parse(cells, &count, MAX_LINE_CELLS + 1, line))) {
+	} else if ((err = sdb_cells_parse(cells, &count, MAX_LINE_CELLS, line))) {
 		snprintf(why, cap, "%s", sdb_errdetail());
 		return err;
 	}
@@ -177,7 +206,7 @@ int query_parse(query *q, const char *line, int w, int h, const sdb_db *db, char
 		if (nstart < 0) {
 			nstart = is_board_size(count) || count % 2 ? count : count / 2;
 			if (nstart == count && count % 2 == 0 && is_board_size(count / 2) &&
-			    !has_tables(db, count) && has_tables(db, count / 2))
+			    !has_tables(db, count) && has_tables(db, count / 2) && !is_compact(line))
 				nstart = count / 2;
 		}
 		if ((err = pick_size(&w, &h, nstart, db, why, cap)))

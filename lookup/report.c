@@ -37,7 +37,8 @@ static void path_boards(out *o, const sdb_board *start, const char *moves, int j
 	}
 }
 
-static void answer_json(out *o, const report_opts *r, const query *q, const sdb_answer *a)
+static void answer_json(out *o, const report_opts *r, const query *q, const sdb_answer *a,
+                        const sdb_solve_stats *stats)
 {
 	out_str(o, "{\"start\":");
 	board_json(o, &q->start);
@@ -72,6 +73,12 @@ static void answer_json(out *o, const report_opts *r, const query *q, const sdb_
 		path_boards(o, &q->start, a->moves, 1);
 		out_char(o, ']');
 	}
+	if (stats) {
+		out_str(o, ",\"nodes\":");
+		out_u64(o, stats->nodes);
+		out_str(o, ",\"heuristic\":");
+		out_u64(o, (uint64_t)stats->heuristic);
+	}
 	out_str(o, "}\n");
 }
 
@@ -105,10 +112,11 @@ static void answer_text(out *o, const report_opts *r, const query *q, const sdb_
 		path_boards(o, &q->start, a->moves, 0);
 }
 
-void report_answer(out *o, const report_opts *r, const query *q, const sdb_answer *a)
+void report_answer(out *o, const report_opts *r, const query *q, const sdb_answer *a,
+                   const sdb_solve_stats *stats)
 {
 	if (r->json)
-		answer_json(o, r, q, a);
+		answer_json(o, r, q, a, stats);
 	else
 		answer_text(o, r, q, a);
 }

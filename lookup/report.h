@@ -13,8 +13,10 @@ typedef struct report_opts {
 	int only;   /* enum report_only: one field, plain (judge formats) */
 } report_opts;
 
-/* Append the answer a to query q. */
-void report_answer(out *o, const report_opts *r, const query *q, const sdb_answer *a);
+/* Append the answer a to query q; stats of the search, or NULL for a table
+ * answer. */
+void report_answer(out *o, const report_opts *r, const query *q, const sdb_answer *a,
+                   const sdb_solve_stats *stats);
 
 /* Append the report of a query that could not be answered; line is 0 for a
  * query from the command line. Text mode writes nothing on stdout. */

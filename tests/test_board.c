@@ -47,7 +47,7 @@ Test(board, sizes_from_cell_counts)
 	cr_assert(b.w == 4 && b.cell[9] == 10 && b.cell[14] == 15);
 	b = parse_ok("1 2 3 4 5 0", 3, 2);
 	cr_assert(b.w == 3 && b.h == 2);
-	parse_bad("1 2 3 4 5 0", 0, 0, SDB_EAMBIGUOUS, "--size");
+	parse_bad("1 2 3 4 5 0", 0, 0, SDB_EAMBIGUOUS, "give the size");
 	parse_bad("1 2 3 4 5 6 7 0", 0, 0, SDB_EAMBIGUOUS, "2x4");
 }
 
@@ -62,7 +62,8 @@ Test(board, bad_boards_say_what_is_wrong)
 	parse_bad("0 2 3 4 5 6 7 8 0", 0, 0, SDB_EINVAL, "more than one blank");
 	parse_bad("1 2 3 4 5 6 7 8 q", 0, 0, SDB_EINVAL, "unknown notation 'q'");
 	parse_bad("12345678q", 0, 0, SDB_EINVAL, "unknown character 'q'");
-	parse_bad("1234 5 6 7 8 0", 0, 0, SDB_EINVAL, "mixes");
+	parse_bad("12x4 5 6 7 8 0", 0, 0, SDB_EINVAL, "mixes");
+	parse_bad("1234 5 6 7 8 0", 0, 0, SDB_EINVAL, "or is a tile number out of range");
 	parse_bad("", 0, 0, SDB_EINVAL, "empty");
 	parse_bad("  ,, ", 0, 0, SDB_EINVAL, "empty");
 	parse_bad("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0 1", 0, 0, SDB_EINVAL, "more than 16");
