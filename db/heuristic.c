@@ -24,6 +24,7 @@ struct sdb_heuristic {
 	int8_t group_of[SDB_MAX_CELLS];   /* set's tile -> group, or -1 */
 	sdb_pattern *pattern[MAX_GROUPS];
 	const uint8_t *data[MAX_GROUPS];
+	int nibbles[MAX_GROUPS];          /* SDB_ENTRY_NIBBLE_MD, else one byte per entry */
 	char name[SDB_NAME_MAX];
 };
 
@@ -124,16 +125,34 @@ static int manhattan_lc(const sdb_heuristic *h, const sdb_board *b)
 	return sum;
 }
 
-static int group_value(const sdb_heuristic *h, int g, const sdb_board *b)
+static inline int cell_distance(int w, int a, int b)
 {
-	return h->data[g][sdb_pattern_rank(h->pattern[g], b)];
+	return abs_diff(a % w, b % w) + abs_diff(a / w, b / w);
 }
 
-static int sum_groups(const sdb_heuristic *h, uint8_t *part, const sdb_board *b)
+/* A group's entry for the board of view v of st (mask and Manhattan distance
+ * of the group's tiles are kept in st). */
+static inline int group_value(const sdb_heuristic *h, const sdb_hstate *st, int v, int g)
 {
+	uint64_t i = sdb_pattern_rank_mask(h->pattern[g], &st->board[v], st->mask[v][g]);
+	if (!h->nibbles[g])
+		return h->data[g][i];
+	return st->md[v][g] + 2 * (h->data[g][i >> 1] >> ((i & 1) << 2) & 15);
+}
+
+static int sum_groups(const sdb_heuristic *h, sdb_hstate *st, int v)
+{
+	const sdb_board *b = &st->board[v];
+	for (int c = 0; c < b->n; c++) {
+		int t = b->cell[c], g = h->group_of[t];
+		if (t && g >= 0) {
+			st->mask[v][g] |= (uint16_t)(1u << c);
+			st->md[v][g] += (uint8_t)cell_distance(h->w, c, h->goal_cell[t]);
+		}
+	}
 	int sum = 0;
 	for (int g = 0; g < h->ngroups; g++)
-		sum += part[g] = (uint8_t)group_value(h, g, b);
+		sum += st->part[v][g] = (uint8_t)group_value(h, st, v, g);
 	return sum;
 }
 
@@ -216,6 +235,7 @@ int sdb_heuristic_open(sdb_heuristic **out, const sdb_db *db, const sdb_board *g
 	h->ngroups = ngroups;
 	for (int g = 0; g < ngroups && !err; g++) {
 		const sdb_table_info *in = sdb_table_meta(tables[g]);
+		h->nibbles[g] = in->entry_format == SDB_ENTRY_NIBBLE_MD;
 		if (!(h->data[g] = sdb_table_data(tables[g])))
 			err = SDB_ECORRUPT;
 		else
@@ -257,8 +277,8 @@ int sdb_heuristic_start_in(const sdb_heuristic *h, const sdb_frame *f, sdb_hstat
 	to_frame(h, f, &st->board[0], &st->board[1], state);
 	if (h->manhattan)
 		return st->value = manhattan_lc(h, &st->board[0]);
-	st->sum[0] = sum_groups(h, st->part[0], &st->board[0]);
-	st->sum[1] = h->mirror ? sum_groups(h, st->part[1], &st->board[1]) : 0;
+	st->sum[0] = sum_groups(h, st, 0);
+	st->sum[1] = h->mirror ? sum_groups(h, st, 1) : 0;
 	return st->value = st->sum[0] > st->sum[1] ? st->sum[0] : st->sum[1];
 }
 
@@ -274,18 +294,23 @@ int sdb_heuristic_value(const sdb_heuristic *h, const sdb_board *state)
 }
 
 /* Move the blank of one view; the moved tile's group is re-read. */
-static void move_view(const sdb_heuristic *h, sdb_hstate *st, int view, int move)
+static void move_view(const sdb_heuristic *h, sdb_hstate *st, int v, int move)
 {
-	sdb_board *b = &st->board[view];
-	int delta[4] = { -b->w, b->w, -1, 1 };
-	int tile = b->cell[b->blank + delta[move]];
-	sdb_board_apply(b, move);
+	sdb_board *b = &st->board[v];
+	const int delta[4] = { -b->w, b->w, -1, 1 };
+	const int from = b->blank + delta[move], to = b->blank, tile = b->cell[from];
+	b->cell[to] = (uint8_t)tile;
+	b->cell[from] = 0;
+	b->blank = (uint8_t)from;
 	int g = h->group_of[tile];
-	if (g >= 0) {
-		int v = group_value(h, g, b);
-		st->sum[view] += v - st->part[view][g];
-		st->part[view][g] = (uint8_t)v;
-	}
+	if (g < 0)
+		return;
+	st->mask[v][g] ^= (uint16_t)(1u << from | 1u << to);
+	st->md[v][g] = (uint8_t)(st->md[v][g] + cell_distance(h->w, to, h->goal_cell[tile]) -
+	                         cell_distance(h->w, from, h->goal_cell[tile]));
+	int value = group_value(h, st, v, g);
+	st->sum[v] += value - st->part[v][g];
+	st->part[v][g] = (uint8_t)value;
 }
 
 int sdb_heuristic_move_frame(const sdb_heuristic *h, sdb_hstate *st, int m)

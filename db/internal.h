@@ -30,6 +30,10 @@ struct sdb_table {
 	uint64_t goal_index;   /* index of the goal itself */
 };
 
+/* Rank of a board's pattern when the cells of the group's tiles (mask) are
+ * known: O(k) instead of O(n). */
+uint64_t sdb_pattern_rank_mask(const sdb_pattern *p, const sdb_board *b, unsigned mask);
+
 /* How a goal is brought onto a heuristic's canonical goal: a symmetry, then
  * labels (caller's tile -> set's tile). */
 typedef struct sdb_frame {

@@ -16,6 +16,7 @@
 enum { MAX_CELLS = SDB_MAX_CELLS, K = SDB_MAX_PATTERN, NO_REGION = 0xff };
 
 static uint16_t colex_rank[1 << MAX_CELLS];   /* among masks of equal popcount */
+static uint8_t select8[256][8];   /* position of the k-th set bit of a byte (k <= 8 tiles) */
 
 struct sdb_pattern {
 	int w, h, n, k, mode;
@@ -33,6 +34,7 @@ struct sdb_pattern {
 	uint16_t *block_cells;           /* block -> cells of its region (region mode) */
 	uint8_t *block_region;           /* block -> region number */
 	uint64_t goal_index;
+	uint8_t goal_cell[K];            /* slot -> the cell of that tile in the goal */
 };
 
 __attribute__((constructor)) static void pattern_tables_init(void)
@@ -53,6 +55,10 @@ __attribute__((constructor)) static void pattern_tables_init(void)
 			}
 		colex_rank[mask] = (uint16_t)r;
 	}
+	for (int x = 0; x < 256; x++)
+		for (int bit = 0, k = 0; bit < 8; bit++)
+			if (x >> bit & 1)
+				select8[x][k++] = (uint8_t)bit;
 }
 
 static inline uint32_t div_by(uint32_t x, uint32_t d, uint64_t rec)
@@ -73,20 +79,48 @@ static inline uint32_t perm_rank(const sdb_pattern *p, const uint8_t *seq)
 	return r;
 }
 
-static inline void perm_unrank(const sdb_pattern *p, uint32_t r, uint8_t *seq)
+/* The order of the group's tiles (seq) and their Lehmer digits for rank r. */
+static inline void perm_unrank(const sdb_pattern *p, uint32_t r, uint8_t *seq, uint8_t *digit)
 {
 	unsigned unseen = (1u << p->k) - 1;
-	for (int j = 0; j < p->k; j++) {
+	for (int j = 0; j < p->k && j < K; j++) {
 		uint32_t f = p->fact[p->k - 1 - j];
 		uint32_t d = div_by(r, f, p->recip[p->k - 1 - j]);
 		r -= d * f;
-		unsigned t = unseen;   /* the d-th remaining slot */
-		for (uint32_t i = 0; i < d; i++)
-			t &= t - 1;
-		unsigned s = (unsigned)__builtin_ctz(t);
+		unsigned s = select8[unseen][d];
 		seq[j] = (uint8_t)s;
+		digit[j] = (uint8_t)d;
 		unseen &= ~(1u << s);
 	}
+}
+
+/* Rank change when the tile at sorted position j moves to position q and the
+ * tiles between shift one place towards j: their digits gain (or lose) the
+ * moved tile, the moved tile's digit loses (or gains) the smaller of them. */
+static inline int32_t move_delta(const sdb_pattern *p, const uint8_t *seq, const uint8_t *digit,
+                                 int j, int q)
+{
+	const uint32_t *f = p->fact;
+	const int last = p->k - 1;
+	const unsigned t = seq[j];
+	int32_t delta = 0;
+	int passed_smaller = 0;
+	if (q > j) {
+		for (int i = j + 1; i <= q; i++) {
+			delta += (int32_t)((digit[i] + (t < seq[i])) * f[last - (i - 1)]) -
+			         (int32_t)(digit[i] * f[last - i]);
+			passed_smaller += seq[i] < t;
+		}
+		delta += (int32_t)((digit[j] - passed_smaller) * f[last - q]) - (int32_t)(digit[j] * f[last - j]);
+	} else {
+		for (int i = q; i < j; i++) {
+			delta += (int32_t)((digit[i] - (t < seq[i])) * f[last - (i + 1)]) -
+			         (int32_t)(digit[i] * f[last - i]);
+			passed_smaller += seq[i] < t;
+		}
+		delta += (int32_t)((digit[j] + passed_smaller) * f[last - q]) - (int32_t)(digit[j] * f[last - j]);
+	}
+	return delta;
 }
 
 /* Label regions of the cells not in mask; returns how many. */
@@ -202,6 +236,9 @@ int sdb_pattern_new(sdb_pattern **out, const sdb_board *goal, uint32_t tiles, in
 		sdb_pattern_free(p);
 		return sdb_fail(SDB_ENOMEM, "out of memory for the pattern's tables");
 	}
+	for (int c = 0; c < n; c++)
+		if (p->slot[goal->cell[c]] >= 0)
+			p->goal_cell[p->slot[goal->cell[c]]] = (uint8_t)c;
 	p->goal_index = sdb_pattern_rank(p, goal);
 	*out = p;
 	return SDB_OK;
@@ -230,6 +267,68 @@ uint64_t sdb_pattern_goal_index(const sdb_pattern *p)
 	return p->goal_index;
 }
 
+uint64_t sdb_pattern_rank_mask(const sdb_pattern *p, const sdb_board *b, unsigned mask)
+{
+	uint8_t seq[K];
+	int j = 0;
+	for (unsigned rest = mask; rest && j < K; rest &= rest - 1)
+		seq[j++] = (uint8_t)p->slot[b->cell[__builtin_ctz(rest)]];
+	return block_index(p, colex_rank[mask], b->blank) * p->kfact + perm_rank(p, seq);
+}
+
+int sdb_pattern_manhattan(const sdb_pattern *p, uint64_t index)
+{
+	uint32_t block = (uint32_t)(index / p->kfact);
+	uint32_t perm = (uint32_t)(index - (uint64_t)block * p->kfact);
+	uint8_t seq[K], digit[K];
+	perm_unrank(p, perm, seq, digit);
+	int md = 0, j = 0;
+	for (unsigned rest = p->comb_mask[p->block_comb[block]]; rest && j < K; rest &= rest - 1) {
+		int c = __builtin_ctz(rest), g = p->goal_cell[seq[j++]];
+		md += abs(c % p->w - g % p->w) + abs(c / p->w - g / p->w);
+	}
+	return md;
+}
+
+/* Lexicographic orders of the tiles on the block's cells, depth first: the
+ * k! entries in index order, with the Manhattan distance summed on the way. */
+static void block_md(const sdb_pattern *p, const uint8_t cost[K][K], int j, unsigned unseen,
+                     int md, uint8_t **out)
+{
+	if (j == p->k) {
+		*(*out)++ = (uint8_t)md;
+		return;
+	}
+	for (unsigned rest = unseen; rest; rest &= rest - 1) {
+		int s = __builtin_ctz(rest);
+		block_md(p, cost, j + 1, unseen & ~(1u << s), md + cost[j][s], out);
+	}
+}
+
+uint64_t sdb_pattern_blocks(const sdb_pattern *p)
+{
+	return p->nblocks;
+}
+
+void sdb_pattern_block_manhattan(const sdb_pattern *p, uint64_t block, uint8_t *md)
+{
+	uint8_t cost[K][K];
+	int j = 0;
+	for (unsigned rest = p->comb_mask[p->block_comb[block]]; rest && j < K; rest &= rest - 1, j++) {
+		int c = __builtin_ctz(rest);
+		for (int s = 0; s < p->k; s++) {
+			int g = p->goal_cell[s];
+			cost[j][s] = (uint8_t)(abs(c % p->w - g % p->w) + abs(c / p->w - g / p->w));
+		}
+	}
+	block_md(p, cost, 0, (1u << p->k) - 1, 0, &md);
+}
+
+int sdb_pattern_region(const sdb_pattern *p, uint64_t index)
+{
+	return p->mode == SDB_BLANK_REGION ? p->block_region[index / p->kfact] : 0;
+}
+
 uint64_t sdb_pattern_rank(const sdb_pattern *p, const sdb_board *b)
 {
 	uint8_t seq[K];
@@ -254,31 +353,22 @@ int sdb_pattern_neighbors(const sdb_pattern *p, uint64_t index, uint64_t *out)
 	uint32_t perm = (uint32_t)(index - (uint64_t)block * p->kfact);
 	uint16_t mask = p->comb_mask[p->block_comb[block]];
 	uint16_t region = p->block_cells[block];
-	uint8_t seq[K], cell[K];
-	perm_unrank(p, perm, seq);
-	for (int j = 0, c = 0; c < p->n; c++)
-		if (mask >> c & 1)
-			cell[j++] = (uint8_t)c;
+	uint8_t seq[K], digit[K];
+	perm_unrank(p, perm, seq, digit);
 	int count = 0;
-	for (int j = 0; j < p->k; j++) {
-		int a = cell[j];
+	unsigned rest = mask;
+	for (int j = 0; j < p->k; j++, rest &= rest - 1) {
+		int a = __builtin_ctz(rest);   /* the j-th occupied cell */
 		for (int m = 0; m < 4; m++) {
 			int e = p->nbr[a][m];
 			if (e < 0 || !(region >> e & 1))
 				continue;
-			/* tile seq[j] steps from a to e; the blank is left at a */
+			/* The tile steps from a to e, the blank is left at a. Its place
+			 * among the occupied cells goes from j to q. */
 			uint32_t nmask = (mask ^ (1u << a)) | (1u << e);
-			uint8_t nseq[K];
-			int pos = (int)sdb_popcount16(nmask & ((1u << e) - 1));
-			for (int i = 0, o = 0; i < p->k; i++) {
-				if (i == j)
-					continue;
-				if (o == pos)
-					o++;
-				nseq[o++] = seq[i];
-			}
-			nseq[pos] = seq[j];
-			out[count++] = block_index(p, colex_rank[nmask], a) * p->kfact + perm_rank(p, nseq);
+			int q = (int)sdb_popcount16(nmask & ((1u << e) - 1));
+			uint32_t nperm = q == j ? perm : (uint32_t)((int32_t)perm + move_delta(p, seq, digit, j, q));
+			out[count++] = block_index(p, colex_rank[nmask], a) * p->kfact + nperm;
 		}
 	}
 	return count;

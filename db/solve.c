@@ -36,8 +36,8 @@ static int dfs(search *s, const sdb_hstate *st, int g, int bound, int prev)
 		return FOUND;
 	if (g >= SDB_MAX_MOVES)
 		return 0;
-	if (++s->nodes % CHECK_EVERY == 0 &&
-	    ((s->max_nodes && s->nodes >= s->max_nodes) || (s->deadline > 0 && now() > s->deadline)))
+	if ((s->max_nodes && s->nodes >= s->max_nodes) ||
+	    (++s->nodes % CHECK_EVERY == 0 && s->deadline > 0 && now() > s->deadline))
 		return STOPPED;
 	unsigned moves = sdb_board_moves(&st->board[0]);
 	for (int m = 0; m < 4; m++) {
@@ -91,9 +91,14 @@ int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
 	}
 	stats->nodes = s.nodes;
 	stats->seconds = now() - t0;
+	if (r == STOPPED && s.max_nodes && s.nodes >= s.max_nodes)
+		return sdb_fail(SDB_ELIMIT, "search stopped at its limit of %llu nodes (%.1f s, no "
+		                "solution within %d moves)", (unsigned long long)s.max_nodes,
+		                stats->seconds, bound - 1);
 	if (r == STOPPED)
-		return sdb_fail(SDB_ELIMIT, "search stopped after %llu nodes and %.1f s (bound %d)",
-		                (unsigned long long)s.nodes, stats->seconds, bound);
+		return sdb_fail(SDB_ELIMIT, "search stopped at its time limit of %g s (%llu nodes, "
+		                "no solution within %d moves)", limits->timeout,
+		                (unsigned long long)s.nodes, bound - 1);
 	if (r != FOUND)
 		return sdb_fail(SDB_ELIMIT, "no solution within %d moves", SDB_MAX_MOVES);
 	int back[4];

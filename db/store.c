@@ -317,7 +317,7 @@ const uint8_t *sdb_table_data(const sdb_table *ct)
 	}
 	MDB_val key = { strlen(t->info.name), t->info.name }, val;
 	int rc = mdb_get(db->rtxn, db->tables, &key, &val);
-	if (rc == MDB_NOTFOUND || (rc == 0 && val.mv_size != t->info.states)) {
+	if (rc == MDB_NOTFOUND || (rc == 0 && val.mv_size != sdb_table_bytes(&t->info))) {
 		sdb_fail(SDB_ECORRUPT, "%s: table '%s' is %s", db->path, t->info.name,
 		         rc ? "missing" : "of the wrong size");
 		return NULL;
@@ -328,6 +328,11 @@ const uint8_t *sdb_table_data(const sdb_table *ct)
 	}
 	t->data = val.mv_data;
 	return t->data;
+}
+
+uint64_t sdb_table_bytes(const sdb_table_info *info)
+{
+	return info->entry_format == SDB_ENTRY_NIBBLE_MD ? (info->states + 1) / 2 : info->states;
 }
 
 static uint32_t crc_of(const uint8_t *data, uint64_t size)
@@ -342,12 +347,51 @@ static uint32_t crc_of(const uint8_t *data, uint64_t size)
 	return (uint32_t)crc;
 }
 
+int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_t *data)
+{
+	memset(counts, 0, SDB_MAX_DISTANCE * sizeof *counts);
+	if (info->entry_format == SDB_ENTRY_DIST6_MOVE2 || info->entry_format == SDB_ENTRY_DIST8) {
+		const uint8_t mask = info->entry_format == SDB_ENTRY_DIST8 ? 0xff : 0x3f;
+		for (uint64_t i = 0; i < info->states; i++) {
+			unsigned d = data[i] & mask;
+			if (d != mask)
+				counts[d < SDB_MAX_DISTANCE ? d : SDB_MAX_DISTANCE - 1]++;
+		}
+		return SDB_OK;
+	}
+	if (info->entry_format != SDB_ENTRY_NIBBLE_MD)
+		return sdb_fail(SDB_EINVAL, "table '%s': unknown entry format %d", info->name,
+		                info->entry_format);
+	sdb_pattern *p;
+	int err = sdb_pattern_new(&p, &info->goal, info->pattern, info->blank_mode);
+	if (err)
+		return err;
+	uint64_t kfact = sdb_pattern_size(p) / sdb_pattern_blocks(p);
+	uint8_t *md = malloc(kfact);
+	if (!md || sdb_pattern_size(p) != info->states) {
+		free(md);
+		sdb_pattern_free(p);
+		return md ? sdb_fail(SDB_EINVAL, "table '%s': its size does not match its pattern",
+		                     info->name) : sdb_fail(SDB_ENOMEM, "out of memory");
+	}
+	for (uint64_t b = 0; b < sdb_pattern_blocks(p); b++) {
+		sdb_pattern_block_manhattan(p, b, md);
+		for (uint64_t x = 0, i = b * kfact; x < kfact; x++, i++) {
+			unsigned d = md[x] + 2 * (data[i >> 1] >> ((i & 1) << 2) & 15);
+			counts[d < SDB_MAX_DISTANCE ? d : SDB_MAX_DISTANCE - 1]++;
+		}
+	}
+	free(md);
+	sdb_pattern_free(p);
+	return SDB_OK;
+}
+
 int sdb_table_verify(const sdb_table *t)
 {
 	const uint8_t *data = sdb_table_data(t);
 	if (!data)
 		return SDB_ECORRUPT;
-	uint32_t crc = crc_of(data, t->info.states);
+	uint32_t crc = crc_of(data, sdb_table_bytes(&t->info));
 	if (crc != t->info.crc32)
 		return sdb_fail(SDB_ECORRUPT, "%s: table '%s' fails its CRC check (stored "
 		                "%08x, computed %08x)", t->db->path, t->info.name,
@@ -393,7 +437,7 @@ int sdb_writer_reserve(sdb_writer *w, uint8_t **data, const char *name, uint64_t
 int sdb_writer_put_meta(sdb_writer *w, sdb_table_info *info)
 {
 	if (!w->reserved || strcmp(info->name, w->reserved_name) != 0 ||
-	    info->states != w->reserved_size)
+	    sdb_table_bytes(info) != w->reserved_size)
 		return sdb_fail(SDB_EINVAL, "catalog entry '%s' does not match the reserved table",
 		                info->name);
 	info->crc32 = crc_of(w->reserved, w->reserved_size);

@@ -37,6 +37,15 @@ typedef struct pass {
 	uint8_t distmask;   /* the distance bits of an entry */
 } pass;
 
+static inline int is_calling_thread(void)
+{
+#ifdef _OPENMP
+	return omp_get_thread_num() == 0;
+#else
+	return 1;
+#endif
+}
+
 static inline uint8_t load(const uint8_t *p)
 {
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
@@ -166,12 +175,17 @@ int bfs_run(bfs_result *res, uint8_t *table, const bfs_space *sp, int threads,
 			.distmask = sp->best_moves ? 0x3f : 0xff,
 		};
 		ps.fix_frontier = ps.pull && pushed_last && sp->best_moves && k > 0;
-		uint64_t count = 0;
+		uint64_t count = 0, found = 0;
 		const uint64_t nchunks = (total + CHUNK - 1) / CHUNK;
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : count) num_threads(threads)
 		for (uint64_t c = 0; c < nchunks; c++) {
 			uint64_t lo = c * CHUNK, hi = lo + CHUNK < total ? lo + CHUNK : total;
-			count += scan_range(&ps, lo, hi);
+			uint64_t n = scan_range(&ps, lo, hi);
+			count += n;
+			/* long levels: the calling thread reports progress as it goes */
+			uint64_t so_far = __atomic_add_fetch(&found, n, __ATOMIC_RELAXED);
+			if (progress && is_calling_thread())
+				progress(ctx, k, res->reached + so_far);
 		}
 		pushed_last = !ps.pull;
 		if (progress)

@@ -7,8 +7,9 @@
 
 #include "slidedb.h"
 
-/* Called by the search after each level: the level just finished and the
- * states reached so far. */
+/* Called by the search as it goes (from the calling thread only, often:
+ * rate-limit the display): the level being worked on and the states reached
+ * so far. */
 typedef void bfs_progress_fn(void *ctx, int level, uint64_t states_reached);
 
 /* Writes the neighbours of index into out and returns how many. With

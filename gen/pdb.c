@@ -116,30 +116,91 @@ static int parse_partition(uint32_t *groups, char *setname, size_t cap, const op
 	return ngroups;
 }
 
-/* The minimum over the blank's regions, folded from a region-mode table. */
-static void fold_min(uint8_t *compact, uint64_t compact_size, const uint8_t *region,
-                     const sdb_pattern *p, sdb_table_info *info)
+/* The minimum over the blank's regions, folded in place: the min-mode index
+ * of an entry is never above its region-mode index, and each placement's
+ * first region comes first. */
+static void fold_min(uint8_t *table, const sdb_pattern *p)
 {
-	memset(compact, 0xff, compact_size);
 	for (uint64_t i = 0; i < sdb_pattern_size(p); i++) {
 		uint64_t j = sdb_pattern_min_index(p, i);
-		if (region[i] < compact[j])
-			compact[j] = region[i];
+		if (sdb_pattern_region(p, i) == 0 || table[i] < table[j])
+			table[j] = table[i];
 	}
-	memset(info->counts, 0, sizeof info->counts);
+}
+
+/* Counts per distance of a one-byte table, unreached entries left out. */
+static void count_values(sdb_table_info *info, const uint8_t *table)
+{
+	sdb_table_recount(info->counts, info, table);
 	info->max_distance = 0;
-	for (uint64_t j = 0; j < compact_size; j++) {
-		info->counts[compact[j]]++;
-		if (compact[j] > info->max_distance)
-			info->max_distance = compact[j];
+	for (int d = 0; d < SDB_MAX_DISTANCE; d++)
+		if (info->counts[d])
+			info->max_distance = d;
+}
+
+/* Turn each entry of blocks [lo, hi) into (value - Manhattan) / 2 in place;
+ * false (the table unchanged) if one does not fit in 4 bits. */
+static int to_excess(uint8_t *table, const sdb_pattern *p, uint64_t lo, uint64_t hi, uint8_t *md)
+{
+	uint64_t kfact = sdb_pattern_size(p) / sdb_pattern_blocks(p);
+	for (uint64_t b = lo; b < hi; b++) {
+		uint8_t *e = table + b * kfact;
+		sdb_pattern_block_manhattan(p, b, md);
+		for (uint64_t i = 0; i < kfact; i++)
+			if (e[i] < md[i] || (e[i] - md[i]) % 2 || (e[i] - md[i]) / 2 > 15) {
+				for (uint64_t u = lo; u < b; u++) {   /* undo */
+					sdb_pattern_block_manhattan(p, u, md);
+					for (uint64_t x = 0; x < kfact; x++)
+						table[u * kfact + x] = (uint8_t)(md[x] + 2 * table[u * kfact + x]);
+				}
+				return 0;
+			}
+		for (uint64_t i = 0; i < kfact; i++)
+			e[i] = (uint8_t)((e[i] - md[i]) / 2);
 	}
+	return 1;
+}
+
+/* Pack into nibbles in place: each entry becomes (value - Manhattan) / 2,
+ * two to a byte. Returns the packed size, or 0 (table unchanged) when an
+ * entry does not fit in 4 bits. */
+static uint64_t pack_nibbles(uint8_t *table, uint64_t n, const sdb_pattern *p, int threads)
+{
+	const uint64_t blocks = sdb_pattern_blocks(p), slices = 256;
+	uint8_t ok[256];
+#pragma omp parallel num_threads(threads)
+	{
+		uint8_t *md = malloc(n / blocks);
+#pragma omp for schedule(dynamic, 1)
+		for (uint64_t s = 0; s < slices; s++)
+			ok[s] = md && to_excess(table, p, blocks * s / slices, blocks * (s + 1) / slices, md);
+		free(md);
+	}
+	int fits = 1;
+	for (uint64_t s = 0; s < slices; s++)
+		fits &= ok[s];
+	if (!fits) {   /* put back the slices that were converted */
+		uint8_t *md = malloc(n / blocks);
+		for (uint64_t s = 0; s < slices && md; s++)
+			for (uint64_t b = blocks * s / slices; ok[s] && b < blocks * (s + 1) / slices; b++) {
+				uint64_t kfact = n / blocks;
+				sdb_pattern_block_manhattan(p, b, md);
+				for (uint64_t x = 0; x < kfact; x++)
+					table[b * kfact + x] = (uint8_t)(md[x] + 2 * table[b * kfact + x]);
+			}
+		free(md);
+		return 0;
+	}
+	for (uint64_t i = 0; i < n; i += 2)   /* in order: byte i/2 is read before written */
+		table[i / 2] = (uint8_t)(table[i] | (i + 1 < n ? table[i + 1] << 4 : 0));
+	return (n + 1) / 2;
 }
 
 static int build_group(run *r, const sdb_board *canon, const char *setname, uint32_t tiles,
                        int group, int ngroups, int mode)
 {
 	sdb_pattern *p = NULL, *compact = NULL;
-	uint8_t *data = NULL, *work = NULL;
+	uint8_t *work = NULL, *data;
 	char name[SDB_NAME_MAX];
 	snprintf(name, sizeof name, "%s/g%d", setname, group);
 	int err = sdb_pattern_new(&p, canon, tiles, SDB_BLANK_REGION);
@@ -149,31 +210,48 @@ static int build_group(run *r, const sdb_board *canon, const char *setname, uint
 		fprintf(stderr, "%s: %s\n", prog, sdb_errdetail());
 		goto done;
 	}
+	/* The search runs in a working table of its own; the stored table, packed,
+	 * is reserved only once the working one has shrunk to it. */
 	sdb_table_info info;
-	uint64_t size = sdb_pattern_size(compact ? compact : p);
-	table_info_init(&info, name, SDB_KIND_PATTERN, SDB_ENTRY_DIST8, canon, size);
+	table_info_init(&info, name, SDB_KIND_PATTERN, SDB_ENTRY_DIST8, canon, sdb_pattern_size(p));
 	snprintf(info.set, sizeof info.set, "%s", setname);
 	info.pattern = tiles;
 	info.blank_mode = mode;
 	info.group = group;
 	info.ngroups = ngroups;
-	if ((err = sdb_writer_reserve(r->wr, &data, name, size))) {
-		fprintf(stderr, "%s: %s\n", prog, sdb_errdetail());
-		goto done;
-	}
-	if (compact && !(work = malloc(sdb_pattern_size(p)))) {
-		fprintf(stderr, "%s: %s: out of memory\n", prog, name);
+	if (!(work = malloc(info.states))) {
+		fprintf(stderr, "%s: %s: out of memory for %llu entries\n", prog, name,
+		        (unsigned long long)info.states);
 		err = SDB_ENOMEM;
 		goto done;
 	}
 	bfs_space space;
 	bfs_pattern_space(&space, p);
-	info.states = sdb_pattern_size(p);   /* the search's own size, for progress */
-	if ((err = run_bfs(r, &info, work ? work : data, &space)))
+	if ((err = run_bfs(r, &info, work, &space)))
 		goto done;
-	info.states = size;
-	if (work)
-		fold_min(data, size, work, p, &info);
+	const sdb_pattern *final = p;
+	if (compact) {
+		fold_min(work, p);
+		final = compact;
+		info.states = sdb_pattern_size(compact);
+	}
+	count_values(&info, work);
+	uint64_t bytes = pack_nibbles(work, info.states, final, r->o->threads);
+	if (bytes) {
+		info.entry_format = SDB_ENTRY_NIBBLE_MD;
+		uint8_t *smaller = realloc(work, bytes);   /* give the rest back before reserving */
+		if (smaller)
+			work = smaller;
+	} else {
+		bytes = info.states;
+	}
+	if ((err = sdb_writer_reserve(r->wr, &data, name, bytes))) {
+		fprintf(stderr, "%s: %s\n", prog, sdb_errdetail());
+		goto done;
+	}
+	memcpy(data, work, bytes);
+	free(work);
+	work = NULL;
 	err = run_put(r, &info);
 done:
 	free(work);

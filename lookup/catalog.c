@@ -9,12 +9,17 @@
 
 static const char *kind_name(int kind)
 {
-	return kind == SDB_KIND_FULL ? "full" : "unknown";
+	return kind == SDB_KIND_FULL ? "full" : kind == SDB_KIND_PATTERN ? "pattern" : "unknown";
 }
 
 static const char *format_name(int format)
 {
-	return format == SDB_ENTRY_DIST6_MOVE2 ? "dist6-move2" : "unknown";
+	switch (format) {
+	case SDB_ENTRY_DIST6_MOVE2: return "dist6-move2";
+	case SDB_ENTRY_DIST8: return "dist8";
+	case SDB_ENTRY_NIBBLE_MD: return "nibble-manhattan";
+	default: return "unknown";
+	}
 }
 
 static void utc_time(char *buf, size_t cap, int64_t t)
@@ -36,6 +41,29 @@ static void served_cells(out *o, const sdb_table_info *in, const char *sep)
 		}
 }
 
+/* Pattern tables: the set, the group's tiles, what it keeps of the blank. */
+static void pattern_fields(out *o, const sdb_table_info *in, int json)
+{
+	if (in->kind != SDB_KIND_PATTERN)
+		return;
+	const char *blank = in->blank_mode == SDB_BLANK_REGION ? "region" : "min";
+	if (json) {
+		out_str(o, ",\"set\":");
+		out_json_str(o, in->set);
+		out_printf(o, ",\"group\":%d,\"groups\":%d,\"blank\":\"%s\",\"tiles\":[", in->group,
+		           in->ngroups, blank);
+	} else {
+		out_printf(o, "  set %s, group %d of %d, blank %s, tiles", in->set, in->group + 1,
+		           in->ngroups, blank);
+	}
+	for (int t = 1, first = 1; t < SDB_MAX_CELLS; t++)
+		if (in->pattern >> t & 1) {
+			out_printf(o, json ? "%s%d" : "%s %d", json && !first ? "," : "", t);
+			first = 0;
+		}
+	out_str(o, json ? "]" : "\n");
+}
+
 static void info_json(out *o, const sdb_table_info *in)
 {
 	char goal[3 * SDB_MAX_CELLS], when[32];
@@ -52,6 +80,7 @@ static void info_json(out *o, const sdb_table_info *in)
 	           format_name(in->entry_format), (unsigned long long)in->states, in->max_distance,
 	           in->crc32, when, in->build_seconds, in->threads);
 	out_json_str(o, in->tool_version);
+	pattern_fields(o, in, 1);
 	out_printf(o, ",\"format_version\":%u,\"counts\":[", in->format_version);
 	for (int d = 0; d <= in->max_distance; d++) {
 		if (d)
@@ -66,8 +95,10 @@ static void info_text(out *o, const sdb_table_info *in)
 	char goal[3 * SDB_MAX_CELLS], when[32];
 	sdb_board_format(goal, sizeof goal, &in->goal);
 	utc_time(when, sizeof when, in->built_at);
-	out_printf(o, "%s\n  kind %s, %dx%d, goal %s\n  serves goals with the blank in cell ",
-	           in->name, kind_name(in->kind), in->goal.w, in->goal.h, goal);
+	out_printf(o, "%s\n  kind %s, %dx%d, goal %s\n", in->name, kind_name(in->kind), in->goal.w,
+	           in->goal.h, goal);
+	pattern_fields(o, in, 0);
+	out_str(o, "  serves goals with the blank in cell ");
 	served_cells(o, in, ", ");
 	out_printf(o, "\n  %llu states, max distance %d, entries %s, CRC-32 %08x\n"
 	           "  built %s in %.3f s by slidedb %s (format %u)\n  counts",
@@ -110,10 +141,12 @@ int catalog_info(const sdb_db *db, int json)
 static int check_counts(const sdb_db *db, const sdb_table *t, char *why, size_t cap)
 {
 	const sdb_table_info *in = sdb_table_meta(t);
-	const uint8_t *data = sdb_table_data(t);
-	uint64_t counts[SDB_MAX_DISTANCE] = { 0 };
-	for (uint64_t i = 0; i < in->states; i++)
-		counts[data[i] & 0x3f]++;
+	uint64_t counts[SDB_MAX_DISTANCE];
+	int err = sdb_table_recount(counts, in, sdb_table_data(t));
+	if (err) {
+		snprintf(why, cap, "%s", sdb_errdetail());
+		return err;
+	}
 	for (int d = 0; d < SDB_MAX_DISTANCE; d++)
 		if (counts[d] != (d <= in->max_distance ? in->counts[d] : 0)) {
 			snprintf(why, cap, "%s: %s: %llu entries at distance %d, the catalog says %llu",

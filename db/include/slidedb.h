@@ -271,7 +271,10 @@ enum sdb_format {
 	 * blank (enum sdb_move) in the high 2 bits (meaningless at distance 0). */
 	SDB_ENTRY_DIST6_MOVE2 = 1,
 	/** One byte per entry: the number of moves of the group's tiles. */
-	SDB_ENTRY_DIST8 = 2
+	SDB_ENTRY_DIST8 = 2,
+	/** Two entries per byte, low nibble first: the number of moves of the
+	 * group's tiles is their Manhattan distance plus twice the nibble. */
+	SDB_ENTRY_NIBBLE_MD = 3
 };
 /** Longest distance a table records + 1. */
 #define SDB_MAX_DISTANCE 128
@@ -315,10 +318,22 @@ const sdb_table *sdb_table_find(const sdb_db *db, const char *name);
 /** @brief The catalog entry of a table. */
 const sdb_table_info *sdb_table_meta(const sdb_table *t);
 
-/** @brief The entries of a table: sdb_table_meta(t)->states bytes, read
+/** @brief Bytes a table's entries take: its state count, or half of it
+ * (rounded up) for #SDB_ENTRY_NIBBLE_MD. */
+uint64_t sdb_table_bytes(const sdb_table_info *info);
+
+/** @brief The entries of a table: sdb_table_bytes() bytes, read
  * zero-copy from the memory map (pages are read on first touch only).
  * @return NULL if the data cannot be read (sdb_errdetail() says why). */
 const uint8_t *sdb_table_data(const sdb_table *t);
+
+/** @brief Count a table's entries by distance from its bytes (nibble tables
+ * through their groups' Manhattan distances): what info->counts must say.
+ * Unreached entries (0xff of the one-byte formats) are not counted. Reads
+ * the whole table.
+ * @param[out] counts SDB_MAX_DISTANCE counters
+ * @return 0, #SDB_EINVAL (unknown format or bad metadata), #SDB_ENOMEM. */
+int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_t *data);
 
 /** @brief Recompute a table's CRC-32 and compare it with the catalog.
  * Reads the whole table. @return 0 or #SDB_ECORRUPT. */
@@ -385,7 +400,8 @@ int sdb_writer_begin(sdb_writer **w, sdb_db *db);
 /** @brief Reserve @p size bytes for the entries of table @p name inside the
  * transaction and return where to write them (LMDB MDB_RESERVE: the caller
  * fills the database's own pages, no copy). Replaces a table of that name.
- * The memory is valid until sdb_writer_put_meta(), commit or abort.
+ * The memory is valid until sdb_writer_put_meta(), commit or abort. @p size
+ * is sdb_table_bytes() of the catalog entry to come.
  * @return 0, #SDB_EIO (e.g. map full), #SDB_EINVAL (bad name). */
 int sdb_writer_reserve(sdb_writer *w, uint8_t **data, const char *name, uint64_t size);
 
@@ -454,8 +470,26 @@ uint64_t sdb_pattern_rank(const sdb_pattern *p, const sdb_board *b);
 int sdb_pattern_neighbors(const sdb_pattern *p, uint64_t index, uint64_t *out);
 
 /** @brief For a #SDB_BLANK_REGION pattern, the index the same placement has
- * in the #SDB_BLANK_MIN numbering (what a minimum over regions folds onto). */
+ * in the #SDB_BLANK_MIN numbering (what a minimum over regions folds onto).
+ * It is never above @p index, and the first region of each placement is
+ * numbered 0, so a fold can run in place in index order. */
 uint64_t sdb_pattern_min_index(const sdb_pattern *p, uint64_t index);
+
+/** @brief Number of blocks; each holds k! entries (see above). */
+uint64_t sdb_pattern_blocks(const sdb_pattern *p);
+
+/** @brief sdb_pattern_manhattan() of the k! entries of block @p block at
+ * once, in index order, into @p md (k! bytes): O(1) per entry. */
+void sdb_pattern_block_manhattan(const sdb_pattern *p, uint64_t block, uint8_t *md);
+
+/** @brief The number of the blank's region of entry @p index (0 for
+ * #SDB_BLANK_MIN patterns). */
+int sdb_pattern_region(const sdb_pattern *p, uint64_t index);
+
+/** @brief Manhattan distance of the group's tiles to their goal cells in
+ * entry @p index: a lower bound of the entry, of the same parity (every
+ * move of a group tile changes both by one). */
+int sdb_pattern_manhattan(const sdb_pattern *p, uint64_t index);
 /**@}*/
 
 /** @name Heuristics for other solvers
@@ -499,6 +533,8 @@ int sdb_heuristic_value(const sdb_heuristic *h, const sdb_board *state);
 typedef struct sdb_hstate {
 	sdb_board board[2];                 /* in the set's frame: plain, mirrored */
 	uint8_t part[2][SDB_MAX_CELLS];     /* value of each group */
+	uint8_t md[2][SDB_MAX_CELLS];       /* Manhattan distance of each group's tiles */
+	uint16_t mask[2][SDB_MAX_CELLS];    /* cells of each group's tiles */
 	int sum[2];
 	int value;
 } sdb_hstate;
@@ -540,6 +576,31 @@ typedef struct sdb_solve_stats {
  * say how far it got). */
 int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
               const sdb_board *start, const sdb_board *goal, const sdb_solve_limits *limits);
+/**@}*/
+
+/** @name Moving tables between machines
+ *
+ * An export is a standard gzip stream: a text header, then per table its
+ * metadata as "key value" lines and its entries as raw bytes, then an end
+ * marker with the number of tables. */
+/**@{*/
+/** @brief Write the table @p name, or every table of the set @p name, to
+ * the gzip file @p path ("-": standard output). The file is written beside
+ * and renamed, so a failed export leaves none. Every table's CRC is checked
+ * first.
+ * @param[out] ntables how many tables were written
+ * @return 0, #SDB_ENOTFOUND (no such table or set), #SDB_ECORRUPT (a table
+ * fails its CRC), #SDB_EIO. */
+int sdb_export(const sdb_db *db, const char *name, const char *path, int *ntables);
+
+/** @brief Read an export ("-": standard input) into the writer's
+ * transaction. Everything is checked before this returns 0: the gzip CRC and
+ * length, each table's CRC-32, the metadata, the format version and the end
+ * marker. On an error, abort the writer: the database stays as it was.
+ * @param[out] ntables how many tables were read
+ * @return 0, #SDB_ENOTFOUND (cannot open), #SDB_ECORRUPT (truncated,
+ * altered, not an export, another format), #SDB_EIO. */
+int sdb_import(sdb_writer *w, const char *path, int *ntables);
 /**@}*/
 
 /** @name Board symmetries

@@ -1,0 +1,1638 @@
+/* End-to-end tests of pattern databases through both programs:
+ *  - slidedb-gen pdb: set and table names, sizes in both blank modes, the
+ *    JSON report, every kind of bad input (database untouched);
+ *  - slidedb-lookup on 4x4: IDA* on a set (5-5-5, and a set for the centre
+ *    class built with --goal) or on the Manhattan fallback, answers replayed
+ *    move by move and checked for optimality against a small independent
+ *    IDA* written here; batches on several threads; node and time limits;
+ *  - slidedb-gen export / import: round trips, and damaged or foreign files
+ *    refused with the target database left as it was.
+ *
+ * The 5-5-5 set is built once (pdb_4x4.answers_with_sets); every other test
+ * uses 3x3 sets or 4x4 groups of at most four tiles, built in milliseconds. */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testkit.h"
+
+enum { CMD_MAX = 8192, PATH_LEN = 512, MAX_TABLES = 64, OBJ_MAX = 4096 };
+
+/* ------------------------------------------------------------------ */
+/* Running the programs                                                 */
+
+/* Run `prog args` with " --db 'db'" appended (options may follow the
+ * command: both programs permute them). */
+static int run_prog(const char *prog, const char *db, const char *input, char **out, char **err,
+                    const char *fmt, va_list ap)
+{
+	char cmd[CMD_MAX];
+	int len = snprintf(cmd, sizeof cmd, "%s ", prog);
+	int more = vsnprintf(cmd + len, sizeof cmd - (size_t)len, fmt, ap);
+	cr_assert(more >= 0 && (size_t)(len + more) < sizeof cmd, "command too long");
+	len += more;
+	if (db) {
+		more = snprintf(cmd + len, sizeof cmd - (size_t)len, " --db '%s'", db);
+		cr_assert(more >= 0 && (size_t)(len + more) < sizeof cmd, "command too long");
+	}
+	return tk_run(cmd, input, out, err);
+}
+
+static int gen(const char *db, char **out, char **err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int gen(const char *db, char **out, char **err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = run_prog(SLIDEDB_GEN, db, NULL, out, err, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static int lookup(const char *db, const char *input, char **out, char **err, const char *fmt,
+                  ...) __attribute__((format(printf, 5, 6)));
+static int lookup(const char *db, const char *input, char **out, char **err, const char *fmt,
+                  ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = run_prog(SLIDEDB_LOOKUP, db, input, out, err, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* A shell command that must succeed (gzip and friends). It runs in a
+ * subshell: its own redirections win over those tk_run adds. */
+static void shell(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void shell(const char *fmt, ...)
+{
+	char cmd[CMD_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	cmd[0] = '(';
+	int n = vsnprintf(cmd + 1, sizeof cmd - 4, fmt, ap);
+	va_end(ap);
+	cr_assert(n > 0 && (size_t)n < sizeof cmd - 4);
+	strcat(cmd, " )");
+	char *err;
+	int rc = tk_run(cmd, NULL, NULL, &err);
+	cr_assert_eq(rc, 0, "'%s' failed: %s", cmd, err);
+	free(err);
+}
+
+/* An additive set built quietly; must succeed and print nothing. */
+static void build_pdb(const char *db, const char *size, const char *spec, const char *extra)
+{
+	char *out, *err;
+	int rc = gen(db, &out, &err, "pdb %s --partition '%s' -q %s", size, spec, extra ? extra : "");
+	cr_assert_eq(rc, 0, "pdb %s --partition %s %s: exit %d: %s", size, spec,
+	             extra ? extra : "", rc, err);
+	cr_assert_str_empty(out, "-q prints nothing, got '%s'", out);
+	free(out);
+	free(err);
+}
+
+static void db_remove(const char *path)
+{
+	char lock[PATH_LEN + 8];
+	snprintf(lock, sizeof lock, "%s-lock", path);
+	unlink(path);
+	unlink(lock);
+}
+
+static int file_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+static char *file_read(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	cr_assert(f, "cannot read %s", path);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = malloc((size_t)n + 1);
+	cr_assert(s);
+	cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
+	s[n] = '\0';
+	fclose(f);
+	*size = (size_t)n;
+	return s;
+}
+
+static void file_write(const char *path, const void *data, size_t size)
+{
+	FILE *f = fopen(path, "wb");
+	cr_assert(f, "cannot write %s", path);
+	cr_assert_eq(fwrite(data, 1, size, f), size);
+	fclose(f);
+}
+
+/* stderr holds exactly one non-empty line. */
+static void assert_one_line(const char *err, const char *what)
+{
+	size_t len = strlen(err);
+	cr_assert(len > 1 && err[len - 1] == '\n' && tk_lines(err) == 1,
+	          "%s: expected a one-line message on stderr, got '%s'", what, err);
+}
+
+/* Split s in place into at most cap lines (newlines removed). */
+static int split_lines(char *s, char **v, int cap)
+{
+	int n = 0;
+	while (*s) {
+		cr_assert_lt(n, cap, "more than %d lines", cap);
+		v[n++] = s;
+		char *nl = strchr(s, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		s = nl + 1;
+	}
+	return n;
+}
+
+/* A growable text. */
+typedef struct sbuf {
+	char *s;
+	size_t len, cap;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_add(sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	cr_assert(n >= 0);
+	if (b->len + (size_t)n + 1 > b->cap) {
+		b->cap = (b->len + (size_t)n + 1) * 2;
+		b->s = realloc(b->s, b->cap);
+		cr_assert(b->s);
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Flat JSON objects                                                    */
+
+static const char *json_value(const char *obj, const char *key)
+{
+	char pat[64];
+	snprintf(pat, sizeof pat, "\"%s\":", key);
+	const char *p = strstr(obj, pat);
+	return p ? p + strlen(pat) : NULL;
+}
+
+/* 1 (copied), 0 if null, -1 if missing or not a string. */
+static int json_str(const char *obj, const char *key, char *buf, size_t cap)
+{
+	const char *p = json_value(obj, key);
+	if (!p)
+		return -1;
+	if (!strncmp(p, "null", 4))
+		return 0;
+	if (*p != '"')
+		return -1;
+	size_t n = 0;
+	for (p++; *p && *p != '"'; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		if (n + 1 < cap)
+			buf[n++] = *p;
+	}
+	buf[n] = '\0';
+	return *p == '"' ? 1 : -1;
+}
+
+/* 1 (in *v), 0 if null, -1 if missing or not a number. */
+static int json_long(const char *obj, const char *key, long *v)
+{
+	const char *p = json_value(obj, key);
+	if (!p)
+		return -1;
+	if (!strncmp(p, "null", 4))
+		return 0;
+	char *end;
+	*v = strtol(p, &end, 10);
+	return end != p && (*end == ',' || *end == '}') ? 1 : -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* The catalog as slidedb-lookup info --json prints it                  */
+
+typedef struct tinfo {
+	char name[64], kind[32], crc[16];
+	long states, max_distance;
+	uint64_t count_sum;
+	int ncounts;
+	char obj[OBJ_MAX];    /* the whole JSON object */
+} tinfo;
+
+typedef struct catalog {
+	int n;
+	tinfo t[MAX_TABLES];
+} catalog;
+
+static catalog *info_tables(const char *db)
+{
+	char *out, *err;
+	int rc = lookup(db, NULL, &out, &err, "info --json");
+	cr_assert_eq(rc, 0, "info --json: exit %d: %s", rc, err);
+	catalog *c = calloc(1, sizeof *c);
+	cr_assert(c);
+	const char *p = strstr(out, "\"tables\":[");
+	cr_assert(p, "info --json has no tables array: %s", out);
+	p += strlen("\"tables\":[");
+	while (*p == '{') {
+		const char *end = strchr(p, '}');   /* flat objects: arrays, no objects */
+		cr_assert(end, "unterminated table object");
+		cr_assert_lt(c->n, MAX_TABLES);
+		tinfo *x = &c->t[c->n++];
+		size_t len = (size_t)(end - p + 1);
+		cr_assert_lt(len, sizeof x->obj);
+		memcpy(x->obj, p, len);
+		x->obj[len] = '\0';
+		cr_assert_eq(json_str(x->obj, "name", x->name, sizeof x->name), 1, "%s", x->obj);
+		cr_assert_eq(json_str(x->obj, "kind", x->kind, sizeof x->kind), 1, "%s", x->obj);
+		cr_assert_eq(json_str(x->obj, "crc32", x->crc, sizeof x->crc), 1, "%s", x->obj);
+		cr_assert_eq(json_long(x->obj, "states", &x->states), 1, "%s", x->obj);
+		cr_assert_eq(json_long(x->obj, "max_distance", &x->max_distance), 1, "%s", x->obj);
+		const char *q = json_value(x->obj, "counts");
+		cr_assert(q && *q == '[', "no counts: %s", x->obj);
+		for (q++; *q != ']';) {
+			char *e;
+			x->count_sum += strtoull(q, &e, 10);
+			cr_assert(e != q, "malformed counts: %s", x->obj);
+			x->ncounts++;
+			q = *e == ',' ? e + 1 : e;
+		}
+		p = end + 1;
+		if (*p == ',')
+			p++;
+	}
+	cr_assert_eq(*p, ']', "malformed tables array: %s", out);
+	free(out);
+	free(err);
+	return c;
+}
+
+static const tinfo *find_table(const catalog *c, const char *name)
+{
+	for (int i = 0; i < c->n; i++)
+		if (!strcmp(c->t[i].name, name))
+			return &c->t[i];
+	return NULL;
+}
+
+/* The tables whose names start with prefix, counted. */
+static int count_prefixed(const catalog *c, const char *prefix)
+{
+	int n = 0;
+	for (int i = 0; i < c->n; i++)
+		n += !strncmp(c->t[i].name, prefix, strlen(prefix));
+	return n;
+}
+
+/* Same tables, same metadata, same entries (CRC-32). */
+static void assert_same_catalog(const catalog *a, const catalog *b, const char *what)
+{
+	cr_assert_eq(a->n, b->n, "%s: %d tables, then %d", what, a->n, b->n);
+	for (int i = 0; i < a->n; i++)
+		cr_assert_str_eq(a->t[i].obj, b->t[i].obj, "%s: table %d changed", what, i);
+}
+
+/* The set of the table "SET/gK". */
+static void set_of(char *set, size_t cap, const char *table)
+{
+	const char *slash = strrchr(table, '/');
+	cr_assert(slash && slash[1] == 'g', "'%s' is not a pattern table name", table);
+	snprintf(set, cap, "%.*s", (int)(slash - table), table);
+}
+
+/* The one set whose name starts with prefix: its name and group count, and
+ * its tables are exactly SET/g0 .. SET/g(n-1). */
+static int find_set(char *set, size_t cap, const catalog *c, const char *prefix)
+{
+	set[0] = '\0';
+	for (int i = 0; i < c->n; i++)
+		if (!strncmp(c->t[i].name, prefix, strlen(prefix))) {
+			char s[64];
+			set_of(s, sizeof s, c->t[i].name);
+			cr_assert(!set[0] || !strcmp(s, set), "two sets start with %s: %s, %s", prefix,
+			          set, s);
+			snprintf(set, cap, "%s", s);
+		}
+	cr_assert(set[0], "no set named %s...", prefix);
+	int n = count_prefixed(c, set);
+	for (int g = 0; g < n; g++) {
+		char name[80];
+		snprintf(name, sizeof name, "%s/g%d", set, g);
+		cr_assert(find_table(c, name), "set %s has %d tables but no %s", set, n, name);
+	}
+	return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Boards                                                               */
+
+typedef struct btext {
+	char s[3 * SDB_MAX_CELLS];
+} btext;
+
+static btext bt(const sdb_board *b)
+{
+	btext t;
+	cr_assert_gt(sdb_board_format(t.s, sizeof t.s, b), 0);
+	return t;
+}
+
+static sdb_board board_of(const char *text)
+{
+	sdb_board b;
+	cr_assert_eq(sdb_board_parse(&b, text, 0, 0), 0, "cannot parse '%s': %s", text,
+	             sdb_errdetail());
+	return b;
+}
+
+static sdb_board std_goal(int w, int h)
+{
+	sdb_board g;
+	cr_assert_eq(sdb_board_goal(&g, w, h, w * h - 1), 0);
+	return g;
+}
+
+/* Exactly `steps` legal moves from goal, never undoing the previous one. */
+static sdb_board walk(const sdb_board *goal, int steps, unsigned *seed)
+{
+	sdb_board b = *goal;
+	for (int i = 0, prev = -1; i < steps;) {
+		int m = (int)(rand_r(seed) % 4);
+		if ((prev >= 0 && m == (prev ^ 1)) || sdb_board_apply(&b, m))
+			continue;
+		prev = m;
+		i++;
+	}
+	return b;
+}
+
+static int cell_dist(int w, int a, int b)
+{
+	return abs(a % w - b % w) + abs(a / w - b / w);
+}
+
+/* Sum over the tiles of the cells between where they are and where goal
+ * has them. Every heuristic of slidedb is at least this. */
+static int manhattan(const sdb_board *b, const sdb_board *goal)
+{
+	int where[SDB_MAX_CELLS], sum = 0;
+	for (int c = 0; c < goal->n; c++)
+		where[goal->cell[c]] = c;
+	for (int c = 0; c < b->n; c++)
+		if (b->cell[c])
+			sum += cell_dist(b->w, c, where[b->cell[c]]);
+	return sum;
+}
+
+/* --- An independent optimal solver: plain IDA* on the Manhattan distance,
+ * for boards a few dozen moves from their goal. */
+typedef struct mini_ida {
+	sdb_board b;
+	int goal_cell[SDB_MAX_CELLS];
+	int next;
+	uint64_t nodes;
+} mini_ida;
+
+static int mini_dfs(mini_ida *s, int g, int h, int bound, int prev)
+{
+	int f = g + h;
+	if (f > bound) {
+		if (f < s->next)
+			s->next = f;
+		return 0;
+	}
+	if (h == 0)   /* every tile home: the blank too */
+		return 1;
+	cr_assert_lt(++s->nodes, 200000000ull, "the independent IDA* is lost");
+	for (int m = 0; m < 4; m++) {
+		int from = s->b.blank;
+		if ((prev >= 0 && m == (prev ^ 1)) || sdb_board_apply(&s->b, m))
+			continue;
+		int tile = s->b.cell[from];   /* it came from the blank's new cell */
+		int nh = h - cell_dist(s->b.w, s->b.blank, s->goal_cell[tile]) +
+		         cell_dist(s->b.w, from, s->goal_cell[tile]);
+		if (mini_dfs(s, g + 1, nh, bound, m))
+			return 1;
+		sdb_board_apply(&s->b, m ^ 1);
+	}
+	return 0;
+}
+
+static int mini_distance(const sdb_board *start, const sdb_board *goal)
+{
+	mini_ida s;
+	memset(&s, 0, sizeof s);
+	s.b = *start;
+	for (int c = 0; c < goal->n; c++)
+		s.goal_cell[goal->cell[c]] = c;
+	int h = manhattan(start, goal);
+	for (int bound = h;; bound = s.next) {
+		cr_assert_lt(bound, 80, "the independent IDA* found no path");
+		s.next = INT_MAX;
+		if (mini_dfs(&s, 0, h, bound, -1))
+			return bound;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* 4x4 queries and their JSON answers                                   */
+
+typedef struct query4 {
+	sdb_board start, goal;
+	int steps;    /* length of the walk from the goal */
+	int exact;    /* distance by mini_distance(), or -1 if not computed */
+} query4;
+
+/* n walks from goal; the first `exact` of them get the independent distance. */
+static void add_walks(query4 *q, int *count, const sdb_board *goal, int n, int lo, int hi,
+                      int exact, unsigned *seed)
+{
+	for (int i = 0; i < n; i++) {
+		query4 *x = &q[(*count)++];
+		x->goal = *goal;
+		x->steps = lo + (int)(rand_r(seed) % (unsigned)(hi - lo + 1));
+		x->start = walk(goal, x->steps, seed);
+		x->exact = i < exact ? mini_distance(&x->start, goal) : -1;
+	}
+}
+
+static char *query_lines(const query4 *q, int n)
+{
+	sbuf b = { 0 };
+	for (int i = 0; i < n; i++)
+		sb_add(&b, "%s ; %s\n", bt(&q[i].start).s, bt(&q[i].goal).s);
+	return b.s;
+}
+
+/* One JSON answer of a searched (4x4) query. */
+static void check_answer(const char *obj, const query4 *q, int index)
+{
+	char moves[256], buf[256];
+	long d = -1, h = -1, nodes = -1;
+	cr_assert_eq(json_str(obj, "start", buf, sizeof buf), 1, "answer %d: %s", index, obj);
+	cr_assert_str_eq(buf, bt(&q->start).s, "answer %d: start (order kept?)", index);
+	cr_assert_eq(json_str(obj, "goal", buf, sizeof buf), 1, "answer %d: %s", index, obj);
+	cr_assert_str_eq(buf, bt(&q->goal).s, "answer %d: goal", index);
+	cr_assert(strstr(obj, "\"solvable\":true"), "answer %d: %s", index, obj);
+	cr_assert_eq(json_long(obj, "distance", &d), 1, "answer %d: no distance: %s", index, obj);
+	cr_assert_eq(json_str(obj, "moves", moves, sizeof moves), 1, "answer %d: %s", index, obj);
+	cr_assert_eq((long)strlen(moves), d, "answer %d: %zu moves for distance %ld", index,
+	             strlen(moves), d);
+	cr_assert(tk_replay(&q->start, moves, &q->goal), "answer %d: moves '%s' do not lead "
+	          "from %s to %s", index, moves, bt(&q->start).s, bt(&q->goal).s);
+	cr_assert_leq(d, q->steps, "answer %d: distance %ld, but a walk of %d moves made it",
+	              index, d, q->steps);
+	cr_assert_eq((q->steps - d) % 2, 0, "answer %d: distance %ld and walk %d differ in parity",
+	             index, d, q->steps);
+	if (q->exact >= 0)
+		cr_assert_eq(d, q->exact, "answer %d: distance %ld for %s -> %s, an independent "
+		             "IDA* finds %d", index, d, bt(&q->start).s, bt(&q->goal).s, q->exact);
+	if (d == 0) {
+		cr_assert_eq(json_str(obj, "best_move", buf, sizeof buf), 0, "answer %d: %s", index,
+		             obj);
+	} else {
+		cr_assert_eq(json_str(obj, "best_move", buf, sizeof buf), 1, "answer %d: %s", index,
+		             obj);
+		cr_assert_eq(buf[0], moves[0], "answer %d: best move is not the first move", index);
+	}
+	cr_assert_eq(json_long(obj, "nodes", &nodes), 1, "answer %d: no nodes: %s", index, obj);
+	cr_assert_eq(json_long(obj, "heuristic", &h), 1, "answer %d: no heuristic: %s", index,
+	             obj);
+	cr_assert_leq(h, d, "answer %d: heuristic %ld above the distance %ld", index, h, d);
+	cr_assert_geq(h, manhattan(&q->start, &q->goal), "answer %d: heuristic %ld below the "
+	              "Manhattan distance %d", index, h, manhattan(&q->start, &q->goal));
+	cr_assert_geq(nodes, d, "answer %d: %ld nodes cannot find %ld moves", index, nodes, d);
+}
+
+static void check_answers(char *out, const query4 *q, int n)
+{
+	char **v = malloc((size_t)(n + 1) * sizeof *v);
+	cr_assert(v);
+	int lines = split_lines(out, v, n + 1);
+	cr_assert_eq(lines, n, "%d answers for %d queries", lines, n);
+	for (int i = 0; i < n; i++)
+		check_answer(v[i], &q[i], i);
+	free(v);
+}
+
+/* ------------------------------------------------------------------ */
+/* The library's view of a set, over every state of 3x3                */
+
+/* Run fn on every state reachable from goal with its BFS distance. */
+typedef void state_fn(void *ctx, const sdb_board *b, int dist);
+
+static void every_state(const sdb_board *goal, state_fn *fn, void *ctx)
+{
+	simple_bfs bfs;
+	simple_bfs_run(&bfs, goal);
+	for (uint64_t i = 0; i < bfs.cap; i++)
+		if (bfs.keys[i]) {
+			sdb_board b;
+			tk_unpack(&b, bfs.w, bfs.h, bfs.keys[i]);
+			fn(ctx, &b, bfs.dist[i]);
+		}
+	simple_bfs_free(&bfs);
+}
+
+typedef struct hcheck {
+	const sdb_heuristic *h, *weaker;   /* weaker: NULL, or a set never above h */
+	int exact;                         /* h must equal the distance */
+	int consistent;                    /* a move changes h by at most one */
+	uint64_t states, sum;
+} hcheck;
+
+/* Admissible (never above the distance) and 0 at the goal; if asked,
+ * consistent, exact, or never below another set. Region-mode sets are
+ * consistent: a move changes one group's abstract state by one move, and
+ * the others' not at all (the blank stays in their region). A minimum over
+ * regions need not be: it is only admissible. */
+static void check_state(void *ctx, const sdb_board *b, int dist)
+{
+	hcheck *c = ctx;
+	int v = sdb_heuristic_value(c->h, b);
+	cr_assert(v >= 0 && v <= dist, "%s: %d at %s, distance %d", sdb_heuristic_name(c->h), v,
+	          bt(b).s, dist);
+	cr_assert(dist > 0 || v == 0, "%s: %d at the goal", sdb_heuristic_name(c->h), v);
+	if (c->exact)
+		cr_assert_eq(v, dist, "%s: %d at %s, distance %d (one group of every tile is exact)",
+		             sdb_heuristic_name(c->h), v, bt(b).s, dist);
+	if (c->weaker) {
+		int w = sdb_heuristic_value(c->weaker, b);
+		cr_assert_leq(w, v, "%s gives %d at %s, above %s's %d", sdb_heuristic_name(c->weaker),
+		              w, bt(b).s, sdb_heuristic_name(c->h), v);
+	}
+	for (int m = 0; m < 4 && c->consistent; m++) {
+		sdb_board nb = *b;
+		if (sdb_board_apply(&nb, m))
+			continue;
+		int nv = sdb_heuristic_value(c->h, &nb);
+		cr_assert(abs(nv - v) <= 1, "%s: %d at %s but %d one move away", sdb_heuristic_name(c->h),
+		          v, bt(b).s, nv);
+	}
+	c->states++;
+	c->sum += (uint64_t)v;
+}
+
+/* Check the set `set` of the database at path on every 3x3 state (see
+ * check_state). Returns the sum of its values (a measure of strength). */
+static uint64_t check_set_3x3(const char *path, const char *set, const char *weaker, int exact,
+                              int consistent)
+{
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	sdb_board goal = std_goal(3, 3);
+	hcheck c = { 0 };
+	sdb_heuristic *h, *hw = NULL;
+	cr_assert_eq(sdb_heuristic_open(&h, db, &goal, set), 0, "set %s: %s", set, sdb_errdetail());
+	cr_assert_str_eq(sdb_heuristic_name(h), set);
+	if (weaker)
+		cr_assert_eq(sdb_heuristic_open(&hw, db, &goal, weaker), 0, "%s", sdb_errdetail());
+	c.h = h;
+	c.weaker = hw;
+	c.exact = exact;
+	c.consistent = consistent;
+	every_state(&goal, check_state, &c);
+	cr_assert_eq(c.states, 181440);
+	sdb_heuristic_close(h);
+	sdb_heuristic_close(hw);
+	sdb_db_close(db);
+	return c.sum;
+}
+
+/* The set's name lists each group as the hex labels its tiles have in the
+ * canonical frame: the goal's blank moved onto its class's first cell by a
+ * board symmetry, tiles relabelled 1, 2, ... in reading order. */
+static void check_set_name(const char *set, const sdb_board *goal, const uint32_t *groups,
+                           int ngroups)
+{
+	int rep = sdb_sym_representative(goal->w, goal->h, goal->blank);
+	char prefix[32];
+	snprintf(prefix, sizeof prefix, "pdb-%dx%d-b%d-", goal->w, goal->h, rep);
+	cr_assert(!strncmp(set, prefix, strlen(prefix)), "set '%s' should start with %s", set,
+	          prefix);
+	uint32_t named[SDB_MAX_CELLS] = { 0 };
+	int n = 1;
+	for (const char *p = set + strlen(prefix); *p; p++) {
+		if (*p == '-') {
+			cr_assert_lt(n, SDB_MAX_CELLS);
+			n++;
+			continue;
+		}
+		const char *hex = "0123456789abcdef", *d = strchr(hex, *p);
+		cr_assert(d && *p, "set '%s': '%c' is not a hex label", set, *p);
+		named[n - 1] |= 1u << (d - hex);
+	}
+	cr_assert_eq(n, ngroups, "set '%s' names %d groups, %d given", set, n, ngroups);
+	int matched = 0;
+	for (int s = 0; s < sdb_sym_count(goal->w, goal->h) && !matched; s++) {
+		if (sdb_sym_cell(goal->w, goal->h, s, goal->blank) != rep)
+			continue;
+		sdb_board g;
+		sdb_sym_board(&g, goal, s);
+		uint8_t label[SDB_MAX_CELLS] = { 0 };
+		for (int c = 0, next = 1; c < g.n; c++)
+			if (g.cell[c])
+				label[g.cell[c]] = (uint8_t)next++;
+		matched = 1;
+		for (int k = 0; k < ngroups; k++) {
+			uint32_t m = 0;
+			for (int t = 1; t < goal->n; t++)
+				if (groups[k] >> t & 1)
+					m |= 1u << label[t];
+			matched &= m == named[k];
+		}
+	}
+	cr_assert(matched, "set '%s' does not list the given groups in any canonical frame", set);
+}
+
+/* ------------------------------------------------------------------ */
+/* slidedb-gen pdb: what it builds                                      */
+
+Test(pdb_build, explicit_groups_3x3_two_exact_admissible_tables)
+{
+	char db[PATH_LEN];
+	tk_tmp_path(db, sizeof db, "pdb-3x3.lmdb");
+	build_pdb(db, "3x3", "1,2,3,4/5,6,7,8", NULL);
+	catalog *c = info_tables(db);
+	cr_assert_eq(c->n, 2, "2 groups give 2 tables, info lists %d", c->n);
+	char set[64];
+	cr_assert_eq(find_set(set, sizeof set, c, "pdb-3x3-b0-"), 2);
+	sdb_board goal = std_goal(3, 3);
+	uint32_t groups[2] = { 0x1e, 0x1e0 };
+	check_set_name(set, &goal, groups, 2);
+	for (int i = 0; i < c->n; i++) {
+		const tinfo *t = &c->t[i];
+		cr_assert_eq(t->count_sum, (uint64_t)t->states, "%s: counts add up to %llu, %ld "
+		             "states", t->name, (unsigned long long)t->count_sum, t->states);
+		cr_assert_eq(t->ncounts, t->max_distance + 1, "%s: %d counts, max distance %ld",
+		             t->name, t->ncounts, t->max_distance);
+		cr_assert(strstr(t->obj, "\"size\":\"3x3\""), "%s", t->obj);
+	}
+	/* The order of tiles inside a group and of the groups does not matter
+	 * to the tables: the same set is rebuilt, replacing it. */
+	catalog *before = c;
+	build_pdb(db, "3x3", "4,3,2,1/8,7,6,5", NULL);
+	c = info_tables(db);
+	cr_assert_eq(c->n, 2, "rebuilding the set must replace it, info lists %d", c->n);
+	for (int i = 0; i < 2; i++) {
+		cr_assert_str_eq(c->t[i].name, before->t[i].name);
+		cr_assert_str_eq(c->t[i].crc, before->t[i].crc, "%s: other entries", c->t[i].name);
+	}
+	/* The tables as a heuristic, on every state. */
+	check_set_3x3(db, set, NULL, 0, 1);
+	free(before);
+	free(c);
+	db_remove(db);
+}
+
+Test(pdb_build, one_group_of_every_tile_is_the_exact_distance)
+{
+	char db[PATH_LEN];
+	tk_tmp_path(db, sizeof db, "pdb-3x3-all.lmdb");
+	build_pdb(db, "3x3", "1,2,3,4,5,6,7,8", NULL);
+	catalog *c = info_tables(db);
+	cr_assert_eq(c->n, 1);
+	char set[64];
+	cr_assert_eq(find_set(set, sizeof set, c, "pdb-3x3-b0-"), 1);
+	cr_assert_eq(c->t[0].max_distance, 31, "the 8-puzzle's diameter is 31, table says %ld",
+	             c->t[0].max_distance);
+	check_set_3x3(db, set, NULL, 1, 1);
+	free(c);
+	db_remove(db);
+}
+
+Test(pdb_build, blank_min_is_smaller_weaker_and_named_min)
+{
+	char db[PATH_LEN];
+	tk_tmp_path(db, sizeof db, "pdb-3x3-min.lmdb");
+	build_pdb(db, "3x3", "1,2,3,4/5,6,7,8", "--blank region");
+	build_pdb(db, "3x3", "1,2,3,4/5,6,7,8", "--blank min");
+	catalog *c = info_tables(db);
+	cr_assert_eq(c->n, 4, "two sets of two tables, info lists %d", c->n);
+	char region[64], min[80];
+	for (int i = 0; i < c->n; i++)
+		if (!strstr(c->t[i].name, "-min/"))
+			set_of(region, sizeof region, c->t[i].name);
+	snprintf(min, sizeof min, "%s-min", region);
+	cr_assert_eq(count_prefixed(c, min), 2, "no set %s", min);
+	for (int g = 0; g < 2; g++) {
+		char rn[100], mn[100];
+		snprintf(rn, sizeof rn, "%s/g%d", region, g);
+		snprintf(mn, sizeof mn, "%s/g%d", min, g);
+		const tinfo *r = find_table(c, rn), *m = find_table(c, mn);
+		cr_assert(r && m, "missing %s or %s", rn, mn);
+		/* min: N!/(N-k)! entries, one per placement of the group's 4 tiles */
+		cr_assert_eq(m->states, 9 * 8 * 7 * 6, "%s: %ld entries", mn, m->states);
+		cr_assert_gt(r->states, m->states, "region mode keeps more: %ld vs %ld", r->states,
+		             m->states);
+		cr_assert_eq(m->count_sum, (uint64_t)m->states, "%s: counts", mn);
+		cr_assert_leq(m->max_distance, r->max_distance);
+	}
+	/* Both admissible, region consistent; min never above region. */
+	uint64_t sr = check_set_3x3(db, region, min, 0, 1);
+	uint64_t sm = check_set_3x3(db, min, NULL, 0, 0);
+	cr_assert_lt(sm, sr, "min mode should be weaker somewhere (sums %llu, %llu)",
+	             (unsigned long long)sm, (unsigned long long)sr);
+	free(c);
+	db_remove(db);
+}
+
+Test(pdb_build, json_prints_one_object_per_table)
+{
+	char db[PATH_LEN];
+	tk_tmp_path(db, sizeof db, "pdb-json.lmdb");
+	char *out, *err;
+	int rc = gen(db, &out, &err, "pdb 3x3 --partition 1,2,3/4,5,6/7,8 --json");
+	cr_assert_eq(rc, 0, "%s", err);
+	catalog *c = info_tables(db);
+	cr_assert_eq(c->n, 3);
+	char *v[8];
+	int n = split_lines(out, v, 8);
+	cr_assert_eq(n, 3, "3 tables, %d lines of JSON", n);
+	for (int i = 0; i < n; i++) {
+		char name[64], crc[16];
+		long states, maxd;
+		size_t len = strlen(v[i]);
+		cr_assert(len > 2 && v[i][0] == '{' && v[i][len - 1] == '}', "not an object: %s", v[i]);
+		cr_assert_eq(json_str(v[i], "name", name, sizeof name), 1, "%s", v[i]);
+		const tinfo *t = find_table(c, name);
+		cr_assert(t, "--json reports %s, info does not list it", name);
+		cr_assert_eq(json_long(v[i], "states", &states), 1, "%s", v[i]);
+		cr_assert_eq(states, t->states, "%s: states", name);
+		cr_assert_eq(json_long(v[i], "max_distance", &maxd), 1, "%s", v[i]);
+		cr_assert_eq(maxd, t->max_distance, "%s: max distance", name);
+		cr_assert_eq(json_str(v[i], "crc32", crc, sizeof crc), 1, "%s", v[i]);
+		cr_assert_str_eq(crc, t->crc, "%s: crc32", name);
+		for (int j = 0; j < i; j++)
+			cr_assert(!strstr(v[j], name), "%s reported twice", name);
+	}
+	free(out);
+	free(err);
+	/* Text: one line per table and a summary; -q: nothing. */
+	rc = gen(db, &out, &err, "pdb 3x3 --partition 1,2,3/4,5,6/7,8");
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_assert_eq(tk_lines(out), 4, "3 table lines and a summary, got '%s'", out);
+	cr_assert(strstr(out, "stored 3 tables"), "%s", out);
+	free(out);
+	free(err);
+	free(c);
+	db_remove(db);
+}
+
+Test(pdb_build, info_describes_pattern_tables)
+{
+	char db[PATH_LEN];
+	tk_tmp_path(db, sizeof db, "pdb-info.lmdb");
+	build_pdb(db, "3x3", "1,2,3,4/5,6,7,8", NULL);
+	build_pdb(db, "3x3", "1,2,3,4/5,6,7,8", "--blank min");
+	catalog *c = info_tables(db);
+	cr_assert_eq(c->n, 4);
+	for (int i = 0; i < c->n; i++) {
+		const tinfo *t = &c->t[i];
+		cr_assert(strstr(t->obj, "\"blank_cells\":[0,2,6,8]"), "%s: %s", t->name, t->obj);
+		char fmt[32], set[64], want_set[64], blank[16];
+		long group = -1, groups = -1;
+		cr_assert_eq(json_str(t->obj, "entry_format", fmt, sizeof fmt), 1);
+		cr_assert_str_eq(t->kind, "pattern", "%s: info --json says kind \"%s\"", t->name,
+		                 t->kind);
+		cr_assert(strcmp(fmt, "unknown") && strcmp(fmt, "dist6-move2"), "%s: info --json "
+		          "says entry_format \"%s\"", t->name, fmt);
+		set_of(want_set, sizeof want_set, t->name);
+		cr_assert_eq(json_str(t->obj, "set", set, sizeof set), 1, "%s: no set: %s", t->name,
+		             t->obj);
+		cr_assert_str_eq(set, want_set);
+		cr_assert_eq(json_long(t->obj, "group", &group), 1, "%s: no group: %s", t->name,
+		             t->obj);
+		cr_assert_eq(group, strtol(strrchr(t->name, '/') + 2, NULL, 10), "%s: group", t->name);
+		cr_assert_eq(json_long(t->obj, "groups", &groups), 1, "%s: %s", t->name, t->obj);
+		cr_assert_eq(groups, 2, "%s: groups", t->name);
+		cr_assert_eq(json_str(t->obj, "blank", blank, sizeof blank), 1, "%s: %s", t->name,
+		             t->obj);
+		cr_assert_str_eq(blank, strstr(t->name, "-min/") ? "min" : "region", "%s", t->name);
+	}
+	free(c);
+	db_remove(db);
+}
+
+/* --blank min must never take the name of the region-mode set of the same
+ * groups: 14 groups make the longest names. */
+Test(pdb_build, min_set_never_replaces_the_region_set)
+{
+	char db[PATH_LEN];
+	tk_tmp_path(db, sizeof db, "pdb-longname.lmdb");
+	const char *spec = "1,2/3/4/5/6/7/8/9/10/11/12/13/14/15";
+	build_pdb(db, "4x4", spec, NULL);
+	catalog *region = info_tables(db);
+	cr_assert_eq(region->n, 14);
+	char *out, *err;
+	int rc = gen(db, &out, &err, "pdb 4x4 --partition '%s' --blank min -q", spec);
+	catalog *after = info_tables(db);
+	if (rc == 0) {
+		cr_assert_eq(after->n, 28, "a min set of 14 groups next to the region set: 28 "
+		             "tables expected, info lists %d (the region set was replaced?)", after->n);
+		for (int i = 0; i < region->n; i++) {
+			const tinfo *t = find_table(after, region->t[i].name);
+			cr_assert(t, "region table %s is gone", region->t[i].name);
+			cr_assert_str_eq(t->obj, region->t[i].obj, "region table %s changed", t->name);
+		}
+	} else {
+		assert_one_line(err, "min set refused");
+		assert_same_catalog(region, after, "refused min build");
+	}
+	free(out);
+	free(err);
+	free(region);
+	free(after);
+	db_remove(db);
+}
+
+/* ------------------------------------------------------------------ */
+/* slidedb-gen pdb: bad input                                           */
+
+static const struct bad_pdb {
+	const char *size, *args;
+	int rc;
+	const char *frag;   /* in the message, or NULL */
+} BAD_PDB[] = {
+	{ "3x3", "--partition 5-5-5", 1, "5-5-5" },
+	{ "3x3", "--partition 7-8", 1, "4x4" },
+	{ "2x4", "--partition 6-6-3", 1, "6-6-3" },
+	{ "3x3", "--partition 1,2,9", 1, "1..8" },
+	{ "3x3", "--partition 0,1/2", 1, "1..8" },
+	{ "3x3", "--partition 1,2,x", 1, "1..8" },
+	{ "4x4", "--partition 1,2,16", 1, "1..15" },
+	{ "4x4", "--partition 5-5-6", 1, "5-5-6" },
+	{ "3x3", "--partition 1,2/2,3", 1, "tile 2" },
+	{ "3x3", "--partition 1,2,3/4,5,6,7/3", 1, "tile 3" },
+	{ "4x4", "--partition 1,2,3,4,5,6,7,8,9/10", 1, "more than 8" },
+	{ "3x4", "--partition 1,2,3,4,5,6,7,8,9,10,11", 1, "more than 8" },
+	{ "3x3", "--partition 1,2//3", 1, "empty" },
+	{ "3x3", "--partition /1,2", 1, "empty" },
+	{ "3x3", "--partition 1,2/", 1, "empty" },
+	{ "3x3", "--partition ''", 1, "empty" },
+	{ "3x3", "--partition 1,2 --goal '1 2 3'", 1, "--goal" },
+	{ "3x3", "", 2, "--partition" },
+	{ "4x4", "--blank min", 2, "--partition" },
+	{ "3x3", "--partition 1,2/3,4 --blank foo", 2, "foo" },
+	{ "3x3", "--partition 1,2/3,4 --blank ''", 2, "--blank" },
+	{ "5x5", "--partition 1,2", 2, NULL },
+};
+
+Test(pdb_errors, refused_with_one_line_and_no_database_change)
+{
+	char existing[PATH_LEN], fresh[PATH_LEN], lock[PATH_LEN + 8];
+	tk_tmp_path(existing, sizeof existing, "pdb-bad-existing.lmdb");
+	tk_tmp_path(fresh, sizeof fresh, "pdb-bad-fresh.lmdb");
+	snprintf(lock, sizeof lock, "%s-lock", fresh);
+	build_pdb(existing, "3x3", "1,2,3/4,5,6/7,8", NULL);
+	catalog *before = info_tables(existing);
+	size_t size0;
+	char *bytes0 = file_read(existing, &size0);
+	for (size_t i = 0; i < sizeof BAD_PDB / sizeof *BAD_PDB; i++) {
+		const struct bad_pdb *b = &BAD_PDB[i];
+		char what[256];
+		snprintf(what, sizeof what, "pdb %s %s", b->size, b->args);
+		for (int k = 0; k < 2; k++) {
+			char *out, *err;
+			int rc = gen(k ? existing : fresh, &out, &err, "pdb %s %s", b->size, b->args);
+			cr_assert_eq(rc, b->rc, "%s: exit %d, expected %d (stderr: %s)", what, rc, b->rc,
+			             err);
+			cr_assert_str_empty(out, "%s: stdout '%s'", what, out);
+			assert_one_line(err, what);
+			cr_assert(!strncmp(err, "slidedb-gen: ", 13), "%s: message '%s'", what, err);
+			if (b->frag)
+				cr_assert(strstr(err, b->frag), "%s: message '%s' lacks '%s'", what, err,
+				          b->frag);
+			free(out);
+			free(err);
+		}
+		cr_assert(!file_exists(fresh) && !file_exists(lock), "%s: created %s", what, fresh);
+		size_t size;
+		char *bytes = file_read(existing, &size);
+		cr_assert(size == size0 && !memcmp(bytes, bytes0, size), "%s: the database file "
+		          "changed", what);
+		free(bytes);
+	}
+	catalog *after = info_tables(existing);
+	assert_same_catalog(before, after, "after refused builds");
+	free(before);
+	free(after);
+	free(bytes0);
+	db_remove(existing);
+}
+
+/* ------------------------------------------------------------------ */
+/* slidedb-lookup on 4x4                                                */
+
+#define STD4 "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"
+#define KORF_GOAL "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
+#define CENTRE_GOAL "1 2 3 4 5 0 6 7 8 9 10 11 12 13 14 15"
+#define CENTRE2_GOAL "15 14 13 12 11 10 9 8 7 6 0 5 4 3 2 1"   /* blank in cell 10 */
+#define EDGE_GOAL "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
+#define POJ_15 "1 2 3 4 5 6 7 8 9 x 10 12 13 14 11 15"
+/* Korf's instance 1 (57 moves to KORF_GOAL). */
+#define KORF_1 "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
+
+/* The fallback note: one line naming the heuristic and the command that
+ * builds a set. */
+static void assert_fallback_note(const char *err, const char *what)
+{
+	assert_one_line(err, what);
+	cr_assert(strstr(err, "Manhattan"), "%s: note '%s' does not name the fallback", what, err);
+	cr_assert(strstr(err, "slidedb-gen pdb"), "%s: note '%s' does not say how to build a set",
+	          what, err);
+}
+
+Test(pdb_4x4, answers_with_sets)
+{
+	char db[PATH_LEN];
+	tk_tmp_path(db, sizeof db, "pdb-4x4.lmdb");
+	/* 5-5-5, reported in JSON, stored as three tables. */
+	char *out, *err;
+	int rc = gen(db, &out, &err, "pdb 4x4 --partition 5-5-5 --json");
+	cr_assert_eq(rc, 0, "pdb 4x4 5-5-5: %s", err);
+	cr_assert_eq(tk_lines(out), 3, "5-5-5: 3 JSON lines expected, got '%s'", out);
+	for (int g = 0; g < 3; g++) {
+		char name[64];
+		snprintf(name, sizeof name, "{\"name\":\"pdb-4x4-b0-5-5-5/g%d\"", g);
+		cr_assert(strstr(out, name), "5-5-5: no object for g%d in '%s'", g, out);
+	}
+	free(out);
+	free(err);
+	/* A set for the centre class, with its own goal. */
+	build_pdb(db, "4x4", "1,2,3,4/5,6,7,8/9,10,11,12/13,14,15", "--goal '" CENTRE_GOAL "'");
+	catalog *c = info_tables(db);
+	cr_assert_eq(c->n, 7, "3 + 4 tables, info lists %d", c->n);
+	char set[64];
+	cr_assert_eq(find_set(set, sizeof set, c, "pdb-4x4-b0-5-5-5/"), 3);
+	cr_assert_str_eq(set, "pdb-4x4-b0-5-5-5");
+	for (int g = 0; g < 3; g++) {
+		char name[64];
+		snprintf(name, sizeof name, "pdb-4x4-b0-5-5-5/g%d", g);
+		const tinfo *t = find_table(c, name);
+		cr_assert(t, "no %s", name);
+		cr_assert_gt(t->states, 16 * 15 * 14 * 13 * 12, "%s: region mode has more entries "
+		             "than placements, got %ld", t->name, t->states);
+		cr_assert_eq(t->count_sum, (uint64_t)t->states, "%s: counts", t->name);
+	}
+	cr_assert_eq(find_set(set, sizeof set, c, "pdb-4x4-b5-"), 4);
+	sdb_board centre = board_of(CENTRE_GOAL);
+	uint32_t groups[4] = { 0x1e, 0x1e0, 0x1e00, 0xe000 };
+	check_set_name(set, &centre, groups, 4);
+	free(c);
+
+	/* The sample: three moves. */
+	rc = lookup(db, NULL, &out, &err, "%s", POJ_15);
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_assert_str_eq(out, "distance 3  best r  moves rdr\n");
+	cr_assert_str_empty(err, "a set is built: no note expected, got '%s'", err);
+	free(out);
+	free(err);
+
+	/* Walks from four goals of the two classes with a set. */
+	enum { NQ = 40 };
+	query4 q[NQ];
+	int n = 0;
+	unsigned seed = 1077;
+	sdb_board std = board_of(STD4), korf = board_of(KORF_GOAL), centre2 = board_of(CENTRE2_GOAL);
+	add_walks(q, &n, &std, 2, 14, 20, 2, &seed);
+	add_walks(q, &n, &std, 10, 20, 40, 0, &seed);
+	add_walks(q, &n, &korf, 2, 14, 20, 2, &seed);
+	add_walks(q, &n, &korf, 6, 20, 40, 0, &seed);
+	add_walks(q, &n, &centre, 2, 14, 20, 2, &seed);
+	add_walks(q, &n, &centre, 4, 20, 40, 0, &seed);
+	add_walks(q, &n, &centre2, 2, 14, 20, 2, &seed);
+	add_walks(q, &n, &centre2, 4, 20, 40, 0, &seed);
+	q[n] = (query4){ std, std, 0, 0 };   /* already there */
+	n++;
+	char *input = query_lines(q, n);
+	char *out1, *err1;
+	rc = lookup(db, input, &out1, &err1, "--json --threads 1");
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, err1);
+	cr_assert_str_empty(err1, "sets serve every goal here, got '%s'", err1);
+	char *out2, *err2;
+	rc = lookup(db, input, &out2, &err2, "--json --threads 2");
+	cr_assert_eq(rc, 0, "--threads 2: exit %d: %s", rc, err2);
+	cr_assert_str_eq(out2, out1, "--threads 2 answers differ from --threads 1");
+	cr_assert_str_empty(err2);
+	char *copy = strdup(out1);
+	check_answers(copy, q, n);
+	free(copy);
+	free(out2);
+	free(err2);
+
+	/* A weaker set for the corner class does not replace the strongest:
+	 * the same heuristic values and nodes. */
+	build_pdb(db, "4x4", "1/2/3/4/5/6/7/8/9/10/11/12/13/14/15", NULL);
+	rc = lookup(db, input, &out2, &err2, "--json --threads 2");
+	cr_assert_eq(rc, 0, "%s", err2);
+	cr_assert_str_eq(out2, out1, "with a weaker set added the answers changed: the "
+	                 "strongest set should still be used");
+	free(out2);
+	free(err2);
+	free(out1);
+	free(err1);
+	free(input);
+
+	/* An unsolvable pair is answered without a search. */
+	sdb_board odd = std;
+	odd.cell[0] = 2;
+	odd.cell[1] = 1;
+	rc = lookup(db, NULL, &out, &err, "--json '%s ; %s'", bt(&odd).s, STD4);
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_assert(strstr(out, "\"solvable\":false"), "%s", out);
+	free(out);
+	free(err);
+
+	/* Goals of the edge class have no set: the fallback, said once. */
+	n = 0;
+	sdb_board edge = board_of(EDGE_GOAL);
+	add_walks(q, &n, &edge, 3, 10, 18, 3, &seed);
+	input = query_lines(q, n);
+	rc = lookup(db, input, &out, &err, "--json --threads 2");
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	assert_fallback_note(err, "edge-class goals");
+	check_answers(out, q, n);
+	free(out);
+	free(err);
+	free(input);
+	db_remove(db);
+}
+
+Test(pdb_fallback, no_set_still_optimal_with_one_note)
+{
+	char db[PATH_LEN];
+	tk_tmp_path(db, sizeof db, "pdb-fallback.lmdb");
+	tk_build(db, "3x3", NULL);
+	enum { NQ = 10 };
+	query4 q[NQ];
+	int n = 0;
+	unsigned seed = 15;
+	sdb_board std = board_of(STD4), korf = board_of(KORF_GOAL);
+	add_walks(q, &n, &std, 6, 8, 20, 6, &seed);
+	add_walks(q, &n, &korf, 3, 8, 20, 3, &seed);
+	/* With comment and blank lines in between, still one note. */
+	sbuf in = { 0 };
+	for (int i = 0; i < n; i++)
+		sb_add(&in, "%s%s ; %s\n", i == 2 ? "# a comment\n\n" : "", bt(&q[i].start).s,
+		       bt(&q[i].goal).s);
+	for (int threads = 1; threads <= 2; threads++) {
+		char *out, *err;
+		int rc = lookup(db, in.s, &out, &err, "--json --threads %d", threads);
+		cr_assert_eq(rc, 0, "--threads %d: exit %d: %s", threads, rc, err);
+		assert_fallback_note(err, "no set");
+		check_answers(out, q, n);
+		free(out);
+		free(err);
+	}
+	/* One board on the command line, text form. */
+	char *out, *err;
+	int rc = lookup(db, NULL, &out, &err, "%s", POJ_15);
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_assert_str_eq(out, "distance 3  best r  moves rdr\n");
+	assert_fallback_note(err, "command-line board");
+	free(out);
+	free(err);
+	free(in.s);
+	db_remove(db);
+}
+
+/* ------------------------------------------------------------------ */
+/* Limits on one search                                                  */
+
+/* Line 2 is Korf's first instance: far beyond a few nodes or 0.3 s with
+ * Manhattan distance. Lines 1 and 3 are easy. */
+static char *limit_input(query4 *easy)
+{
+	unsigned seed = 57;
+	sdb_board std = board_of(STD4);
+	int n = 0;
+	add_walks(easy, &n, &std, 1, 12, 12, 1, &seed);
+	easy[1] = (query4){ board_of(POJ_15), std, 3, 3 };
+	sbuf b = { 0 };
+	sb_add(&b, "%s\n%s ; %s\n%s\n", bt(&easy[0].start).s, KORF_1, KORF_GOAL, POJ_15);
+	return b.s;
+}
+
+/* The error of line 2 on stderr (after the fallback note), the text
+ * answers of lines 1 and 3 on stdout in order. */
+static void check_limited_text(const char *out, const char *err, const query4 *easy,
+                               const char *what, const char *must)
+{
+	char *e = strdup(err), *v[4];
+	int n = split_lines(e, v, 4);
+	cr_assert_eq(n, 2, "%s: the fallback note and one error line expected, got '%s'", what,
+	             err);
+	cr_assert(strstr(v[0], "Manhattan"), "%s: first line '%s'", what, v[0]);
+	cr_assert(strstr(v[1], "line 2"), "%s: error '%s' does not give the line", what, v[1]);
+	cr_assert(strstr(v[1], KORF_1) || strstr(v[1], "14 13 15 7"), "%s: error '%s' does not "
+	          "show the input", what, v[1]);
+	if (must)
+		cr_assert(strstr(v[1], must), "%s: error '%s' lacks '%s'", what, v[1], must);
+	free(e);
+	char *o = strdup(out), *a[4];
+	n = split_lines(o, a, 4);
+	cr_assert_eq(n, 2, "%s: lines 1 and 3 are answered, got '%s'", what, out);
+	int d = mini_distance(&easy[0].start, &easy[0].goal);
+	char want[64];
+	snprintf(want, sizeof want, "distance %d  best ", d);
+	cr_assert(!strncmp(a[0], want, strlen(want)), "%s: line 1 answered '%s', distance %d "
+	          "expected", what, a[0], d);
+	const char *moves = strstr(a[0], "moves ");
+	cr_assert(moves && tk_replay(&easy[0].start, moves + 6, &easy[0].goal), "%s: '%s'", what,
+	          a[0]);
+	cr_assert_str_eq(a[1], "distance 3  best r  moves rdr", "%s: line 3", what);
+	free(o);
+}
+
+Test(pdb_limits, max_nodes_and_timeout_fail_one_line_only)
+{
+	char db[PATH_LEN];
+	tk_tmp_path(db, sizeof db, "pdb-bounds.lmdb");
+	tk_build(db, "3x3", NULL);
+	query4 easy[2];
+	char *input = limit_input(easy);
+	char *out, *err;
+	int rc = lookup(db, input, &out, &err, "--max-nodes 2000");
+	cr_assert_eq(rc, 1, "a query over the node limit: exit %d, expected 1 (%s)", rc, err);
+	check_limited_text(out, err, easy, "--max-nodes 2000", "node");
+	free(out);
+	free(err);
+
+	/* JSON: three objects, the second the error of line 2. */
+	for (int threads = 1; threads <= 2; threads++) {
+		rc = lookup(db, input, &out, &err, "--json --max-nodes 2000 --threads %d", threads);
+		cr_assert_eq(rc, 1, "--threads %d: exit %d (%s)", threads, rc, err);
+		char *v[4], msg[512], in[256];
+		int n = split_lines(out, v, 4);
+		cr_assert_eq(n, 3, "--threads %d: 3 JSON lines expected, got %d", threads, n);
+		long line = 0;
+		cr_assert_eq(json_long(v[1], "line", &line), 1, "%s", v[1]);
+		cr_assert_eq(line, 2);
+		cr_assert_eq(json_str(v[1], "error", msg, sizeof msg), 1, "%s", v[1]);
+		cr_assert(strstr(msg, "node"), "error '%s'", msg);
+		cr_assert_eq(json_str(v[1], "input", in, sizeof in), 1, "%s", v[1]);
+		cr_assert_str_eq(in, KORF_1 " ; " KORF_GOAL);
+		query4 poj = easy[1];
+		check_answer(v[2], &poj, 2);
+		query4 first = easy[0];
+		check_answer(v[0], &first, 0);
+		free(out);
+		free(err);
+	}
+
+	/* A time limit: the same shape. */
+	rc = lookup(db, input, &out, &err, "--timeout 0.3");
+	cr_assert_eq(rc, 1, "a query over the time limit: exit %d, expected 1 (%s)", rc, err);
+	check_limited_text(out, err, easy, "--timeout 0.3", NULL);
+	free(out);
+	free(err);
+	free(input);
+	db_remove(db);
+}
+
+/* The error line should tell which limit stopped the search: the node count
+ * the user gave is nowhere in "search stopped after N nodes". */
+Test(pdb_limits, error_names_the_limit)
+{
+	char db[PATH_LEN];
+	tk_tmp_path(db, sizeof db, "pdb-bound-name.lmdb");
+	tk_build(db, "3x3", NULL);
+	char *out, *err;
+	int rc = lookup(db, NULL, &out, &err, "--max-nodes 5 '%s ; %s'", KORF_1, KORF_GOAL);
+	cr_assert_eq(rc, 1, "%s", err);
+	const char *line = strstr(err, KORF_1);   /* the error, after the fallback note */
+	cr_assert(line, "no error line: '%s'", err);
+	cr_assert(strstr(line, "limit") || strstr(line, "max-nodes"), "--max-nodes 5: the error "
+	          "does not name the limit: '%s'", line);
+	free(out);
+	free(err);
+	db_remove(db);
+}
+
+/* ------------------------------------------------------------------ */
+/* export / import                                                       */
+
+static void export_ok(const char *db, const char *name, const char *file, int ntables)
+{
+	char *out, *err, want[PATH_LEN + 64];
+	int rc = gen(db, &out, &err, "export '%s' -o '%s'", name, file);
+	cr_assert_eq(rc, 0, "export %s: exit %d: %s", name, rc, err);
+	snprintf(want, sizeof want, "exported %d table%s to %s\n", ntables, ntables == 1 ? "" : "s",
+	         file);
+	cr_assert_str_eq(out, want);
+	cr_assert_str_empty(err);
+	cr_assert(file_exists(file));
+	free(out);
+	free(err);
+}
+
+/* An import that must be refused: exit 1, one line, nothing on stdout. */
+static void import_refused(const char *db, const char *file, const char *what)
+{
+	char *out, *err;
+	int rc = gen(db, &out, &err, "import '%s' -q", file);
+	cr_assert_eq(rc, 1, "%s: import exit %d, expected 1 (stderr: %s)", what, rc, err);
+	cr_assert_str_empty(out, "%s: stdout '%s'", what, out);
+	assert_one_line(err, what);
+	free(out);
+	free(err);
+}
+
+/* A database that must be byte for byte as snapshotted. */
+typedef struct snapshot {
+	char path[PATH_LEN];
+	char *bytes;
+	size_t size;
+	catalog *cat;
+} snapshot;
+
+static void snap_take(snapshot *s, const char *path)
+{
+	snprintf(s->path, sizeof s->path, "%s", path);
+	s->bytes = file_read(path, &s->size);
+	s->cat = info_tables(path);
+}
+
+static void snap_check(const snapshot *s, const char *what)
+{
+	size_t size;
+	char *bytes = file_read(s->path, &size);
+	cr_assert(size == s->size && !memcmp(bytes, s->bytes, size), "%s: the target database "
+	          "file changed", what);
+	free(bytes);
+	catalog *c = info_tables(s->path);
+	assert_same_catalog(s->cat, c, what);
+	free(c);
+}
+
+static void snap_free(snapshot *s)
+{
+	free(s->bytes);
+	free(s->cat);
+}
+
+/* A target that did not exist: still absent, or a valid database without
+ * tables. Removed afterwards. */
+static void check_fresh(const char *path, const char *what)
+{
+	if (file_exists(path)) {
+		catalog *c = info_tables(path);
+		cr_assert_eq(c->n, 0, "%s: a fresh target got %d tables", what, c->n);
+		free(c);
+	}
+	db_remove(path);
+}
+
+/* 3x3 full tables (3), a 3x3 set (2) and a small 4x4 set (4). */
+static void transfer_source(char *src, size_t cap, char *set4, size_t setcap)
+{
+	tk_tmp_path(src, cap, "xfer-src.lmdb");
+	tk_build(src, "3x3", NULL);
+	build_pdb(src, "3x3", "1,2,3,4/5,6,7,8", NULL);
+	build_pdb(src, "4x4", "1,2,3,4/5,6,7,8/9,10,11,12/13,14,15", NULL);
+	catalog *c = info_tables(src);
+	cr_assert_eq(c->n, 9);
+	cr_assert_eq(find_set(set4, setcap, c, "pdb-4x4-b0-"), 4);
+	cr_assert(find_table(c, "full-3x3-b0"), "no full-3x3-b0");
+	free(c);
+}
+
+Test(pdb_transfer, round_trip_of_a_set_and_a_full_table)
+{
+	char src[PATH_LEN], dst[PATH_LEN], set4[64], f1[PATH_LEN], f2[PATH_LEN];
+	transfer_source(src, sizeof src, set4, sizeof set4);
+	tk_tmp_path(f1, sizeof f1, "set4.gz");
+	tk_tmp_path(f2, sizeof f2, "full.gz");
+	tk_tmp_path(dst, sizeof dst, "xfer-dst.lmdb");
+	export_ok(src, set4, f1, 4);
+	export_ok(src, "full-3x3-b0", f2, 1);
+
+	char *out, *err;
+	int rc = gen(dst, &out, &err, "import '%s'", f1);
+	cr_assert_eq(rc, 0, "import of the set into a new database: exit %d: %s", rc, err);
+	cr_assert(strstr(out, "stored 4 tables"), "%s", out);
+	free(out);
+	free(err);
+	/* The full table from standard input. */
+	char cmd[CMD_MAX];
+	snprintf(cmd, sizeof cmd, "( %s import - --db '%s' -q <'%s' )", SLIDEDB_GEN, dst, f2);
+	rc = tk_run(cmd, NULL, &out, &err);
+	cr_assert_eq(rc, 0, "import from stdin: exit %d: %s", rc, err);
+	cr_assert_str_empty(out);
+	free(out);
+	free(err);
+
+	rc = lookup(dst, NULL, &out, &err, "verify");
+	cr_assert_eq(rc, 0, "verify of the imported tables: exit %d: %s %s", rc, out, err);
+	cr_assert(strstr(out, "all intact"), "%s", out);
+	free(out);
+	free(err);
+	catalog *cs = info_tables(src), *cd = info_tables(dst);
+	cr_assert_eq(cd->n, 5, "4 + 1 tables imported, info lists %d", cd->n);
+	for (int i = 0; i < cd->n; i++) {
+		const tinfo *t = find_table(cs, cd->t[i].name);
+		cr_assert(t, "imported %s is not in the source", cd->t[i].name);
+		cr_assert_str_eq(cd->t[i].crc, t->crc, "%s: crc32", t->name);
+		cr_assert_str_eq(cd->t[i].obj, t->obj, "%s: metadata differ", t->name);
+	}
+
+	/* Same answers: 4x4 by the imported set (no fallback note: it is used,
+	 * same heuristic and nodes), 3x3 by the imported table. */
+	query4 q[8];
+	int n = 0;
+	unsigned seed = 99;
+	sdb_board std = board_of(STD4);
+	add_walks(q, &n, &std, 6, 20, 34, 0, &seed);
+	char *input = query_lines(q, n);
+	char *o1, *e1, *o2, *e2;
+	cr_assert_eq(lookup(src, input, &o1, &e1, "--json"), 0, "%s", e1);
+	cr_assert_eq(lookup(dst, input, &o2, &e2, "--json"), 0, "%s", e2);
+	cr_assert_str_empty(e2, "the imported set should be used: '%s'", e2);
+	cr_assert_str_eq(o2, o1, "4x4 answers differ after the round trip");
+	check_answers(o2, q, n);
+	free(o1);
+	free(e1);
+	free(o2);
+	free(e2);
+	free(input);
+	sbuf in3 = { 0 };
+	sdb_board g3 = std_goal(3, 3);
+	for (int i = 0; i < 30; i++) {
+		sdb_board b = walk(&g3, 1 + i * 3, &seed);
+		sb_add(&in3, "%s\n", bt(&b).s);
+	}
+	cr_assert_eq(lookup(src, in3.s, &o1, &e1, "--json --path"), 0, "%s", e1);
+	cr_assert_eq(lookup(dst, in3.s, &o2, &e2, "--json --path"), 0, "%s", e2);
+	cr_assert_str_eq(o2, o1, "3x3 answers differ after the round trip");
+	cr_assert_eq(tk_lines(o2), 30);
+	free(o1);
+	free(e1);
+	free(o2);
+	free(e2);
+	free(in3.s);
+
+	/* Importing again replaces, and an export of the copy is the same stream. */
+	rc = gen(dst, &out, &err, "import '%s' -q", f1);
+	cr_assert_eq(rc, 0, "%s", err);
+	free(out);
+	free(err);
+	catalog *again = info_tables(dst);
+	assert_same_catalog(cd, again, "second import");
+	char f3[PATH_LEN], u1[PATH_LEN], u3[PATH_LEN];
+	tk_tmp_path(f3, sizeof f3, "set4-again.gz");
+	tk_tmp_path(u1, sizeof u1, "set4.raw");
+	tk_tmp_path(u3, sizeof u3, "set4-again.raw");
+	export_ok(dst, set4, f3, 4);
+	shell("gzip -dc '%s' >'%s' && gzip -dc '%s' >'%s'", f1, u1, f3, u3);
+	size_t s1, s3;
+	char *r1 = file_read(u1, &s1), *r3 = file_read(u3, &s3);
+	cr_assert(s1 == s3 && !memcmp(r1, r3, s1), "re-export of the imported set differs");
+	free(r1);
+	free(r3);
+	free(cs);
+	free(cd);
+	free(again);
+	unlink(f1);
+	unlink(f2);
+	unlink(f3);
+	unlink(u1);
+	unlink(u3);
+	db_remove(src);
+	db_remove(dst);
+}
+
+Test(pdb_transfer, truncated_or_altered_files_refused)
+{
+	char src[PATH_LEN], set4[64], f[PATH_LEN], bad[PATH_LEN], dst[PATH_LEN], fresh[PATH_LEN];
+	transfer_source(src, sizeof src, set4, sizeof set4);
+	tk_tmp_path(f, sizeof f, "whole.gz");
+	tk_tmp_path(bad, sizeof bad, "bad.gz");
+	tk_tmp_path(dst, sizeof dst, "xfer-target.lmdb");
+	export_ok(src, set4, f, 4);
+	build_pdb(dst, "3x3", "1,2/3,4/5,6/7,8", NULL);
+	snapshot snap;
+	snap_take(&snap, dst);
+	size_t size;
+	char *data = file_read(f, &size);
+	cr_assert_gt(size, 64);
+	char what[128];
+
+	size_t cuts[] = { 0, 1, 10, 40, size / 4, size / 2, 3 * size / 4, size - 9, size - 8,
+		          size - 4, size - 1 };
+	for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
+		snprintf(what, sizeof what, "cut at %zu of %zu bytes", cuts[i], size);
+		file_write(bad, data, cuts[i]);
+		import_refused(dst, bad, what);
+		snap_check(&snap, what);
+		tk_tmp_path(fresh, sizeof fresh, "xfer-fresh.lmdb");
+		import_refused(fresh, bad, what);
+		check_fresh(fresh, what);
+	}
+	size_t flips[] = { size / 3, size / 2, 2 * size / 3 };
+	for (size_t i = 0; i < sizeof flips / sizeof *flips; i++) {
+		snprintf(what, sizeof what, "byte %zu of %zu altered", flips[i], size);
+		data[flips[i]] ^= 0x55;
+		file_write(bad, data, size);
+		data[flips[i]] ^= 0x55;
+		import_refused(dst, bad, what);
+		snap_check(&snap, what);
+	}
+	/* Two exports one after the other: data after the end. */
+	char *two = malloc(2 * size);
+	cr_assert(two);
+	memcpy(two, data, size);
+	memcpy(two + size, data, size);
+	file_write(bad, two, 2 * size);
+	import_refused(dst, bad, "an export followed by another");
+	snap_check(&snap, "data after the end");
+	free(two);
+
+	/* An entry changed inside a well-formed gzip stream: the table's CRC. */
+	char raw[PATH_LEN];
+	tk_tmp_path(raw, sizeof raw, "whole.raw");
+	shell("gzip -dc '%s' >'%s'", f, raw);
+	size_t rsize;
+	char *r = file_read(raw, &rsize);
+	char *mark = memmem(r, rsize, "\ndata ", 6);
+	cr_assert(mark, "no data line in the export");
+	size_t pos = (size_t)(strchr(mark + 1, '\n') - r) + 100;
+	cr_assert_lt(pos, rsize);
+	r[pos] ^= 1;
+	file_write(raw, r, rsize);
+	shell("gzip -c '%s' >'%s'", raw, bad);
+	char *out, *err;
+	int rc = gen(dst, &out, &err, "import '%s' -q", bad);
+	cr_assert_eq(rc, 1, "an altered entry in a valid gzip stream: exit %d", rc);
+	assert_one_line(err, "altered entry");
+	cr_assert(strstr(err, "CRC"), "the message '%s' should say the CRC failed", err);
+	free(out);
+	free(err);
+	snap_check(&snap, "altered entry");
+	/* The end marker removed. */
+	r[pos] ^= 1;
+	char *end = memmem(r, rsize, "\nend 4\n", 7);
+	cr_assert(end, "no end marker");
+	file_write(raw, r, (size_t)(end - r) + 1);
+	shell("gzip -c '%s' >'%s'", raw, bad);
+	import_refused(dst, bad, "no end marker");
+	snap_check(&snap, "no end marker");
+
+	rc = lookup(dst, NULL, &out, &err, "verify");
+	cr_assert_eq(rc, 0, "the target must still verify: %s", err);
+	free(out);
+	free(err);
+	free(r);
+	free(data);
+	snap_free(&snap);
+	unlink(f);
+	unlink(bad);
+	unlink(raw);
+	db_remove(src);
+	db_remove(dst);
+}
+
+/* Counts per distance are metadata outside the entries' CRC: an import
+ * whose counts contradict its entries leaves a database that
+ * `slidedb-lookup verify` calls damaged. A full table, whose counts verify
+ * recomputes. */
+Test(pdb_transfer, counts_that_contradict_the_entries_refused)
+{
+	char src[PATH_LEN], dst[PATH_LEN], f[PATH_LEN], raw[PATH_LEN];
+	tk_tmp_path(src, sizeof src, "xfer-counts-src.lmdb");
+	tk_tmp_path(dst, sizeof dst, "xfer-counts-dst.lmdb");
+	tk_tmp_path(f, sizeof f, "counts.gz");
+	tk_tmp_path(raw, sizeof raw, "counts.raw");
+	tk_build(src, "3x3", NULL);
+	export_ok(src, "full-3x3-b0", f, 1);
+	shell("gzip -dc '%s' >'%s'", f, raw);
+	size_t rsize;
+	char *r = file_read(raw, &rsize);
+	char *counts = memmem(r, rsize, "\ncounts 1 ", 10);
+	cr_assert(counts, "no counts line");
+	counts[strlen("\ncounts ")] = '2';   /* two states at distance 0 */
+	file_write(raw, r, rsize);
+	free(r);
+	shell("gzip -c '%s' >'%s'", raw, f);
+	build_pdb(dst, "3x3", "1,2/3,4/5,6/7,8", NULL);
+	snapshot snap;
+	snap_take(&snap, dst);
+	char *out, *err;
+	int rc = gen(dst, &out, &err, "import '%s' -q", f);
+	int vrc = lookup(dst, NULL, NULL, NULL, "verify");
+	cr_assert_eq(rc, 1, "counts that contradict the entries were imported (exit %d); "
+	             "slidedb-lookup verify then exits %d", rc, vrc);
+	assert_one_line(err, "altered counts");
+	snap_check(&snap, "altered counts");
+	free(out);
+	free(err);
+	snap_free(&snap);
+	unlink(f);
+	unlink(raw);
+	db_remove(src);
+	db_remove(dst);
+}
+
+Test(pdb_transfer, foreign_files_refused)
+{
+	char dst[PATH_LEN], text[PATH_LEN], empty[PATH_LEN], gz[PATH_LEN], other[PATH_LEN],
+	     missing[PATH_LEN];
+	tk_tmp_path(dst, sizeof dst, "xfer-foreign.lmdb");
+	tk_tmp_path(text, sizeof text, "plain.txt");
+	tk_tmp_path(empty, sizeof empty, "empty.gz");
+	tk_tmp_path(gz, sizeof gz, "text.gz");
+	tk_tmp_path(other, sizeof other, "other.lmdb");
+	tk_tmp_path(missing, sizeof missing, "missing.gz");
+	build_pdb(dst, "3x3", "1,2,3/4,5,6/7,8", NULL);
+	build_pdb(other, "3x3", "1,2,3,4/5,6,7,8", NULL);
+	snapshot snap;
+	snap_take(&snap, dst);
+	const char *hello = "slidedb-export 2\ntable\n";
+	file_write(text, hello, strlen(hello));
+	file_write(empty, "", 0);
+	shell("gzip -c '%s' >'%s'", text, gz);
+	const char *files[] = { text, empty, gz, other, missing };
+	const char *whats[] = { "a text file", "an empty file", "gzip of another format",
+		                "a database file", "a missing file" };
+	for (int i = 0; i < 5; i++) {
+		import_refused(dst, files[i], whats[i]);
+		snap_check(&snap, whats[i]);
+	}
+	snap_free(&snap);
+	unlink(text);
+	unlink(empty);
+	unlink(gz);
+	db_remove(other);
+	db_remove(dst);
+}
+
+Test(pdb_transfer, export_errors)
+{
+	char src[PATH_LEN], f[PATH_LEN], nowhere[PATH_LEN], missing[PATH_LEN];
+	tk_tmp_path(src, sizeof src, "xfer-export.lmdb");
+	tk_tmp_path(f, sizeof f, "unknown.gz");
+	tk_tmp_path(missing, sizeof missing, "no-such.lmdb");
+	tk_tmp_path(nowhere, sizeof nowhere, "no-dir");
+	strcat(nowhere, "/out.gz");
+	build_pdb(src, "3x3", "1,2,3,4/5,6,7,8", NULL);
+	char *out, *err;
+	int rc = gen(src, &out, &err, "export no-such-set -o '%s'", f);
+	cr_assert_eq(rc, 1, "export of an unknown name: exit %d", rc);
+	assert_one_line(err, "unknown name");
+	cr_assert(strstr(err, "no-such-set"), "the message '%s' should name it", err);
+	cr_assert_str_empty(out);
+	cr_assert(!file_exists(f), "a failed export left %s", f);
+	free(out);
+	free(err);
+	/* A table name that is only a prefix of a set. */
+	rc = gen(src, &out, &err, "export pdb-3x3 -o '%s'", f);
+	cr_assert_eq(rc, 1, "export of a prefix: exit %d", rc);
+	assert_one_line(err, "prefix");
+	cr_assert(!file_exists(f));
+	free(out);
+	free(err);
+	rc = gen(src, &out, &err, "export full-3x3-b0");
+	cr_assert_eq(rc, 2, "export without -o: exit %d", rc);
+	assert_one_line(err, "no -o");
+	cr_assert(strstr(err, "-o"), "%s", err);
+	free(out);
+	free(err);
+	rc = gen(missing, &out, &err, "export full-3x3-b0 -o '%s'", f);
+	cr_assert_eq(rc, 1, "export from a missing database: exit %d", rc);
+	assert_one_line(err, "missing database");
+	cr_assert(!file_exists(missing), "export created the database %s", missing);
+	cr_assert(!file_exists(f));
+	free(out);
+	free(err);
+	catalog *c = info_tables(src);
+	char set[64];
+	find_set(set, sizeof set, c, "pdb-3x3-b0-");
+	free(c);
+	rc = gen(src, &out, &err, "export '%s' -o '%s'", set, nowhere);
+	cr_assert_eq(rc, 1, "export into a missing folder: exit %d", rc);
+	assert_one_line(err, "missing folder");
+	free(out);
+	free(err);
+	db_remove(src);
+}

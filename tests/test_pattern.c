@@ -1,0 +1,282 @@
+/* Pattern index spaces: neighbours are symmetric and in range, and the BFS
+ * over them (region mode) equals a second, independent search that keeps the
+ * blank's exact cell, in which group tiles' moves cost 1 and the blank's
+ * other moves cost 0. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bfs.h"
+#include "testkit.h"
+
+/* --- The independent search: state = cells of the group's tiles (in tile
+ * order) and the blank's cell, 4 bits each. */
+typedef struct zo {
+	int w, h, n, k;
+	uint8_t tile[SDB_MAX_PATTERN];    /* the group's tiles */
+	uint8_t *dist;                    /* 16^(k+1) entries, 0xff unreached */
+} zo;
+
+static uint32_t zo_key(const zo *z, const uint8_t *pos, int blank)
+{
+	uint32_t key = (uint32_t)blank;
+	for (int i = 0; i < z->k; i++)
+		key = key << 4 | pos[i];
+	return key;
+}
+
+static void zo_unkey(const zo *z, uint32_t key, uint8_t *pos, int *blank)
+{
+	for (int i = z->k - 1; i >= 0; i--, key >>= 4)
+		pos[i] = key & 15;
+	*blank = (int)key;
+}
+
+typedef struct stack {
+	uint32_t *v;
+	size_t len, cap;
+} stack;
+
+static void push(stack *s, uint32_t key)
+{
+	if (s->len == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 1024;
+		s->v = realloc(s->v, s->cap * sizeof *s->v);
+		cr_assert(s->v);
+	}
+	s->v[s->len++] = key;
+}
+
+static void zo_run(zo *z, const sdb_board *goal, uint32_t tiles)
+{
+	memset(z, 0, sizeof *z);
+	z->w = goal->w;
+	z->h = goal->h;
+	z->n = goal->n;
+	uint8_t pos[SDB_MAX_PATTERN];
+	for (int t = 1; t < goal->n; t++)
+		if (tiles >> t & 1)
+			z->tile[z->k++] = (uint8_t)t;
+	for (int i = 0; i < z->k; i++)
+		for (int c = 0; c < goal->n; c++)
+			if (goal->cell[c] == z->tile[i])
+				pos[i] = (uint8_t)c;
+	size_t size = (size_t)1 << (4 * (z->k + 1));
+	z->dist = malloc(size);
+	cr_assert(z->dist);
+	memset(z->dist, 0xff, size);
+	/* Level by level: level d is closed under the blank's free moves (a
+	 * stack), and each group tile's move seeds level d+1. */
+	stack cur = { 0 }, next = { 0 };
+	uint32_t start = zo_key(z, pos, goal->blank);
+	z->dist[start] = 0;
+	push(&cur, start);
+	for (int d = 0; cur.len; d++) {
+		while (cur.len) {
+			uint32_t key = cur.v[--cur.len];
+			int blank;
+			if (z->dist[key] != d)
+				continue;   /* reached at a lower level since */
+			zo_unkey(z, key, pos, &blank);
+			int x = blank % z->w, y = blank / z->w;
+			const int dx[4] = { 0, 0, -1, 1 }, dy[4] = { -1, 1, 0, 0 };
+			for (int m = 0; m < 4; m++) {
+				int nx = x + dx[m], ny = y + dy[m];
+				if (nx < 0 || ny < 0 || nx >= z->w || ny >= z->h)
+					continue;
+				int c = ny * z->w + nx, mover = -1;
+				for (int i = 0; i < z->k; i++)
+					if (pos[i] == c)
+						mover = i;
+				uint8_t npos[SDB_MAX_PATTERN];
+				memcpy(npos, pos, sizeof npos);
+				if (mover >= 0)
+					npos[mover] = (uint8_t)blank;
+				uint32_t nkey = zo_key(z, npos, c);
+				int nd = d + (mover >= 0);
+				if (z->dist[nkey] <= nd)
+					continue;
+				z->dist[nkey] = (uint8_t)nd;
+				push(mover >= 0 ? &next : &cur, nkey);
+			}
+		}
+		stack t = cur;
+		cur = next;
+		next = t;
+	}
+	free(cur.v);
+	free(next.v);
+}
+
+/* A board with the group's tiles at pos, the blank at blank, other tiles
+ * anywhere else. */
+static void zo_board(const zo *z, sdb_board *b, const uint8_t *pos, int blank)
+{
+	uint8_t cells[SDB_MAX_CELLS], used[SDB_MAX_CELLS] = { 0 };
+	memset(cells, 0xff, sizeof cells);
+	cells[blank] = 0;
+	used[0] = 1;
+	for (int i = 0; i < z->k; i++) {
+		cells[pos[i]] = z->tile[i];
+		used[z->tile[i]] = 1;
+	}
+	for (int c = 0, t = 1; c < z->n; c++) {
+		if (cells[c] != 0xff)
+			continue;
+		while (used[t])
+			t++;
+		cells[c] = (uint8_t)t;
+		used[t] = 1;
+	}
+	cr_assert_eq(sdb_board_set(b, z->w, z->h, cells), 0);
+}
+
+static int abs_diff(int a, int b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* The region-mode table from the generator's BFS equals the 0-1 BFS for every
+ * (placement, blank cell); the min fold equals the minimum over blank cells;
+ * sdb_pattern_manhattan agrees with the placement. */
+static void matches_exact_blank(int w, int h, int goal_blank, uint32_t tiles)
+{
+	sdb_board goal;
+	sdb_board_goal(&goal, w, h, goal_blank);
+	sdb_pattern *p, *pm;
+	cr_assert_eq(sdb_pattern_new(&p, &goal, tiles, SDB_BLANK_REGION), 0);
+	cr_assert_eq(sdb_pattern_new(&pm, &goal, tiles, SDB_BLANK_MIN), 0);
+	uint8_t *table = malloc(sdb_pattern_size(p));
+	bfs_space sp;
+	bfs_pattern_space(&sp, p);
+	bfs_result res;
+	cr_assert_eq(bfs_run(&res, table, &sp, 0, NULL, NULL), 0);
+	cr_assert_eq(res.reached, sdb_pattern_size(p), "every region of every placement is reachable");
+	uint8_t *minv = malloc(sdb_pattern_size(pm));
+	memset(minv, 0xff, sdb_pattern_size(pm));
+	for (uint64_t i = 0; i < sdb_pattern_size(p); i++) {
+		uint64_t j = sdb_pattern_min_index(p, i);
+		cr_assert_lt(j, sdb_pattern_size(pm));
+		cr_assert_leq(j, i);
+		if (table[i] < minv[j])
+			minv[j] = table[i];
+	}
+	zo z;
+	zo_run(&z, &goal, tiles);
+	uint64_t checked = 0;
+	for (uint32_t key = 0; key < (1u << (4 * (z.k + 1))); key++) {
+		if (z.dist[key] == 0xff)
+			continue;
+		uint8_t pos[SDB_MAX_PATTERN];
+		int blank;
+		zo_unkey(&z, key, pos, &blank);
+		sdb_board b;
+		zo_board(&z, &b, pos, blank);
+		uint64_t i = sdb_pattern_rank(p, &b);
+		cr_assert_eq(table[i], z.dist[key], "%dx%d tiles %x: index %llu", w, h, tiles,
+		             (unsigned long long)i);
+		int md = 0;
+		for (int t = 0; t < z.k; t++)
+			for (int c = 0; c < goal.n; c++)
+				if (goal.cell[c] == z.tile[t])
+					md += abs_diff(pos[t] % w, c % w) + abs_diff(pos[t] / w, c / w);
+		cr_assert_eq(sdb_pattern_manhattan(p, i), md);
+		cr_assert_leq(md, table[i]);
+		cr_assert_eq((table[i] - md) % 2, 0, "value and Manhattan distance share parity");
+		/* the min-mode entry is the minimum over every blank cell */
+		uint64_t j = sdb_pattern_rank(pm, &b);
+		cr_assert_eq(j, sdb_pattern_min_index(p, i));
+		cr_assert_leq(minv[j], z.dist[key]);
+		checked++;
+	}
+	/* and reached: the minimum is attained by some blank cell */
+	for (uint32_t key = 0; key < (1u << (4 * (z.k + 1))); key++) {
+		if (z.dist[key] == 0xff)
+			continue;
+		uint8_t pos[SDB_MAX_PATTERN];
+		int blank;
+		zo_unkey(&z, key, pos, &blank);
+		sdb_board b;
+		zo_board(&z, &b, pos, blank);
+		uint64_t j = sdb_pattern_rank(pm, &b);
+		if (minv[j] == z.dist[key])
+			minv[j] = 0xfe;   /* attained */
+	}
+	for (uint64_t j = 0; j < sdb_pattern_size(pm); j++)
+		cr_assert_eq(minv[j], 0xfe, "min entry %llu not attained by any blank cell",
+		             (unsigned long long)j);
+	cr_assert_gt(checked, sdb_pattern_size(p) - 1, "every entry was compared");
+	free(z.dist);
+	free(minv);
+	free(table);
+	sdb_pattern_free(p);
+	sdb_pattern_free(pm);
+}
+
+Test(pattern, region_equals_exact_blank_3x3)
+{
+	matches_exact_blank(3, 3, 8, 0x1e);    /* tiles 1-4 */
+	matches_exact_blank(3, 3, 4, 0x1e0);   /* tiles 5-8, blank in the centre */
+	matches_exact_blank(3, 3, 1, 0x1a6);   /* scattered tiles, blank on an edge */
+}
+
+Test(pattern, region_equals_exact_blank_2x4)
+{
+	matches_exact_blank(2, 4, 7, 0x0e);
+	matches_exact_blank(4, 2, 0, 0xf0);
+}
+
+Test(pattern, region_equals_exact_blank_4x4, .timeout = 300)
+{
+	matches_exact_blank(4, 4, 0, 0x000e);   /* the 3-tile group of 6-6-3 */
+	matches_exact_blank(4, 4, 0, 0x00ce);   /* a 5-tile group of 5-5-5 */
+}
+
+/* Neighbours are in range and symmetric: j is a neighbour of i exactly when
+ * i is one of j (moves of group tiles are reversible). */
+static void neighbours_symmetric(int w, int h, uint32_t tiles)
+{
+	sdb_board goal;
+	sdb_board_goal(&goal, w, h, w * h - 1);
+	sdb_pattern *p;
+	cr_assert_eq(sdb_pattern_new(&p, &goal, tiles, SDB_BLANK_REGION), 0);
+	uint64_t size = sdb_pattern_size(p);
+	uint64_t nbr[4 * SDB_MAX_PATTERN], back[4 * SDB_MAX_PATTERN];
+	for (uint64_t i = 0; i < size; i++) {
+		int n = sdb_pattern_neighbors(p, i, nbr);
+		cr_assert(n >= 0 && n <= 4 * SDB_MAX_PATTERN);
+		for (int a = 0; a < n; a++) {
+			cr_assert_lt(nbr[a], size);
+			int m = sdb_pattern_neighbors(p, nbr[a], back), found = 0;
+			for (int b = 0; b < m; b++)
+				found |= back[b] == i;
+			cr_assert(found, "%llu -> %llu has no way back", (unsigned long long)i,
+			          (unsigned long long)nbr[a]);
+		}
+	}
+	cr_assert_lt(sdb_pattern_neighbors(p, size, nbr), 0);
+	sdb_pattern_free(p);
+}
+
+Test(pattern, neighbours_symmetric)
+{
+	neighbours_symmetric(3, 3, 0x1e);
+	neighbours_symmetric(2, 4, 0x66);
+	neighbours_symmetric(4, 4, 0x4842);   /* tiles 1, 6, 11, 14 */
+}
+
+Test(pattern, refuses_bad_groups)
+{
+	sdb_board g;
+	sdb_board_goal(&g, 3, 3, 8);
+	sdb_pattern *p = (sdb_pattern *)1;
+	cr_assert_eq(sdb_pattern_new(&p, &g, 0, SDB_BLANK_REGION), SDB_EINVAL);
+	cr_assert_null(p);
+	cr_assert_eq(sdb_pattern_new(&p, &g, 1, SDB_BLANK_REGION), SDB_EINVAL, "tile 0 is the blank");
+	cr_assert_eq(sdb_pattern_new(&p, &g, 1u << 9, SDB_BLANK_REGION), SDB_EINVAL, "no tile 9");
+	cr_assert_eq(sdb_pattern_new(&p, &g, 0x1e, 7), SDB_EINVAL);
+	sdb_board_goal(&g, 4, 4, 15);
+	cr_assert_eq(sdb_pattern_new(&p, &g, 0x3fe, SDB_BLANK_MIN), SDB_EINVAL, "9 tiles");
+	cr_assert_eq(sdb_pattern_new(&p, &g, 0x1fe, SDB_BLANK_MIN), 0, "8 tiles");
+	cr_assert_eq(sdb_pattern_size(p), 518918400ull, "16!/8!");
+	sdb_pattern_free(p);
+}

@@ -1,0 +1,266 @@
+/* Heuristics and IDA*: pattern-database sums (region and min modes, with the
+ * diagonal mirror) never exceed the true distance, checked on every state of
+ * boards small enough for full tables; the incremental form equals the fresh
+ * one; IDA* finds the table's distances on 3x3 and the known optimal lengths
+ * of Korf's easier 15-puzzle instances. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testkit.h"
+
+/* A database with every full table of 3x3 and the given pattern sets, built
+ * by the programs. */
+static void build_db(char *path, size_t cap, const char *const *pdb_args, int n)
+{
+	tk_tmp_path(path, cap, "solve.lmdb");
+	tk_build(path, "3x3", NULL);
+	tk_build(path, "2x4", NULL);
+	for (int i = 0; i < n; i++) {
+		char cmd[1024], *err;
+		snprintf(cmd, sizeof cmd, "%s pdb %s --db '%s' -q", SLIDEDB_GEN, pdb_args[i], path);
+		cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 0, "%s: %s", cmd, err);
+		free(err);
+	}
+}
+
+/* Every state of the goal's class: h <= true distance, h(goal) = 0, and, when
+ * the groups hold every tile, h has the distance's parity. */
+static void admissible_everywhere(const sdb_db *db, const char *set, const sdb_board *goal,
+                                  int every_tile)
+{
+	int w = goal->w, h = goal->h;
+	sdb_heuristic *heur;
+	cr_assert_eq(sdb_heuristic_open(&heur, db, goal, set), 0, "%s: %s", set, sdb_errdetail());
+	cr_assert_str_eq(sdb_heuristic_name(heur), set);
+	cr_assert_eq(sdb_heuristic_value(heur, goal), 0);
+	int cls = sdb_rank_class(goal);
+	uint64_t tight = 0;
+	for (uint64_t i = 0; i < sdb_rank_count(w, h); i++) {
+		sdb_board s;
+		sdb_unrank(&s, w, h, cls, i);
+		if (!sdb_board_solvable(&s, goal))
+			continue;
+		sdb_answer a;
+		cr_assert_eq(sdb_answer_query(&a, db, &s, goal, 0), 0);
+		int v = sdb_heuristic_value(heur, &s);
+		cr_assert_leq(v, a.distance, "%s: h %d > distance %d", set, v, a.distance);
+		/* each group's entry has its tiles' Manhattan parity: so has the sum */
+		if (every_tile)
+			cr_assert_eq((a.distance - v) % 2, 0, "%s: h %d, distance %d", set, v,
+			             a.distance);
+		tight += v == a.distance;
+	}
+	cr_assert_gt(tight, 0);
+	sdb_heuristic_close(heur);
+}
+
+/* Every set in the database, for two goals of its class: its canonical goal
+ * and that goal turned by a symmetry and with its tiles relabelled. */
+static int every_set_admissible(const sdb_db *db)
+{
+	int sets = 0;
+	unsigned seed = 11;
+	for (int i = 0; i < sdb_table_count(db); i++) {
+		const sdb_table_info *in = sdb_table_meta(sdb_table_at(db, i));
+		if (in->kind != SDB_KIND_PATTERN || in->group != 0)
+			continue;
+		sdb_board other = in->goal;
+		sdb_sym_board(&other, &in->goal, sdb_sym_count(other.w, other.h) - 1);
+		for (int c = 0; c < other.n; c++)   /* any relabelling of the tiles */
+			if (other.cell[c]) {
+				int d = rand_r(&seed) % other.n;
+				if (other.cell[d]) {
+					uint8_t t = other.cell[c];
+					other.cell[c] = other.cell[d];
+					other.cell[d] = t;
+				}
+			}
+		uint32_t tiles = 0;
+		for (int j = 0; j < sdb_table_count(db); j++) {
+			const sdb_table_info *g = sdb_table_meta(sdb_table_at(db, j));
+			if (g->kind == SDB_KIND_PATTERN && !strcmp(g->set, in->set))
+				tiles |= g->pattern;
+		}
+		int every_tile = tiles == ((1u << in->goal.n) - 2);
+		admissible_everywhere(db, in->set, &in->goal, every_tile);
+		admissible_everywhere(db, in->set, &other, every_tile);
+		sets++;
+	}
+	return sets;
+}
+
+Test(solve, admissible_on_every_3x3_and_2x4_state, .timeout = 600)
+{
+	const char *const sets[] = {
+		"3x3 --partition 1,2,3,4/5,6,7,8",
+		"3x3 --partition 1,2,3,4/5,6,7,8 --blank min",
+		"3x3 --partition 1,2,3/4,5,6/7,8 --goal '1 2 3 4 0 5 6 7 8'",
+		"3x3 --partition 1,3,5,7/2,4,6,8 --goal '1 0 2 3 4 5 6 7 8'",
+		"3x3 --partition 1,2/3,4/5 --goal '1 0 2 3 4 5 6 7 8' --blank min",
+		"2x4 --partition 1,2,3/4,5,6,7",
+	};
+	char path[512];
+	build_db(path, sizeof path, sets, 6);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	cr_assert_eq(every_set_admissible(db), 6);
+	sdb_db_close(db);
+}
+
+/* Following moves gives the same value as computing afresh. */
+static void incremental_matches(const sdb_heuristic *h, const sdb_board *goal, int walks,
+                                unsigned seed)
+{
+	for (int k = 0; k < walks; k++) {
+		sdb_board b = *goal;
+		sdb_hstate st;
+		cr_assert_eq(sdb_heuristic_start(h, &st, &b), sdb_heuristic_value(h, &b));
+		for (int step = 0; step < 60; step++) {
+			int m = rand_r(&seed) % 4;
+			sdb_board next = b;
+			if (sdb_board_apply(&next, m)) {
+				cr_assert_eq(sdb_heuristic_move(h, &st, m), SDB_EINVAL);
+				continue;
+			}
+			b = next;
+			cr_assert_eq(sdb_heuristic_move(h, &st, m), sdb_heuristic_value(h, &b));
+		}
+	}
+}
+
+Test(solve, incremental_equals_fresh)
+{
+	const char *const sets[] = { "3x3 --partition 1,2,3,4/5,6,7,8" };
+	char path[512];
+	build_db(path, sizeof path, sets, 1);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	sdb_board goal;
+	sdb_board_parse(&goal, "0 3 6 1 4 7 2 5 8", 0, 0);   /* another goal of the class */
+	sdb_heuristic *h, *md;
+	cr_assert_eq(sdb_heuristic_open(&h, db, &goal, NULL), 0);
+	cr_assert_eq(sdb_heuristic_open_manhattan(&md, &goal), 0);
+	incremental_matches(h, &goal, 200, 1);
+	incremental_matches(md, &goal, 100, 2);
+	sdb_heuristic_close(h);
+	sdb_heuristic_close(md);
+	sdb_db_close(db);
+}
+
+/* IDA* on 3x3 finds the full table's distance for random pairs of every goal
+ * class, with the pattern set and with Manhattan + linear conflicts. */
+Test(solve, ida_matches_tables_3x3, .timeout = 300)
+{
+	const char *const sets[] = {
+		"3x3 --partition 1,2,3,4/5,6,7,8",
+		"3x3 --partition 1,2,3,4/5,6,7,8 --goal '1 2 3 4 0 5 6 7 8'",
+	};
+	char path[512];
+	build_db(path, sizeof path, sets, 2);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	unsigned seed = 5;
+	sdb_board standard;
+	sdb_board_goal(&standard, 3, 3, 8);
+	const int cells[3] = { 8, 4, 1 };
+	for (int g = 0; g < 3; g++) {
+		sdb_board goal;
+		tk_random_walk(&goal, &standard, 101, &seed);
+		while (goal.blank != cells[g])
+			sdb_board_apply(&goal, rand_r(&seed) % 4);
+		sdb_heuristic *pdb = NULL, *md;
+		int have_set = sdb_heuristic_open(&pdb, db, &goal, NULL) == 0;
+		cr_assert_eq(have_set, g < 2, "sets were built for corner and centre goals only");
+		cr_assert_eq(sdb_heuristic_open_manhattan(&md, &goal), 0);
+		for (int k = 0; k < 60; k++) {
+			sdb_board start;
+			tk_random_walk(&start, &goal, 10 + k, &seed);
+			sdb_answer want, got;
+			sdb_solve_stats st;
+			cr_assert_eq(sdb_answer_query(&want, db, &start, &goal, 0), 0);
+			for (int which = 0; which < 2; which++) {
+				const sdb_heuristic *h = which ? md : pdb;
+				if (!h)
+					continue;
+				cr_assert_eq(sdb_solve(&got, &st, h, &start, &goal, NULL), 0, "%s",
+				             sdb_errdetail());
+				cr_assert_eq(got.distance, want.distance);
+				cr_assert_eq((int)strlen(got.moves), got.distance);
+				cr_assert(tk_replay(&start, got.moves, &goal));
+				cr_assert_leq(st.heuristic, got.distance);
+			}
+		}
+		sdb_heuristic_close(pdb);
+		sdb_heuristic_close(md);
+	}
+	sdb_db_close(db);
+}
+
+/* Korf's 100 instances (goal 0 1 2 ... 15): the easier ones, with their known
+ * optimal lengths, on the 5-5-5 set. */
+static const struct {
+	const char *board;
+	int optimal;
+} korf_easy[] = {
+	{ "14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15", 45 },
+	{ "7 11 8 3 14 0 6 15 1 4 13 9 5 12 2 10", 46 },
+	{ "12 15 2 6 1 14 4 8 5 3 7 0 10 13 9 11", 47 },
+	{ "4 5 7 2 9 14 12 13 0 3 6 11 8 1 15 10", 42 },
+	{ "6 10 1 14 15 8 3 5 13 0 2 7 4 9 11 12", 47 },
+	{ "13 8 14 3 9 1 0 7 15 5 4 10 12 2 6 11", 41 },
+	{ "5 7 0 11 12 1 9 10 15 6 2 3 8 4 13 14", 44 },
+	{ "9 14 5 7 8 15 1 2 10 4 13 6 12 0 11 3", 44 },
+};
+
+Test(solve, korf_easy_instances_4x4, .timeout = 600)
+{
+	const char *const sets[] = { "4x4 --partition 5-5-5" };
+	char path[512];
+	build_db(path, sizeof path, sets, 1);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	sdb_board goal;
+	sdb_board_goal(&goal, 4, 4, 0);
+	sdb_heuristic *h;
+	cr_assert_eq(sdb_heuristic_open(&h, db, &goal, NULL), 0, "%s", sdb_errdetail());
+	cr_assert_str_eq(sdb_heuristic_name(h), "pdb-4x4-b0-5-5-5");
+	for (size_t i = 0; i < sizeof korf_easy / sizeof *korf_easy; i++) {
+		sdb_board start;
+		cr_assert_eq(sdb_board_parse(&start, korf_easy[i].board, 0, 0), 0);
+		sdb_answer a;
+		sdb_solve_stats st;
+		cr_assert_eq(sdb_solve(&a, &st, h, &start, &goal, NULL), 0, "%s", sdb_errdetail());
+		cr_assert_eq(a.distance, korf_easy[i].optimal, "instance '%s'", korf_easy[i].board);
+		cr_assert(tk_replay(&start, a.moves, &goal));
+		cr_assert_leq(st.heuristic, a.distance);
+		cr_assert_gt(st.nodes, 0);
+	}
+	/* The same set serves the standard goal (blank last) through symmetry. */
+	sdb_board std_goal, poj;
+	sdb_board_goal(&std_goal, 4, 4, 15);
+	sdb_board_parse(&poj, "1 2 3 4 5 6 7 8 9 x 10 12 13 14 11 15", 0, 0);
+	sdb_answer a;
+	sdb_solve_stats st;
+	cr_assert_eq(sdb_solve(&a, &st, h, &poj, &std_goal, NULL), 0);
+	cr_assert_str_eq(a.moves, "rdr", "POJ 1077's 15-puzzle example");
+	/* Limits stop a search with SDB_ELIMIT. */
+	sdb_board hard;
+	sdb_board_parse(&hard, "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", 0, 0);
+	sdb_solve_limits lim = { .max_nodes = 1000 };
+	cr_assert_eq(sdb_solve(&a, &st, h, &hard, &goal, &lim), SDB_ELIMIT);
+	cr_assert_geq(st.nodes, 1000);
+	/* Unsolvable pairs are answered at once. */
+	sdb_board loyd;
+	sdb_board_parse(&loyd, "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0", 0, 0);
+	cr_assert_eq(sdb_solve(&a, &st, h, &loyd, &std_goal, NULL), 0);
+	cr_assert_eq(a.solvable, 0);
+	/* A heuristic serves only its class of goals. */
+	sdb_board edge_goal, near_edge;
+	sdb_board_goal(&edge_goal, 4, 4, 1);
+	near_edge = edge_goal;
+	sdb_board_apply(&near_edge, SDB_DOWN);
+	cr_assert_eq(sdb_solve(&a, &st, h, &near_edge, &edge_goal, NULL), SDB_EINVAL);
+	sdb_heuristic_close(h);
+	sdb_db_close(db);
+}

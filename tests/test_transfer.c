@@ -1,0 +1,151 @@
+/* Export and import: a round trip keeps every byte and every field; a
+ * truncated, altered or foreign file is refused and the database is left as
+ * it was. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testkit.h"
+
+static void build(char *path, size_t cap)
+{
+	tk_tmp_path(path, cap, "src.lmdb");
+	tk_build(path, "2x4", NULL);
+	char cmd[1024], *err;
+	snprintf(cmd, sizeof cmd, "%s pdb 3x3 --partition 1,2,3,4/5,6,7,8 --db '%s' -q",
+	         SLIDEDB_GEN, path);
+	cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 0, "%s", err);
+	free(err);
+}
+
+static int import_into(const char *db_path, const char *file, int *n)
+{
+	sdb_db *db;
+	sdb_writer *w;
+	cr_assert_eq(sdb_db_open(&db, db_path, SDB_CREATE), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_writer_begin(&w, db), 0);
+	int err = sdb_import(w, file, n);
+	if (err)
+		sdb_writer_abort(w);
+	else
+		cr_assert_eq(sdb_writer_commit(w), 0);
+	sdb_db_close(db);
+	return err;
+}
+
+/* Every table of a equals the one of the same name in b: fields and bytes. */
+static void same_tables(const char *a_path, const char *b_path, int expect)
+{
+	sdb_db *a, *b;
+	cr_assert_eq(sdb_db_open(&a, a_path, SDB_RDONLY), 0);
+	cr_assert_eq(sdb_db_open(&b, b_path, SDB_RDONLY), 0);
+	cr_assert_eq(sdb_table_count(b), expect);
+	for (int i = 0; i < sdb_table_count(b); i++) {
+		const sdb_table *tb = sdb_table_at(b, i);
+		const sdb_table_info *ib = sdb_table_meta(tb);
+		const sdb_table *ta = sdb_table_find(a, ib->name);
+		cr_assert_not_null(ta, "%s", ib->name);
+		const sdb_table_info *ia = sdb_table_meta(ta);
+		cr_assert_eq(ia->crc32, ib->crc32);
+		cr_assert_eq(ia->states, ib->states);
+		cr_assert_eq(ia->kind, ib->kind);
+		cr_assert_eq(ia->entry_format, ib->entry_format);
+		cr_assert_eq(ia->pattern, ib->pattern);
+		cr_assert_eq(ia->blank_mode, ib->blank_mode);
+		cr_assert_str_eq(ia->set, ib->set);
+		cr_assert(sdb_board_equal(&ia->goal, &ib->goal));
+		cr_assert_eq(memcmp(ia->counts, ib->counts, sizeof ia->counts), 0);
+		cr_assert_eq(memcmp(sdb_table_data(ta), sdb_table_data(tb), sdb_table_bytes(ib)), 0);
+		cr_assert_eq(sdb_table_verify(tb), 0);
+	}
+	sdb_db_close(a);
+	sdb_db_close(b);
+}
+
+Test(transfer, round_trip_tables_and_sets)
+{
+	char src[512], file[512], dst[512];
+	build(src, sizeof src);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, src, SDB_RDONLY), 0);
+	int n;
+	const char *set = NULL;
+	for (int i = 0; i < sdb_table_count(db) && !set; i++)
+		if (sdb_table_meta(sdb_table_at(db, i))->kind == SDB_KIND_PATTERN)
+			set = sdb_table_meta(sdb_table_at(db, i))->set;
+	cr_assert_not_null(set);
+	tk_tmp_path(file, sizeof file, "set.gz");
+	cr_assert_eq(sdb_export(db, set, file, &n), 0, "%s", sdb_errdetail());
+	cr_assert_eq(n, 2);
+	char one[512];
+	tk_tmp_path(one, sizeof one, "one.gz");
+	cr_assert_eq(sdb_export(db, "full-2x4-b0", one, &n), 0);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(sdb_export(db, "no-such-table", one, &n), SDB_ENOTFOUND);
+	sdb_db_close(db);
+	tk_tmp_path(dst, sizeof dst, "dst.lmdb");
+	cr_assert_eq(import_into(dst, file, &n), 0, "%s", sdb_errdetail());
+	cr_assert_eq(n, 2);
+	cr_assert_eq(import_into(dst, one, &n), 0);
+	same_tables(src, dst, 3);
+	/* importing again replaces, and stays the same */
+	cr_assert_eq(import_into(dst, file, &n), 0);
+	same_tables(src, dst, 3);
+}
+
+/* Copies of an export cut short at many points, or with one byte changed,
+ * are refused, and the target keeps exactly its tables. */
+Test(transfer, damaged_exports_are_refused, .timeout = 300)
+{
+	char src[512], file[512], dst[512], bad[512];
+	build(src, sizeof src);
+	sdb_db *db;
+	int n;
+	cr_assert_eq(sdb_db_open(&db, src, SDB_RDONLY), 0);
+	tk_tmp_path(file, sizeof file, "ok.gz");
+	cr_assert_eq(sdb_export(db, "full-2x4-b0", file, &n), 0);
+	sdb_db_close(db);
+	tk_tmp_path(dst, sizeof dst, "keep.lmdb");
+	tk_build(dst, "2x3", NULL);
+	struct stat st;
+	cr_assert_eq(stat(file, &st), 0);
+	FILE *f = fopen(file, "rb");
+	char *bytes = malloc((size_t)st.st_size);
+	cr_assert_eq(fread(bytes, 1, (size_t)st.st_size, f), (size_t)st.st_size);
+	fclose(f);
+	tk_tmp_path(bad, sizeof bad, "bad.gz");
+	for (int cut = 1; cut < 16; cut++) {
+		f = fopen(bad, "wb");
+		fwrite(bytes, 1, (size_t)(st.st_size * cut / 16), f);
+		fclose(f);
+		cr_assert_eq(import_into(dst, bad, &n), SDB_ECORRUPT, "cut at %d/16: %s", cut,
+		             sdb_errdetail());
+	}
+	for (long at = 30; at < st.st_size - 8; at += st.st_size / 7) {
+		f = fopen(bad, "wb");
+		fwrite(bytes, 1, (size_t)st.st_size, f);
+		fseek(f, at, SEEK_SET);
+		fputc(bytes[at] ^ 0x10, f);
+		fclose(f);
+		cr_assert_eq(import_into(dst, bad, &n), SDB_ECORRUPT, "byte %ld altered", at);
+	}
+	f = fopen(bad, "wb");
+	fputs("slidedb-export 1\nend 0\n", f);   /* plain text: zlib would read it as is */
+	fclose(f);
+	cr_assert_eq(import_into(dst, bad, &n), SDB_ECORRUPT, "an export must be gzip");
+	f = fopen(bad, "wb");
+	fputs("not an export\n", f);
+	fclose(f);
+	cr_assert_eq(import_into(dst, bad, &n), SDB_ECORRUPT);
+	cr_assert(strstr(sdb_errdetail(), "not a slidedb export"), "%s", sdb_errdetail());
+	cr_assert_eq(import_into(dst, "/nonexistent/x.gz", &n), SDB_ENOTFOUND);
+	/* the target still has exactly its own tables, intact */
+	cr_assert_eq(sdb_db_open(&db, dst, SDB_RDONLY), 0);
+	cr_assert_eq(sdb_table_count(db), 2, "2x3 has two goal classes");
+	for (int i = 0; i < sdb_table_count(db); i++)
+		cr_assert_eq(sdb_table_verify(sdb_table_at(db, i)), 0);
+	sdb_db_close(db);
+	free(bytes);
+}
