@@ -1,23 +1,98 @@
 #!/usr/bin/env bash
 # Build in Release and run the benchmarks; write bench/RESULTS.md.
-# Usage: bench/run.sh [BUILD_DIR]
+#   bench/run.sh [--quick] [BUILD_DIR]
+# --quick skips the long parts (the 7-8 set, 3x4 tables); they take about
+# 15 minutes on a 2-core machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+quick=0
+if [ "${1:-}" = "--quick" ]; then quick=1; shift; fi
 build=${1:-build-bench}
+data=../shared/data
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DSLIDEDB_TESTS=OFF >/dev/null
 cmake --build "$build" -j2 >/dev/null
+gen=$build/slidedb-gen
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+# One generator run into a fresh database: "| what | wall s | peak MiB | stored MB |"
+gen_row() {
+	local label=$1; shift
+	rm -f "$work/g.lmdb" "$work/g.lmdb-lock"
+	local t0 t1 line
+	t0=$(date +%s.%N)
+	line=$("$gen" "$@" --db "$work/g.lmdb" --no-progress | tail -1)
+	t1=$(date +%s.%N)
+	local peak=${line##*peak memory }
+	peak=${peak%% MiB*}
+	local stored
+	stored=$(du -m "$work/g.lmdb" | cut -f1)
+	printf '| %s | %.1f s | %s MiB | %s MB |\n' "$label" "$(awk "BEGIN { print $t1 - $t0 }")" \
+		"$peak" "$stored"
+}
+
 {
 	echo "# Benchmark results"
 	echo
-	echo "Produced by \`bench/run.sh\` on $(date -u +%Y-%m-%d) at commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')."
+	echo "Produced by \`bench/run.sh$( [ $quick = 1 ] && echo ' --quick')\` on $(date -u +%Y-%m-%d) at commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')."
 	echo
 	echo "Machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores,"\
 	     "$(free -g | awk '/^Mem:/ {print $2}') GiB RAM, $(uname -sr), $(cc --version | head -1)."
-	echo "Release build (-O3), no -march flags. Medians of repeated runs."
+	echo "Release build (-O3), no -march flags. Medians of repeated runs unless said otherwise."
 	echo
-	"$build/bench/bench_full" "$build/slidedb-gen" "$build/slidedb-lookup" "$work"
+	"$build/bench/bench_full" "$gen" "$build/slidedb-lookup" "$work"
+
+	echo "## Pattern-database sets (4x4, blank region, whole \`slidedb-gen pdb\` run, 2 threads)"
+	echo
+	echo "| set | wall | peak memory | stored |"
+	echo "|---|---|---|---|"
+	gen_row "5-5-5" pdb 4x4 --partition 5-5-5
+	gen_row "5-5-5, --blank min" pdb 4x4 --partition 5-5-5 --blank min
+	gen_row "6-6-3" pdb 4x4 --partition 6-6-3
+	if [ $quick = 0 ]; then
+		gen_row "7-8" pdb 4x4 --partition 7-8
+		echo
+		"$build/bench/bench_korf" "$work/g.lmdb" "$data/korf100.txt"
+	else
+		echo
+		echo "(7-8 and Korf's 100 skipped: --quick)"
+	fi
+	echo
+
+	if [ $quick = 0 ]; then
+		echo "## Full tables of 10 and 12 cells (whole \`slidedb-gen full\` run)"
+		echo
+		echo "| board and threads | wall | peak memory | stored |"
+		echo "|---|---|---|---|"
+		for size in 2x5 5x2; do
+			gen_row "$size (every goal class), 1 thread" full $size -t 1
+			gen_row "$size (every goal class), 2 threads" full $size -t 2
+		done
+		gen_row "3x4 (standard goal), 1 thread" full 3x4 -t 1
+		gen_row "3x4 (standard goal), 2 threads" full 3x4 -t 2
+		echo
+		echo "Published counts per distance (\`$data/distributions.txt\`):"
+		echo
+		echo "| table | | counts |"
+		echo "|---|---|---|"
+		"$build/bench/check_counts" "$work/g.lmdb" full-3x4-b0 "$(sed -n 's/^3x4 [^ ]* //p' "$data/distributions.txt")"
+		# one 3x4 query, process start to exit, table in the page cache
+		cat "$work/g.lmdb" > /dev/null
+		times=$(for i in $(seq 31); do
+			t0=$(date +%s.%N)
+			"$build/slidedb-lookup" --db "$work/g.lmdb" "1 2 3 4 5 6 7 8 9 10 11 0" "0 11 10 9 8 7 6 5 4 3 2 1" > /dev/null
+			t1=$(date +%s.%N)
+			awk "BEGIN { print ($t1 - $t0) * 1000 }"
+		done | sort -n | sed -n 16p)
+		echo "| one 3x4 query, whole process (median of 31) | | $times ms |"
+		rm -f "$work/g.lmdb"*
+		"$gen" full 4x3 --db "$work/g.lmdb" -q
+		"$build/bench/check_counts" "$work/g.lmdb" full-4x3-b0 "$(sed -n 's/^3x4 [^ ]* //p' "$data/distributions.txt")"
+		rm -f "$work/g.lmdb"*
+		"$gen" full 5x2 --db "$work/g.lmdb" -q
+		"$build/bench/check_counts" "$work/g.lmdb" full-5x2-b0 "$(sed -n 's/^5x2 [^ ]* //p' "$data/distributions.txt")"
+		echo
+	fi
 } > bench/RESULTS.md.new
 mv bench/RESULTS.md.new bench/RESULTS.md
 cat bench/RESULTS.md

@@ -105,14 +105,23 @@ static int parse_partition(uint32_t *groups, char *setname, size_t cap, const op
 		groups[ngroups] |= 1u << label[t];
 		p = end - 1;
 	}
-	for (int g = 0; g < ngroups; g++) {   /* the name lists the canonical labels in hex */
-		for (int t = 1; t < n && len > 0 && (size_t)len + 2 < cap; t++)
+	/* The name lists the canonical labels in hex, group by group; when that
+	 * is too long (many small groups), a checksum of the groups stands in. */
+	char full[4 * SDB_MAX_CELLS];
+	int flen = 0;
+	for (int g = 0; g < ngroups; g++) {
+		for (int t = 1; t < n; t++)
 			if (groups[g] >> t & 1)
-				setname[len++] = "0123456789abcdef"[t];
-		if (g + 1 < ngroups && (size_t)len + 2 < cap)
-			setname[len++] = '-';
+				full[flen++] = "0123456789abcdef"[t];
+		full[flen++] = g + 1 < ngroups ? '-' : '\0';
 	}
-	setname[len] = '\0';
+	uint32_t hash = 2166136261u;   /* FNV-1a */
+	for (const char *c = full; *c; c++)
+		hash = (hash ^ (uint8_t)*c) * 16777619u;
+	if ((size_t)len + strlen(full) + 1 <= cap)
+		strcpy(setname + len, full);
+	else
+		snprintf(setname + len, cap - (size_t)len, "x%08x", hash);
 	return ngroups;
 }
 
@@ -202,7 +211,7 @@ static int build_group(run *r, const sdb_board *canon, const char *setname, uint
 	sdb_pattern *p = NULL, *compact = NULL;
 	uint8_t *work = NULL, *data;
 	char name[SDB_NAME_MAX];
-	snprintf(name, sizeof name, "%s/g%d", setname, group);
+	snprintf(name, sizeof name, "%s/g%u", setname, (unsigned char)group);
 	int err = sdb_pattern_new(&p, canon, tiles, SDB_BLANK_REGION);
 	if (!err && mode == SDB_BLANK_MIN)
 		err = sdb_pattern_new(&compact, canon, tiles, SDB_BLANK_MIN);
@@ -276,11 +285,11 @@ int cmd_pdb(const options *o)
 	int rep = sdb_sym_representative(o->w, o->h, goal.blank);
 	sdb_board_goal(&canon, o->w, o->h, rep);
 	uint32_t groups[MAX_GROUPS];
-	char setname[SDB_NAME_MAX - 4];
-	int ngroups = parse_partition(groups, setname, sizeof setname, o, &goal, rep);
+	char setname[SDB_NAME_MAX - 8];   /* room for "/gN" and "-min" */
+	int ngroups = parse_partition(groups, setname, sizeof setname - 4, o, &goal, rep);
 	if (ngroups < 0)
 		return 1;
-	if (mode == SDB_BLANK_MIN && strlen(setname) + 4 < sizeof setname)
+	if (mode == SDB_BLANK_MIN)
 		strcat(setname, "-min");
 	run r;
 	if (run_begin(&r, o))
