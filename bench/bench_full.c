@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "bfs.h"
@@ -273,9 +274,18 @@ static void bench_programs(const char *gen, const char *lookup, const char *dir)
 		v[r] = run_seconds(cmd);
 	}
 	double batch = Q / median(v, 5);
-	for (int r = 0; r < 31; r++) {
-		snprintf(cmd, sizeof cmd, "%s --db '%s' 8 6 7 2 5 4 3 0 1 > /dev/null", lookup, db);
-		v[r] = run_seconds(cmd);
+	for (int r = 0; r < 31; r++) {   /* fork and exec: no shell in the figure */
+		double t0 = now();
+		pid_t pid = fork();
+		if (pid == 0) {
+			int null = open("/dev/null", O_WRONLY);
+			dup2(null, STDOUT_FILENO);
+			execl(lookup, lookup, "--db", db, "8 6 7 2 5 4 3 0 1", (char *)NULL);
+			_exit(127);
+		}
+		int status;
+		waitpid(pid, &status, 0);
+		v[r] = now() - t0;
 	}
 	double one = median(v, 31);
 	batch_per_s = batch;

@@ -18,6 +18,10 @@ static inline unsigned sdb_popcount16(unsigned x)
 	return (x + (x >> 8)) & 0x1fu;
 }
 
+/* Reset an answer to "unsolvable"; then 1 if goal can be reached from start
+ * (the caller goes on), 0 if not (the answer is complete), or SDB_EINVAL. */
+int sdb_answer_begin(sdb_answer *a, const sdb_board *start, const sdb_board *goal);
+
 /* Permutation parity (0 or 1) of the tiles of b read row-major, blank skipped. */
 int sdb_board_parity(const sdb_board *b);
 

@@ -8,6 +8,7 @@
  * Lehmer code. Regions depend only on the set of occupied cells, so they are
  * tabled once per set: the region mode costs one small table, not an entry
  * per blank cell. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +38,9 @@ struct sdb_pattern {
 	uint8_t goal_cell[K];            /* slot -> the cell of that tile in the goal */
 };
 
-__attribute__((constructor)) static void pattern_tables_init(void)
+/* Built on first use, not at load: 64K masks cost a millisecond that programs
+ * answering one full-table query should not pay at start. */
+static void pattern_tables_init(void)
 {
 	uint32_t binom[MAX_CELLS + 1][MAX_CELLS + 2] = { { 0 } };
 	for (int a = 0; a <= MAX_CELLS; a++) {
@@ -206,6 +209,8 @@ int sdb_pattern_new(sdb_pattern **out, const sdb_board *goal, uint32_t tiles, in
 		                "(1..%d)", K, n - 1);
 	if (blank_mode != SDB_BLANK_REGION && blank_mode != SDB_BLANK_MIN)
 		return sdb_fail(SDB_EINVAL, "unknown blank mode %d", blank_mode);
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, pattern_tables_init);
 	sdb_pattern *p = calloc(1, sizeof *p);
 	if (!p)
 		return sdb_fail(SDB_ENOMEM, "out of memory");

@@ -121,18 +121,21 @@ static int check_neighbours(const sdb_db *db, const sdb_table *t, const sdb_boar
 	return (moves >> best & 1) ? SDB_OK : corrupt_path(db, t);
 }
 
-int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
-                     const sdb_board *goal, int want_moves)
+int sdb_answer_begin(sdb_answer *a, const sdb_board *start, const sdb_board *goal)
 {
 	a->solvable = 0;
 	a->distance = -1;
 	a->best_move = -1;
 	a->moves[0] = '\0';
-	int ok = sdb_board_solvable(start, goal);
-	if (ok < 0)
-		return ok;
-	if (!ok)
-		return SDB_OK;
+	return sdb_board_solvable(start, goal);
+}
+
+int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
+                     const sdb_board *goal, int want_moves)
+{
+	int ok = sdb_answer_begin(a, start, goal);
+	if (ok <= 0)
+		return ok;   /* an error, or answered: unsolvable */
 	int err = SDB_OK;
 	const sdb_table *t = find_for_goal(db, goal, &err);
 	if (!t)

@@ -58,15 +58,9 @@ int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
 {
 	double t0 = now();
 	memset(stats, 0, sizeof *stats);
-	a->solvable = 0;
-	a->distance = -1;
-	a->best_move = -1;
-	a->moves[0] = '\0';
-	int ok = sdb_board_solvable(start, goal);
-	if (ok < 0)
-		return ok;
-	if (!ok)
-		return SDB_OK;
+	int ok = sdb_answer_begin(a, start, goal);
+	if (ok <= 0)
+		return ok;   /* an error, or answered: unsolvable */
 	search s;
 	memset(&s, 0, sizeof s);
 	s.h = h;

@@ -3,81 +3,22 @@
  * errors, identical bytes for any thread count, rebuilding, a killed build,
  * and files that are not slidedb databases. */
 #define _GNU_SOURCE
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "testkit.h"
+#include "clikit.h"
 
 enum { CMD_MAX = 8192, TEXT_MAX = 512, MAX_TABLES = 32 };
 
 /* ------------------------------------------------------------------ */
-/* Running the programs                                                 */
-
-static int run_prog(const char *prog, const char *input, char **out, char **err,
-                    const char *fmt, va_list ap)
-{
-	char cmd[CMD_MAX];
-	int len = snprintf(cmd, sizeof cmd, "%s ", prog);
-	cr_assert(len > 0 && (size_t)len < sizeof cmd);
-	int more = vsnprintf(cmd + len, sizeof cmd - (size_t)len, fmt, ap);
-	cr_assert(more >= 0 && (size_t)(len + more) < sizeof cmd, "command too long");
-	return tk_run(cmd, input, out, err);
-}
-
-/* slidedb-gen with the printf-formatted arguments. */
-static int gen(char **out, char **err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int gen(char **out, char **err, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = run_prog(SLIDEDB_GEN, NULL, out, err, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-/* slidedb-lookup --db db with the printf-formatted arguments. */
-static int lookup(const char *db, const char *input, char **out, char **err, const char *fmt,
-                  ...) __attribute__((format(printf, 5, 6)));
-static int lookup(const char *db, const char *input, char **out, char **err, const char *fmt,
-                  ...)
-{
-	char prog[TEXT_MAX + 64];
-	snprintf(prog, sizeof prog, "%s --db '%s'", SLIDEDB_LOOKUP, db);
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = run_prog(prog, input, out, err, fmt, ap);
-	va_end(ap);
-	return rc;
-}
+/* Scratch databases and refusals                                       */
 
 static void db_path(char *path, size_t cap, const char *name)
 {
 	tk_tmp_path(path, cap, name);
-}
-
-static void db_remove(const char *path)
-{
-	char lock[TEXT_MAX + 8];
-	snprintf(lock, sizeof lock, "%s-lock", path);
-	unlink(path);
-	unlink(lock);
-}
-
-static int exists(const char *path)
-{
-	return access(path, F_OK) == 0;
-}
-
-/* stderr holds exactly one non-empty line. */
-static void assert_one_line(const char *err, const char *what)
-{
-	size_t len = strlen(err);
-	cr_assert(len > 1 && err[len - 1] == '\n' && tk_lines(err) == 1,
-	          "%s: expected a one-line message on stderr, got '%s'", what, err);
 }
 
 /* A refusal: exit code want, nothing on stdout, one stderr line with the
@@ -87,34 +28,10 @@ static void assert_refused(int rc, int want, char *out, char *err, const char *w
 {
 	cr_assert_eq(rc, want, "%s: exit %d, expected %d (stderr: %s)", what, rc, want, err);
 	cr_assert_str_empty(out, "%s: stdout should be empty: '%s'", what, out);
-	assert_one_line(err, what);
+	ck_assert_one_line(err, what);
 	cr_assert(strstr(err, fragment), "%s: message '%s' lacks '%s'", what, err, fragment);
 	free(out);
 	free(err);
-}
-
-static char *read_file(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	cr_assert(f, "cannot read %s", path);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	cr_assert(s);
-	cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-	s[n] = '\0';
-	fclose(f);
-	*size = (size_t)n;
-	return s;
-}
-
-static void write_file(const char *path, const void *data, size_t size)
-{
-	FILE *f = fopen(path, "wb");
-	cr_assert(f, "cannot write %s", path);
-	cr_assert_eq(fwrite(data, 1, size, f), size);
-	fclose(f);
 }
 
 /* ------------------------------------------------------------------ */
@@ -124,7 +41,7 @@ static void write_file(const char *path, const void *data, size_t size)
 static char *info_json(const char *db)
 {
 	char *out, *err;
-	int rc = lookup(db, NULL, &out, &err, "%s", "info --json");
+	int rc = ck_lookup(db, NULL, &out, &err, "%s", "info --json");
 	cr_assert_eq(rc, 0, "info --json of %s failed: %s", db, err);
 	cr_assert_str_empty(err);
 	cr_assert_eq(tk_lines(out), 1, "info --json is one line: '%s'", out);
@@ -132,33 +49,16 @@ static char *info_json(const char *db)
 	return out;
 }
 
-/* The string value of "key" after position p, copied to buf; 1 or 0. */
-static int json_string_after(const char *p, const char *key, char *buf, size_t cap)
-{
-	char pat[64];
-	snprintf(pat, sizeof pat, "\"%s\":\"", key);
-	const char *v = strstr(p, pat);
-	if (!v)
-		return 0;
-	v += strlen(pat);
-	const char *end = strchr(v, '"');
-	if (!end)
-		return 0;
-	snprintf(buf, cap, "%.*s", (int)(end - v), v);
-	return 1;
-}
-
-/* The number value of "key" after position p; -1 when absent. */
+/* The number value of "key" after position p (its integer part: "seconds"
+ * has decimals); -1 when absent. */
 static long long json_number_after(const char *p, const char *key)
 {
-	char pat[64];
-	snprintf(pat, sizeof pat, "\"%s\":", key);
-	const char *v = strstr(p, pat);
+	const char *v = ck_json_value(p, key);
 	if (!v)
 		return -1;
 	char *end;
-	long long n = strtoll(v + strlen(pat), &end, 10);
-	return end == v + strlen(pat) ? -1 : n;
+	long long n = strtoll(v, &end, 10);
+	return end == v ? -1 : n;
 }
 
 /* The object of table `name` inside JSON text: where it starts, or NULL. */
@@ -180,7 +80,7 @@ static names table_names(const char *json)
 	names r = { 0 };
 	for (const char *p = json; (p = strstr(p, "{\"name\":\"")); p++) {
 		cr_assert_lt(r.n, MAX_TABLES);
-		cr_assert(json_string_after(p, "name", r.v[r.n], SDB_NAME_MAX));
+		cr_assert(ck_json_str(p, "name", r.v[r.n], SDB_NAME_MAX) == 1);
 		r.n++;
 	}
 	return r;
@@ -200,7 +100,7 @@ static void table_crc(char crc[16], const char *json, const char *name)
 {
 	const char *obj = table_object(json, name);
 	cr_assert(obj, "no table %s in %s", name, json);
-	cr_assert(json_string_after(obj, "crc32", crc, 16), "table %s has no crc32", name);
+	cr_assert(ck_json_str(obj, "crc32", crc, 16) == 1, "table %s has no crc32", name);
 	cr_assert_eq(strlen(crc), 8, "crc32 '%s' of %s", crc, name);
 }
 
@@ -210,7 +110,7 @@ static const char *TABLES_3X3[] = { "full-3x3-b0", "full-3x3-b1", "full-3x3-b4" 
 static void assert_verify_ok(const char *db, const char *what)
 {
 	char *out, *err;
-	int rc = lookup(db, NULL, &out, &err, "%s", "verify");
+	int rc = ck_lookup(db, NULL, &out, &err, "%s", "verify");
 	cr_assert_eq(rc, 0, "%s: verify exits %d: %s", what, rc, err);
 	cr_assert_str_empty(err, "%s: %s", what, err);
 	cr_assert(strstr(out, "all intact"), "%s: '%s'", what, out);
@@ -222,7 +122,7 @@ static void assert_verify_ok(const char *db, const char *what)
 static char *some_answers(const char *db, const char *queries)
 {
 	char *out, *err;
-	int rc = lookup(db, queries, &out, &err, "%s", "--json --path");
+	int rc = ck_lookup(db, queries, &out, &err, "%s", "--json --path");
 	cr_assert_eq(rc, 0, "answers from %s: %s", db, err);
 	cr_assert_str_empty(err);
 	free(err);
@@ -258,7 +158,7 @@ Test(gen_full, builds_three_tables_for_3x3)
 	char db[TEXT_MAX];
 	db_path(db, sizeof db, "gen-3x3.lmdb");
 	char *out, *err;
-	int rc = gen(&out, &err, "full 3x3 --db '%s'", db);
+	int rc = ck_gen(db, &out, &err, "full 3x3");
 	cr_assert_eq(rc, 0, "%s", err);
 	cr_assert_str_empty(err, "no progress when stderr is not a terminal: '%s'", err);
 	cr_assert_eq(tk_lines(out), 4, "three table lines and a summary: '%s'", out);
@@ -275,20 +175,20 @@ Test(gen_full, builds_three_tables_for_3x3)
 		const char *obj = table_object(info, TABLES_3X3[i]);
 		char size[16];
 		cr_assert_eq(json_number_after(obj, "states"), 181440, "%s states", TABLES_3X3[i]);
-		cr_assert(json_string_after(obj, "size", size, sizeof size));
+		cr_assert(ck_json_str(obj, "size", size, sizeof size) == 1);
 		cr_assert_str_eq(size, "3x3");
 	}
 	free(info);
 	assert_verify_ok(db, "fresh 3x3");
 
 	/* -q: nothing at all on success. */
-	rc = gen(&out, &err, "full 2x3 -q --db '%s'", db);
+	rc = ck_gen(db, &out, &err, "full 2x3 -q");
 	cr_assert_eq(rc, 0, "%s", err);
 	cr_assert_str_empty(out);
 	cr_assert_str_empty(err);
 	free(out);
 	free(err);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 Test(gen_full, json_one_object_per_table)
@@ -296,7 +196,7 @@ Test(gen_full, json_one_object_per_table)
 	char db[TEXT_MAX];
 	db_path(db, sizeof db, "gen-json.lmdb");
 	char *out, *err;
-	int rc = gen(&out, &err, "full 3x3 --json --db '%s'", db);
+	int rc = ck_gen(db, &out, &err, "full 3x3 --json");
 	cr_assert_eq(rc, 0, "%s", err);
 	cr_assert_str_empty(err);
 	cr_assert_eq(tk_lines(out), 3, "one line per table: '%s'", out);
@@ -309,8 +209,8 @@ Test(gen_full, json_one_object_per_table)
 		char obj[TEXT_MAX];   /* this table's line only */
 		snprintf(obj, sizeof obj, "%.*s", (int)(line_end - at), at);
 		char board[16], goal[64], crc[16], info_crc[16], info_goal[64];
-		cr_assert(json_string_after(obj, "size", board, sizeof board) ||
-		          json_string_after(obj, "board", board, sizeof board),
+		cr_assert(ck_json_str(obj, "size", board, sizeof board) == 1 ||
+		          ck_json_str(obj, "board", board, sizeof board) == 1,
 		          "no board size in '%s'", obj);
 		cr_assert_str_eq(board, "3x3");
 		cr_assert_eq(json_number_after(obj, "states"), 181440);
@@ -321,8 +221,8 @@ Test(gen_full, json_one_object_per_table)
 		const char *iobj = table_object(info, TABLES_3X3[i]);
 		cr_assert_eq(json_number_after(obj, "max_distance"),
 		             json_number_after(iobj, "max_distance"));
-		cr_assert(json_string_after(obj, "goal", goal, sizeof goal));
-		cr_assert(json_string_after(iobj, "goal", info_goal, sizeof info_goal));
+		cr_assert(ck_json_str(obj, "goal", goal, sizeof goal) == 1);
+		cr_assert(ck_json_str(iobj, "goal", info_goal, sizeof info_goal) == 1);
 		cr_assert_str_eq(goal, info_goal);
 		cr_assert(json_number_after(obj, "seconds") >= 0, "'%s'", obj);
 	}
@@ -331,12 +231,12 @@ Test(gen_full, json_one_object_per_table)
 	free(err);
 
 	/* --json with -q: quiet wins, nothing printed. */
-	rc = gen(&out, &err, "full 3x3 --json -q --db '%s'", db);
+	rc = ck_gen(db, &out, &err, "full 3x3 --json -q");
 	cr_assert_eq(rc, 0, "%s", err);
 	cr_assert_str_empty(out);
 	free(out);
 	free(err);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 Test(gen_full, goal_builds_only_that_blank_class)
@@ -356,7 +256,7 @@ Test(gen_full, goal_builds_only_that_blank_class)
 		char db[TEXT_MAX];
 		db_path(db, sizeof db, "gen-goal.lmdb");
 		char *out, *err;
-		int rc = gen(&out, &err, "full 3x3 --goal '%s' --json --db '%s'", cases[i].goal, db);
+		int rc = ck_gen(db, &out, &err, "full 3x3 --goal '%s' --json", cases[i].goal);
 		cr_assert_eq(rc, 0, "--goal '%s': %s", cases[i].goal, err);
 		cr_assert_eq(tk_lines(out), 1, "one table for --goal '%s': '%s'", cases[i].goal, out);
 		free(out);
@@ -372,7 +272,7 @@ Test(gen_full, goal_builds_only_that_blank_class)
 		char gs[64], q[160];
 		sdb_board_format(gs, sizeof gs, &g);
 		snprintf(q, sizeof q, "%s ; %s\n", gs, gs);
-		rc = lookup(db, q, &out, &err, "%s", "--only distance");
+		rc = ck_lookup(db, q, &out, &err, "%s", "--only distance");
 		cr_assert_eq(rc, 0, "goal '%s' on a %s database: %s", gs, cases[i].table, err);
 		cr_assert_str_eq(out, "0\n");
 		free(out);
@@ -380,9 +280,9 @@ Test(gen_full, goal_builds_only_that_blank_class)
 		cr_assert_eq(sdb_board_goal(&g, 3, 3, cases[i].other), 0);
 		sdb_board_format(gs, sizeof gs, &g);
 		snprintf(q, sizeof q, "'%s' '%s'", gs, gs);
-		rc = lookup(db, NULL, &out, &err, "%s", q);
+		rc = ck_lookup(db, NULL, &out, &err, "%s", q);
 		assert_refused(rc, 1, out, err, "a goal class not built", "slidedb-gen full 3x3 --goal");
-		db_remove(db);
+		ck_db_remove(db);
 	}
 }
 
@@ -402,11 +302,11 @@ Test(gen_full, bad_goal_refused)
 		char db[TEXT_MAX];
 		db_path(db, sizeof db, "gen-badgoal.lmdb");
 		char *out, *err;
-		int rc = gen(&out, &err, "full 3x3 --goal '%s' --db '%s'", cases[i].goal, db);
+		int rc = ck_gen(db, &out, &err, "full 3x3 --goal '%s'", cases[i].goal);
 		cr_assert(strstr(err, "--goal"), "--goal '%s': '%s' does not name --goal",
 		          cases[i].goal, err);
 		assert_refused(rc, 1, out, err, cases[i].goal, cases[i].what);
-		cr_assert(!exists(db), "a refused --goal must not create the database");
+		cr_assert(!ck_exists(db), "a refused --goal must not create the database");
 	}
 }
 
@@ -417,10 +317,10 @@ Test(gen_full, boards_beyond_12_cells_refused)
 		char db[TEXT_MAX];
 		db_path(db, sizeof db, "gen-big.lmdb");
 		char *out, *err;
-		int rc = gen(&out, &err, "full %s --db '%s'", sizes[i], db);
+		int rc = ck_gen(db, &out, &err, "full %s", sizes[i]);
 		cr_assert(strstr(err, sizes[i]), "%s: '%s' does not name the size", sizes[i], err);
 		assert_refused(rc, 1, out, err, sizes[i], "pattern databases");
-		cr_assert(!exists(db), "a refused size must not create the database");
+		cr_assert(!ck_exists(db), "a refused size must not create the database");
 	}
 }
 
@@ -455,9 +355,9 @@ Test(gen_usage, bad_sizes_commands_and_options_exit_2)
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char *out, *err;
-		int rc = gen(&out, &err, "%s --db '%s'", cases[i].args, db);
+		int rc = ck_gen(db, &out, &err, "%s", cases[i].args);
 		assert_refused(rc, 2, out, err, cases[i].args, cases[i].what);
-		cr_assert(!exists(db), "'%s' must not create the database", cases[i].args);
+		cr_assert(!ck_exists(db), "'%s' must not create the database", cases[i].args);
 	}
 	/* No argument at all, and --db without its value. */
 	char *out, *err;
@@ -474,7 +374,7 @@ Test(gen_usage, help_and_version)
 	const char *help[] = { "--help", "-h", "full --help", "full 3x3 --help" };
 	for (size_t i = 0; i < sizeof help / sizeof *help; i++) {
 		char *out, *err;
-		int rc = gen(&out, &err, "%s", help[i]);
+		int rc = ck_gen(NULL, &out, &err, "%s", help[i]);
 		cr_assert_eq(rc, 0, "%s: exit %d", help[i], rc);
 		cr_assert(strstr(out, "Usage") && strstr(out, "full WxH") && strstr(out, "--goal"),
 		          "%s: '%s'", help[i], out);
@@ -485,7 +385,7 @@ Test(gen_usage, help_and_version)
 	const char *version[] = { "--version", "-V" };
 	for (size_t i = 0; i < 2; i++) {
 		char *out, *err;
-		int rc = gen(&out, &err, "%s", version[i]);
+		int rc = ck_gen(NULL, &out, &err, "%s", version[i]);
 		cr_assert_eq(rc, 0, "%s: exit %d", version[i], rc);
 		cr_assert(strstr(out, sdb_version()) && strstr(out, "slidedb-gen"), "'%s'", out);
 		cr_assert_eq(tk_lines(out), 1);
@@ -497,8 +397,8 @@ Test(gen_usage, help_and_version)
 	char db[TEXT_MAX];
 	db_path(db, sizeof db, "gen-help.lmdb");
 	char *out, *err;
-	cr_assert_eq(gen(&out, &err, "full 3x3 --db '%s' --help", db), 0);
-	cr_assert(!exists(db));
+	cr_assert_eq(ck_gen(NULL, &out, &err, "full 3x3 --db '%s' --help", db), 0);
+	cr_assert(!ck_exists(db));
 	free(out);
 	free(err);
 }
@@ -558,8 +458,8 @@ Test(gen_threads, one_and_two_threads_build_the_same_bytes)
 	free(i1);
 	free(i2);
 	assert_same_tables(one, two);
-	db_remove(one);
-	db_remove(two);
+	ck_db_remove(one);
+	ck_db_remove(two);
 }
 
 /* ------------------------------------------------------------------ */
@@ -611,7 +511,7 @@ Test(gen_rebuild, rebuild_keeps_valid_and_other_sizes_stay)
 	free(answers2);
 	/* A 2x3 question (6 cells: 2x3 is the one size with tables). */
 	char *out, *err;
-	int rc = lookup(db, NULL, &out, &err, "%s", "--json 1 2 3 4 0 5");
+	int rc = ck_lookup(db, NULL, &out, &err, "%s", "--json 1 2 3 4 0 5");
 	cr_assert_eq(rc, 0, "%s", err);
 	cr_assert(strstr(out, "\"size\":\"2x3\"") && strstr(out, "\"distance\":1"), "'%s'", out);
 	free(out);
@@ -638,8 +538,8 @@ Test(gen_rebuild, rebuild_keeps_valid_and_other_sizes_stay)
 	free(first);
 	free(answers);
 	free(q);
-	db_remove(db);
-	db_remove(db2);
+	ck_db_remove(db);
+	ck_db_remove(db2);
 }
 
 /* ------------------------------------------------------------------ */
@@ -693,7 +593,7 @@ Test(gen_crash, killed_build_leaves_the_database_intact, .timeout = 120)
 	free(before);
 	free(answers);
 	free(q);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 /* ------------------------------------------------------------------ */
@@ -703,12 +603,12 @@ Test(gen_crash, killed_build_leaves_the_database_intact, .timeout = 120)
 static void refused_unchanged(const char *path, const char *what)
 {
 	size_t n0, n1;
-	char *was = read_file(path, &n0);
+	char *was = ck_read_file(path, &n0);
 	char *out, *err;
-	int rc = gen(&out, &err, "full 2x3 --db '%s'", path);
+	int rc = ck_gen(path, &out, &err, "full 2x3");
 	cr_assert(strstr(err, path), "%s: '%s' does not name the file", what, err);
 	assert_refused(rc, 1, out, err, what, "");
-	char *now = read_file(path, &n1);
+	char *now = ck_read_file(path, &n1);
 	cr_assert(n0 == n1 && memcmp(was, now, n0) == 0, "%s was changed by slidedb-gen", what);
 	free(was);
 	free(now);
@@ -719,9 +619,9 @@ Test(gen_db, non_slidedb_files_refused_and_unchanged)
 	char path[TEXT_MAX];
 	tk_tmp_path(path, sizeof path, "notes.txt");
 	const char *text = "shopping list: eggs, milk\n";
-	write_file(path, text, strlen(text));
+	ck_write_file(path, text, strlen(text));
 	refused_unchanged(path, "a text file");
-	db_remove(path);
+	ck_db_remove(path);
 
 	tk_tmp_path(path, sizeof path, "random.bin");
 	unsigned seed = 3;
@@ -729,10 +629,10 @@ Test(gen_db, non_slidedb_files_refused_and_unchanged)
 	char *junk = malloc(size);
 	for (size_t i = 0; i < size; i++)
 		junk[i] = (char)rand_r(&seed);
-	write_file(path, junk, size);
+	ck_write_file(path, junk, size);
 	free(junk);
 	refused_unchanged(path, "random bytes");
-	db_remove(path);
+	ck_db_remove(path);
 
 	/* An LMDB file of another program (made by mdb_load, when installed). */
 	if (tk_run("command -v mdb_load", NULL, NULL, NULL) == 0) {
@@ -741,22 +641,22 @@ Test(gen_db, non_slidedb_files_refused_and_unchanged)
 		tk_tmp_path(path, sizeof path, "foreign.mdb");
 		const char *d = "VERSION=3\nformat=bytevalue\ntype=btree\nHEADER=END\n 6b6579\n"
 		                " 76616c\nDATA=END\n";
-		write_file(dump, d, strlen(d));
+		ck_write_file(dump, d, strlen(d));
 		snprintf(cmd, sizeof cmd, "mdb_load -n -f '%s' '%s'", dump, path);
 		cr_assert_eq(tk_run(cmd, NULL, NULL, NULL), 0);
 		refused_unchanged(path, "a foreign LMDB file");
 		char *out, *err;
-		int rc = gen(&out, &err, "full 2x3 --db '%s'", path);
+		int rc = ck_gen(path, &out, &err, "full 2x3");
 		assert_refused(rc, 1, out, err, "a foreign LMDB file", "not a slidedb database");
 		unlink(dump);
-		db_remove(path);
+		ck_db_remove(path);
 	}
 
 	/* A directory. */
 	tk_tmp_path(path, sizeof path, "dir.lmdb");
 	cr_assert_eq(mkdir(path, 0755), 0);
 	char *out, *err;
-	int rc = gen(&out, &err, "full 2x3 --db '%s'", path);
+	int rc = ck_gen(path, &out, &err, "full 2x3");
 	assert_refused(rc, 1, out, err, "a directory", path);
 	rmdir(path);
 }
@@ -771,9 +671,9 @@ Test(gen_db, slidedb_db_environment_names_the_database)
 	cr_assert_eq(rc, 0, "%s", err);
 	free(out);
 	free(err);
-	cr_assert(exists(db), "SLIDEDB_DB was not used");
+	cr_assert(ck_exists(db), "SLIDEDB_DB was not used");
 	char *info = info_json(db);
 	cr_assert(table_object(info, "full-2x3-b0"), "%s", info);
 	free(info);
-	db_remove(db);
+	ck_db_remove(db);
 }

@@ -13,31 +13,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "testkit.h"
+#include "clikit.h"
 
 enum { CMD_MAX = 8192, TEXT_MAX = 512 };
 
 /* ------------------------------------------------------------------ */
-/* Running the program                                                  */
-
-/* Run slidedb-lookup with `--db db` (none when db is NULL) followed by the
- * printf-formatted arguments; input goes to stdin. Returns the exit code. */
-static int lookup(const char *db, const char *input, char **out, char **err, const char *fmt,
-                  ...) __attribute__((format(printf, 5, 6)));
-static int lookup(const char *db, const char *input, char **out, char **err, const char *fmt,
-                  ...)
-{
-	char cmd[CMD_MAX];
-	int len = db ? snprintf(cmd, sizeof cmd, "%s --db '%s' ", SLIDEDB_LOOKUP, db)
-	             : snprintf(cmd, sizeof cmd, "%s ", SLIDEDB_LOOKUP);
-	cr_assert(len > 0 && (size_t)len < sizeof cmd);
-	va_list ap;
-	va_start(ap, fmt);
-	int more = vsnprintf(cmd + len, sizeof cmd - (size_t)len, fmt, ap);
-	va_end(ap);
-	cr_assert(more >= 0 && (size_t)(len + more) < sizeof cmd, "command too long");
-	return tk_run(cmd, input, out, err);
-}
+/* Scratch databases and failures                                       */
 
 /* A fresh database of full tables of `size` (e.g. "3x3"). */
 static void db_build(char *path, size_t cap, const char *size)
@@ -48,22 +29,6 @@ static void db_build(char *path, size_t cap, const char *size)
 	tk_build(path, size, NULL);
 }
 
-static void db_remove(const char *path)
-{
-	char lock[TEXT_MAX + 8];
-	snprintf(lock, sizeof lock, "%s-lock", path);
-	unlink(path);
-	unlink(lock);
-}
-
-/* stderr holds exactly one non-empty line. */
-static void assert_one_line(const char *err, const char *what)
-{
-	size_t len = strlen(err);
-	cr_assert(len > 1 && err[len - 1] == '\n' && tk_lines(err) == 1,
-	          "%s: expected a one-line message on stderr, got '%s'", what, err);
-}
-
 /* A failure: exit code want, nothing on stdout, one line on stderr that
  * contains every fragment given (NULL-terminated list). */
 static void assert_failure(int rc, int want, const char *out, const char *err, const char *what,
@@ -71,7 +36,7 @@ static void assert_failure(int rc, int want, const char *out, const char *err, c
 {
 	cr_assert_eq(rc, want, "%s: exit %d, expected %d (stderr: %s)", what, rc, want, err);
 	cr_assert_str_empty(out, "%s: stdout should be empty, got '%s'", what, out);
-	assert_one_line(err, what);
+	ck_assert_one_line(err, what);
 	va_list ap;
 	va_start(ap, what);
 	for (const char *frag; (frag = va_arg(ap, const char *)) != NULL;)
@@ -80,174 +45,16 @@ static void assert_failure(int rc, int want, const char *out, const char *err, c
 }
 
 /* ------------------------------------------------------------------ */
-/* Growable text and lines                                              */
-
-typedef struct sbuf {
-	char *s;
-	size_t len, cap;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	cr_assert(n >= 0);
-	if (b->len + (size_t)n + 1 > b->cap) {
-		b->cap = (b->len + (size_t)n + 1) * 2;
-		b->s = realloc(b->s, b->cap);
-		cr_assert(b->s);
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
-
-/* Split s in place into lines (newlines removed). The array is malloc'ed. */
-static int split_lines(char *s, char ***lines)
-{
-	int n = 0, cap = 16;
-	char **v = malloc((size_t)cap * sizeof *v);
-	cr_assert(v);
-	while (*s) {
-		char *nl = strchr(s, '\n');
-		if (n == cap) {
-			cap *= 2;
-			v = realloc(v, (size_t)cap * sizeof *v);
-			cr_assert(v);
-		}
-		v[n++] = s;
-		if (!nl)
-			break;
-		*nl = '\0';
-		s = nl + 1;
-	}
-	*lines = v;
-	return n;
-}
-
-static char *read_file(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	cr_assert(f, "cannot read %s", path);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	cr_assert(s);
-	cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-	s[n] = '\0';
-	fclose(f);
-	*size = (size_t)n;
-	return s;
-}
-
-static void write_file(const char *path, const void *data, size_t size)
-{
-	FILE *f = fopen(path, "wb");
-	cr_assert(f, "cannot write %s", path);
-	cr_assert_eq(fwrite(data, 1, size, f), size);
-	fclose(f);
-}
-
-/* ------------------------------------------------------------------ */
-/* Minimal JSON reading: one flat object per line, known keys            */
-
-/* Where the value of "key" starts in obj, or NULL. */
-static const char *json_value(const char *obj, const char *key)
-{
-	char pat[64];
-	snprintf(pat, sizeof pat, "\"%s\":", key);
-	const char *p = strstr(obj, pat);
-	return p ? p + strlen(pat) : NULL;
-}
-
-/* A string value: 1 (copied to buf, escapes resolved naively), 0 if null,
- * -1 if the key is missing or of another type. */
-static int json_string(const char *obj, const char *key, char *buf, size_t cap)
-{
-	const char *p = json_value(obj, key);
-	if (!p)
-		return -1;
-	if (!strncmp(p, "null", 4))
-		return 0;
-	if (*p != '"')
-		return -1;
-	size_t n = 0;
-	for (p++; *p && *p != '"'; p++) {
-		if (*p == '\\' && p[1])
-			p++;
-		if (n + 1 < cap)
-			buf[n++] = *p;
-	}
-	buf[n] = '\0';
-	return *p == '"' ? 1 : -1;
-}
-
-/* An integer value: 1 (in *v), 0 if null, -1 if missing or not a number. */
-static int json_int(const char *obj, const char *key, long *v)
-{
-	const char *p = json_value(obj, key);
-	if (!p)
-		return -1;
-	if (!strncmp(p, "null", 4))
-		return 0;
-	char *end;
-	*v = strtol(p, &end, 10);
-	return end != p && (*end == ',' || *end == '}') ? 1 : -1;
-}
-
-/* A boolean value: 1 true, 0 false, -1 missing or other. */
-static int json_bool(const char *obj, const char *key)
-{
-	const char *p = json_value(obj, key);
-	if (p && !strncmp(p, "true", 4))
-		return 1;
-	if (p && !strncmp(p, "false", 5))
-		return 0;
-	return -1;
-}
-
-/* ------------------------------------------------------------------ */
 /* Boards                                                               */
 
-typedef struct btext {
-	char s[3 * SDB_MAX_CELLS];
-} btext;
-
-static btext board_text(const sdb_board *b)
-{
-	btext t;
-	cr_assert_gt(sdb_board_format(t.s, sizeof t.s, b), 0);
-	return t;
-}
-
 /* One character per cell: digits, then a..f. */
-static btext board_compact(const sdb_board *b)
+static ck_btext board_compact(const sdb_board *b)
 {
-	btext t;
+	ck_btext t;
 	for (int i = 0; i < b->n; i++)
 		t.s[i] = "0123456789abcdef"[b->cell[i]];
 	t.s[b->n] = '\0';
 	return t;
-}
-
-static sdb_board parse_board(const char *text, int w, int h)
-{
-	sdb_board b;
-	cr_assert_eq(sdb_board_parse(&b, text, w, h), 0, "cannot parse '%s': %s", text,
-	             sdb_errdetail());
-	return b;
-}
-
-static sdb_board std_goal(int w, int h)
-{
-	sdb_board g;
-	cr_assert_eq(sdb_board_goal(&g, w, h, w * h - 1), 0);
-	return g;
 }
 
 /* The letter of the one move that turns a into b, or 0 if there is none. */
@@ -313,7 +120,7 @@ static pair *random_pairs(int w, int h, int ngoals, int nstarts, unsigned seed)
 {
 	pair *p = calloc((size_t)(ngoals * nstarts), sizeof *p);
 	cr_assert(p);
-	sdb_board std = std_goal(w, h);
+	sdb_board std = ck_std_goal(w, h);
 	for (int g = 0; g < ngoals; g++) {
 		sdb_board goal;
 		if (g == 0)
@@ -343,19 +150,19 @@ enum form { FORM_NUMBERS, FORM_SEMICOLON, FORM_COMPACT, FORM_START_ONLY, NFORMS 
 
 /* One query line in the given notation. FORM_START_ONLY falls back to
  * FORM_SEMICOLON when the goal is not the standard one. */
-static void append_query(sbuf *b, const pair *p, int form)
+static void append_query(ck_sbuf *b, const pair *p, int form)
 {
-	sdb_board std = std_goal(p->goal.w, p->goal.h);
-	btext s = board_text(&p->start), g = board_text(&p->goal);
+	sdb_board std = ck_std_goal(p->goal.w, p->goal.h);
+	ck_btext s = ck_board_text(&p->start), g = ck_board_text(&p->goal);
 	if (form == FORM_START_ONLY && !sdb_board_equal(&p->goal, &std))
 		form = FORM_SEMICOLON;
 	switch (form) {
-	case FORM_NUMBERS: sb_printf(b, "%s %s\n", s.s, g.s); break;
-	case FORM_SEMICOLON: sb_printf(b, "%s ; %s\n", s.s, g.s); break;
+	case FORM_NUMBERS: ck_sb_printf(b, "%s %s\n", s.s, g.s); break;
+	case FORM_SEMICOLON: ck_sb_printf(b, "%s ; %s\n", s.s, g.s); break;
 	case FORM_COMPACT:
-		sb_printf(b, "%s %s\n", board_compact(&p->start).s, board_compact(&p->goal).s);
+		ck_sb_printf(b, "%s %s\n", board_compact(&p->start).s, board_compact(&p->goal).s);
 		break;
-	default: sb_printf(b, "%s\n", s.s); break;
+	default: ck_sb_printf(b, "%s\n", s.s); break;
 	}
 }
 
@@ -363,7 +170,7 @@ static void append_query(sbuf *b, const pair *p, int form)
  * the start, the last the goal, as many as the distance + 1. */
 static void check_json_path(const char *obj, const pair *p, const char *where)
 {
-	const char *v = json_value(obj, "path");
+	const char *v = ck_json_value(obj, "path");
 	cr_assert(v && *v == '[', "%s: no path array in %s", where, obj);
 	v++;
 	sdb_board prev = p->start;
@@ -373,12 +180,12 @@ static void check_json_path(const char *obj, const pair *p, const char *where)
 		cr_assert(end, "%s: unterminated path board", where);
 		char text[TEXT_MAX];
 		snprintf(text, sizeof text, "%.*s", (int)(end - v - 1), v + 1);
-		sdb_board b = parse_board(text, p->start.w, p->start.h);
+		sdb_board b = ck_parse_board(text, p->start.w, p->start.h);
 		if (k == 0)
 			cr_assert(sdb_board_equal(&b, &p->start), "%s: path starts at '%s'", where, text);
 		else
 			cr_assert(move_between(&prev, &b), "%s: path step %d '%s' is not one move "
-			          "from '%s'", where, k, text, board_text(&prev).s);
+			          "from '%s'", where, k, text, ck_board_text(&prev).s);
 		prev = b;
 		k++;
 		v = end + 1;
@@ -388,7 +195,7 @@ static void check_json_path(const char *obj, const pair *p, const char *where)
 	cr_assert_eq(*v, ']', "%s: malformed path in %s", where, obj);
 	cr_assert_eq(k, p->dist + 1, "%s: path of %d boards for distance %d", where, k, p->dist);
 	cr_assert(sdb_board_equal(&prev, &p->goal), "%s: path ends at '%s', not the goal",
-	          where, board_text(&prev).s);
+	          where, ck_board_text(&prev).s);
 }
 
 /* One JSON answer line against the expected pair. */
@@ -396,37 +203,40 @@ static void check_json_answer(const char *obj, const pair *p, int with_path, int
 {
 	char where[64], buf[TEXT_MAX], size[16];
 	snprintf(where, sizeof where, "answer %d", index);
-	cr_assert_eq(json_string(obj, "start", buf, sizeof buf), 1, "%s: no start: %s", where, obj);
-	cr_assert_str_eq(buf, board_text(&p->start).s, "%s: start", where);
-	cr_assert_eq(json_string(obj, "goal", buf, sizeof buf), 1, "%s: no goal: %s", where, obj);
-	cr_assert_str_eq(buf, board_text(&p->goal).s, "%s: goal", where);
+	cr_assert_eq(ck_json_str(obj, "start", buf, sizeof buf), 1, "%s: no start: %s", where, obj);
+	cr_assert_str_eq(buf, ck_board_text(&p->start).s, "%s: start", where);
+	cr_assert_eq(ck_json_str(obj, "goal", buf, sizeof buf), 1, "%s: no goal: %s", where, obj);
+	cr_assert_str_eq(buf, ck_board_text(&p->goal).s, "%s: goal", where);
 	snprintf(size, sizeof size, "%dx%d", p->start.w, p->start.h);
-	cr_assert_eq(json_string(obj, "size", buf, sizeof buf), 1, "%s: no size: %s", where, obj);
+	cr_assert_eq(ck_json_str(obj, "size", buf, sizeof buf), 1, "%s: no size: %s", where, obj);
 	cr_assert_str_eq(buf, size, "%s: size", where);
 	long d = -2;
 	if (p->dist < 0) {
-		cr_assert_eq(json_bool(obj, "solvable"), 0, "%s: should be unsolvable: %s", where, obj);
-		cr_assert_eq(json_int(obj, "distance", &d), 0, "%s: distance not null: %s", where, obj);
-		cr_assert_eq(json_string(obj, "best_move", buf, sizeof buf), 0, "%s: best_move not "
+		cr_assert_eq(ck_json_bool(obj, "solvable"), 0, "%s: should be unsolvable: %s", where,
+		             obj);
+		cr_assert_eq(ck_json_long(obj, "distance", &d), 0, "%s: distance not null: %s", where,
+		             obj);
+		cr_assert_eq(ck_json_str(obj, "best_move", buf, sizeof buf), 0, "%s: best_move not "
 		             "null: %s", where, obj);
-		cr_assert_eq(json_string(obj, "moves", buf, sizeof buf), 0, "%s: moves not null: %s",
+		cr_assert_eq(ck_json_str(obj, "moves", buf, sizeof buf), 0, "%s: moves not null: %s",
 		             where, obj);
 		if (with_path)
-			cr_assert(json_value(obj, "path") && !strncmp(json_value(obj, "path"), "null", 4),
+			cr_assert(ck_json_value(obj, "path") &&
+			          !strncmp(ck_json_value(obj, "path"), "null", 4),
 			          "%s: path not null: %s", where, obj);
 		return;
 	}
-	cr_assert_eq(json_bool(obj, "solvable"), 1, "%s: should be solvable: %s", where, obj);
-	cr_assert_eq(json_int(obj, "distance", &d), 1, "%s: no distance: %s", where, obj);
+	cr_assert_eq(ck_json_bool(obj, "solvable"), 1, "%s: should be solvable: %s", where, obj);
+	cr_assert_eq(ck_json_long(obj, "distance", &d), 1, "%s: no distance: %s", where, obj);
 	cr_assert_eq(d, p->dist, "%s: distance %ld, the BFS says %d: %s", where, d, p->dist, obj);
 	char moves[TEXT_MAX], best[8];
-	cr_assert_eq(json_string(obj, "moves", moves, sizeof moves), 1, "%s: no moves: %s", where,
+	cr_assert_eq(ck_json_str(obj, "moves", moves, sizeof moves), 1, "%s: no moves: %s", where,
 	             obj);
 	cr_assert_eq((long)strlen(moves), d, "%s: %zu moves for distance %ld", where,
 	             strlen(moves), d);
 	cr_assert(tk_replay(&p->start, moves, &p->goal), "%s: moves '%s' do not lead from '%s' "
-	          "to '%s'", where, moves, board_text(&p->start).s, board_text(&p->goal).s);
-	int bm = json_string(obj, "best_move", best, sizeof best);
+	          "to '%s'", where, moves, ck_board_text(&p->start).s, ck_board_text(&p->goal).s);
+	int bm = ck_json_str(obj, "best_move", best, sizeof best);
 	if (d == 0) {
 		cr_assert_eq(bm, 0, "%s: best_move should be null at the goal: %s", where, obj);
 	} else {
@@ -441,7 +251,7 @@ static void check_json_answer(const char *obj, const pair *p, int with_path, int
 /* One text answer (and its path lines) starting at lines[*i]; advances *i. */
 static void check_text_answer(char **lines, int nlines, int *i, const pair *p, int with_path)
 {
-	cr_assert_lt(*i, nlines, "answer missing for '%s'", board_text(&p->start).s);
+	cr_assert_lt(*i, nlines, "answer missing for '%s'", ck_board_text(&p->start).s);
 	const char *head = lines[(*i)++];
 	if (p->dist < 0) {
 		cr_assert_str_eq(head, "unsolvable", "unsolvable pair answered '%s'", head);
@@ -459,7 +269,7 @@ static void check_text_answer(char **lines, int nlines, int *i, const pair *p, i
 		cr_assert_eq((int)strlen(moves), d, "'%s': moves of the wrong length", head);
 		cr_assert_eq(best, moves[0], "'%s': best is not the first move", head);
 		cr_assert(tk_replay(&p->start, moves, &p->goal), "'%s' does not replay from '%s' to "
-		          "'%s'", head, board_text(&p->start).s, board_text(&p->goal).s);
+		          "'%s'", head, ck_board_text(&p->start).s, ck_board_text(&p->goal).s);
 	}
 	char expect[16];
 	snprintf(expect, sizeof expect, "distance %d  ", d);
@@ -474,7 +284,7 @@ static void check_text_answer(char **lines, int nlines, int *i, const pair *p, i
 		cr_assert(strlen(line) > 8, "path line '%s' too short", line);
 		cr_assert_eq(atoi(line), k, "path line '%s' is not step %d", line, k);
 		char letter = line[5];
-		sdb_board b = parse_board(line + 8, p->start.w, p->start.h);
+		sdb_board b = ck_parse_board(line + 8, p->start.w, p->start.h);
 		if (k == 0) {
 			cr_assert(letter == ' ' && sdb_board_equal(&b, &p->start),
 			          "path of '%s' does not begin with the start: '%s'", head, line);
@@ -482,12 +292,12 @@ static void check_text_answer(char **lines, int nlines, int *i, const pair *p, i
 			cr_assert_eq(letter, moves[k - 1], "path line '%s': move is not move %d of '%s'",
 			             line, k, moves);
 			cr_assert_eq(move_between(&prev, &b), letter, "path line '%s' is not move '%c' "
-			             "from '%s'", line, letter, board_text(&prev).s);
+			             "from '%s'", line, letter, ck_board_text(&prev).s);
 		}
 		prev = b;
 	}
 	cr_assert(sdb_board_equal(&prev, &p->goal), "path of '%s' ends at '%s', not the goal",
-	          head, board_text(&prev).s);
+	          head, ck_board_text(&prev).s);
 }
 
 /* Whether the option words include the long or the short option. */
@@ -506,16 +316,16 @@ static int has_option(const char *opts, const char *lng, const char *shrt)
 static void check_batch(const char *db, const pair *p, int count, const char *opts,
                         const int *forms, int nforms)
 {
-	sbuf in = { 0 };
+	ck_sbuf in = { 0 };
 	for (int i = 0; i < count; i++)
 		append_query(&in, &p[i], forms[i % nforms]);
 	char *out, *err;
-	int rc = lookup(db, in.s, &out, &err, "%s", opts);
+	int rc = ck_lookup(db, in.s, &out, &err, "%s", opts);
 	cr_assert_eq(rc, 0, "batch '%s' failed: %s", opts, err);
 	cr_assert_str_empty(err, "batch '%s' wrote to stderr: %s", opts, err);
 	int json = has_option(opts, "--json", "-j"), path = has_option(opts, "--path", "-p");
 	char **lines;
-	int n = split_lines(out, &lines);
+	int n = ck_split_lines(out, &lines);
 	if (json) {
 		cr_assert_eq(n, count, "%d JSON lines for %d queries", n, count);
 		for (int i = 0; i < count; i++)
@@ -548,12 +358,12 @@ Test(lookup_seed, seed000_distance_2_in_every_argument_form)
 		"123084765 103824765",
 		"'1 2 3 0 8 4 7 6 5 ; 1 0 3 8 2 4 7 6 5'",
 	};
-	pair p = { parse_board("1 2 3 0 8 4 7 6 5", 0, 0), parse_board("1 0 3 8 2 4 7 6 5", 0, 0),
-	           2 };
+	pair p = { ck_parse_board("1 2 3 0 8 4 7 6 5", 0, 0),
+	           ck_parse_board("1 0 3 8 2 4 7 6 5", 0, 0), 2 };
 	char *first = NULL;
 	for (size_t f = 0; f < sizeof forms / sizeof *forms; f++) {
 		char *out, *err;
-		int rc = lookup(db, NULL, &out, &err, "%s", forms[f]);
+		int rc = ck_lookup(db, NULL, &out, &err, "%s", forms[f]);
 		cr_assert_eq(rc, 0, "%s: %s", forms[f], err);
 		cr_assert_str_empty(err);
 		cr_assert_eq(tk_lines(out), 1, "%s: '%s'", forms[f], out);
@@ -570,25 +380,25 @@ Test(lookup_seed, seed000_distance_2_in_every_argument_form)
 	}
 	/* The same from stdin, and the documented text. */
 	char *out, *err;
-	cr_assert_eq(lookup(db, "1 2 3 0 8 4 7 6 5 ; 1 0 3 8 2 4 7 6 5\n", &out, &err, "%s",
+	cr_assert_eq(ck_lookup(db, "1 2 3 0 8 4 7 6 5 ; 1 0 3 8 2 4 7 6 5\n", &out, &err, "%s",
 	             "--only distance"), 0);
 	cr_assert_str_eq(out, "2\n", "--only distance printed '%s'", out);
 	free(out);
 	free(err);
-	cr_assert_eq(lookup(db, NULL, &out, &err, "--only distance %s", forms[0]), 0);
+	cr_assert_eq(ck_lookup(db, NULL, &out, &err, "--only distance %s", forms[0]), 0);
 	cr_assert_str_eq(out, "2\n", "--only distance printed '%s'", out);
 	free(out);
 	free(err);
 	cr_assert_str_eq(first, "distance 2  best r  moves ru");
 	free(first);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 Test(lookup_seed, seed004_poj1077_only_moves)
 {
 	char db[TEXT_MAX];
 	db_build(db, sizeof db, "3x3");
-	sdb_board start = parse_board("2 3 4 1 5 0 7 6 8", 3, 3), goal = std_goal(3, 3);
+	sdb_board start = ck_parse_board("2 3 4 1 5 0 7 6 8", 3, 3), goal = ck_std_goal(3, 3);
 	simple_bfs bfs;
 	simple_bfs_run(&bfs, &goal);
 	int dist = simple_bfs_dist(&bfs, &start);
@@ -596,7 +406,8 @@ Test(lookup_seed, seed004_poj1077_only_moves)
 	cr_assert(dist > 0 && dist <= 19, "the seed solves it in 19 moves; BFS says %d", dist);
 
 	char *out, *err;
-	int rc = lookup(db, NULL, &out, &err, "--only moves '%s'", " 2  3  4  1  5  x  7  6  8 ");
+	int rc = ck_lookup(db, NULL, &out, &err, "--only moves '%s'",
+	                   " 2  3  4  1  5  x  7  6  8 ");
 	cr_assert_eq(rc, 0, "%s", err);
 	cr_assert_eq(tk_lines(out), 1, "'%s'", out);
 	out[strlen(out) - 1] = '\0';
@@ -609,17 +420,17 @@ Test(lookup_seed, seed004_poj1077_only_moves)
 	free(err);
 
 	/* The same line from stdin, and --only best / --only distance agree. */
-	rc = lookup(db, " 2  3  4  1  5  x  7  6  8 \n", &out, &err, "--only best");
+	rc = ck_lookup(db, " 2  3  4  1  5  x  7  6  8 \n", &out, &err, "--only best");
 	cr_assert_eq(rc, 0, "%s", err);
 	cr_assert(strlen(out) == 2 && out[0] == first && out[1] == '\n', "--only best: '%s'", out);
 	free(out);
 	free(err);
-	rc = lookup(db, " 2  3  4  1  5  x  7  6  8 \n", &out, &err, "--only distance");
+	rc = ck_lookup(db, " 2  3  4  1  5  x  7  6  8 \n", &out, &err, "--only distance");
 	cr_assert_eq(rc, 0, "%s", err);
 	cr_assert_eq(atoi(out), dist, "--only distance: '%s'", out);
 	free(out);
 	free(err);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 Test(lookup_seed, seed003_compact_pairs_match_bfs)
@@ -628,17 +439,17 @@ Test(lookup_seed, seed003_compact_pairs_match_bfs)
 	db_build(db, sizeof db, "3x3");
 	const char *seed[][2] = { { "541203786", "123804765" }, { "013425786", "647850321" } };
 	for (int i = 0; i < 2; i++) {
-		pair p = { parse_board(seed[i][0], 0, 0), parse_board(seed[i][1], 0, 0), 0 };
+		pair p = { ck_parse_board(seed[i][0], 0, 0), ck_parse_board(seed[i][1], 0, 0), 0 };
 		simple_bfs bfs;
 		simple_bfs_run(&bfs, &p.goal);
 		p.dist = simple_bfs_dist(&bfs, &p.start);
 		simple_bfs_free(&bfs);
 		/* As two arguments. */
 		char *out, *err;
-		int rc = lookup(db, NULL, &out, &err, "%s %s", seed[i][0], seed[i][1]);
+		int rc = ck_lookup(db, NULL, &out, &err, "%s %s", seed[i][0], seed[i][1]);
 		cr_assert_eq(rc, 0, "%s %s: %s", seed[i][0], seed[i][1], err);
 		char **lines;
-		int n = split_lines(out, &lines), at = 0;
+		int n = ck_split_lines(out, &lines), at = 0;
 		check_text_answer(lines, n, &at, &p, 0);
 		cr_assert_eq(at, n);
 		free(lines);
@@ -647,38 +458,38 @@ Test(lookup_seed, seed003_compact_pairs_match_bfs)
 		/* As one stdin line of two words, in JSON. */
 		char line[64];
 		snprintf(line, sizeof line, "%s %s\n", seed[i][0], seed[i][1]);
-		rc = lookup(db, line, &out, &err, "--json");
+		rc = ck_lookup(db, line, &out, &err, "--json");
 		cr_assert_eq(rc, 0, "%s: %s", line, err);
 		cr_assert_eq(tk_lines(out), 1);
 		check_json_answer(out, &p, 0, i);
 		free(out);
 		free(err);
 	}
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 Test(lookup_seed, seed001_nested_brackets_parse)
 {
 	char db[TEXT_MAX];
 	db_build(db, sizeof db, "3x3");
-	pair p = { parse_board("1 2 7 4 3 6 5 8 0", 3, 3), std_goal(3, 3), 0 };
+	pair p = { ck_parse_board("1 2 7 4 3 6 5 8 0", 3, 3), ck_std_goal(3, 3), 0 };
 	simple_bfs bfs;
 	simple_bfs_run(&bfs, &p.goal);
 	p.dist = simple_bfs_dist(&bfs, &p.start);
 	simple_bfs_free(&bfs);
 	char *out, *err;
-	int rc = lookup(db, NULL, &out, &err, "--json --path '%s'", "[[1,2,7],[4,3,6],[5,8,0]]");
+	int rc = ck_lookup(db, NULL, &out, &err, "--json --path '%s'", "[[1,2,7],[4,3,6],[5,8,0]]");
 	cr_assert_eq(rc, 0, "%s", err);
 	cr_assert_eq(tk_lines(out), 1, "'%s'", out);
 	check_json_answer(out, &p, 1, 0);
 	free(out);
 	free(err);
-	rc = lookup(db, "[[1,2,7],[4,3,6],[5,8,0]]\n", &out, &err, "--json");
+	rc = ck_lookup(db, "[[1,2,7],[4,3,6],[5,8,0]]\n", &out, &err, "--json");
 	cr_assert_eq(rc, 0, "%s", err);
 	check_json_answer(out, &p, 0, 0);
 	free(out);
 	free(err);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 /* ------------------------------------------------------------------ */
@@ -692,7 +503,7 @@ Test(lookup_replay, random_pairs_json_batch_matches_bfs)
 	pair *p = random_pairs(3, 3, 5, 60, 20240601u);
 	check_batch(db, p, count, "--json", ALL_FORMS, NFORMS);
 	free(p);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 Test(lookup_replay, random_pairs_text_batch_matches_bfs)
@@ -704,7 +515,7 @@ Test(lookup_replay, random_pairs_text_batch_matches_bfs)
 	check_batch(db, p, count, "", ALL_FORMS, NFORMS);
 	check_batch(db, p, count, "-j", ALL_FORMS, NFORMS);
 	free(p);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 Test(lookup_replay, paths_text_and_json)
@@ -717,7 +528,7 @@ Test(lookup_replay, paths_text_and_json)
 	check_batch(db, p, count, "--path --json", ALL_FORMS, NFORMS);
 	check_batch(db, p, count, "-p -j", ALL_FORMS, NFORMS);
 	free(p);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 Test(lookup_replay, sizes_2x3_3x2_2x4)
@@ -734,7 +545,7 @@ Test(lookup_replay, sizes_2x3_3x2_2x4)
 	/* With 3x2 tables too, 6 cells need --size. */
 	tk_build(db, "3x2", NULL);
 	char *out, *err;
-	int rc = lookup(db, NULL, &out, &err, "%s", "1 2 3 4 5 0");
+	int rc = ck_lookup(db, NULL, &out, &err, "%s", "1 2 3 4 5 0");
 	assert_failure(rc, 1, out, err, "6 cells, 2x3 and 3x2 tables", "--size", "2x3", "3x2",
 	               NULL);
 	free(out);
@@ -744,18 +555,18 @@ Test(lookup_replay, sizes_2x3_3x2_2x4)
 	check_batch(db, p, 36, "--size 2x3 --json", ALL_FORMS, NFORMS);
 	free(p);
 	free(q);
-	db_remove(db);
+	ck_db_remove(db);
 
 	db_build(db, sizeof db, "2x4");
 	p = random_pairs(2, 4, 3, 20, 13u);
 	check_batch(db, p, 60, "--json --path", no_numbers, 3);
 	check_batch(db, p, 60, "--size 2x4 --json", ALL_FORMS, NFORMS);
-	rc = lookup(db, NULL, &out, &err, "--size 4x2 %s", "1 2 3 4 5 6 7 0");
+	rc = ck_lookup(db, NULL, &out, &err, "--size 4x2 %s", "1 2 3 4 5 6 7 0");
 	assert_failure(rc, 1, out, err, "4x2 on a 2x4 database", "slidedb-gen full 4x2", NULL);
 	free(out);
 	free(err);
 	free(p);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 /* ------------------------------------------------------------------ */
@@ -783,11 +594,11 @@ Test(lookup_answers, unsolvable_pairs)
 	check_batch(db, p, count, "--path", ALL_FORMS, NFORMS);
 
 	/* One on the command line: "unsolvable", exit 0; --only too. */
-	btext s = board_text(&p[1].start), g = board_text(&p[1].goal);
+	ck_btext s = ck_board_text(&p[1].start), g = ck_board_text(&p[1].goal);
 	const char *only[] = { "", "--only distance", "--only moves", "--only best" };
 	for (int k = 0; k < 4; k++) {
 		char *out, *err;
-		int rc = lookup(db, NULL, &out, &err, "%s '%s' '%s'", only[k], s.s, g.s);
+		int rc = ck_lookup(db, NULL, &out, &err, "%s '%s' '%s'", only[k], s.s, g.s);
 		cr_assert_eq(rc, 0, "unsolvable %s: exit %d: %s", only[k], rc, err);
 		cr_assert_str_eq(out, "unsolvable\n", "%s: '%s'", only[k], out);
 		cr_assert_str_empty(err);
@@ -795,7 +606,7 @@ Test(lookup_answers, unsolvable_pairs)
 		free(err);
 	}
 	free(p);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 Test(lookup_answers, start_equals_goal)
@@ -823,25 +634,25 @@ Test(lookup_answers, start_equals_goal)
 	check_batch(db, p, 9, "--json --path", ALL_FORMS, NFORMS);
 	check_batch(db, p, 9, "--path", ALL_FORMS, NFORMS);
 
-	btext t = board_text(&p[4].start);
+	ck_btext t = ck_board_text(&p[4].start);
 	char *out, *err;
-	cr_assert_eq(lookup(db, NULL, &out, &err, "'%s' '%s'", t.s, t.s), 0, "%s", err);
+	cr_assert_eq(ck_lookup(db, NULL, &out, &err, "'%s' '%s'", t.s, t.s), 0, "%s", err);
 	cr_assert_str_eq(out, "distance 0  best -  moves -\n");
 	free(out);
 	free(err);
-	cr_assert_eq(lookup(db, NULL, &out, &err, "--json '%s' '%s'", t.s, t.s), 0, "%s", err);
+	cr_assert_eq(ck_lookup(db, NULL, &out, &err, "--json '%s' '%s'", t.s, t.s), 0, "%s", err);
 	cr_assert(strstr(out, "\"distance\":0,\"best_move\":null,\"moves\":\"\""), "'%s'", out);
 	free(out);
 	free(err);
-	cr_assert_eq(lookup(db, NULL, &out, &err, "--only distance %s", "1 2 3 4 5 6 7 8 0"), 0);
+	cr_assert_eq(ck_lookup(db, NULL, &out, &err, "--only distance %s", "1 2 3 4 5 6 7 8 0"), 0);
 	cr_assert_str_eq(out, "0\n");
 	free(out);
 	free(err);
-	cr_assert_eq(lookup(db, NULL, &out, &err, "--only moves %s", "123456780"), 0);
+	cr_assert_eq(ck_lookup(db, NULL, &out, &err, "--only moves %s", "123456780"), 0);
 	cr_assert_str_eq(out, "\n");
 	free(out);
 	free(err);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 /* ------------------------------------------------------------------ */
@@ -851,7 +662,7 @@ Test(lookup_answers, start_equals_goal)
 static char *single_answer(const char *db, const char *opts, const char *query)
 {
 	char *out, *err;
-	int rc = lookup(db, NULL, &out, &err, "%s '%s'", opts, query);
+	int rc = ck_lookup(db, NULL, &out, &err, "%s '%s'", opts, query);
 	cr_assert_eq(rc, 0, "'%s': %s", query, err);
 	cr_assert_eq(tk_lines(out), 1, "'%s': '%s'", query, out);
 	out[strlen(out) - 1] = '\0';
@@ -874,18 +685,18 @@ Test(lookup_batch, skips_blank_and_comment_lines_keeps_order)
 	db_build(db, sizeof db, "3x3");
 	int nq = (int)(sizeof BATCH_QUERIES / sizeof *BATCH_QUERIES);
 	for (int json = 0; json < 2; json++) {
-		sbuf in = { 0 }, want = { 0 };
-		sb_printf(&in, "# queries\n\n");
+		ck_sbuf in = { 0 }, want = { 0 };
+		ck_sb_printf(&in, "# queries\n\n");
 		for (int i = 0; i < nq; i++) {
-			sb_printf(&in, "%s%s\n%s", i % 2 ? "  " : "", BATCH_QUERIES[i],
-			          i % 3 == 0 ? "\n   \t\n  # a comment ; 1 2 3\n" : "");
+			ck_sb_printf(&in, "%s%s\n%s", i % 2 ? "  " : "", BATCH_QUERIES[i],
+			             i % 3 == 0 ? "\n   \t\n  # a comment ; 1 2 3\n" : "");
 			char *a = single_answer(db, json ? "--json" : "", BATCH_QUERIES[i]);
-			sb_printf(&want, "%s\n", a);
+			ck_sb_printf(&want, "%s\n", a);
 			free(a);
 		}
-		sb_printf(&in, "# the end, no newline after this");
+		ck_sb_printf(&in, "# the end, no newline after this");
 		char *out, *err;
-		int rc = lookup(db, in.s, &out, &err, "%s", json ? "--json" : "");
+		int rc = ck_lookup(db, in.s, &out, &err, "%s", json ? "--json" : "");
 		cr_assert_eq(rc, 0, "%s", err);
 		cr_assert_str_empty(err);
 		cr_assert_str_eq(out, want.s, "batch answers differ from single answers:\n%s\nvs\n%s",
@@ -897,12 +708,12 @@ Test(lookup_batch, skips_blank_and_comment_lines_keeps_order)
 	}
 	/* Only comments: nothing printed, exit 0. */
 	char *out, *err;
-	cr_assert_eq(lookup(db, "# nothing\n\n   \n#\n", &out, &err, "--json"), 0, "%s", err);
+	cr_assert_eq(ck_lookup(db, "# nothing\n\n   \n#\n", &out, &err, "--json"), 0, "%s", err);
 	cr_assert_str_empty(out);
 	cr_assert_str_empty(err);
 	free(out);
 	free(err);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 Test(lookup_batch, bad_line_reported_others_answered)
@@ -911,21 +722,21 @@ Test(lookup_batch, bad_line_reported_others_answered)
 	db_build(db, sizeof db, "3x3");
 	const char *bad = "1 2 3 4 4 6 7 8 0";
 	/* line 1 comment, 2-3 queries, 4 blank, 5 bad, 6-7 queries. */
-	sbuf in = { 0 };
-	sb_printf(&in, "# header\n%s\n%s\n\n%s\n%s\n%s\n", BATCH_QUERIES[0], BATCH_QUERIES[1], bad,
-	          BATCH_QUERIES[2], BATCH_QUERIES[4]);
+	ck_sbuf in = { 0 };
+	ck_sb_printf(&in, "# header\n%s\n%s\n\n%s\n%s\n%s\n", BATCH_QUERIES[0], BATCH_QUERIES[1],
+	             bad, BATCH_QUERIES[2], BATCH_QUERIES[4]);
 	const int good[] = { 0, 1, 2, 4 };
 
 	/* Text: four answers in order, one stderr line naming line 5. */
 	char *out, *err;
-	int rc = lookup(db, in.s, &out, &err, "%s", "");
+	int rc = ck_lookup(db, in.s, &out, &err, "%s", "");
 	cr_assert_eq(rc, 1, "a bad line must make the exit code 1, got %d", rc);
-	assert_one_line(err, "bad batch line");
+	ck_assert_one_line(err, "bad batch line");
 	cr_assert(strstr(err, "line 5"), "'%s' does not name line 5", err);
 	cr_assert(strstr(err, bad), "'%s' does not quote the line", err);
 	cr_assert(strstr(err, "tile 4 appears twice"), "'%s' does not say what is wrong", err);
 	char **lines;
-	int n = split_lines(out, &lines);
+	int n = ck_split_lines(out, &lines);
 	cr_assert_eq(n, 4, "%d answers for 4 good lines", n);
 	for (int i = 0; i < 4; i++) {
 		char *a = single_answer(db, "", BATCH_QUERIES[good[i]]);
@@ -937,27 +748,27 @@ Test(lookup_batch, bad_line_reported_others_answered)
 	free(err);
 
 	/* JSON: the bad line yields an object with "line" and "error" in place. */
-	rc = lookup(db, in.s, &out, &err, "--json");
+	rc = ck_lookup(db, in.s, &out, &err, "--json");
 	cr_assert_eq(rc, 1);
-	assert_one_line(err, "bad batch line, JSON");
+	ck_assert_one_line(err, "bad batch line, JSON");
 	cr_assert(strstr(err, "line 5"), "'%s'", err);
-	n = split_lines(out, &lines);
+	n = ck_split_lines(out, &lines);
 	cr_assert_eq(n, 5, "%d JSON lines for 5 query lines", n);
 	for (int i = 0, g = 0; i < 5; i++) {
 		char buf[TEXT_MAX];
 		long line;
 		if (i == 2) {
-			cr_assert_eq(json_int(lines[i], "line", &line), 1, "'%s'", lines[i]);
+			cr_assert_eq(ck_json_long(lines[i], "line", &line), 1, "'%s'", lines[i]);
 			cr_assert_eq(line, 5, "'%s'", lines[i]);
-			cr_assert_eq(json_string(lines[i], "error", buf, sizeof buf), 1, "'%s'", lines[i]);
+			cr_assert_eq(ck_json_str(lines[i], "error", buf, sizeof buf), 1, "'%s'", lines[i]);
 			cr_assert(strstr(buf, "tile 4"), "error '%s'", buf);
-			cr_assert_eq(json_string(lines[i], "input", buf, sizeof buf), 1, "'%s'", lines[i]);
+			cr_assert_eq(ck_json_str(lines[i], "input", buf, sizeof buf), 1, "'%s'", lines[i]);
 			cr_assert_str_eq(buf, bad);
 			continue;
 		}
 		char *a = single_answer(db, "--json", BATCH_QUERIES[good[g++]]);
 		cr_assert_str_eq(lines[i], a, "JSON answer %d out of order", i);
-		cr_assert_eq(json_string(lines[i], "error", buf, sizeof buf), -1);
+		cr_assert_eq(ck_json_str(lines[i], "error", buf, sizeof buf), -1);
 		free(a);
 	}
 	free(lines);
@@ -966,14 +777,14 @@ Test(lookup_batch, bad_line_reported_others_answered)
 	free(in.s);
 
 	/* Several bad lines: each named, the good one still answered. */
-	rc = lookup(db, "1 2 3\n1 2 3 4 5 6 7 0 8\n\nx y z\n", &out, &err, "--only distance");
+	rc = ck_lookup(db, "1 2 3\n1 2 3 4 5 6 7 0 8\n\nx y z\n", &out, &err, "--only distance");
 	cr_assert_eq(rc, 1);
 	cr_assert_eq(tk_lines(err), 2, "'%s'", err);
 	cr_assert(strstr(err, "line 1") && strstr(err, "line 4"), "'%s'", err);
 	cr_assert_str_eq(out, "1\n");
 	free(out);
 	free(err);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1003,23 +814,23 @@ Test(lookup_errors, bad_boards)
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char *out, *err;
 		/* On the command line... */
-		int rc = lookup(db, NULL, &out, &err, "'%s'", cases[i].board);
+		int rc = ck_lookup(db, NULL, &out, &err, "'%s'", cases[i].board);
 		assert_failure(rc, 1, out, err, cases[i].board, cases[i].what, NULL);
 		free(out);
 		free(err);
 		/* ... and from stdin, named by its line. */
 		char in[TEXT_MAX];
 		snprintf(in, sizeof in, "\n%s\n", cases[i].board);
-		rc = lookup(db, in, &out, &err, "%s", "-j");
+		rc = ck_lookup(db, in, &out, &err, "%s", "-j");
 		cr_assert_eq(rc, 1, "%s from stdin: exit %d", cases[i].board, rc);
-		assert_one_line(err, cases[i].board);
+		ck_assert_one_line(err, cases[i].board);
 		cr_assert(strstr(err, "line 2") && strstr(err, cases[i].what), "'%s'", err);
 		cr_assert_eq(tk_lines(out), 1, "'%s'", out);
-		cr_assert(json_value(out, "error"), "'%s'", out);
+		cr_assert(ck_json_value(out, "error"), "'%s'", out);
 		free(out);
 		free(err);
 	}
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 Test(lookup_errors, sizes_not_built_ambiguous_or_too_big)
@@ -1028,38 +839,38 @@ Test(lookup_errors, sizes_not_built_ambiguous_or_too_big)
 	db_build(db, sizeof db, "3x3");
 	char *out, *err;
 	/* A 2x4 board on a 3x3-only database. */
-	int rc = lookup(db, NULL, &out, &err, "--size 2x4 %s", "1 2 3 4 5 6 7 0");
+	int rc = ck_lookup(db, NULL, &out, &err, "--size 2x4 %s", "1 2 3 4 5 6 7 0");
 	assert_failure(rc, 1, out, err, "2x4 on 3x3", "slidedb-gen full 2x4", NULL);
 	free(out);
 	free(err);
-	rc = lookup(db, NULL, &out, &err, "--size 2x4 %s", "12345670 12345607");
+	rc = ck_lookup(db, NULL, &out, &err, "--size 2x4 %s", "12345670 12345607");
 	assert_failure(rc, 1, out, err, "2x4 pair on 3x3", "slidedb-gen full 2x4", NULL);
 	free(out);
 	free(err);
 	/* 6 and 8 cells without --size and without tables that decide. */
-	rc = lookup(db, NULL, &out, &err, "%s", "1 2 3 4 5 0");
+	rc = ck_lookup(db, NULL, &out, &err, "%s", "1 2 3 4 5 0");
 	assert_failure(rc, 1, out, err, "6 cells", "--size", NULL);
 	free(out);
 	free(err);
-	rc = lookup(db, NULL, &out, &err, "%s", "1 2 3 4 5 6 7 0");
+	rc = ck_lookup(db, NULL, &out, &err, "%s", "1 2 3 4 5 6 7 0");
 	assert_failure(rc, 1, out, err, "8 cells", "--size", NULL);
 	free(out);
 	free(err);
 	/* A board that --size does not describe. */
-	rc = lookup(db, NULL, &out, &err, "--size 3x3 %s", "1 2 3 4 5 0");
+	rc = ck_lookup(db, NULL, &out, &err, "--size 3x3 %s", "1 2 3 4 5 0");
 	assert_failure(rc, 1, out, err, "6 cells with --size 3x3", "3x3", NULL);
 	free(out);
 	free(err);
 	/* Boards beyond full tables, with no pattern-database set: solved by
 	 * IDA* on Manhattan distance + linear conflicts, said once on stderr. */
-	rc = lookup(db, NULL, &out, &err, "%s", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0");
+	rc = ck_lookup(db, NULL, &out, &err, "%s", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0");
 	cr_assert_eq(rc, 0, "4x4 at its goal: %s", err);
 	cr_assert_str_eq(out, "distance 0  best -  moves -\n");
-	assert_one_line(err, "4x4 without a set");
+	ck_assert_one_line(err, "4x4 without a set");
 	cr_assert(strstr(err, "slidedb-gen pdb 4x4") && strstr(err, "Manhattan"), "%s", err);
 	free(out);
 	free(err);
-	rc = lookup(db, NULL, &out, &err, "%s", "123456789abcdef0 123456789abcde0f");
+	rc = ck_lookup(db, NULL, &out, &err, "%s", "123456789abcdef0 123456789abcde0f");
 	cr_assert_eq(rc, 0, "4x4 pair: %s", err);
 	cr_assert_str_eq(out, "distance 1  best l  moves l\n");
 	free(out);
@@ -1068,13 +879,13 @@ Test(lookup_errors, sizes_not_built_ambiguous_or_too_big)
 	char one[TEXT_MAX];
 	tk_tmp_path(one, sizeof one, "b4-only.lmdb");
 	tk_build(one, "3x3", "--goal '1 2 3 4 0 5 6 7 8'");
-	rc = lookup(one, NULL, &out, &err, "%s", "1 2 3 4 5 6 7 0 8");
+	rc = ck_lookup(one, NULL, &out, &err, "%s", "1 2 3 4 5 6 7 0 8");
 	assert_failure(rc, 1, out, err, "goal class not built", "slidedb-gen full 3x3 --goal",
 	               NULL);
 	free(out);
 	free(err);
-	db_remove(one);
-	db_remove(db);
+	ck_db_remove(one);
+	ck_db_remove(db);
 }
 
 Test(lookup_errors, bad_options_exit_2)
@@ -1097,7 +908,7 @@ Test(lookup_errors, bad_options_exit_2)
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char *out, *err;
-		int rc = lookup(db, NULL, &out, &err, "%s", cases[i].args);
+		int rc = ck_lookup(db, NULL, &out, &err, "%s", cases[i].args);
 		assert_failure(rc, 2, out, err, cases[i].args, cases[i].what, NULL);
 		free(out);
 		free(err);
@@ -1108,7 +919,7 @@ Test(lookup_errors, bad_options_exit_2)
 	assert_failure(rc, 2, out, err, "--db", "--db", NULL);
 	free(out);
 	free(err);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 Test(lookup_db, missing_database)
@@ -1116,15 +927,15 @@ Test(lookup_db, missing_database)
 	char db[TEXT_MAX];
 	tk_tmp_path(db, sizeof db, "missing.lmdb");
 	char *out, *err;
-	int rc = lookup(db, NULL, &out, &err, "%s", "1 2 3 4 5 6 7 0 8");
+	int rc = ck_lookup(db, NULL, &out, &err, "%s", "1 2 3 4 5 6 7 0 8");
 	assert_failure(rc, 1, out, err, "missing database", "slidedb-gen", db, NULL);
 	free(out);
 	free(err);
-	rc = lookup(db, "1 2 3 4 5 6 7 0 8\n", &out, &err, "%s", "--json");
+	rc = ck_lookup(db, "1 2 3 4 5 6 7 0 8\n", &out, &err, "%s", "--json");
 	assert_failure(rc, 1, out, err, "missing database, stdin", "slidedb-gen", NULL);
 	free(out);
 	free(err);
-	rc = lookup(db, NULL, &out, &err, "%s", "info");
+	rc = ck_lookup(db, NULL, &out, &err, "%s", "info");
 	assert_failure(rc, 1, out, err, "missing database, info", "slidedb-gen", NULL);
 	free(out);
 	free(err);
@@ -1138,7 +949,7 @@ static void refused_everywhere(const char *path, const char *what)
 	const char *cmds[] = { "1 2 3 4 5 6 7 0 8", "info", "verify", "--json info" };
 	for (int i = 0; i < 4; i++) {
 		char *out, *err;
-		int rc = lookup(path, NULL, &out, &err, "%s", cmds[i]);
+		int rc = ck_lookup(path, NULL, &out, &err, "%s", cmds[i]);
 		assert_failure(rc, 1, out, err, what, path, NULL);
 		free(out);
 		free(err);
@@ -1150,19 +961,19 @@ Test(lookup_db, not_a_database)
 	char path[TEXT_MAX];
 	tk_tmp_path(path, sizeof path, "text.lmdb");
 	const char *text = "this is not a database\n";
-	write_file(path, text, strlen(text));
+	ck_write_file(path, text, strlen(text));
 	refused_everywhere(path, "a text file");
-	db_remove(path);
+	ck_db_remove(path);
 
 	tk_tmp_path(path, sizeof path, "random.lmdb");
 	unsigned seed = 1;
 	char *junk = malloc(40000);
 	for (int i = 0; i < 40000; i++)
 		junk[i] = (char)rand_r(&seed);
-	write_file(path, junk, 40000);
+	ck_write_file(path, junk, 40000);
 	free(junk);
 	refused_everywhere(path, "random bytes");
-	db_remove(path);
+	ck_db_remove(path);
 
 	tk_tmp_path(path, sizeof path, "dir.lmdb");
 	cr_assert_eq(mkdir(path, 0755), 0);
@@ -1176,12 +987,12 @@ Test(lookup_db, not_a_database)
 		tk_tmp_path(path, sizeof path, "foreign.lmdb");
 		const char *d = "VERSION=3\nformat=bytevalue\ntype=btree\nHEADER=END\n 6b6579\n"
 		                " 76616c\nDATA=END\n";
-		write_file(dump, d, strlen(d));
+		ck_write_file(dump, d, strlen(d));
 		snprintf(cmd, sizeof cmd, "mdb_load -n -f '%s' '%s'", dump, path);
 		cr_assert_eq(tk_run(cmd, NULL, NULL, NULL), 0);
 		refused_everywhere(path, "a foreign LMDB file");
 		unlink(dump);
-		db_remove(path);
+		ck_db_remove(path);
 	}
 }
 
@@ -1194,7 +1005,7 @@ Test(lookup_db, truncated_database)
 	cr_assert_eq(truncate(db, st.st_size / 2), 0);
 	refused_everywhere(db, "a truncated database");
 	char *out, *err;
-	int rc = lookup(db, "1 2 3 4 5 6 7 0 8\n", &out, &err, "%s", "--json");
+	int rc = ck_lookup(db, "1 2 3 4 5 6 7 0 8\n", &out, &err, "%s", "--json");
 	assert_failure(rc, 1, out, err, "truncated, stdin", "truncated", NULL);
 	free(out);
 	free(err);
@@ -1203,7 +1014,7 @@ Test(lookup_db, truncated_database)
 	refused_everywhere(db, "a database cut to one page");
 	cr_assert_eq(truncate(db, 100), 0);
 	refused_everywhere(db, "a database cut to 100 bytes");
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 /* Where each table's entries lie in the file: found by their bytes. */
@@ -1216,7 +1027,7 @@ typedef struct table_spot {
 static int find_tables(table_spot *spots, int cap, const char *path)
 {
 	size_t fsize;
-	char *file = read_file(path, &fsize);
+	char *file = ck_read_file(path, &fsize);
 	sdb_db *h;
 	cr_assert_eq(sdb_db_open(&h, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
 	int n = sdb_table_count(h);
@@ -1243,13 +1054,13 @@ static int ask(const char *db, const char *opts, const sdb_board *s, const sdb_b
                char **out)
 {
 	char *err;
-	int rc = lookup(db, NULL, out, &err, "%s '%s' '%s'", opts, board_text(s).s,
-	                board_text(g).s);
+	int rc = ck_lookup(db, NULL, out, &err, "%s '%s' '%s'", opts, ck_board_text(s).s,
+	                   ck_board_text(g).s);
 	cr_assert(rc == 0 || rc == 1, "exit %d: %s", rc, err);
 	if (rc == 1) {
-		assert_one_line(err, "a query on a damaged table");
+		ck_assert_one_line(err, "a query on a damaged table");
 		if (strstr(opts, "--json"))
-			cr_assert(tk_lines(*out) == 1 && json_value(*out, "error"),
+			cr_assert(tk_lines(*out) == 1 && ck_json_value(*out, "error"),
 			          "a JSON error line expected, got '%s'", *out);
 		else
 			cr_assert_str_empty(*out, "an error and an answer: '%s'", *out);
@@ -1295,11 +1106,11 @@ Test(lookup_db, altered_table_bytes_are_caught)
 	}
 	/* Random pairs answered before the damage, by every table. */
 	pair *p = random_pairs(3, 3, 6, 30, 31337u);
-	sbuf in = { 0 };
+	ck_sbuf in = { 0 };
 	for (int i = 0; i < 180; i++)
 		append_query(&in, &p[i], FORM_SEMICOLON);
 	char *before, *err;
-	cr_assert_eq(lookup(db, in.s, &before, &err, "%s", "--json"), 0, "%s", err);
+	cr_assert_eq(ck_lookup(db, in.s, &before, &err, "%s", "--json"), 0, "%s", err);
 	free(err);
 
 	/* Alter 16 entries in the middle of the file: every other one has its
@@ -1315,39 +1126,39 @@ Test(lookup_db, altered_table_bytes_are_caught)
 
 	/* verify names the damaged table and passes the others. */
 	char *out;
-	int rc = lookup(db, NULL, &out, &err, "%s", "verify");
+	int rc = ck_lookup(db, NULL, &out, &err, "%s", "verify");
 	cr_assert_eq(rc, 1, "verify of a damaged table exits %d", rc);
-	assert_one_line(err, "verify");
+	ck_assert_one_line(err, "verify");
 	cr_assert(strstr(err, spots[t].name), "verify does not name %s: '%s'", spots[t].name, err);
 	cr_assert(strstr(out, "DAMAGED"), "'%s'", out);
 	free(out);
 	free(err);
-	rc = lookup(db, NULL, &out, &err, "%s", "verify --json");
+	rc = ck_lookup(db, NULL, &out, &err, "%s", "verify --json");
 	cr_assert_eq(rc, 1);
 	char **lines;
-	int n = split_lines(out, &lines);
+	int n = ck_split_lines(out, &lines);
 	cr_assert_eq(n, 3, "'%s'", out);
 	for (int i = 0; i < n; i++) {
 		char name[SDB_NAME_MAX];
-		cr_assert_eq(json_string(lines[i], "name", name, sizeof name), 1);
+		cr_assert_eq(ck_json_str(lines[i], "name", name, sizeof name), 1);
 		int damaged = !strcmp(name, spots[t].name);
-		cr_assert_eq(json_bool(lines[i], "ok"), !damaged, "'%s'", lines[i]);
+		cr_assert_eq(ck_json_bool(lines[i], "ok"), !damaged, "'%s'", lines[i]);
 		if (damaged)
-			cr_assert(json_value(lines[i], "error"), "'%s'", lines[i]);
+			cr_assert(ck_json_value(lines[i], "error"), "'%s'", lines[i]);
 	}
 	free(lines);
 	free(out);
 	free(err);
 
 	/* The random pairs: each line is the same answer as before, or an error. */
-	rc = lookup(db, in.s, &out, &err, "%s", "--json");
+	rc = ck_lookup(db, in.s, &out, &err, "%s", "--json");
 	cr_assert(rc == 0 || rc == 1, "%s", err);
 	char **was;
-	int nb = split_lines(before, &was);
-	n = split_lines(out, &lines);
+	int nb = ck_split_lines(before, &was);
+	n = ck_split_lines(out, &lines);
 	cr_assert_eq(n, nb);
 	for (int i = 0; i < n; i++)
-		if (!json_value(lines[i], "error"))
+		if (!ck_json_value(lines[i], "error"))
 			cr_assert_str_eq(lines[i], was[i], "a damaged table changed an answer");
 	free(lines);
 	free(was);
@@ -1361,25 +1172,25 @@ Test(lookup_db, altered_table_bytes_are_caught)
 	 * true answer. Never a wrong distance or a wrong best move. The answers
 	 * with moves are checked at once; --only distance and --only best are
 	 * collected to report every wrong one. */
-	sbuf wrong = { 0 };
+	ck_sbuf wrong = { 0 };
 	int nwrong = 0;
 	for (int k = 0; k < NFLIP; k++) {
 		pair q = { victims[k], spots[t].goal, truth[k] };
-		btext st = board_text(&q.start);
+		ck_btext st = ck_board_text(&q.start);
 		if (ask(db, "--json", &q.start, &q.goal, &out))
 			check_json_answer(out, &q, 0, k);
 		free(out);
 		if (ask(db, "", &q.start, &q.goal, &out)) {
 			char **l;
-			int nl = split_lines(out, &l), at = 0;
+			int nl = ck_split_lines(out, &l), at = 0;
 			check_text_answer(l, nl, &at, &q, 0);
 			free(l);
 		}
 		free(out);
 		if (ask(db, "--only distance", &q.start, &q.goal, &out) && atoi(out) != truth[k]) {
-			sb_printf(&wrong, "\n  --only distance '%s' '%s' printed %d, the distance is %d "
-			          "(entry XOR %#04x)", st.s, board_text(&q.goal).s, atoi(out), truth[k],
-			          FLIPS[k % 2]);
+			ck_sb_printf(&wrong, "\n  --only distance '%s' '%s' printed %d, the distance is "
+			             "%d (entry XOR %#04x)", st.s, ck_board_text(&q.goal).s, atoi(out),
+			             truth[k], FLIPS[k % 2]);
 			nwrong++;
 		}
 		free(out);
@@ -1389,16 +1200,16 @@ Test(lookup_db, altered_table_bytes_are_caught)
 			         : sdb_board_apply(&b, sdb_move_from_letter(out[0])) == 0 &&
 			           simple_bfs_dist(&bfs, &b) == truth[k] - 1;
 			if (!ok) {
-				sb_printf(&wrong, "\n  --only best '%s' '%s' printed '%c', not a best move "
-				          "(entry XOR %#04x)", st.s, board_text(&q.goal).s, out[0],
-				          FLIPS[k % 2]);
+				ck_sb_printf(&wrong, "\n  --only best '%s' '%s' printed '%c', not a best "
+				             "move (entry XOR %#04x)", st.s, ck_board_text(&q.goal).s,
+				             out[0], FLIPS[k % 2]);
 				nwrong++;
 			}
 		}
 		free(out);
 	}
 	simple_bfs_free(&bfs);
-	db_remove(db);
+	ck_db_remove(db);
 	cr_assert_eq(nwrong, 0, "%d wrong answers from the altered entries of %s:%s", nwrong,
 	             spots[t].name, wrong.s);
 	free(wrong.s);
@@ -1439,7 +1250,7 @@ Test(lookup_info, counts_are_oeis_a089473_and_match_bfs)
 	char db[TEXT_MAX];
 	db_build(db, sizeof db, "3x3");
 	char *out, *err;
-	int rc = lookup(db, NULL, &out, &err, "%s", "info --json");
+	int rc = ck_lookup(db, NULL, &out, &err, "%s", "info --json");
 	cr_assert_eq(rc, 0, "%s", err);
 	cr_assert_str_empty(err);
 	cr_assert_eq(tk_lines(out), 1, "info --json is one line: '%s'", out);
@@ -1466,7 +1277,7 @@ Test(lookup_info, counts_are_oeis_a089473_and_match_bfs)
 			cr_assert_eq(counts[d], bfs.counts[d], "%s distance %d", names[i], d);
 		simple_bfs_free(&bfs);
 		char goal[64];
-		snprintf(goal, sizeof goal, "\"goal\":\"%s\"", board_text(&g).s);
+		snprintf(goal, sizeof goal, "\"goal\":\"%s\"", ck_board_text(&g).s);
 		cr_assert(strstr(out, goal), "info lacks %s", goal);
 	}
 	int ntables = 0;
@@ -1477,21 +1288,21 @@ Test(lookup_info, counts_are_oeis_a089473_and_match_bfs)
 	free(err);
 
 	/* Text info: the tables and the same counts. */
-	rc = lookup(db, NULL, &out, &err, "%s", "info");
+	rc = ck_lookup(db, NULL, &out, &err, "%s", "info");
 	cr_assert_eq(rc, 0, "%s", err);
 	cr_assert(strstr(out, "3 tables"), "'%s'", out);
 	for (int i = 0; i < 3; i++)
 		cr_assert(strstr(out, names[i]), "info lacks %s", names[i]);
-	sbuf line = { 0 };
-	sb_printf(&line, "  counts");
+	ck_sbuf line = { 0 };
+	ck_sb_printf(&line, "  counts");
 	for (int d = 0; d < want; d++)
-		sb_printf(&line, " %llu", (unsigned long long)a089473[d]);
-	sb_printf(&line, "\n");
+		ck_sb_printf(&line, " %llu", (unsigned long long)a089473[d]);
+	ck_sb_printf(&line, "\n");
 	cr_assert(strstr(out, line.s), "info lacks '%s'", line.s);
 	free(line.s);
 	free(out);
 	free(err);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 Test(lookup_info, verify_fresh_database)
@@ -1500,7 +1311,7 @@ Test(lookup_info, verify_fresh_database)
 	db_build(db, sizeof db, "3x3");
 	tk_build(db, "2x3", NULL);
 	char *out, *err;
-	int rc = lookup(db, NULL, &out, &err, "%s", "verify");
+	int rc = ck_lookup(db, NULL, &out, &err, "%s", "verify");
 	cr_assert_eq(rc, 0, "verify of a fresh database: %s", err);
 	cr_assert_str_empty(err);
 	cr_assert(strstr(out, "full-3x3-b0: ok") && strstr(out, "full-3x3-b4: ok") &&
@@ -1508,17 +1319,17 @@ Test(lookup_info, verify_fresh_database)
 	cr_assert(strstr(out, "all intact"), "'%s'", out);
 	free(out);
 	free(err);
-	rc = lookup(db, NULL, &out, &err, "%s", "--json verify");
+	rc = ck_lookup(db, NULL, &out, &err, "%s", "--json verify");
 	cr_assert_eq(rc, 0, "%s", err);
 	char **lines;
-	int n = split_lines(out, &lines);
+	int n = ck_split_lines(out, &lines);
 	cr_assert_geq(n, 4, "'%s'", out);
 	for (int i = 0; i < n; i++)
-		cr_assert_eq(json_bool(lines[i], "ok"), 1, "'%s'", lines[i]);
+		cr_assert_eq(ck_json_bool(lines[i], "ok"), 1, "'%s'", lines[i]);
 	free(lines);
 	free(out);
 	free(err);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1529,7 +1340,7 @@ Test(lookup_cli, help_and_version)
 	const char *help[] = { "--help", "-h" };
 	for (int i = 0; i < 2; i++) {
 		char *out, *err;
-		int rc = lookup(NULL, NULL, &out, &err, "%s", help[i]);
+		int rc = ck_lookup(NULL, NULL, &out, &err, "%s", help[i]);
 		cr_assert_eq(rc, 0, "%s: exit %d", help[i], rc);
 		cr_assert(strstr(out, "Usage") && strstr(out, "--json") && strstr(out, "info"),
 		          "%s: '%s'", help[i], out);
@@ -1540,7 +1351,7 @@ Test(lookup_cli, help_and_version)
 	const char *version[] = { "--version", "-V" };
 	for (int i = 0; i < 2; i++) {
 		char *out, *err;
-		int rc = lookup(NULL, NULL, &out, &err, "%s", version[i]);
+		int rc = ck_lookup(NULL, NULL, &out, &err, "%s", version[i]);
 		cr_assert_eq(rc, 0, "%s: exit %d", version[i], rc);
 		cr_assert(strstr(out, sdb_version()), "%s: '%s'", version[i], out);
 		cr_assert_eq(tk_lines(out), 1);
@@ -1588,5 +1399,5 @@ Test(lookup_cli, slidedb_db_environment_selects_the_database)
 	free(out);
 	free(err);
 	free(want);
-	db_remove(db);
+	ck_db_remove(db);
 }

@@ -16,55 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "testkit.h"
+#include "clikit.h"
 
 enum { CMD_MAX = 8192, PATH_LEN = 512, MAX_TABLES = 64, OBJ_MAX = 4096 };
 
 /* ------------------------------------------------------------------ */
 /* Running the programs                                                 */
-
-/* Run `prog args` with " --db 'db'" appended (options may follow the
- * command: both programs permute them). */
-static int run_prog(const char *prog, const char *db, const char *input, char **out, char **err,
-                    const char *fmt, va_list ap)
-{
-	char cmd[CMD_MAX];
-	int len = snprintf(cmd, sizeof cmd, "%s ", prog);
-	int more = vsnprintf(cmd + len, sizeof cmd - (size_t)len, fmt, ap);
-	cr_assert(more >= 0 && (size_t)(len + more) < sizeof cmd, "command too long");
-	len += more;
-	if (db) {
-		more = snprintf(cmd + len, sizeof cmd - (size_t)len, " --db '%s'", db);
-		cr_assert(more >= 0 && (size_t)(len + more) < sizeof cmd, "command too long");
-	}
-	return tk_run(cmd, input, out, err);
-}
-
-static int gen(const char *db, char **out, char **err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int gen(const char *db, char **out, char **err, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = run_prog(SLIDEDB_GEN, db, NULL, out, err, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-static int lookup(const char *db, const char *input, char **out, char **err, const char *fmt,
-                  ...) __attribute__((format(printf, 5, 6)));
-static int lookup(const char *db, const char *input, char **out, char **err, const char *fmt,
-                  ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = run_prog(SLIDEDB_LOOKUP, db, input, out, err, fmt, ap);
-	va_end(ap);
-	return rc;
-}
 
 /* A shell command that must succeed (gzip and friends). It runs in a
  * subshell: its own redirections win over those tk_run adds. */
@@ -89,144 +48,13 @@ static void shell(const char *fmt, ...)
 static void build_pdb(const char *db, const char *size, const char *spec, const char *extra)
 {
 	char *out, *err;
-	int rc = gen(db, &out, &err, "pdb %s --partition '%s' -q %s", size, spec, extra ? extra : "");
+	int rc = ck_gen(db, &out, &err, "pdb %s --partition '%s' -q %s", size, spec,
+	                extra ? extra : "");
 	cr_assert_eq(rc, 0, "pdb %s --partition %s %s: exit %d: %s", size, spec,
 	             extra ? extra : "", rc, err);
 	cr_assert_str_empty(out, "-q prints nothing, got '%s'", out);
 	free(out);
 	free(err);
-}
-
-static void db_remove(const char *path)
-{
-	char lock[PATH_LEN + 8];
-	snprintf(lock, sizeof lock, "%s-lock", path);
-	unlink(path);
-	unlink(lock);
-}
-
-static int file_exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
-static char *file_read(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	cr_assert(f, "cannot read %s", path);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	cr_assert(s);
-	cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-	s[n] = '\0';
-	fclose(f);
-	*size = (size_t)n;
-	return s;
-}
-
-static void file_write(const char *path, const void *data, size_t size)
-{
-	FILE *f = fopen(path, "wb");
-	cr_assert(f, "cannot write %s", path);
-	cr_assert_eq(fwrite(data, 1, size, f), size);
-	fclose(f);
-}
-
-/* stderr holds exactly one non-empty line. */
-static void assert_one_line(const char *err, const char *what)
-{
-	size_t len = strlen(err);
-	cr_assert(len > 1 && err[len - 1] == '\n' && tk_lines(err) == 1,
-	          "%s: expected a one-line message on stderr, got '%s'", what, err);
-}
-
-/* Split s in place into at most cap lines (newlines removed). */
-static int split_lines(char *s, char **v, int cap)
-{
-	int n = 0;
-	while (*s) {
-		cr_assert_lt(n, cap, "more than %d lines", cap);
-		v[n++] = s;
-		char *nl = strchr(s, '\n');
-		if (!nl)
-			break;
-		*nl = '\0';
-		s = nl + 1;
-	}
-	return n;
-}
-
-/* A growable text. */
-typedef struct sbuf {
-	char *s;
-	size_t len, cap;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	cr_assert(n >= 0);
-	if (b->len + (size_t)n + 1 > b->cap) {
-		b->cap = (b->len + (size_t)n + 1) * 2;
-		b->s = realloc(b->s, b->cap);
-		cr_assert(b->s);
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
-
-/* ------------------------------------------------------------------ */
-/* Flat JSON objects                                                    */
-
-static const char *json_value(const char *obj, const char *key)
-{
-	char pat[64];
-	snprintf(pat, sizeof pat, "\"%s\":", key);
-	const char *p = strstr(obj, pat);
-	return p ? p + strlen(pat) : NULL;
-}
-
-/* 1 (copied), 0 if null, -1 if missing or not a string. */
-static int json_str(const char *obj, const char *key, char *buf, size_t cap)
-{
-	const char *p = json_value(obj, key);
-	if (!p)
-		return -1;
-	if (!strncmp(p, "null", 4))
-		return 0;
-	if (*p != '"')
-		return -1;
-	size_t n = 0;
-	for (p++; *p && *p != '"'; p++) {
-		if (*p == '\\' && p[1])
-			p++;
-		if (n + 1 < cap)
-			buf[n++] = *p;
-	}
-	buf[n] = '\0';
-	return *p == '"' ? 1 : -1;
-}
-
-/* 1 (in *v), 0 if null, -1 if missing or not a number. */
-static int json_long(const char *obj, const char *key, long *v)
-{
-	const char *p = json_value(obj, key);
-	if (!p)
-		return -1;
-	if (!strncmp(p, "null", 4))
-		return 0;
-	char *end;
-	*v = strtol(p, &end, 10);
-	return end != p && (*end == ',' || *end == '}') ? 1 : -1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -248,7 +76,7 @@ typedef struct catalog {
 static catalog *info_tables(const char *db)
 {
 	char *out, *err;
-	int rc = lookup(db, NULL, &out, &err, "info --json");
+	int rc = ck_lookup(db, NULL, &out, &err, "info --json");
 	cr_assert_eq(rc, 0, "info --json: exit %d: %s", rc, err);
 	catalog *c = calloc(1, sizeof *c);
 	cr_assert(c);
@@ -264,12 +92,12 @@ static catalog *info_tables(const char *db)
 		cr_assert_lt(len, sizeof x->obj);
 		memcpy(x->obj, p, len);
 		x->obj[len] = '\0';
-		cr_assert_eq(json_str(x->obj, "name", x->name, sizeof x->name), 1, "%s", x->obj);
-		cr_assert_eq(json_str(x->obj, "kind", x->kind, sizeof x->kind), 1, "%s", x->obj);
-		cr_assert_eq(json_str(x->obj, "crc32", x->crc, sizeof x->crc), 1, "%s", x->obj);
-		cr_assert_eq(json_long(x->obj, "states", &x->states), 1, "%s", x->obj);
-		cr_assert_eq(json_long(x->obj, "max_distance", &x->max_distance), 1, "%s", x->obj);
-		const char *q = json_value(x->obj, "counts");
+		cr_assert_eq(ck_json_str(x->obj, "name", x->name, sizeof x->name), 1, "%s", x->obj);
+		cr_assert_eq(ck_json_str(x->obj, "kind", x->kind, sizeof x->kind), 1, "%s", x->obj);
+		cr_assert_eq(ck_json_str(x->obj, "crc32", x->crc, sizeof x->crc), 1, "%s", x->obj);
+		cr_assert_eq(ck_json_long(x->obj, "states", &x->states), 1, "%s", x->obj);
+		cr_assert_eq(ck_json_long(x->obj, "max_distance", &x->max_distance), 1, "%s", x->obj);
+		const char *q = ck_json_value(x->obj, "counts");
 		cr_assert(q && *q == '[', "no counts: %s", x->obj);
 		for (q++; *q != ']';) {
 			char *e;
@@ -346,32 +174,6 @@ static int find_set(char *set, size_t cap, const catalog *c, const char *prefix)
 
 /* ------------------------------------------------------------------ */
 /* Boards                                                               */
-
-typedef struct btext {
-	char s[3 * SDB_MAX_CELLS];
-} btext;
-
-static btext bt(const sdb_board *b)
-{
-	btext t;
-	cr_assert_gt(sdb_board_format(t.s, sizeof t.s, b), 0);
-	return t;
-}
-
-static sdb_board board_of(const char *text)
-{
-	sdb_board b;
-	cr_assert_eq(sdb_board_parse(&b, text, 0, 0), 0, "cannot parse '%s': %s", text,
-	             sdb_errdetail());
-	return b;
-}
-
-static sdb_board std_goal(int w, int h)
-{
-	sdb_board g;
-	cr_assert_eq(sdb_board_goal(&g, w, h, w * h - 1), 0);
-	return g;
-}
 
 /* Exactly `steps` legal moves from goal, never undoing the previous one. */
 static sdb_board walk(const sdb_board *goal, int steps, unsigned *seed)
@@ -479,9 +281,10 @@ static void add_walks(query4 *q, int *count, const sdb_board *goal, int n, int l
 
 static char *query_lines(const query4 *q, int n)
 {
-	sbuf b = { 0 };
+	ck_sbuf b = { 0 };
 	for (int i = 0; i < n; i++)
-		sb_add(&b, "%s ; %s\n", bt(&q[i].start).s, bt(&q[i].goal).s);
+		ck_sb_printf(&b, "%s ; %s\n", ck_board_text(&q[i].start).s,
+		             ck_board_text(&q[i].goal).s);
 	return b.s;
 }
 
@@ -490,34 +293,38 @@ static void check_answer(const char *obj, const query4 *q, int index)
 {
 	char moves[256], buf[256];
 	long d = -1, h = -1, nodes = -1;
-	cr_assert_eq(json_str(obj, "start", buf, sizeof buf), 1, "answer %d: %s", index, obj);
-	cr_assert_str_eq(buf, bt(&q->start).s, "answer %d: start (order kept?)", index);
-	cr_assert_eq(json_str(obj, "goal", buf, sizeof buf), 1, "answer %d: %s", index, obj);
-	cr_assert_str_eq(buf, bt(&q->goal).s, "answer %d: goal", index);
+	cr_assert_eq(ck_json_str(obj, "start", buf, sizeof buf), 1, "answer %d: %s", index, obj);
+	cr_assert_str_eq(buf, ck_board_text(&q->start).s, "answer %d: start (order kept?)", index);
+	cr_assert_eq(ck_json_str(obj, "goal", buf, sizeof buf), 1, "answer %d: %s", index, obj);
+	cr_assert_str_eq(buf, ck_board_text(&q->goal).s, "answer %d: goal", index);
 	cr_assert(strstr(obj, "\"solvable\":true"), "answer %d: %s", index, obj);
-	cr_assert_eq(json_long(obj, "distance", &d), 1, "answer %d: no distance: %s", index, obj);
-	cr_assert_eq(json_str(obj, "moves", moves, sizeof moves), 1, "answer %d: %s", index, obj);
+	cr_assert_eq(ck_json_long(obj, "distance", &d), 1, "answer %d: no distance: %s", index,
+	             obj);
+	cr_assert_eq(ck_json_str(obj, "moves", moves, sizeof moves), 1, "answer %d: %s", index,
+	             obj);
 	cr_assert_eq((long)strlen(moves), d, "answer %d: %zu moves for distance %ld", index,
 	             strlen(moves), d);
 	cr_assert(tk_replay(&q->start, moves, &q->goal), "answer %d: moves '%s' do not lead "
-	          "from %s to %s", index, moves, bt(&q->start).s, bt(&q->goal).s);
+	          "from %s to %s", index, moves, ck_board_text(&q->start).s,
+	          ck_board_text(&q->goal).s);
 	cr_assert_leq(d, q->steps, "answer %d: distance %ld, but a walk of %d moves made it",
 	              index, d, q->steps);
 	cr_assert_eq((q->steps - d) % 2, 0, "answer %d: distance %ld and walk %d differ in parity",
 	             index, d, q->steps);
 	if (q->exact >= 0)
 		cr_assert_eq(d, q->exact, "answer %d: distance %ld for %s -> %s, an independent "
-		             "IDA* finds %d", index, d, bt(&q->start).s, bt(&q->goal).s, q->exact);
+		             "IDA* finds %d", index, d, ck_board_text(&q->start).s,
+		             ck_board_text(&q->goal).s, q->exact);
 	if (d == 0) {
-		cr_assert_eq(json_str(obj, "best_move", buf, sizeof buf), 0, "answer %d: %s", index,
-		             obj);
+		cr_assert_eq(ck_json_str(obj, "best_move", buf, sizeof buf), 0, "answer %d: %s",
+		             index, obj);
 	} else {
-		cr_assert_eq(json_str(obj, "best_move", buf, sizeof buf), 1, "answer %d: %s", index,
-		             obj);
+		cr_assert_eq(ck_json_str(obj, "best_move", buf, sizeof buf), 1, "answer %d: %s",
+		             index, obj);
 		cr_assert_eq(buf[0], moves[0], "answer %d: best move is not the first move", index);
 	}
-	cr_assert_eq(json_long(obj, "nodes", &nodes), 1, "answer %d: no nodes: %s", index, obj);
-	cr_assert_eq(json_long(obj, "heuristic", &h), 1, "answer %d: no heuristic: %s", index,
+	cr_assert_eq(ck_json_long(obj, "nodes", &nodes), 1, "answer %d: no nodes: %s", index, obj);
+	cr_assert_eq(ck_json_long(obj, "heuristic", &h), 1, "answer %d: no heuristic: %s", index,
 	             obj);
 	cr_assert_leq(h, d, "answer %d: heuristic %ld above the distance %ld", index, h, d);
 	cr_assert_geq(h, manhattan(&q->start, &q->goal), "answer %d: heuristic %ld below the "
@@ -527,9 +334,8 @@ static void check_answer(const char *obj, const query4 *q, int index)
 
 static void check_answers(char *out, const query4 *q, int n)
 {
-	char **v = malloc((size_t)(n + 1) * sizeof *v);
-	cr_assert(v);
-	int lines = split_lines(out, v, n + 1);
+	char **v;
+	int lines = ck_split_lines(out, &v);
 	cr_assert_eq(lines, n, "%d answers for %d queries", lines, n);
 	for (int i = 0; i < n; i++)
 		check_answer(v[i], &q[i], i);
@@ -572,15 +378,15 @@ static void check_state(void *ctx, const sdb_board *b, int dist)
 	hcheck *c = ctx;
 	int v = sdb_heuristic_value(c->h, b);
 	cr_assert(v >= 0 && v <= dist, "%s: %d at %s, distance %d", sdb_heuristic_name(c->h), v,
-	          bt(b).s, dist);
+	          ck_board_text(b).s, dist);
 	cr_assert(dist > 0 || v == 0, "%s: %d at the goal", sdb_heuristic_name(c->h), v);
 	if (c->exact)
 		cr_assert_eq(v, dist, "%s: %d at %s, distance %d (one group of every tile is exact)",
-		             sdb_heuristic_name(c->h), v, bt(b).s, dist);
+		             sdb_heuristic_name(c->h), v, ck_board_text(b).s, dist);
 	if (c->weaker) {
 		int w = sdb_heuristic_value(c->weaker, b);
 		cr_assert_leq(w, v, "%s gives %d at %s, above %s's %d", sdb_heuristic_name(c->weaker),
-		              w, bt(b).s, sdb_heuristic_name(c->h), v);
+		              w, ck_board_text(b).s, sdb_heuristic_name(c->h), v);
 	}
 	for (int m = 0; m < 4 && c->consistent; m++) {
 		sdb_board nb = *b;
@@ -588,7 +394,7 @@ static void check_state(void *ctx, const sdb_board *b, int dist)
 			continue;
 		int nv = sdb_heuristic_value(c->h, &nb);
 		cr_assert(abs(nv - v) <= 1, "%s: %d at %s but %d one move away", sdb_heuristic_name(c->h),
-		          v, bt(b).s, nv);
+		          v, ck_board_text(b).s, nv);
 	}
 	c->states++;
 	c->sum += (uint64_t)v;
@@ -601,7 +407,7 @@ static uint64_t check_set_3x3(const char *path, const char *set, const char *wea
 {
 	sdb_db *db;
 	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
-	sdb_board goal = std_goal(3, 3);
+	sdb_board goal = ck_std_goal(3, 3);
 	hcheck c = { 0 };
 	sdb_heuristic *h, *hw = NULL;
 	cr_assert_eq(sdb_heuristic_open(&h, db, &goal, set), 0, "set %s: %s", set, sdb_errdetail());
@@ -678,7 +484,7 @@ Test(pdb_build, explicit_groups_3x3_two_exact_admissible_tables)
 	cr_assert_eq(c->n, 2, "2 groups give 2 tables, info lists %d", c->n);
 	char set[64];
 	cr_assert_eq(find_set(set, sizeof set, c, "pdb-3x3-b0-"), 2);
-	sdb_board goal = std_goal(3, 3);
+	sdb_board goal = ck_std_goal(3, 3);
 	uint32_t groups[2] = { 0x1e, 0x1e0 };
 	check_set_name(set, &goal, groups, 2);
 	for (int i = 0; i < c->n; i++) {
@@ -703,7 +509,7 @@ Test(pdb_build, explicit_groups_3x3_two_exact_admissible_tables)
 	check_set_3x3(db, set, NULL, 0, 1);
 	free(before);
 	free(c);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 Test(pdb_build, one_group_of_every_tile_is_the_exact_distance)
@@ -719,7 +525,7 @@ Test(pdb_build, one_group_of_every_tile_is_the_exact_distance)
 	             c->t[0].max_distance);
 	check_set_3x3(db, set, NULL, 1, 1);
 	free(c);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 Test(pdb_build, blank_min_is_smaller_weaker_and_named_min)
@@ -755,7 +561,7 @@ Test(pdb_build, blank_min_is_smaller_weaker_and_named_min)
 	cr_assert_lt(sm, sr, "min mode should be weaker somewhere (sums %llu, %llu)",
 	             (unsigned long long)sm, (unsigned long long)sr);
 	free(c);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 Test(pdb_build, json_prints_one_object_per_table)
@@ -763,41 +569,42 @@ Test(pdb_build, json_prints_one_object_per_table)
 	char db[PATH_LEN];
 	tk_tmp_path(db, sizeof db, "pdb-json.lmdb");
 	char *out, *err;
-	int rc = gen(db, &out, &err, "pdb 3x3 --partition 1,2,3/4,5,6/7,8 --json");
+	int rc = ck_gen(db, &out, &err, "pdb 3x3 --partition 1,2,3/4,5,6/7,8 --json");
 	cr_assert_eq(rc, 0, "%s", err);
 	catalog *c = info_tables(db);
 	cr_assert_eq(c->n, 3);
-	char *v[8];
-	int n = split_lines(out, v, 8);
+	char **v;
+	int n = ck_split_lines(out, &v);
 	cr_assert_eq(n, 3, "3 tables, %d lines of JSON", n);
 	for (int i = 0; i < n; i++) {
 		char name[64], crc[16];
 		long states, maxd;
 		size_t len = strlen(v[i]);
 		cr_assert(len > 2 && v[i][0] == '{' && v[i][len - 1] == '}', "not an object: %s", v[i]);
-		cr_assert_eq(json_str(v[i], "name", name, sizeof name), 1, "%s", v[i]);
+		cr_assert_eq(ck_json_str(v[i], "name", name, sizeof name), 1, "%s", v[i]);
 		const tinfo *t = find_table(c, name);
 		cr_assert(t, "--json reports %s, info does not list it", name);
-		cr_assert_eq(json_long(v[i], "states", &states), 1, "%s", v[i]);
+		cr_assert_eq(ck_json_long(v[i], "states", &states), 1, "%s", v[i]);
 		cr_assert_eq(states, t->states, "%s: states", name);
-		cr_assert_eq(json_long(v[i], "max_distance", &maxd), 1, "%s", v[i]);
+		cr_assert_eq(ck_json_long(v[i], "max_distance", &maxd), 1, "%s", v[i]);
 		cr_assert_eq(maxd, t->max_distance, "%s: max distance", name);
-		cr_assert_eq(json_str(v[i], "crc32", crc, sizeof crc), 1, "%s", v[i]);
+		cr_assert_eq(ck_json_str(v[i], "crc32", crc, sizeof crc), 1, "%s", v[i]);
 		cr_assert_str_eq(crc, t->crc, "%s: crc32", name);
 		for (int j = 0; j < i; j++)
 			cr_assert(!strstr(v[j], name), "%s reported twice", name);
 	}
+	free(v);
 	free(out);
 	free(err);
 	/* Text: one line per table and a summary; -q: nothing. */
-	rc = gen(db, &out, &err, "pdb 3x3 --partition 1,2,3/4,5,6/7,8");
+	rc = ck_gen(db, &out, &err, "pdb 3x3 --partition 1,2,3/4,5,6/7,8");
 	cr_assert_eq(rc, 0, "%s", err);
 	cr_assert_eq(tk_lines(out), 4, "3 table lines and a summary, got '%s'", out);
 	cr_assert(strstr(out, "stored 3 tables"), "%s", out);
 	free(out);
 	free(err);
 	free(c);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 Test(pdb_build, info_describes_pattern_tables)
@@ -813,26 +620,26 @@ Test(pdb_build, info_describes_pattern_tables)
 		cr_assert(strstr(t->obj, "\"blank_cells\":[0,2,6,8]"), "%s: %s", t->name, t->obj);
 		char fmt[32], set[64], want_set[64], blank[16];
 		long group = -1, groups = -1;
-		cr_assert_eq(json_str(t->obj, "entry_format", fmt, sizeof fmt), 1);
+		cr_assert_eq(ck_json_str(t->obj, "entry_format", fmt, sizeof fmt), 1);
 		cr_assert_str_eq(t->kind, "pattern", "%s: info --json says kind \"%s\"", t->name,
 		                 t->kind);
 		cr_assert(strcmp(fmt, "unknown") && strcmp(fmt, "dist6-move2"), "%s: info --json "
 		          "says entry_format \"%s\"", t->name, fmt);
 		set_of(want_set, sizeof want_set, t->name);
-		cr_assert_eq(json_str(t->obj, "set", set, sizeof set), 1, "%s: no set: %s", t->name,
-		             t->obj);
+		cr_assert_eq(ck_json_str(t->obj, "set", set, sizeof set), 1, "%s: no set: %s",
+		             t->name, t->obj);
 		cr_assert_str_eq(set, want_set);
-		cr_assert_eq(json_long(t->obj, "group", &group), 1, "%s: no group: %s", t->name,
+		cr_assert_eq(ck_json_long(t->obj, "group", &group), 1, "%s: no group: %s", t->name,
 		             t->obj);
 		cr_assert_eq(group, strtol(strrchr(t->name, '/') + 2, NULL, 10), "%s: group", t->name);
-		cr_assert_eq(json_long(t->obj, "groups", &groups), 1, "%s: %s", t->name, t->obj);
+		cr_assert_eq(ck_json_long(t->obj, "groups", &groups), 1, "%s: %s", t->name, t->obj);
 		cr_assert_eq(groups, 2, "%s: groups", t->name);
-		cr_assert_eq(json_str(t->obj, "blank", blank, sizeof blank), 1, "%s: %s", t->name,
-		             t->obj);
+		cr_assert_eq(ck_json_str(t->obj, "blank", blank, sizeof blank), 1, "%s: %s",
+		             t->name, t->obj);
 		cr_assert_str_eq(blank, strstr(t->name, "-min/") ? "min" : "region", "%s", t->name);
 	}
 	free(c);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 /* --blank min must never take the name of the region-mode set of the same
@@ -846,7 +653,7 @@ Test(pdb_build, min_set_never_replaces_the_region_set)
 	catalog *region = info_tables(db);
 	cr_assert_eq(region->n, 14);
 	char *out, *err;
-	int rc = gen(db, &out, &err, "pdb 4x4 --partition '%s' --blank min -q", spec);
+	int rc = ck_gen(db, &out, &err, "pdb 4x4 --partition '%s' --blank min -q", spec);
 	catalog *after = info_tables(db);
 	if (rc == 0) {
 		cr_assert_eq(after->n, 28, "a min set of 14 groups next to the region set: 28 "
@@ -857,14 +664,14 @@ Test(pdb_build, min_set_never_replaces_the_region_set)
 			cr_assert_str_eq(t->obj, region->t[i].obj, "region table %s changed", t->name);
 		}
 	} else {
-		assert_one_line(err, "min set refused");
+		ck_assert_one_line(err, "min set refused");
 		assert_same_catalog(region, after, "refused min build");
 	}
 	free(out);
 	free(err);
 	free(region);
 	free(after);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 /* ------------------------------------------------------------------ */
@@ -908,18 +715,18 @@ Test(pdb_errors, refused_with_one_line_and_no_database_change)
 	build_pdb(existing, "3x3", "1,2,3/4,5,6/7,8", NULL);
 	catalog *before = info_tables(existing);
 	size_t size0;
-	char *bytes0 = file_read(existing, &size0);
+	char *bytes0 = ck_read_file(existing, &size0);
 	for (size_t i = 0; i < sizeof BAD_PDB / sizeof *BAD_PDB; i++) {
 		const struct bad_pdb *b = &BAD_PDB[i];
 		char what[256];
 		snprintf(what, sizeof what, "pdb %s %s", b->size, b->args);
 		for (int k = 0; k < 2; k++) {
 			char *out, *err;
-			int rc = gen(k ? existing : fresh, &out, &err, "pdb %s %s", b->size, b->args);
+			int rc = ck_gen(k ? existing : fresh, &out, &err, "pdb %s %s", b->size, b->args);
 			cr_assert_eq(rc, b->rc, "%s: exit %d, expected %d (stderr: %s)", what, rc, b->rc,
 			             err);
 			cr_assert_str_empty(out, "%s: stdout '%s'", what, out);
-			assert_one_line(err, what);
+			ck_assert_one_line(err, what);
 			cr_assert(!strncmp(err, "slidedb-gen: ", 13), "%s: message '%s'", what, err);
 			if (b->frag)
 				cr_assert(strstr(err, b->frag), "%s: message '%s' lacks '%s'", what, err,
@@ -927,9 +734,9 @@ Test(pdb_errors, refused_with_one_line_and_no_database_change)
 			free(out);
 			free(err);
 		}
-		cr_assert(!file_exists(fresh) && !file_exists(lock), "%s: created %s", what, fresh);
+		cr_assert(!ck_exists(fresh) && !ck_exists(lock), "%s: created %s", what, fresh);
 		size_t size;
-		char *bytes = file_read(existing, &size);
+		char *bytes = ck_read_file(existing, &size);
 		cr_assert(size == size0 && !memcmp(bytes, bytes0, size), "%s: the database file "
 		          "changed", what);
 		free(bytes);
@@ -939,7 +746,7 @@ Test(pdb_errors, refused_with_one_line_and_no_database_change)
 	free(before);
 	free(after);
 	free(bytes0);
-	db_remove(existing);
+	ck_db_remove(existing);
 }
 
 /* ------------------------------------------------------------------ */
@@ -958,7 +765,7 @@ Test(pdb_errors, refused_with_one_line_and_no_database_change)
  * builds a set. */
 static void assert_fallback_note(const char *err, const char *what)
 {
-	assert_one_line(err, what);
+	ck_assert_one_line(err, what);
 	cr_assert(strstr(err, "Manhattan"), "%s: note '%s' does not name the fallback", what, err);
 	cr_assert(strstr(err, "slidedb-gen pdb"), "%s: note '%s' does not say how to build a set",
 	          what, err);
@@ -970,7 +777,7 @@ Test(pdb_4x4, answers_with_sets)
 	tk_tmp_path(db, sizeof db, "pdb-4x4.lmdb");
 	/* 5-5-5, reported in JSON, stored as three tables. */
 	char *out, *err;
-	int rc = gen(db, &out, &err, "pdb 4x4 --partition 5-5-5 --json");
+	int rc = ck_gen(db, &out, &err, "pdb 4x4 --partition 5-5-5 --json");
 	cr_assert_eq(rc, 0, "pdb 4x4 5-5-5: %s", err);
 	cr_assert_eq(tk_lines(out), 3, "5-5-5: 3 JSON lines expected, got '%s'", out);
 	for (int g = 0; g < 3; g++) {
@@ -997,13 +804,13 @@ Test(pdb_4x4, answers_with_sets)
 		cr_assert_eq(t->count_sum, (uint64_t)t->states, "%s: counts", t->name);
 	}
 	cr_assert_eq(find_set(set, sizeof set, c, "pdb-4x4-b5-"), 4);
-	sdb_board centre = board_of(CENTRE_GOAL);
+	sdb_board centre = ck_parse_board(CENTRE_GOAL, 0, 0);
 	uint32_t groups[4] = { 0x1e, 0x1e0, 0x1e00, 0xe000 };
 	check_set_name(set, &centre, groups, 4);
 	free(c);
 
 	/* The sample: three moves. */
-	rc = lookup(db, NULL, &out, &err, "%s", POJ_15);
+	rc = ck_lookup(db, NULL, &out, &err, "%s", POJ_15);
 	cr_assert_eq(rc, 0, "%s", err);
 	cr_assert_str_eq(out, "distance 3  best r  moves rdr\n");
 	cr_assert_str_empty(err, "a set is built: no note expected, got '%s'", err);
@@ -1015,7 +822,8 @@ Test(pdb_4x4, answers_with_sets)
 	query4 q[NQ];
 	int n = 0;
 	unsigned seed = 1077;
-	sdb_board std = board_of(STD4), korf = board_of(KORF_GOAL), centre2 = board_of(CENTRE2_GOAL);
+	sdb_board std = ck_parse_board(STD4, 0, 0), korf = ck_parse_board(KORF_GOAL, 0, 0),
+	          centre2 = ck_parse_board(CENTRE2_GOAL, 0, 0);
 	add_walks(q, &n, &std, 2, 14, 20, 2, &seed);
 	add_walks(q, &n, &std, 10, 20, 40, 0, &seed);
 	add_walks(q, &n, &korf, 2, 14, 20, 2, &seed);
@@ -1028,11 +836,11 @@ Test(pdb_4x4, answers_with_sets)
 	n++;
 	char *input = query_lines(q, n);
 	char *out1, *err1;
-	rc = lookup(db, input, &out1, &err1, "--json --threads 1");
+	rc = ck_lookup(db, input, &out1, &err1, "--json --threads 1");
 	cr_assert_eq(rc, 0, "exit %d: %s", rc, err1);
 	cr_assert_str_empty(err1, "sets serve every goal here, got '%s'", err1);
 	char *out2, *err2;
-	rc = lookup(db, input, &out2, &err2, "--json --threads 2");
+	rc = ck_lookup(db, input, &out2, &err2, "--json --threads 2");
 	cr_assert_eq(rc, 0, "--threads 2: exit %d: %s", rc, err2);
 	cr_assert_str_eq(out2, out1, "--threads 2 answers differ from --threads 1");
 	cr_assert_str_empty(err2);
@@ -1045,7 +853,7 @@ Test(pdb_4x4, answers_with_sets)
 	/* A weaker set for the corner class does not replace the strongest:
 	 * the same heuristic values and nodes. */
 	build_pdb(db, "4x4", "1/2/3/4/5/6/7/8/9/10/11/12/13/14/15", NULL);
-	rc = lookup(db, input, &out2, &err2, "--json --threads 2");
+	rc = ck_lookup(db, input, &out2, &err2, "--json --threads 2");
 	cr_assert_eq(rc, 0, "%s", err2);
 	cr_assert_str_eq(out2, out1, "with a weaker set added the answers changed: the "
 	                 "strongest set should still be used");
@@ -1059,7 +867,7 @@ Test(pdb_4x4, answers_with_sets)
 	sdb_board odd = std;
 	odd.cell[0] = 2;
 	odd.cell[1] = 1;
-	rc = lookup(db, NULL, &out, &err, "--json '%s ; %s'", bt(&odd).s, STD4);
+	rc = ck_lookup(db, NULL, &out, &err, "--json '%s ; %s'", ck_board_text(&odd).s, STD4);
 	cr_assert_eq(rc, 0, "%s", err);
 	cr_assert(strstr(out, "\"solvable\":false"), "%s", out);
 	free(out);
@@ -1067,17 +875,17 @@ Test(pdb_4x4, answers_with_sets)
 
 	/* Goals of the edge class have no set: the fallback, said once. */
 	n = 0;
-	sdb_board edge = board_of(EDGE_GOAL);
+	sdb_board edge = ck_parse_board(EDGE_GOAL, 0, 0);
 	add_walks(q, &n, &edge, 3, 10, 18, 3, &seed);
 	input = query_lines(q, n);
-	rc = lookup(db, input, &out, &err, "--json --threads 2");
+	rc = ck_lookup(db, input, &out, &err, "--json --threads 2");
 	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
 	assert_fallback_note(err, "edge-class goals");
 	check_answers(out, q, n);
 	free(out);
 	free(err);
 	free(input);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 Test(pdb_fallback, no_set_still_optimal_with_one_note)
@@ -1089,17 +897,17 @@ Test(pdb_fallback, no_set_still_optimal_with_one_note)
 	query4 q[NQ];
 	int n = 0;
 	unsigned seed = 15;
-	sdb_board std = board_of(STD4), korf = board_of(KORF_GOAL);
+	sdb_board std = ck_parse_board(STD4, 0, 0), korf = ck_parse_board(KORF_GOAL, 0, 0);
 	add_walks(q, &n, &std, 6, 8, 20, 6, &seed);
 	add_walks(q, &n, &korf, 3, 8, 20, 3, &seed);
 	/* With comment and blank lines in between, still one note. */
-	sbuf in = { 0 };
+	ck_sbuf in = { 0 };
 	for (int i = 0; i < n; i++)
-		sb_add(&in, "%s%s ; %s\n", i == 2 ? "# a comment\n\n" : "", bt(&q[i].start).s,
-		       bt(&q[i].goal).s);
+		ck_sb_printf(&in, "%s%s ; %s\n", i == 2 ? "# a comment\n\n" : "",
+		             ck_board_text(&q[i].start).s, ck_board_text(&q[i].goal).s);
 	for (int threads = 1; threads <= 2; threads++) {
 		char *out, *err;
-		int rc = lookup(db, in.s, &out, &err, "--json --threads %d", threads);
+		int rc = ck_lookup(db, in.s, &out, &err, "--json --threads %d", threads);
 		cr_assert_eq(rc, 0, "--threads %d: exit %d: %s", threads, rc, err);
 		assert_fallback_note(err, "no set");
 		check_answers(out, q, n);
@@ -1108,14 +916,14 @@ Test(pdb_fallback, no_set_still_optimal_with_one_note)
 	}
 	/* One board on the command line, text form. */
 	char *out, *err;
-	int rc = lookup(db, NULL, &out, &err, "%s", POJ_15);
+	int rc = ck_lookup(db, NULL, &out, &err, "%s", POJ_15);
 	cr_assert_eq(rc, 0, "%s", err);
 	cr_assert_str_eq(out, "distance 3  best r  moves rdr\n");
 	assert_fallback_note(err, "command-line board");
 	free(out);
 	free(err);
 	free(in.s);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1126,12 +934,13 @@ Test(pdb_fallback, no_set_still_optimal_with_one_note)
 static char *limit_input(query4 *easy)
 {
 	unsigned seed = 57;
-	sdb_board std = board_of(STD4);
+	sdb_board std = ck_parse_board(STD4, 0, 0);
 	int n = 0;
 	add_walks(easy, &n, &std, 1, 12, 12, 1, &seed);
-	easy[1] = (query4){ board_of(POJ_15), std, 3, 3 };
-	sbuf b = { 0 };
-	sb_add(&b, "%s\n%s ; %s\n%s\n", bt(&easy[0].start).s, KORF_1, KORF_GOAL, POJ_15);
+	easy[1] = (query4){ ck_parse_board(POJ_15, 0, 0), std, 3, 3 };
+	ck_sbuf b = { 0 };
+	ck_sb_printf(&b, "%s\n%s ; %s\n%s\n", ck_board_text(&easy[0].start).s, KORF_1, KORF_GOAL,
+	             POJ_15);
 	return b.s;
 }
 
@@ -1140,8 +949,8 @@ static char *limit_input(query4 *easy)
 static void check_limited_text(const char *out, const char *err, const query4 *easy,
                                const char *what, const char *must)
 {
-	char *e = strdup(err), *v[4];
-	int n = split_lines(e, v, 4);
+	char *e = strdup(err), **v;
+	int n = ck_split_lines(e, &v);
 	cr_assert_eq(n, 2, "%s: the fallback note and one error line expected, got '%s'", what,
 	             err);
 	cr_assert(strstr(v[0], "Manhattan"), "%s: first line '%s'", what, v[0]);
@@ -1150,9 +959,10 @@ static void check_limited_text(const char *out, const char *err, const query4 *e
 	          "show the input", what, v[1]);
 	if (must)
 		cr_assert(strstr(v[1], must), "%s: error '%s' lacks '%s'", what, v[1], must);
+	free(v);
 	free(e);
-	char *o = strdup(out), *a[4];
-	n = split_lines(o, a, 4);
+	char *o = strdup(out), **a;
+	n = ck_split_lines(o, &a);
 	cr_assert_eq(n, 2, "%s: lines 1 and 3 are answered, got '%s'", what, out);
 	int d = mini_distance(&easy[0].start, &easy[0].goal);
 	char want[64];
@@ -1163,6 +973,7 @@ static void check_limited_text(const char *out, const char *err, const query4 *e
 	cr_assert(moves && tk_replay(&easy[0].start, moves + 6, &easy[0].goal), "%s: '%s'", what,
 	          a[0]);
 	cr_assert_str_eq(a[1], "distance 3  best r  moves rdr", "%s: line 3", what);
+	free(a);
 	free(o);
 }
 
@@ -1174,7 +985,7 @@ Test(pdb_limits, max_nodes_and_timeout_fail_one_line_only)
 	query4 easy[2];
 	char *input = limit_input(easy);
 	char *out, *err;
-	int rc = lookup(db, input, &out, &err, "--max-nodes 2000");
+	int rc = ck_lookup(db, input, &out, &err, "--max-nodes 2000");
 	cr_assert_eq(rc, 1, "a query over the node limit: exit %d, expected 1 (%s)", rc, err);
 	check_limited_text(out, err, easy, "--max-nodes 2000", "node");
 	free(out);
@@ -1182,34 +993,36 @@ Test(pdb_limits, max_nodes_and_timeout_fail_one_line_only)
 
 	/* JSON: three objects, the second the error of line 2. */
 	for (int threads = 1; threads <= 2; threads++) {
-		rc = lookup(db, input, &out, &err, "--json --max-nodes 2000 --threads %d", threads);
+		rc = ck_lookup(db, input, &out, &err, "--json --max-nodes 2000 --threads %d",
+		               threads);
 		cr_assert_eq(rc, 1, "--threads %d: exit %d (%s)", threads, rc, err);
-		char *v[4], msg[512], in[256];
-		int n = split_lines(out, v, 4);
+		char **v, msg[512], in[256];
+		int n = ck_split_lines(out, &v);
 		cr_assert_eq(n, 3, "--threads %d: 3 JSON lines expected, got %d", threads, n);
 		long line = 0;
-		cr_assert_eq(json_long(v[1], "line", &line), 1, "%s", v[1]);
+		cr_assert_eq(ck_json_long(v[1], "line", &line), 1, "%s", v[1]);
 		cr_assert_eq(line, 2);
-		cr_assert_eq(json_str(v[1], "error", msg, sizeof msg), 1, "%s", v[1]);
+		cr_assert_eq(ck_json_str(v[1], "error", msg, sizeof msg), 1, "%s", v[1]);
 		cr_assert(strstr(msg, "node"), "error '%s'", msg);
-		cr_assert_eq(json_str(v[1], "input", in, sizeof in), 1, "%s", v[1]);
+		cr_assert_eq(ck_json_str(v[1], "input", in, sizeof in), 1, "%s", v[1]);
 		cr_assert_str_eq(in, KORF_1 " ; " KORF_GOAL);
 		query4 poj = easy[1];
 		check_answer(v[2], &poj, 2);
 		query4 first = easy[0];
 		check_answer(v[0], &first, 0);
+		free(v);
 		free(out);
 		free(err);
 	}
 
 	/* A time limit: the same shape. */
-	rc = lookup(db, input, &out, &err, "--timeout 0.3");
+	rc = ck_lookup(db, input, &out, &err, "--timeout 0.3");
 	cr_assert_eq(rc, 1, "a query over the time limit: exit %d, expected 1 (%s)", rc, err);
 	check_limited_text(out, err, easy, "--timeout 0.3", NULL);
 	free(out);
 	free(err);
 	free(input);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 /* The error line should tell which limit stopped the search: the node count
@@ -1220,7 +1033,7 @@ Test(pdb_limits, error_names_the_limit)
 	tk_tmp_path(db, sizeof db, "pdb-bound-name.lmdb");
 	tk_build(db, "3x3", NULL);
 	char *out, *err;
-	int rc = lookup(db, NULL, &out, &err, "--max-nodes 5 '%s ; %s'", KORF_1, KORF_GOAL);
+	int rc = ck_lookup(db, NULL, &out, &err, "--max-nodes 5 '%s ; %s'", KORF_1, KORF_GOAL);
 	cr_assert_eq(rc, 1, "%s", err);
 	const char *line = strstr(err, KORF_1);   /* the error, after the fallback note */
 	cr_assert(line, "no error line: '%s'", err);
@@ -1228,7 +1041,7 @@ Test(pdb_limits, error_names_the_limit)
 	          "does not name the limit: '%s'", line);
 	free(out);
 	free(err);
-	db_remove(db);
+	ck_db_remove(db);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1237,13 +1050,13 @@ Test(pdb_limits, error_names_the_limit)
 static void export_ok(const char *db, const char *name, const char *file, int ntables)
 {
 	char *out, *err, want[PATH_LEN + 64];
-	int rc = gen(db, &out, &err, "export '%s' -o '%s'", name, file);
+	int rc = ck_gen(db, &out, &err, "export '%s' -o '%s'", name, file);
 	cr_assert_eq(rc, 0, "export %s: exit %d: %s", name, rc, err);
 	snprintf(want, sizeof want, "exported %d table%s to %s\n", ntables, ntables == 1 ? "" : "s",
 	         file);
 	cr_assert_str_eq(out, want);
 	cr_assert_str_empty(err);
-	cr_assert(file_exists(file));
+	cr_assert(ck_exists(file));
 	free(out);
 	free(err);
 }
@@ -1252,10 +1065,10 @@ static void export_ok(const char *db, const char *name, const char *file, int nt
 static void import_refused(const char *db, const char *file, const char *what)
 {
 	char *out, *err;
-	int rc = gen(db, &out, &err, "import '%s' -q", file);
+	int rc = ck_gen(db, &out, &err, "import '%s' -q", file);
 	cr_assert_eq(rc, 1, "%s: import exit %d, expected 1 (stderr: %s)", what, rc, err);
 	cr_assert_str_empty(out, "%s: stdout '%s'", what, out);
-	assert_one_line(err, what);
+	ck_assert_one_line(err, what);
 	free(out);
 	free(err);
 }
@@ -1271,14 +1084,14 @@ typedef struct snapshot {
 static void snap_take(snapshot *s, const char *path)
 {
 	snprintf(s->path, sizeof s->path, "%s", path);
-	s->bytes = file_read(path, &s->size);
+	s->bytes = ck_read_file(path, &s->size);
 	s->cat = info_tables(path);
 }
 
 static void snap_check(const snapshot *s, const char *what)
 {
 	size_t size;
-	char *bytes = file_read(s->path, &size);
+	char *bytes = ck_read_file(s->path, &size);
 	cr_assert(size == s->size && !memcmp(bytes, s->bytes, size), "%s: the target database "
 	          "file changed", what);
 	free(bytes);
@@ -1297,12 +1110,12 @@ static void snap_free(snapshot *s)
  * tables. Removed afterwards. */
 static void check_fresh(const char *path, const char *what)
 {
-	if (file_exists(path)) {
+	if (ck_exists(path)) {
 		catalog *c = info_tables(path);
 		cr_assert_eq(c->n, 0, "%s: a fresh target got %d tables", what, c->n);
 		free(c);
 	}
-	db_remove(path);
+	ck_db_remove(path);
 }
 
 /* 3x3 full tables (3), a 3x3 set (2) and a small 4x4 set (4). */
@@ -1330,7 +1143,7 @@ Test(pdb_transfer, round_trip_of_a_set_and_a_full_table)
 	export_ok(src, "full-3x3-b0", f2, 1);
 
 	char *out, *err;
-	int rc = gen(dst, &out, &err, "import '%s'", f1);
+	int rc = ck_gen(dst, &out, &err, "import '%s'", f1);
 	cr_assert_eq(rc, 0, "import of the set into a new database: exit %d: %s", rc, err);
 	cr_assert(strstr(out, "stored 4 tables"), "%s", out);
 	free(out);
@@ -1344,7 +1157,7 @@ Test(pdb_transfer, round_trip_of_a_set_and_a_full_table)
 	free(out);
 	free(err);
 
-	rc = lookup(dst, NULL, &out, &err, "verify");
+	rc = ck_lookup(dst, NULL, &out, &err, "verify");
 	cr_assert_eq(rc, 0, "verify of the imported tables: exit %d: %s %s", rc, out, err);
 	cr_assert(strstr(out, "all intact"), "%s", out);
 	free(out);
@@ -1363,12 +1176,12 @@ Test(pdb_transfer, round_trip_of_a_set_and_a_full_table)
 	query4 q[8];
 	int n = 0;
 	unsigned seed = 99;
-	sdb_board std = board_of(STD4);
+	sdb_board std = ck_parse_board(STD4, 0, 0);
 	add_walks(q, &n, &std, 6, 20, 34, 0, &seed);
 	char *input = query_lines(q, n);
 	char *o1, *e1, *o2, *e2;
-	cr_assert_eq(lookup(src, input, &o1, &e1, "--json"), 0, "%s", e1);
-	cr_assert_eq(lookup(dst, input, &o2, &e2, "--json"), 0, "%s", e2);
+	cr_assert_eq(ck_lookup(src, input, &o1, &e1, "--json"), 0, "%s", e1);
+	cr_assert_eq(ck_lookup(dst, input, &o2, &e2, "--json"), 0, "%s", e2);
 	cr_assert_str_empty(e2, "the imported set should be used: '%s'", e2);
 	cr_assert_str_eq(o2, o1, "4x4 answers differ after the round trip");
 	check_answers(o2, q, n);
@@ -1377,14 +1190,14 @@ Test(pdb_transfer, round_trip_of_a_set_and_a_full_table)
 	free(o2);
 	free(e2);
 	free(input);
-	sbuf in3 = { 0 };
-	sdb_board g3 = std_goal(3, 3);
+	ck_sbuf in3 = { 0 };
+	sdb_board g3 = ck_std_goal(3, 3);
 	for (int i = 0; i < 30; i++) {
 		sdb_board b = walk(&g3, 1 + i * 3, &seed);
-		sb_add(&in3, "%s\n", bt(&b).s);
+		ck_sb_printf(&in3, "%s\n", ck_board_text(&b).s);
 	}
-	cr_assert_eq(lookup(src, in3.s, &o1, &e1, "--json --path"), 0, "%s", e1);
-	cr_assert_eq(lookup(dst, in3.s, &o2, &e2, "--json --path"), 0, "%s", e2);
+	cr_assert_eq(ck_lookup(src, in3.s, &o1, &e1, "--json --path"), 0, "%s", e1);
+	cr_assert_eq(ck_lookup(dst, in3.s, &o2, &e2, "--json --path"), 0, "%s", e2);
 	cr_assert_str_eq(o2, o1, "3x3 answers differ after the round trip");
 	cr_assert_eq(tk_lines(o2), 30);
 	free(o1);
@@ -1394,7 +1207,7 @@ Test(pdb_transfer, round_trip_of_a_set_and_a_full_table)
 	free(in3.s);
 
 	/* Importing again replaces, and an export of the copy is the same stream. */
-	rc = gen(dst, &out, &err, "import '%s' -q", f1);
+	rc = ck_gen(dst, &out, &err, "import '%s' -q", f1);
 	cr_assert_eq(rc, 0, "%s", err);
 	free(out);
 	free(err);
@@ -1407,7 +1220,7 @@ Test(pdb_transfer, round_trip_of_a_set_and_a_full_table)
 	export_ok(dst, set4, f3, 4);
 	shell("gzip -dc '%s' >'%s' && gzip -dc '%s' >'%s'", f1, u1, f3, u3);
 	size_t s1, s3;
-	char *r1 = file_read(u1, &s1), *r3 = file_read(u3, &s3);
+	char *r1 = ck_read_file(u1, &s1), *r3 = ck_read_file(u3, &s3);
 	cr_assert(s1 == s3 && !memcmp(r1, r3, s1), "re-export of the imported set differs");
 	free(r1);
 	free(r3);
@@ -1419,8 +1232,8 @@ Test(pdb_transfer, round_trip_of_a_set_and_a_full_table)
 	unlink(f3);
 	unlink(u1);
 	unlink(u3);
-	db_remove(src);
-	db_remove(dst);
+	ck_db_remove(src);
+	ck_db_remove(dst);
 }
 
 Test(pdb_transfer, truncated_or_altered_files_refused)
@@ -1435,7 +1248,7 @@ Test(pdb_transfer, truncated_or_altered_files_refused)
 	snapshot snap;
 	snap_take(&snap, dst);
 	size_t size;
-	char *data = file_read(f, &size);
+	char *data = ck_read_file(f, &size);
 	cr_assert_gt(size, 64);
 	char what[128];
 
@@ -1443,7 +1256,7 @@ Test(pdb_transfer, truncated_or_altered_files_refused)
 		          size - 4, size - 1 };
 	for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
 		snprintf(what, sizeof what, "cut at %zu of %zu bytes", cuts[i], size);
-		file_write(bad, data, cuts[i]);
+		ck_write_file(bad, data, cuts[i]);
 		import_refused(dst, bad, what);
 		snap_check(&snap, what);
 		tk_tmp_path(fresh, sizeof fresh, "xfer-fresh.lmdb");
@@ -1454,7 +1267,7 @@ Test(pdb_transfer, truncated_or_altered_files_refused)
 	for (size_t i = 0; i < sizeof flips / sizeof *flips; i++) {
 		snprintf(what, sizeof what, "byte %zu of %zu altered", flips[i], size);
 		data[flips[i]] ^= 0x55;
-		file_write(bad, data, size);
+		ck_write_file(bad, data, size);
 		data[flips[i]] ^= 0x55;
 		import_refused(dst, bad, what);
 		snap_check(&snap, what);
@@ -1464,7 +1277,7 @@ Test(pdb_transfer, truncated_or_altered_files_refused)
 	cr_assert(two);
 	memcpy(two, data, size);
 	memcpy(two + size, data, size);
-	file_write(bad, two, 2 * size);
+	ck_write_file(bad, two, 2 * size);
 	import_refused(dst, bad, "an export followed by another");
 	snap_check(&snap, "data after the end");
 	free(two);
@@ -1474,18 +1287,18 @@ Test(pdb_transfer, truncated_or_altered_files_refused)
 	tk_tmp_path(raw, sizeof raw, "whole.raw");
 	shell("gzip -dc '%s' >'%s'", f, raw);
 	size_t rsize;
-	char *r = file_read(raw, &rsize);
+	char *r = ck_read_file(raw, &rsize);
 	char *mark = memmem(r, rsize, "\ndata ", 6);
 	cr_assert(mark, "no data line in the export");
 	size_t pos = (size_t)(strchr(mark + 1, '\n') - r) + 100;
 	cr_assert_lt(pos, rsize);
 	r[pos] ^= 1;
-	file_write(raw, r, rsize);
+	ck_write_file(raw, r, rsize);
 	shell("gzip -c '%s' >'%s'", raw, bad);
 	char *out, *err;
-	int rc = gen(dst, &out, &err, "import '%s' -q", bad);
+	int rc = ck_gen(dst, &out, &err, "import '%s' -q", bad);
 	cr_assert_eq(rc, 1, "an altered entry in a valid gzip stream: exit %d", rc);
-	assert_one_line(err, "altered entry");
+	ck_assert_one_line(err, "altered entry");
 	cr_assert(strstr(err, "CRC"), "the message '%s' should say the CRC failed", err);
 	free(out);
 	free(err);
@@ -1494,12 +1307,12 @@ Test(pdb_transfer, truncated_or_altered_files_refused)
 	r[pos] ^= 1;
 	char *end = memmem(r, rsize, "\nend 4\n", 7);
 	cr_assert(end, "no end marker");
-	file_write(raw, r, (size_t)(end - r) + 1);
+	ck_write_file(raw, r, (size_t)(end - r) + 1);
 	shell("gzip -c '%s' >'%s'", raw, bad);
 	import_refused(dst, bad, "no end marker");
 	snap_check(&snap, "no end marker");
 
-	rc = lookup(dst, NULL, &out, &err, "verify");
+	rc = ck_lookup(dst, NULL, &out, &err, "verify");
 	cr_assert_eq(rc, 0, "the target must still verify: %s", err);
 	free(out);
 	free(err);
@@ -1509,8 +1322,8 @@ Test(pdb_transfer, truncated_or_altered_files_refused)
 	unlink(f);
 	unlink(bad);
 	unlink(raw);
-	db_remove(src);
-	db_remove(dst);
+	ck_db_remove(src);
+	ck_db_remove(dst);
 }
 
 /* Counts per distance are metadata outside the entries' CRC: an import
@@ -1528,30 +1341,30 @@ Test(pdb_transfer, counts_that_contradict_the_entries_refused)
 	export_ok(src, "full-3x3-b0", f, 1);
 	shell("gzip -dc '%s' >'%s'", f, raw);
 	size_t rsize;
-	char *r = file_read(raw, &rsize);
+	char *r = ck_read_file(raw, &rsize);
 	char *counts = memmem(r, rsize, "\ncounts 1 ", 10);
 	cr_assert(counts, "no counts line");
 	counts[strlen("\ncounts ")] = '2';   /* two states at distance 0 */
-	file_write(raw, r, rsize);
+	ck_write_file(raw, r, rsize);
 	free(r);
 	shell("gzip -c '%s' >'%s'", raw, f);
 	build_pdb(dst, "3x3", "1,2/3,4/5,6/7,8", NULL);
 	snapshot snap;
 	snap_take(&snap, dst);
 	char *out, *err;
-	int rc = gen(dst, &out, &err, "import '%s' -q", f);
-	int vrc = lookup(dst, NULL, NULL, NULL, "verify");
+	int rc = ck_gen(dst, &out, &err, "import '%s' -q", f);
+	int vrc = ck_lookup(dst, NULL, NULL, NULL, "verify");
 	cr_assert_eq(rc, 1, "counts that contradict the entries were imported (exit %d); "
 	             "slidedb-lookup verify then exits %d", rc, vrc);
-	assert_one_line(err, "altered counts");
+	ck_assert_one_line(err, "altered counts");
 	snap_check(&snap, "altered counts");
 	free(out);
 	free(err);
 	snap_free(&snap);
 	unlink(f);
 	unlink(raw);
-	db_remove(src);
-	db_remove(dst);
+	ck_db_remove(src);
+	ck_db_remove(dst);
 }
 
 Test(pdb_transfer, foreign_files_refused)
@@ -1569,8 +1382,8 @@ Test(pdb_transfer, foreign_files_refused)
 	snapshot snap;
 	snap_take(&snap, dst);
 	const char *hello = "slidedb-export 2\ntable\n";
-	file_write(text, hello, strlen(hello));
-	file_write(empty, "", 0);
+	ck_write_file(text, hello, strlen(hello));
+	ck_write_file(empty, "", 0);
 	shell("gzip -c '%s' >'%s'", text, gz);
 	const char *files[] = { text, empty, gz, other, missing };
 	const char *whats[] = { "a text file", "an empty file", "gzip of another format",
@@ -1583,8 +1396,8 @@ Test(pdb_transfer, foreign_files_refused)
 	unlink(text);
 	unlink(empty);
 	unlink(gz);
-	db_remove(other);
-	db_remove(dst);
+	ck_db_remove(other);
+	ck_db_remove(dst);
 }
 
 Test(pdb_transfer, export_errors)
@@ -1597,42 +1410,42 @@ Test(pdb_transfer, export_errors)
 	strcat(nowhere, "/out.gz");
 	build_pdb(src, "3x3", "1,2,3,4/5,6,7,8", NULL);
 	char *out, *err;
-	int rc = gen(src, &out, &err, "export no-such-set -o '%s'", f);
+	int rc = ck_gen(src, &out, &err, "export no-such-set -o '%s'", f);
 	cr_assert_eq(rc, 1, "export of an unknown name: exit %d", rc);
-	assert_one_line(err, "unknown name");
+	ck_assert_one_line(err, "unknown name");
 	cr_assert(strstr(err, "no-such-set"), "the message '%s' should name it", err);
 	cr_assert_str_empty(out);
-	cr_assert(!file_exists(f), "a failed export left %s", f);
+	cr_assert(!ck_exists(f), "a failed export left %s", f);
 	free(out);
 	free(err);
 	/* A table name that is only a prefix of a set. */
-	rc = gen(src, &out, &err, "export pdb-3x3 -o '%s'", f);
+	rc = ck_gen(src, &out, &err, "export pdb-3x3 -o '%s'", f);
 	cr_assert_eq(rc, 1, "export of a prefix: exit %d", rc);
-	assert_one_line(err, "prefix");
-	cr_assert(!file_exists(f));
+	ck_assert_one_line(err, "prefix");
+	cr_assert(!ck_exists(f));
 	free(out);
 	free(err);
-	rc = gen(src, &out, &err, "export full-3x3-b0");
+	rc = ck_gen(src, &out, &err, "export full-3x3-b0");
 	cr_assert_eq(rc, 2, "export without -o: exit %d", rc);
-	assert_one_line(err, "no -o");
+	ck_assert_one_line(err, "no -o");
 	cr_assert(strstr(err, "-o"), "%s", err);
 	free(out);
 	free(err);
-	rc = gen(missing, &out, &err, "export full-3x3-b0 -o '%s'", f);
+	rc = ck_gen(missing, &out, &err, "export full-3x3-b0 -o '%s'", f);
 	cr_assert_eq(rc, 1, "export from a missing database: exit %d", rc);
-	assert_one_line(err, "missing database");
-	cr_assert(!file_exists(missing), "export created the database %s", missing);
-	cr_assert(!file_exists(f));
+	ck_assert_one_line(err, "missing database");
+	cr_assert(!ck_exists(missing), "export created the database %s", missing);
+	cr_assert(!ck_exists(f));
 	free(out);
 	free(err);
 	catalog *c = info_tables(src);
 	char set[64];
 	find_set(set, sizeof set, c, "pdb-3x3-b0-");
 	free(c);
-	rc = gen(src, &out, &err, "export '%s' -o '%s'", set, nowhere);
+	rc = ck_gen(src, &out, &err, "export '%s' -o '%s'", set, nowhere);
 	cr_assert_eq(rc, 1, "export into a missing folder: exit %d", rc);
-	assert_one_line(err, "missing folder");
+	ck_assert_one_line(err, "missing folder");
 	free(out);
 	free(err);
-	db_remove(src);
+	ck_db_remove(src);
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "bfs.h"
+#include "clikit.h"
 #include "testkit.h"
 
 uint64_t tk_pack(const sdb_board *b)
@@ -115,21 +116,6 @@ void tk_tmp_path(char *buf, size_t cap, const char *name)
 	unlink(buf);
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	cr_assert(f, "cannot read %s", path);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	cr_assert(s);
-	size_t got = fread(s, 1, (size_t)n, f);
-	s[got] = '\0';
-	fclose(f);
-	return s;
-}
-
 int tk_run(const char *cmd, const char *input, char **out, char **err)
 {
 	char in_path[512], out_path[512], err_path[512];
@@ -146,7 +132,7 @@ int tk_run(const char *cmd, const char *input, char **out, char **err)
 	snprintf(full, len, "%s <'%s' >'%s' 2>'%s'", cmd, in_path, out_path, err_path);
 	int status = system(full);
 	free(full);
-	char *o = slurp(out_path), *e = slurp(err_path);
+	char *o = ck_read_file(out_path, NULL), *e = ck_read_file(err_path, NULL);
 	unlink(in_path);
 	unlink(out_path);
 	unlink(err_path);
