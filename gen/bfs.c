@@ -8,12 +8,10 @@
  * pulling reads far less when most of the space is already reached.
  *
  * Full tables also store each state's best move: the first direction (u, d,
- * l, r) whose neighbour is one closer. It is set when a state is pulled, or
- * when it is pushed from (its own level's pass); a pull pass that follows a
- * push pass also sets it for the frontier, which that push discovered.
- * Concurrent writers of one entry store the same byte, and an entry's move
- * bits are written only by the thread working on that entry, so the table is
- * the same for any number of threads. No queue: the table is the memory. */
+ * l, r) whose neighbour is one closer, set when the state is reached (by the
+ * smallest of its parents' moves when pushed, by the first hit when pulled).
+ * Concurrent writers agree on every byte, so the table is the same for any
+ * number of threads. No queue: the table is the memory. */
 #include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -33,7 +31,6 @@ typedef struct pass {
 	const bfs_space *sp;
 	int k;              /* the level being turned into k+1 */
 	int pull;           /* direction */
-	int fix_frontier;   /* pull after push: set the frontier's best moves */
 	uint8_t distmask;   /* the distance bits of an entry */
 } pass;
 
@@ -73,16 +70,42 @@ static int first_at(const pass *ps, const uint64_t *nbr, int count, int d)
 	return -1;
 }
 
+/* Full tables: mark a neighbour reached from here by blank move m. Its best
+ * move is back, m ^ 1; of several parents on this level the smallest move
+ * wins (an atomic minimum of the byte, whose distance bits are equal), the
+ * same move a pull would pick: the first direction to level k. Returns 1 if
+ * this call reached the entry first. */
+static inline int reach_with_move(uint8_t *p, int k, int m)
+{
+	const uint8_t want = (uint8_t)((k + 1) | (m ^ 1) << 6);
+	uint8_t cur = load(p);
+	for (;;) {
+		if (cur == UNSEEN) {
+			if (__atomic_compare_exchange_n(p, &cur, want, 0, __ATOMIC_RELAXED,
+			                                __ATOMIC_RELAXED))
+				return 1;
+		} else if ((cur & 0x3f) != k + 1 || cur <= want) {
+			return 0;
+		} else if (__atomic_compare_exchange_n(p, &cur, want, 0, __ATOMIC_RELAXED,
+		                                       __ATOMIC_RELAXED)) {
+			return 0;
+		}
+	}
+}
+
 /* Push from entry i at distance k; returns the entries it claimed. */
 static uint64_t push(const pass *ps, uint64_t i)
 {
 	uint64_t nbr[MAX_OUT], claimed = 0;
 	int count = ps->sp->neighbors(ps->sp->ctx, i, nbr);
-	for (int j = 0; j < count; j++)
-		if (nbr[j] != UINT64_MAX)
+	for (int j = 0; j < count; j++) {
+		if (nbr[j] == UINT64_MAX)
+			continue;
+		if (ps->sp->best_moves)
+			claimed += (uint64_t)reach_with_move(&ps->table[nbr[j]], ps->k, j);
+		else
 			claimed += (uint64_t)claim(&ps->table[nbr[j]], (uint8_t)(ps->k + 1));
-	if (ps->sp->best_moves && ps->k > 0)
-		store(&ps->table[i], (uint8_t)(ps->k | first_at(ps, nbr, count, ps->k - 1) << 6));
+	}
 	return claimed;
 }
 
@@ -96,14 +119,6 @@ static uint64_t pull(const pass *ps, uint64_t i)
 		return 0;
 	store(&ps->table[i], (uint8_t)((ps->k + 1) | (ps->sp->best_moves ? m << 6 : 0)));
 	return 1;
-}
-
-/* The best move of a frontier entry a push discovered. */
-static void fix_best(const pass *ps, uint64_t i)
-{
-	uint64_t nbr[MAX_OUT];
-	int count = ps->sp->neighbors(ps->sp->ctx, i, nbr);
-	store(&ps->table[i], (uint8_t)(ps->k | first_at(ps, nbr, count, ps->k - 1) << 6));
 }
 
 /* Bit 7 of each byte of the result is set where (byte & mask) == v: a SWAR
@@ -120,11 +135,7 @@ static inline uint64_t visit(const pass *ps, uint64_t i, uint8_t v)
 {
 	if (!ps->pull)
 		return (v & ps->distmask) == ps->k ? push(ps, i) : 0;
-	if (v == UNSEEN)
-		return pull(ps, i);
-	if (ps->fix_frontier && (v & ps->distmask) == ps->k)
-		fix_best(ps, i);
-	return 0;
+	return v == UNSEEN ? pull(ps, i) : 0;
 }
 
 /* The pass over [lo, hi); returns the entries that joined level k+1. */
@@ -137,8 +148,6 @@ static uint64_t scan_range(const pass *ps, uint64_t lo, uint64_t hi)
 		memcpy(&x, ps->table + i, 8);   /* racy, but the bytes this pass acts on
 		                                    change only by this thread */
 		uint64_t hits = ps->pull ? match_bytes(x, ~0ull, UNSEEN) : match_bytes(x, mask, ps->k);
-		if (ps->fix_frontier)
-			hits |= match_bytes(x, mask, ps->k);
 		for (; hits; hits &= hits - 1) {
 			uint64_t j = i + (uint64_t)(__builtin_ctzll(hits) >> 3);
 			count += visit(ps, j, load(&ps->table[j]));
@@ -164,7 +173,6 @@ int bfs_run(bfs_result *res, uint8_t *table, const bfs_space *sp, int threads,
 #else
 	(void)threads;
 #endif
-	int pushed_last = 1;   /* level 0 is the goal alone */
 	for (int k = 0;; k++) {
 		uint64_t frontier = res->counts[k], unreached = total - res->reached;
 		pass ps = {
@@ -174,7 +182,6 @@ int bfs_run(bfs_result *res, uint8_t *table, const bfs_space *sp, int threads,
 			.pull = frontier * PULL_NUM >= unreached * PULL_DEN,
 			.distmask = sp->best_moves ? 0x3f : 0xff,
 		};
-		ps.fix_frontier = ps.pull && pushed_last && sp->best_moves && k > 0;
 		uint64_t count = 0, found = 0;
 		const uint64_t nchunks = (total + CHUNK - 1) / CHUNK;
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : count) num_threads(threads)
@@ -187,7 +194,6 @@ int bfs_run(bfs_result *res, uint8_t *table, const bfs_space *sp, int threads,
 			if (progress && is_calling_thread())
 				progress(ctx, k, res->reached + so_far);
 		}
-		pushed_last = !ps.pull;
 		if (progress)
 			progress(ctx, k, res->reached + count);
 		if (count == 0)

@@ -52,6 +52,11 @@ static void agrees_with_simple_bfs(int w, int h, int blank)
 		             (unsigned long long)i);
 		if (d == 0)
 			continue;
+		for (int m = 0; m < t[i] >> 6; m++) {   /* it is the first move that gets closer */
+			sdb_board n = b;
+			cr_assert(sdb_board_apply(&n, m) || simple_bfs_dist(&s, &n) != d - 1,
+			          "move %c also gets closer and comes first", sdb_move_letter(m));
+		}
 		cr_assert_eq(sdb_board_apply(&b, t[i] >> 6), 0, "best move leaves the board");
 		cr_assert_eq(simple_bfs_dist(&s, &b), d - 1, "best move does not get closer");
 	}
