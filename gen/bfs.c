@@ -227,7 +227,6 @@ void bfs_full_space(bfs_space *sp, bfs_full_ctx *ctx, int w, int h, int goal_bla
 	sp->start = sdb_rank(&goal);
 	sp->neighbors = full_neighbors;
 	sp->ctx = ctx;
-	sp->max_neighbors = 4;
 	sp->best_moves = 1;
 }
 
@@ -253,5 +252,4 @@ void bfs_pattern_space(bfs_space *sp, const sdb_pattern *p)
 	sp->start = sdb_pattern_goal_index(p);
 	sp->neighbors = pattern_neighbors;
 	sp->ctx = p;
-	sp->max_neighbors = 4 * SDB_MAX_PATTERN;
 }

@@ -12,9 +12,9 @@
  * so far. */
 typedef void bfs_progress_fn(void *ctx, int level, uint64_t states_reached);
 
-/* Writes the neighbours of index into out and returns how many. With
- * best_moves, out has 4 slots, slot m holding the neighbour reached by blank
- * move m or UINT64_MAX. */
+/* Writes the neighbours of index into out (room for 4 * SDB_MAX_PATTERN)
+ * and returns how many. With best_moves, slot m holds the neighbour reached
+ * by blank move m, or UINT64_MAX. */
 typedef int bfs_neighbors_fn(const void *ctx, uint64_t index, uint64_t *out);
 
 typedef struct bfs_space {
@@ -22,7 +22,6 @@ typedef struct bfs_space {
 	uint64_t start;               /* the goal's index: distance 0 */
 	bfs_neighbors_fn *neighbors;
 	const void *ctx;
-	int max_neighbors;            /* size of the out array neighbors needs */
 	int best_moves;               /* entries SDB_ENTRY_DIST6_MOVE2, else SDB_ENTRY_DIST8 */
 } bfs_space;
 
