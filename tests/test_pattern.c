@@ -162,6 +162,7 @@ static void matches_exact_blank(int w, int h, int goal_blank, uint32_t tiles)
 	}
 	zo z;
 	zo_run(&z, &goal, tiles);
+	uint8_t *attained = calloc(sdb_pattern_size(pm), 1);
 	uint64_t checked = 0;
 	for (uint32_t key = 0; key < (1u << (4 * (z.k + 1))); key++) {
 		if (z.dist[key] == 0xff)
@@ -182,30 +183,20 @@ static void matches_exact_blank(int w, int h, int goal_blank, uint32_t tiles)
 		cr_assert_eq(sdb_pattern_manhattan(p, i), md);
 		cr_assert_leq(md, table[i]);
 		cr_assert_eq((table[i] - md) % 2, 0, "value and Manhattan distance share parity");
-		/* the min-mode entry is the minimum over every blank cell */
+		/* the min-mode entry is the minimum over every blank cell, and is
+		 * attained by one of them */
 		uint64_t j = sdb_pattern_rank(pm, &b);
 		cr_assert_eq(j, sdb_pattern_min_index(p, i));
 		cr_assert_leq(minv[j], z.dist[key]);
+		attained[j] |= minv[j] == z.dist[key];
 		checked++;
 	}
-	/* and reached: the minimum is attained by some blank cell */
-	for (uint32_t key = 0; key < (1u << (4 * (z.k + 1))); key++) {
-		if (z.dist[key] == 0xff)
-			continue;
-		uint8_t pos[SDB_MAX_PATTERN];
-		int blank;
-		zo_unkey(&z, key, pos, &blank);
-		sdb_board b;
-		zo_board(&z, &b, pos, blank);
-		uint64_t j = sdb_pattern_rank(pm, &b);
-		if (minv[j] == z.dist[key])
-			minv[j] = 0xfe;   /* attained */
-	}
 	for (uint64_t j = 0; j < sdb_pattern_size(pm); j++)
-		cr_assert_eq(minv[j], 0xfe, "min entry %llu not attained by any blank cell",
-		             (unsigned long long)j);
+		cr_assert(attained[j], "min entry %llu not attained by any blank cell",
+		          (unsigned long long)j);
 	cr_assert_gt(checked, sdb_pattern_size(p) - 1, "every entry was compared");
 	free(z.dist);
+	free(attained);
 	free(minv);
 	free(table);
 	sdb_pattern_free(p);
