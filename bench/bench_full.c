@@ -14,7 +14,10 @@
 #include <unistd.h>
 
 #include "bfs.h"
-#include "slidedb.h"
+#include "slidedb_engine.h"
+
+/* Answers without the move sequence: the distance and best move only. */
+static const sdb_answer_opts NO_MOVES = { 0 };
 
 static double now(void)
 {
@@ -125,11 +128,11 @@ static void bench_lookups(const char *db_path)
 		sdb_answer a;
 		double t0 = now();
 		for (int i = 0; i < Q; i++)
-			sdb_answer_query(&a, db, &boards[i], &goals[i], 0);
+			sdb_answer_query(&a, db, &boards[i], &goals[i], &NO_MOVES);
 		dv[r] = now() - t0;
 		t0 = now();
 		for (int i = 0; i < Q; i++)
-			sdb_answer_query(&a, db, &boards[i], &goals[i], 1);
+			sdb_answer_query(&a, db, &boards[i], &goals[i], NULL);
 		qv[r] = now() - t0;
 	}
 	printf("## Library lookups (one thread)\n\n");
@@ -216,7 +219,7 @@ static double seed_queries_per_second(const char *db_path, double *agree)
 		sdb_unrank(&s, 3, 3, 0, (uint64_t)rand_r(&seed) % 181440);
 		int d = seed_bfs(s.cell, g.cell, visited, queue);
 		sdb_answer a;
-		sdb_answer_query(&a, db, &s, &g, 0);
+		sdb_answer_query(&a, db, &s, &g, &NO_MOVES);
 		same += a.distance == d;
 	}
 	double qps = Q / (now() - t0);

@@ -13,7 +13,7 @@
 #include <omp.h>
 #endif
 
-#include "slidedb.h"
+#include "slidedb_engine.h"
 
 enum { N = 100 };
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "slidedb.h"
+#include "slidedb_engine.h"
 
 int main(int argc, char **argv)
 {

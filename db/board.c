@@ -30,14 +30,23 @@ int sdb_size_parse(int *w, int *h, const char *text)
 	return SDB_OK;
 }
 
+static int is_open(int c)
+{
+	return c == '[' || c == '(' || c == '{';
+}
+
+static int is_close(int c)
+{
+	return c == ']' || c == ')' || c == '}';
+}
+
 static int is_separator(int c)
 {
 	switch (c) {
-	case ' ': case '\t': case '\n': case '\r': case '\v': case '\f':
-	case ',': case '[': case ']': case '(': case ')': case '{': case '}':
+	case ' ': case '\t': case '\n': case '\r': case '\v': case '\f': case ',':
 		return 1;
 	default:
-		return 0;
+		return is_open(c) || is_close(c);
 	}
 }
 
@@ -62,11 +71,11 @@ static int compact_value(int c)
 
 /* A token of 4 or more characters is a compact board: no board has fewer
  * cells, and no tile number has more than 2 digits. */
-enum { COMPACT_MIN = 4 };
+enum { COMPACT_MIN = 4, MAX_DEPTH = 8 };
 
 /* Append the cells of one token: a number, a blank character, or (4 or more
  * characters) a whole compact board. */
-static int parse_token(uint8_t *cells, int *count, int cap, const char *tok, size_t len)
+static int parse_token(sdb_cells *c, const char *tok, size_t len)
 {
 	if (len >= COMPACT_MIN) {
 		for (size_t i = 0; i < len; i++) {
@@ -74,9 +83,9 @@ static int parse_token(uint8_t *cells, int *count, int cap, const char *tok, siz
 			if (v < 0)
 				return sdb_fail(SDB_EINVAL, "unknown character '%c' in '%.*s'",
 				                tok[i], (int)len, tok);
-			if (*count >= cap)
-				return sdb_fail(SDB_EINVAL, "more than %d cells", cap);
-			cells[(*count)++] = (uint8_t)v;
+			if (c->count >= SDB_CELLS_CAP)
+				return sdb_fail(SDB_EINVAL, "more than %d cells", SDB_CELLS_CAP);
+			c->cell[c->count++] = (uint8_t)v;
 		}
 		return SDB_OK;
 	}
@@ -85,30 +94,82 @@ static int parse_token(uint8_t *cells, int *count, int cap, const char *tok, siz
 		for (size_t i = 0; i < len; i++) {
 			if (tok[i] < '0' || tok[i] > '9')
 				return sdb_fail(SDB_EINVAL, "unknown notation '%.*s' (tiles are "
-				                "numbers, the blank is 0, x or _)", (int)len, tok);
+				                "numbers, the blank is 0, x, _ or .)", (int)len, tok);
 			v = v * 10 + (tok[i] - '0');
 		}
 		if (v >= SDB_MAX_CELLS)
 			return sdb_fail(SDB_EINVAL, "tile %d is out of range (boards have at most %d "
 			                "cells)", v, SDB_MAX_CELLS);
 	}
-	if (*count >= cap)
-		return sdb_fail(SDB_EINVAL, "more than %d cells", cap);
-	cells[(*count)++] = (uint8_t)v;
+	if (c->count >= SDB_CELLS_CAP)
+		return sdb_fail(SDB_EINVAL, "more than %d cells", SDB_CELLS_CAP);
+	c->cell[c->count++] = (uint8_t)v;
 	return SDB_OK;
 }
 
-int sdb_cells_parse(uint8_t *cells, int *count, int cap, const char *text)
+/* Rows as nested brackets or lines: each row's cell count, in order. */
+typedef struct rows {
+	int n, len[SDB_CELLS_CAP];
+	int outside;   /* cells that belong to no bracket row */
+} rows;
+
+static void add_row(rows *r, int len)
 {
-	int ntokens = 0;
+	if (len > 0 && r->n < SDB_CELLS_CAP)
+		r->len[r->n++] = len;
+}
+
+/* The shape the rows give: every row the same length. */
+static int shape_of(sdb_cells *c, const rows *r, const char *how)
+{
+	for (int i = 1; i < r->n; i++)
+		if (r->len[i] != r->len[0])
+			return sdb_fail(SDB_EINVAL, "rows of unequal length: %s %d has %d cell%s, "
+			                "%s 1 has %d", how, i + 1, r->len[i], r->len[i] == 1 ? "" : "s",
+			                how, r->len[0]);
+	c->cols = r->len[0];
+	c->rows = r->n;
+	return SDB_OK;
+}
+
+int sdb_cells_scan(sdb_cells *c, const char *text, int check_shape)
+{
+	memset(c, 0, sizeof *c);
+	int ntokens = 0, depth = 0, line_start = 0;
+	int group_start[MAX_DEPTH + 1], has_child[MAX_DEPTH + 1];
+	rows brackets = { 0 }, lines = { 0 };
 	const char *compact = NULL;
 	size_t compact_len = 0;
-	*count = 0;
 	for (const char *p = text; *p;) {
-		while (*p && is_separator((unsigned char)*p))
+		int ch = (unsigned char)*p;
+		if (is_open(ch)) {
+			if (depth == MAX_DEPTH)
+				return sdb_fail(SDB_EINVAL, "brackets nested more than %d deep", MAX_DEPTH);
+			if (depth > 0)
+				has_child[depth] = 1;
+			depth++;
+			group_start[depth] = c->count;
+			has_child[depth] = 0;
 			p++;
-		if (!*p)
-			break;
+			continue;
+		}
+		if (is_close(ch)) {
+			if (depth == 0)
+				return sdb_fail(SDB_EINVAL, "'%c' closes no bracket", ch);
+			if (!has_child[depth])   /* an innermost group: a row */
+				add_row(&brackets, c->count - group_start[depth]);
+			depth--;
+			p++;
+			continue;
+		}
+		if (ch == '\n') {
+			add_row(&lines, c->count - line_start);
+			line_start = c->count;
+		}
+		if (is_separator(ch)) {
+			p++;
+			continue;
+		}
 		const char *tok = p;
 		while (*p && !is_separator((unsigned char)*p))
 			p++;
@@ -125,13 +186,43 @@ int sdb_cells_parse(uint8_t *cells, int *count, int cap, const char *text)
 			                "separated numbers%s", shown, compact, compact_len > 16 ? "..." : "",
 			                digits ? " (or is a tile number out of range)" : "");
 		}
-		int err = parse_token(cells, count, cap, tok, len);
+		if (depth == 0)
+			brackets.outside++;
+		int err = parse_token(c, tok, len);
 		if (err)
 			return err;
 	}
+	if (depth)
+		return sdb_fail(SDB_EINVAL, "an open bracket is not closed");
 	if (ntokens == 0)
 		return sdb_fail(SDB_EINVAL, "empty board");
+	add_row(&lines, c->count - line_start);
+	if (!check_shape)
+		return SDB_OK;
+	/* One bracket level, or one group, is only punctuation; two or more
+	 * innermost groups are rows, and then every cell must be in one. */
+	if (brackets.n >= 2) {
+		if (brackets.outside)
+			return sdb_fail(SDB_EINVAL, "cells outside the bracketed rows");
+		return shape_of(c, &brackets, "row");
+	}
+	if (lines.n >= 2 && !compact)
+		return shape_of(c, &lines, "line");
 	return SDB_OK;
+}
+
+int sdb_cells_parse(uint8_t *cells, int *count, int cap, const char *text)
+{
+	sdb_cells c;
+	*count = 0;
+	int err = sdb_cells_scan(&c, text, 0);
+	if (err)
+		return err;
+	if (c.count > cap)
+		return sdb_fail(SDB_EINVAL, "more than %d cells", cap);
+	memcpy(cells, c.cell, (size_t)c.count);
+	*count = c.count;
+	return sdb_done(SDB_OK);
 }
 
 int sdb_board_set(sdb_board *b, int w, int h, const uint8_t *cells)
@@ -165,11 +256,9 @@ int sdb_board_set(sdb_board *b, int w, int h, const uint8_t *cells)
 	return SDB_OK;
 }
 
-/* The size a cell count implies: a square count is the square board; other
- * counts must fit exactly one size. */
-static int infer_size(int *w, int *h, int count)
+int sdb_size_for_cells(int *w, int *h, int count, const sdb_db *db)
 {
-	int found = 0, fw = 0, fh = 0;
+	int fits[SDB_MAX_CELLS][2], nfit = 0, with_table = 0, tw = 0, th = 0;
 	for (int a = 2; a <= count / 2; a++) {
 		if (count % a || !sdb_size_valid(a, count / a))
 			continue;
@@ -177,38 +266,63 @@ static int infer_size(int *w, int *h, int count)
 			*w = *h = a;
 			return SDB_OK;
 		}
-		if (!found) {
-			fw = a;
-			fh = count / a;
+		fits[nfit][0] = a;
+		fits[nfit][1] = count / a;
+		nfit++;
+		if (db && sdb_db_has_size(db, a, count / a)) {
+			with_table++;
+			tw = a;
+			th = count / a;
 		}
-		found++;
 	}
-	if (found == 1) {
-		*w = fw;
-		*h = fh;
+	if (nfit == 1 || with_table == 1) {
+		*w = nfit == 1 ? fits[0][0] : tw;
+		*h = nfit == 1 ? fits[0][1] : th;
 		return SDB_OK;
 	}
-	if (found == 0)
-		return sdb_fail(SDB_EINVAL, "%d cell%s is not a board size (4, 6, 8, 9, 10, 12, "
-		                "14, 15 or 16 cells)", count, count == 1 ? "" : "s");
-	return sdb_fail(SDB_EAMBIGUOUS, "%d cells fit %dx%d and %dx%d: give the size",
-	                count, fw, fh, fh, fw);
+	if (nfit == 0)
+		return sdb_fail(SDB_EINVAL, "%d cell%s is not a board size (4, 6, 8, 9, 10, 12, 14, "
+		                "15 or 16 cells)", count, count == 1 ? "" : "s");
+	char list[64];
+	size_t len = 0;
+	for (int i = 0; i < nfit; i++)
+		len += (size_t)snprintf(list + len, sizeof list - len, "%s%dx%d",
+		                        i == 0 ? "" : i + 1 < nfit ? ", " : " and ", fits[i][0],
+		                        fits[i][1]);
+	return sdb_fail(SDB_EAMBIGUOUS, "%d cells fit %s: give the size (--size WxH)", count,
+	                list);
+}
+
+int sdb_board_from_cells(sdb_board *b, const sdb_cells *c, int w, int h)
+{
+	if (c->count > SDB_MAX_CELLS)
+		return sdb_fail(SDB_EINVAL, "more than %d cells (%d)", SDB_MAX_CELLS, c->count);
+	if (c->cols) {   /* rows were written: they are the shape */
+		if (w && (c->cols != w || c->rows != h))
+			return sdb_fail(SDB_EINVAL, "the rows make a %dx%d board (%d columns, %d rows), "
+			                "not %dx%d", c->cols, c->rows, c->cols, c->rows, w, h);
+		if (!sdb_size_valid(c->cols, c->rows))
+			return sdb_fail(SDB_EINVAL, "%d rows of %d cells are not a board slidedb "
+			                "models", c->rows, c->cols);
+		w = c->cols;
+		h = c->rows;
+	} else if (w == 0 && h == 0) {
+		int err = sdb_size_for_cells(&w, &h, c->count, NULL);
+		if (err)
+			return err;
+	}
+	if (c->count != w * h)
+		return sdb_fail(SDB_EINVAL, "%d cells, %dx%d has %d", c->count, w, h, w * h);
+	return sdb_board_set(b, w, h, c->cell);
 }
 
 int sdb_board_parse(sdb_board *b, const char *text, int w, int h)
 {
-	uint8_t cells[SDB_MAX_CELLS];
-	int count, err = sdb_cells_parse(cells, &count, SDB_MAX_CELLS, text);
-	if (err)
-		return err;
-	if (w == 0 && h == 0) {
-		err = infer_size(&w, &h, count);
-		if (err)
-			return err;
-	} else if (count != w * h) {
-		return sdb_fail(SDB_EINVAL, "%d cells, %dx%d has %d", count, w, h, w * h);
-	}
-	return sdb_board_set(b, w, h, cells);
+	sdb_cells c;
+	int err = sdb_cells_scan(&c, text, 1);
+	if (!err)
+		err = sdb_board_from_cells(b, &c, w, h);
+	return sdb_done(err);
 }
 
 int sdb_board_goal(sdb_board *b, int w, int h, int blank_cell)

@@ -1,10 +1,30 @@
 /* Error codes, their texts, and the per-thread detail of the last failure. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "internal.h"
 
 static _Thread_local char detail[256];
+
+/* Texts by -code: one table, bounded by SDB_ELAST (a code added to the
+ * header without a text here fails to compile). */
+static const char *const texts[] = {
+	[-SDB_OK] = "success",
+	[-SDB_EINVAL] = "invalid input",
+	[-SDB_ENOMEM] = "out of memory",
+	[-SDB_EIO] = "input/output error",
+	[-SDB_ENOTFOUND] = "not found",
+	[-SDB_ECORRUPT] = "database corrupted",
+	[-SDB_EVERSION] = "database format version mismatch",
+	[-SDB_EUNSOLVABLE] = "unsolvable",
+	[-SDB_ETOOBIG] = "board too large for a full table",
+	[-SDB_EAMBIGUOUS] = "ambiguous board size",
+	[-SDB_ELIMIT] = "search limit reached",
+	[-SDB_EEXIST] = "table exists",
+};
+_Static_assert(sizeof texts / sizeof *texts == 1 - SDB_ELAST,
+               "every error code from SDB_OK to SDB_ELAST has a text");
 
 int sdb_fail(int err, const char *fmt, ...)
 {
@@ -15,6 +35,13 @@ int sdb_fail(int err, const char *fmt, ...)
 	return err;
 }
 
+int sdb_done(int rc)
+{
+	if (rc >= 0)
+		detail[0] = '\0';
+	return rc;
+}
+
 const char *sdb_errdetail(void)
 {
 	return detail;
@@ -22,19 +49,7 @@ const char *sdb_errdetail(void)
 
 const char *sdb_strerror(int err)
 {
-	switch (err) {
-	case SDB_OK: return "success";
-	case SDB_EINVAL: return "invalid input";
-	case SDB_ENOMEM: return "out of memory";
-	case SDB_EIO: return "input/output error";
-	case SDB_ENOTFOUND: return "not found";
-	case SDB_ECORRUPT: return "database corrupted";
-	case SDB_EVERSION: return "database format version mismatch";
-	case SDB_EUNSOLVABLE: return "unsolvable";
-	case SDB_ETOOBIG: return "board too large for a full table";
-	case SDB_EAMBIGUOUS: return "ambiguous board size";
-	default: return "unknown error";
-	}
+	return err <= 0 && err >= SDB_ELAST && texts[-err] ? texts[-err] : "unknown error";
 }
 
 const char *sdb_version(void)

@@ -28,24 +28,14 @@ struct sdb_heuristic {
 	char name[SDB_NAME_MAX];
 };
 
-/* The symmetry and labels that bring goal onto the canonical goal with the
- * blank in h->rep. */
+/* The frame that brings goal onto the set's canonical goal. */
 int sdb_heuristic_frame(const sdb_heuristic *h, sdb_frame *f, const sdb_board *goal)
 {
 	if (goal->w != h->w || goal->h != h->h ||
 	    sdb_sym_representative(goal->w, goal->h, goal->blank) != h->rep)
 		return sdb_fail(SDB_EINVAL, "the heuristic serves %dx%d goals with the blank in "
 		                "cell %d or a symmetric one", h->w, h->h, h->rep);
-	f->sym = 0;
-	while (sdb_sym_cell(goal->w, goal->h, f->sym, goal->blank) != h->rep)
-		f->sym++;
-	sdb_board g;
-	sdb_sym_board(&g, goal, f->sym);
-	memset(f->label, 0, sizeof f->label);
-	for (int c = 0, next = 1; c < g.n; c++)
-		if (g.cell[c])
-			f->label[g.cell[c]] = (uint8_t)next++;
-	return SDB_OK;
+	return sdb_frame_init(f, goal, h->rep);
 }
 
 /* The class-level fields: board, the canonical goal's cells, the mirror. */
@@ -72,15 +62,9 @@ static void set_class(sdb_heuristic *h, const sdb_board *goal, int rep)
 static void to_frame(const sdb_heuristic *h, const sdb_frame *f, sdb_board *plain,
                      sdb_board *mirrored, const sdb_board *b)
 {
-	sdb_board s;
-	sdb_sym_board(&s, b, f->sym);
-	*plain = s;
-	for (int c = 0; c < s.n; c++)
-		plain->cell[c] = f->label[s.cell[c]];
-	if (!mirrored)
-		return;
+	sdb_frame_board(f, plain, b);
 	*mirrored = *plain;
-	for (int c = 0; c < s.n; c++)
+	for (int c = 0; c < plain->n; c++)
 		mirrored->cell[sdb_sym_cell(h->w, h->h, TRANSPOSE, c)] = h->mirror_label[plain->cell[c]];
 	mirrored->blank = (uint8_t)sdb_sym_cell(h->w, h->h, TRANSPOSE, plain->blank);
 }
@@ -169,6 +153,43 @@ int sdb_heuristic_open_manhattan(sdb_heuristic **out, const sdb_board *goal)
 	return SDB_OK;
 }
 
+/* The partition a hint proposes: the named partition of a set this size
+ * already has (the user chose it for another class of goals), else
+ * sdb_partition_default(). */
+static void hint_partition(char *spec, size_t cap, const sdb_db *db, const sdb_board *goal)
+{
+	static const char *const named[] = { "7-8", "6-6-3", "5-5-5" };
+	for (int i = 0; i < sdb_table_count(db); i++) {
+		const sdb_table_info *in = sdb_table_meta(sdb_table_at(db, i));
+		if (in->kind != SDB_KIND_PATTERN || in->goal.w != goal->w || in->goal.h != goal->h)
+			continue;
+		for (size_t k = 0; k < sizeof named / sizeof *named; k++) {
+			char tail[32];
+			snprintf(tail, sizeof tail, "-%s", named[k]);
+			size_t len = strlen(in->set), tl = strlen(tail);
+			if (len > tl && !strcmp(in->set + len - tl, tail)) {
+				snprintf(spec, cap, "%s", named[k]);
+				return;
+			}
+		}
+	}
+	sdb_partition_default(spec, cap, goal->w, goal->h);
+}
+
+void sdb_partition_default(char *spec, size_t cap, int w, int h)
+{
+	const int n = w * h;
+	if (n == 16) {
+		snprintf(spec, cap, "6-6-3");
+		return;
+	}
+	size_t len = 0;
+	spec[0] = '\0';
+	for (int t = 1; t < n && len + 4 < cap; t++)
+		len += (size_t)snprintf(spec + len, cap - len, "%s%d", t == 1 ? "" : (t - 1) % 7 ? ","
+		                        : "/", t);
+}
+
 /* The tables of the set named `set` that serve boards like goal, or the
  * strongest such set when set is NULL: its tables in group order. */
 static int find_set(const sdb_table **tables, int *ngroups, const sdb_db *db,
@@ -199,10 +220,13 @@ static int find_set(const sdb_table **tables, int *ngroups, const sdb_db *db,
 		if (set)
 			return sdb_fail(SDB_ENOTFOUND, "%s: no complete pattern-database set '%s' for "
 			                "%dx%d goals like this one", sdb_db_path(db), set, goal->w, goal->h);
+		char spec[64], dbarg[256], goalarg[80];
+		hint_partition(spec, sizeof spec, db, goal);
 		return sdb_fail(SDB_ENOTFOUND, "%s: no pattern-database set for %dx%d goals with "
 		                "the blank in cell %d: build one with `slidedb-gen pdb %dx%d "
-		                "--partition %s`", sdb_db_path(db), goal->w, goal->h, goal->blank,
-		                goal->w, goal->h, goal->n == 16 ? "7-8" : "GROUPS");
+		                "--partition %s%s%s`", sdb_db_path(db), goal->w, goal->h, goal->blank,
+		                goal->w, goal->h, spec, sdb_hint_goal(goal, goalarg, sizeof goalarg),
+		                sdb_hint_db(db, dbarg, sizeof dbarg));
 	}
 	for (int g = 0;; g++) {
 		char name[SDB_NAME_MAX + 16];
@@ -253,7 +277,7 @@ int sdb_heuristic_open(sdb_heuristic **out, const sdb_db *db, const sdb_board *g
 		return err;
 	}
 	*out = h;
-	return SDB_OK;
+	return sdb_done(SDB_OK);
 }
 
 void sdb_heuristic_close(sdb_heuristic *h)
@@ -274,6 +298,9 @@ int sdb_heuristic_start_in(const sdb_heuristic *h, const sdb_frame *f, sdb_hstat
                            const sdb_board *state)
 {
 	memset(st, 0, sizeof *st);
+	if (state->w != h->w || state->h != h->h)
+		return sdb_fail(SDB_EINVAL, "a %dx%d board given to a heuristic of %dx%d boards",
+		                state->w, state->h, h->w, h->h);
 	to_frame(h, f, &st->board[0], &st->board[1], state);
 	if (h->manhattan)
 		return st->value = manhattan_lc(h, &st->board[0]);
@@ -329,15 +356,8 @@ int sdb_heuristic_move(const sdb_heuristic *h, sdb_hstate *st, int move)
 {
 	if (move < 0 || move > 3)
 		return sdb_fail(SDB_EINVAL, "no move %d", move);
-	int m = sdb_sym_move(h->w, h->h, h->frame.sym, move);
+	int m = h->frame.move_in[move];
 	if (!(sdb_board_moves(&st->board[0]) >> m & 1))
 		return sdb_fail(SDB_EINVAL, "move '%c' leaves the board", sdb_move_letter(move));
 	return sdb_heuristic_move_frame(h, st, m);
-}
-
-/* A board in a frame (for the solver's goal). */
-void sdb_heuristic_frame_board(const sdb_heuristic *h, const sdb_frame *f, sdb_board *out,
-                               const sdb_board *b)
-{
-	to_frame(h, f, out, NULL, b);
 }

@@ -2,11 +2,24 @@
 #ifndef SLIDEDB_INTERNAL_H
 #define SLIDEDB_INTERNAL_H
 
-#include "slidedb.h"
+#include "slidedb_engine.h"
 
 /* Record a one-line detail for sdb_errdetail() and return err, so that a
  * failing function can end with `return sdb_fail(SDB_EINVAL, "...", ...)`. */
 int sdb_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Empty the detail and return rc: the end of a public function that
+ * succeeded, so sdb_errdetail() never shows an older, unrelated failure
+ * (rc < 0 is passed through with its detail). */
+int sdb_done(int rc);
+
+/* How a "build it with" hint names the database: " --db 'PATH'" when db was
+ * not opened at the default path, else "" (so the hint, run as it is, writes
+ * to the database that was asked). */
+const char *sdb_hint_db(const sdb_db *db, char *buf, size_t cap);
+/* " --goal 'G'" when the goal's blank is not in the class of the standard
+ * goal's (what slidedb-gen builds without --goal), else "". */
+const char *sdb_hint_goal(const sdb_board *goal, char *buf, size_t cap);
 
 /* Population count of a 16-bit mask without the libgcc call that
  * __builtin_popcount becomes on CPUs the build does not assume POPCNT for. */
@@ -17,6 +30,25 @@ static inline unsigned sdb_popcount16(unsigned x)
 	x = (x + (x >> 4)) & 0x0f0fu;
 	return (x + (x >> 8)) & 0x1fu;
 }
+
+/* The cells of a text before a size is decided (board.c): up to two
+ * boards' worth, and the shape rows give it (nested brackets, or lines),
+ * cols = rows = 0 when it has none. */
+enum { SDB_CELLS_CAP = 2 * SDB_MAX_CELLS };
+typedef struct sdb_cells {
+	uint8_t cell[SDB_CELLS_CAP];
+	int count;
+	int cols, rows;
+} sdb_cells;
+/* Read text into c; with check_shape, rows of unequal length are an error. */
+int sdb_cells_scan(sdb_cells *c, const char *text, int check_shape);
+
+/* The size of a board of count cells: a square count is the square board,
+ * else the one size that fits, else the one of those db has tables for
+ * (db may be NULL). SDB_EINVAL or SDB_EAMBIGUOUS with the detail. */
+int sdb_size_for_cells(int *w, int *h, int count, const sdb_db *db);
+/* A board from scanned cells: the rows' shape, else w x h, else inferred. */
+int sdb_board_from_cells(sdb_board *b, const sdb_cells *c, int w, int h);
 
 /* Reset an answer to "unsolvable"; then 1 if goal can be reached from start
  * (the caller goes on), 0 if not (the answer is complete), or SDB_EINVAL. */
@@ -38,20 +70,33 @@ struct sdb_table {
  * known: O(k) instead of O(n). */
 uint64_t sdb_pattern_rank_mask(const sdb_pattern *p, const sdb_board *b, unsigned mask);
 
-/* How a goal is brought onto a heuristic's canonical goal: a symmetry, then
- * labels (caller's tile -> set's tile). */
-typedef struct sdb_frame {
-	int sym;
-	uint8_t label[SDB_MAX_CELLS];
-} sdb_frame;
 /* The frame of goal; SDB_EINVAL if the heuristic does not serve its class. */
 int sdb_heuristic_frame(const sdb_heuristic *h, sdb_frame *f, const sdb_board *goal);
-void sdb_heuristic_frame_board(const sdb_heuristic *h, const sdb_frame *f, sdb_board *out,
-                               const sdb_board *b);
 /* sdb_heuristic_start() in a given frame. */
 int sdb_heuristic_start_in(const sdb_heuristic *h, const sdb_frame *f, sdb_hstate *st,
                            const sdb_board *state);
 /* sdb_heuristic_move() with a move of the set's frame, known to be legal. */
 int sdb_heuristic_move_frame(const sdb_heuristic *h, sdb_hstate *st, int m);
+
+/* The tables some names mean (each as sdb_table_select(), each table once,
+ * in the order the names give): a malloc'ed array in *out, and how many;
+ * SDB_ENOTFOUND if a name means none. */
+int sdb_tables_chosen(const sdb_table ***out, const sdb_db *db, const char *const *names,
+                      int nnames);
+
+/* Catalog records (record.c): the bytes stored for a table's catalog entry.
+ * Decode takes the file's format version (2 or 3); -1 if the bytes are not
+ * a record of it. */
+size_t sdb_record_size(const sdb_table_info *in);
+void sdb_record_encode(uint8_t *buf, const sdb_table_info *in);
+int sdb_record_decode(sdb_table_info *in, const char *name, size_t name_len, const void *buf,
+                      size_t len, uint32_t file_version);
+
+/* The heuristic the database answers goals like this one with (larger
+ * boards): the strongest set, else Manhattan with linear conflicts and a
+ * note saying why. Opened on first use and kept until the database closes;
+ * thread-safe. */
+int sdb_db_heuristic(const sdb_heuristic **h, const char **note, const sdb_db *db,
+                     const sdb_board *goal);
 
 #endif

@@ -1,10 +1,6 @@
-/* Answers: any (start, goal) pair from the full table of its size.
- *
- * A table is built for the canonical goal with the blank in a representative
- * cell. A query is brought to that form in two steps: a symmetry of the board
- * moves the goal's blank onto the representative, then the tiles are
- * relabelled so that the goal reads 1, 2, 3, ... Distances are unchanged by
- * both; moves come back through the inverse symmetry. */
+/* Answers: any (start, goal) pair, from the full table of its size (the
+ * query brought into the table's frame, frame.c), or by IDA* for boards too
+ * large for full tables. */
 #include <stdio.h>
 #include <string.h>
 
@@ -26,6 +22,17 @@ int sdb_table_distance(const sdb_table *t, const sdb_board *b)
 }
 
 int sdb_db_has_size(const sdb_db *db, int w, int h)
+{
+	for (int i = 0; i < sdb_table_count(db); i++) {
+		const sdb_table_info *in = sdb_table_meta(sdb_table_at(db, i));
+		if (in->goal.w == w && in->goal.h == h)
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether db has a full table of size w x h (of any class). */
+static int has_full_size(const sdb_db *db, int w, int h)
 {
 	for (int i = 0; i < sdb_table_count(db); i++) {
 		const sdb_table_info *in = sdb_table_meta(sdb_table_at(db, i));
@@ -59,39 +66,28 @@ static const sdb_table *find_for_goal(const sdb_db *db, const sdb_board *goal, i
 		*err = SDB_ECORRUPT;   /* sdb_table_data() said why */
 		return NULL;
 	}
-	if (sdb_db_has_size(db, w, h)) {
-		char g[3 * SDB_MAX_CELLS];
-		sdb_board_format(g, sizeof g, goal);
+	char dbarg[256], goalarg[80];
+	sdb_hint_db(db, dbarg, sizeof dbarg);
+	if (has_full_size(db, w, h))
 		*err = sdb_fail(SDB_ENOTFOUND, "%s: no %dx%d table for goals with the blank in cell %d: "
-		         "build it with `slidedb-gen full %dx%d --goal '%s'`", sdb_db_path(db),
-		         w, h, goal->blank, w, h, g);
-	} else {
+		                "build it with `slidedb-gen full %dx%d%s%s`", sdb_db_path(db), w, h,
+		                goal->blank, w, h, sdb_hint_goal(goal, goalarg, sizeof goalarg),
+		                sdb_hint_db(db, dbarg, sizeof dbarg));
+	else
 		*err = sdb_fail(SDB_ENOTFOUND, "%s: no table for %dx%d: build it with "
-		         "`slidedb-gen full %dx%d`", sdb_db_path(db), w, h, w, h);
-	}
+		                "`slidedb-gen full %dx%d%s%s`", sdb_db_path(db), w, h, w, h,
+		                sdb_hint_goal(goal, goalarg, sizeof goalarg),
+		                sdb_hint_db(db, dbarg, sizeof dbarg));
 	return NULL;
 }
 
 const sdb_table *sdb_table_for_goal(const sdb_db *db, const sdb_board *goal)
 {
 	int err;
-	return find_for_goal(db, goal, &err);
-}
-
-/* Bring start to the table's frame: symmetry s, then goal-relative labels. */
-static void to_table_frame(sdb_board *out, const sdb_board *start, const sdb_board *goal,
-                           int s)
-{
-	sdb_board g, st;
-	sdb_sym_board(&g, goal, s);
-	sdb_sym_board(&st, start, s);
-	uint8_t label[SDB_MAX_CELLS] = { 0 };
-	for (int c = 0, next = 1; c < g.n; c++)
-		if (g.cell[c])
-			label[g.cell[c]] = (uint8_t)next++;
-	*out = st;
-	for (int c = 0; c < st.n; c++)
-		out->cell[c] = label[st.cell[c]];
+	const sdb_table *t = find_for_goal(db, goal, &err);
+	if (t)
+		sdb_done(SDB_OK);
+	return t;
 }
 
 static int corrupt_path(const sdb_db *db, const sdb_table *t)
@@ -123,33 +119,39 @@ static int check_neighbours(const sdb_db *db, const sdb_table *t, const sdb_boar
 
 int sdb_answer_begin(sdb_answer *a, const sdb_board *start, const sdb_board *goal)
 {
-	a->solvable = 0;
+	memset(a, 0, sizeof *a);
 	a->distance = -1;
 	a->best_move = -1;
-	a->moves[0] = '\0';
 	return sdb_board_solvable(start, goal);
 }
 
-int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
-                     const sdb_board *goal, int want_moves)
+/* A search, for boards too large for full tables. */
+static int answer_by_search(sdb_answer *a, const sdb_db *db, const sdb_board *start,
+                            const sdb_board *goal, const sdb_answer_opts *opts)
 {
-	int ok = sdb_answer_begin(a, start, goal);
-	if (ok <= 0)
-		return ok;   /* an error, or answered: unsolvable */
+	const sdb_heuristic *h;
+	const char *note;
+	int err = sdb_db_heuristic(&h, &note, db, goal);
+	if (err)
+		return err;
+	sdb_solve_stats stats;
+	err = sdb_solve(a, &stats, h, start, goal, opts ? &opts->limits : NULL);
+	a->note = note;
+	return err;
+}
+
+/* Read from the full table: the distance and best move, and the walk. */
+static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *start,
+                           const sdb_board *goal, int want_moves)
+{
 	int err = SDB_OK;
 	const sdb_table *t = find_for_goal(db, goal, &err);
 	if (!t)
 		return err;
-	int s = 0;
-	while (sdb_sym_cell(goal->w, goal->h, s, goal->blank) != t->blank)
-		s++;
-	/* Moves on the mapped board come back through the inverse of s. */
-	int back[4];
-	for (int m = 0; m < 4; m++)
-		back[sdb_sym_move(goal->w, goal->h, s, m)] = m;
-
+	sdb_frame frame;
+	sdb_frame_init(&frame, goal, t->blank);
 	sdb_board cur;
-	to_table_frame(&cur, start, goal, s);
+	sdb_frame_board(&frame, &cur, start);
 	const uint8_t *data = t->data;
 	uint64_t index = sdb_rank(&cur);
 	uint8_t e = data[index];
@@ -158,8 +160,9 @@ int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
 		return sdb_fail(SDB_ECORRUPT, "%s: table '%s' has no entry for a reachable "
 		                "state (run `slidedb-lookup verify`)", sdb_db_path(db), t->info.name);
 	a->solvable = 1;
+	a->method = SDB_METHOD_TABLE;
 	a->distance = d;
-	a->best_move = d ? back[e >> 6] : -1;
+	a->best_move = d ? frame.move_back[e >> 6] : -1;
 	if (!want_moves)
 		return check_neighbours(db, t, &cur, d, e >> 6);
 	/* Walk the best moves. A horizontal move keeps the tile order, so its
@@ -181,7 +184,7 @@ int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
 			a->moves[0] = '\0';
 			return corrupt_path(db, t);
 		}
-		a->moves[k] = sdb_move_letter(back[m]);
+		a->moves[k] = sdb_move_letter(frame.move_back[m]);
 	}
 	if (index != t->goal_index) {
 		a->moves[0] = '\0';
@@ -189,4 +192,15 @@ int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
 	}
 	a->moves[d] = '\0';
 	return SDB_OK;
+}
+
+int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
+                     const sdb_board *goal, const sdb_answer_opts *opts)
+{
+	int ok = sdb_answer_begin(a, start, goal);
+	if (ok <= 0)
+		return sdb_done(ok);   /* an error, or answered: unsolvable */
+	int err = goal->n > SDB_MAX_FULL_CELLS ? answer_by_search(a, db, start, goal, opts)
+	          : answer_by_table(a, db, start, goal, opts ? opts->want_moves : 1);
+	return sdb_done(err);
 }

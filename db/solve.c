@@ -14,6 +14,7 @@ typedef struct search {
 	uint64_t nodes, max_nodes;
 	double deadline;
 	int next_bound;
+	int found_depth;                /* moves to the goal, once found */
 	uint8_t path[SDB_MAX_MOVES];    /* frame moves */
 } search;
 
@@ -32,8 +33,10 @@ static int dfs(search *s, const sdb_hstate *st, int g, int bound, int prev)
 			s->next_bound = f;
 		return 0;
 	}
-	if (st->value == 0 && sdb_board_equal(&st->board[0], &s->goal))
+	if (st->value == 0 && sdb_board_equal(&st->board[0], &s->goal)) {
+		s->found_depth = g;
 		return FOUND;
+	}
 	if (g >= SDB_MAX_MOVES)
 		return 0;
 	if ((s->max_nodes && s->nodes >= s->max_nodes) ||
@@ -60,7 +63,7 @@ int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
 	memset(stats, 0, sizeof *stats);
 	int ok = sdb_answer_begin(a, start, goal);
 	if (ok <= 0)
-		return ok;   /* an error, or answered: unsolvable */
+		return sdb_done(ok);   /* an error, or answered: unsolvable */
 	search s;
 	memset(&s, 0, sizeof s);
 	s.h = h;
@@ -68,13 +71,15 @@ int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
 	int err = sdb_heuristic_frame(h, &frame, goal);
 	if (err)
 		return err;
-	sdb_heuristic_frame_board(h, &frame, &s.goal, goal);
+	sdb_frame_board(&frame, &s.goal, goal);
 	if (limits) {
 		s.max_nodes = limits->max_nodes;
 		s.deadline = limits->timeout > 0 ? t0 + limits->timeout : 0;
 	}
 	sdb_hstate st;
 	int bound = stats->heuristic = sdb_heuristic_start_in(h, &frame, &st, start);
+	if (bound < 0)
+		return bound;
 	int r;
 	for (;;) {
 		s.next_bound = 1 << 30;
@@ -95,14 +100,18 @@ int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
 		                (unsigned long long)s.nodes, bound - 1);
 	if (r != FOUND)
 		return sdb_fail(SDB_ELIMIT, "no solution within %d moves", SDB_MAX_MOVES);
-	int back[4];
-	for (int m = 0; m < 4; m++)
-		back[sdb_sym_move(goal->w, goal->h, frame.sym, m)] = m;
+	/* The answer is what was found: the depth at the goal and the path to it
+	 * (the bound can only differ if the heuristic overestimates). */
+	const int depth = s.found_depth;
 	a->solvable = 1;
-	a->distance = bound;
-	for (int k = 0; k < bound; k++)
-		a->moves[k] = sdb_move_letter(back[s.path[k]]);
-	a->moves[bound] = '\0';
-	a->best_move = bound ? back[s.path[0]] : -1;
-	return SDB_OK;
+	a->distance = depth;
+	for (int k = 0; k < depth; k++)
+		a->moves[k] = sdb_move_letter(frame.move_back[s.path[k]]);
+	a->moves[depth] = '\0';
+	a->best_move = depth ? frame.move_back[s.path[0]] : -1;
+	a->method = SDB_METHOD_SEARCH;
+	a->nodes = stats->nodes;
+	a->heuristic = stats->heuristic;
+	a->heuristic_name = sdb_heuristic_name(h);
+	return sdb_done(SDB_OK);
 }

@@ -7,10 +7,12 @@
  * previous database intact. */
 #include <errno.h>
 #include <lmdb.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "internal.h"
@@ -19,14 +21,26 @@
  * readers map the same size, which costs no memory. */
 #define MAP_SIZE ((size_t)64 << 30)
 #define FORMAT_KEY "format"
+/* The oldest format this slidedb reads (and converts on the first write). */
+#define OLDEST_FORMAT 2u
+enum { MAX_HEURISTICS = 32 };
 
 struct sdb_db {
 	MDB_env *env;
 	MDB_txn *rtxn;            /* read-only handles: held until close */
 	MDB_dbi info, catalog, tables;
 	unsigned flags;
+	uint32_t version;         /* the file's format version */
 	int ntables;
 	struct sdb_table *table;  /* catalog, in name order */
+	/* Heuristics of sdb_db_heuristic(), opened on first use. */
+	pthread_mutex_t lock;
+	int nheuristics;
+	struct cached_heuristic {
+		int w, h, rep;
+		sdb_heuristic *heur;
+		char note[320];
+	} heuristic[MAX_HEURISTICS];
 	char path[];
 };
 
@@ -78,7 +92,7 @@ static int check_not_truncated(const sdb_db *db)
 	return SDB_OK;
 }
 
-static int check_format(sdb_db *db, MDB_txn *txn)
+static int read_format(sdb_db *db, MDB_txn *txn)
 {
 	MDB_val key = { strlen(FORMAT_KEY), FORMAT_KEY }, val;
 	int rc = mdb_get(txn, db->info, &key, &val);
@@ -89,10 +103,13 @@ static int check_format(sdb_db *db, MDB_txn *txn)
 		return lmdb_fail(db, rc, "reading the format");
 	uint32_t version;
 	memcpy(&version, val.mv_data, sizeof version);
-	if (version != SDB_FORMAT_VERSION)
+	if (version < OLDEST_FORMAT || version > SDB_FORMAT_VERSION)
 		return sdb_fail(SDB_EVERSION, "%s: database format version %u, this slidedb "
-		                "(%s) reads version %u: rebuild it with slidedb-gen", db->path,
-		                version, SDB_VERSION_STRING, SDB_FORMAT_VERSION);
+		                "(%s) reads versions %u to %u: %s", db->path, version,
+		                SDB_VERSION_STRING, OLDEST_FORMAT, SDB_FORMAT_VERSION,
+		                version > SDB_FORMAT_VERSION ? "use a newer slidedb"
+		                : "rebuild its tables with slidedb-gen");
+	db->version = version;
 	return SDB_OK;
 }
 
@@ -129,14 +146,13 @@ static int load_catalog(sdb_db *db, MDB_txn *txn)
 	for (rc = mdb_cursor_get(cur, &key, &val, MDB_FIRST); rc == 0 && db->ntables < (int)st.ms_entries;
 	     rc = mdb_cursor_get(cur, &key, &val, MDB_NEXT)) {
 		struct sdb_table *t = &db->table[db->ntables];
-		if (val.mv_size != sizeof t->info || key.mv_size >= SDB_NAME_MAX) {
+		if (sdb_record_decode(&t->info, key.mv_data, key.mv_size, val.mv_data, val.mv_size,
+		                      db->version)) {
 			err = sdb_fail(SDB_ECORRUPT, "%s: catalog entry '%.*s' is damaged", db->path,
 			               (int)(key.mv_size < SDB_NAME_MAX ? key.mv_size : SDB_NAME_MAX),
 			               (const char *)key.mv_data);
 			break;
 		}
-		memcpy(&t->info, val.mv_data, sizeof t->info);
-		t->info.name[SDB_NAME_MAX - 1] = '\0';
 		t->db = db;
 		t->blank = t->info.goal.blank;
 		if (t->info.kind == SDB_KIND_FULL && t->info.goal.n <= SDB_MAX_FULL_CELLS)
@@ -146,6 +162,40 @@ static int load_catalog(sdb_db *db, MDB_txn *txn)
 	mdb_cursor_close(cur);
 	if (!err && rc != 0 && rc != MDB_NOTFOUND)
 		err = lmdb_fail(db, rc, "reading the catalog");
+	/* The tiles each set covers: a partial partition leaves the others out. */
+	for (int i = 0; i < db->ntables; i++)
+		for (int j = 0; j < db->ntables; j++)
+			if (db->table[i].info.kind == SDB_KIND_PATTERN &&
+			    db->table[j].info.kind == SDB_KIND_PATTERN &&
+			    !strcmp(db->table[i].info.set, db->table[j].info.set))
+				db->table[i].info.set_tiles |= db->table[j].info.pattern;
+	return err;
+}
+
+/* Rewrite a version-2 catalog as version-3 records, inside a writer's
+ * transaction (the first write to an old file converts it). */
+static int upgrade_catalog(sdb_db *db, MDB_txn *txn)
+{
+	int err = load_catalog(db, txn);
+	for (int i = 0; i < db->ntables && !err; i++) {
+		sdb_table_info *in = &db->table[i].info;
+		MDB_val key = { strlen(in->name), in->name }, val = { sdb_record_size(in), NULL };
+		int rc = mdb_put(txn, db->catalog, &key, &val, MDB_RESERVE);
+		if (rc)
+			err = lmdb_fail(db, rc, "converting the catalog");
+		else
+			sdb_record_encode(val.mv_data, in);
+	}
+	free(db->table);
+	db->table = NULL;
+	db->ntables = 0;
+	uint32_t version = SDB_FORMAT_VERSION;
+	MDB_val key = { strlen(FORMAT_KEY), FORMAT_KEY }, val = { sizeof version, &version };
+	int rc = err ? 0 : mdb_put(txn, db->info, &key, &val, 0);
+	if (rc)
+		err = lmdb_fail(db, rc, "converting the catalog");
+	if (!err)
+		db->version = SDB_FORMAT_VERSION;
 	return err;
 }
 
@@ -171,7 +221,9 @@ static int create_layout(sdb_db *db, int existed)
 			err = lmdb_fail(db, rc, "creating the database");
 	}
 	if (!err)
-		err = check_format(db, txn);
+		err = read_format(db, txn);
+	if (!err && db->version != SDB_FORMAT_VERSION)
+		err = upgrade_catalog(db, txn);
 	if (err) {
 		mdb_txn_abort(txn);
 		return err;
@@ -231,6 +283,7 @@ int sdb_db_open(sdb_db **out, const char *path, unsigned flags)
 		return sdb_fail(SDB_ENOMEM, "%s: out of memory", path);
 	strcpy(db->path, path);
 	db->flags = flags;
+	pthread_mutex_init(&db->lock, NULL);
 	int rdonly = (flags & SDB_RDONLY) != 0;
 	int err = open_env(db, rdonly);
 	if (!err && !rdonly)
@@ -244,7 +297,7 @@ int sdb_db_open(sdb_db **out, const char *path, unsigned flags)
 	if (!err && rdonly)
 		err = open_dbis(db, txn, 0);
 	if (!err)
-		err = check_format(db, txn);
+		err = read_format(db, txn);
 	if (!err)
 		err = load_catalog(db, txn);
 	if (err) {
@@ -258,7 +311,7 @@ int sdb_db_open(sdb_db **out, const char *path, unsigned flags)
 	else
 		mdb_txn_abort(txn);  /* a thread may hold only one transaction; writers need theirs */
 	*out = db;
-	return SDB_OK;
+	return sdb_done(SDB_OK);
 }
 
 void sdb_db_close(sdb_db *db)
@@ -269,6 +322,9 @@ void sdb_db_close(sdb_db *db)
 		mdb_txn_abort(db->rtxn);
 	if (db->env)
 		mdb_env_close(db->env);
+	for (int i = 0; i < db->nheuristics; i++)
+		sdb_heuristic_close(db->heuristic[i].heur);
+	pthread_mutex_destroy(&db->lock);
 	free(db->table);
 	free(db);
 }
@@ -289,8 +345,10 @@ const sdb_table *sdb_table_find(const sdb_db *db, const char *name)
 	while (lo <= hi) {   /* the catalog is in LMDB key order: byte order */
 		int mid = (lo + hi) / 2;
 		int c = strcmp(db->table[mid].info.name, name);
-		if (c == 0)
+		if (c == 0) {
+			sdb_done(SDB_OK);
 			return &db->table[mid];
+		}
 		if (c < 0)
 			lo = mid + 1;
 		else
@@ -442,10 +500,12 @@ int sdb_writer_put_meta(sdb_writer *w, sdb_table_info *info)
 		                info->name);
 	info->crc32 = crc_of(w->reserved, w->reserved_size);
 	info->format_version = SDB_FORMAT_VERSION;
-	MDB_val key = { strlen(info->name), info->name }, val = { sizeof *info, info };
-	int rc = mdb_put(w->txn, w->db->catalog, &key, &val, 0);
+	MDB_val key = { strlen(info->name), info->name }, val = { sdb_record_size(info), NULL };
+	int rc = mdb_put(w->txn, w->db->catalog, &key, &val, MDB_RESERVE);
+	if (!rc)
+		sdb_record_encode(val.mv_data, info);
 	w->reserved = NULL;
-	return rc ? lmdb_fail(w->db, rc, "writing the catalog") : SDB_OK;
+	return rc ? lmdb_fail(w->db, rc, "writing the catalog") : sdb_done(SDB_OK);
 }
 
 int sdb_writer_commit(sdb_writer *w)
@@ -462,4 +522,156 @@ void sdb_writer_abort(sdb_writer *w)
 		return;
 	mdb_txn_abort(w->txn);
 	free(w);
+}
+
+int sdb_db_heuristic(const sdb_heuristic **out, const char **note, const sdb_db *cdb,
+                     const sdb_board *goal)
+{
+	sdb_db *db = (sdb_db *)cdb;   /* the cache is not part of the value */
+	int rep = sdb_sym_representative(goal->w, goal->h, goal->blank), err = SDB_OK;
+	*out = NULL;
+	*note = NULL;
+	pthread_mutex_lock(&db->lock);
+	struct cached_heuristic *c = NULL;
+	for (int i = 0; i < db->nheuristics && !c; i++)
+		if (db->heuristic[i].w == goal->w && db->heuristic[i].h == goal->h &&
+		    db->heuristic[i].rep == rep)
+			c = &db->heuristic[i];
+	if (!c && db->nheuristics == MAX_HEURISTICS)
+		err = sdb_fail(SDB_ENOMEM, "more than %d classes of goals in one database handle",
+		               MAX_HEURISTICS);
+	if (!c && !err) {
+		sdb_heuristic *h = NULL;
+		char note_text[sizeof c->note] = "";
+		err = sdb_heuristic_open(&h, db, goal, NULL);
+		if (err == SDB_ENOTFOUND) {
+			snprintf(note_text, sizeof note_text, "%s", sdb_errdetail());
+			err = sdb_heuristic_open_manhattan(&h, goal);
+		}
+		if (!err) {
+			c = &db->heuristic[db->nheuristics++];
+			c->w = goal->w;
+			c->h = goal->h;
+			c->rep = rep;
+			c->heur = h;
+			memcpy(c->note, note_text, sizeof c->note);
+		}
+	}
+	if (c) {
+		*out = c->heur;
+		*note = c->note[0] ? c->note : NULL;
+	}
+	pthread_mutex_unlock(&db->lock);
+	return err;
+}
+
+int sdb_remove(sdb_db *db, const char *const *names, int nnames, int *ntables)
+{
+	*ntables = 0;
+	const sdb_table **chosen;
+	int n = sdb_tables_chosen(&chosen, db, names, nnames);
+	if (n < 0)
+		return n;
+	sdb_writer *w;
+	int err = sdb_writer_begin(&w, db);
+	for (int i = 0; i < n && !err; i++) {
+		const char *name = sdb_table_meta(chosen[i])->name;
+		MDB_val key = { strlen(name), (void *)name };
+		int rc = mdb_del(w->txn, db->tables, &key, NULL);
+		if (!rc || rc == MDB_NOTFOUND)   /* a catalog entry without its table goes too */
+			rc = mdb_del(w->txn, db->catalog, &key, NULL);
+		if (rc)
+			err = lmdb_fail(db, rc, "removing a table");
+	}
+	free(chosen);
+	if (err) {
+		sdb_writer_abort(w);
+		return err;
+	}
+	if ((err = sdb_writer_commit(w)))
+		return err;
+	*ntables = n;
+	return sdb_done(SDB_OK);
+}
+
+static uint64_t file_size(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) ? 0 : (uint64_t)st.st_size;
+}
+
+typedef struct copy_job {
+	MDB_env *env;
+	const char *to;
+	int rc;
+} copy_job;
+
+/* LMDB's compacting copy, on a thread of its own: it takes a read
+ * transaction, and the calling thread holds the write one. */
+static void *copy_compacted(void *arg)
+{
+	copy_job *job = arg;
+	job->rc = mdb_env_copy2(job->env, job->to, MDB_CP_COMPACT);
+	return NULL;
+}
+
+/* mdb_reader_list calls this once for its header and once per reader. */
+static int count_line(const char *msg, void *ctx)
+{
+	(void)msg;
+	++*(int *)ctx;
+	return 0;
+}
+
+int sdb_compact(const char *path, uint64_t *before, uint64_t *after)
+{
+	sdb_db *db;
+	int err = sdb_db_open(&db, path, 0);   /* checks the file; converts a version-2 one */
+	if (err)
+		return err;
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s.compact-%d", db->path, (int)getpid());
+	uint64_t size0 = file_size(db->path);
+	/* Readers of other processes would keep the old file while the lock
+	 * file they share describes the new one: compact only when none is
+	 * reading (mdb_reader_check has cleared the slots of dead ones). */
+	int lines = 0;
+	mdb_reader_list(db->env, count_line, &lines);
+	if (lines > 1) {
+		sdb_db_close(db);
+		return sdb_fail(SDB_EIO, "%s: %d process%s reading it; compact it when they have "
+		                "closed it", path, lines - 1, lines == 2 ? " is" : "es are");
+	}
+	/* Hold the write lock throughout, so no commit lands in the old file
+	 * after the copy has read it. */
+	MDB_txn *wtxn;
+	int rc = mdb_txn_begin(db->env, NULL, 0, &wtxn);
+	if (rc) {
+		err = lmdb_fail(db, rc, "compacting");
+		sdb_db_close(db);
+		return err;
+	}
+	unlink(tmp);
+	copy_job job = { db->env, tmp, 0 };
+	pthread_t th;
+	if (pthread_create(&th, NULL, copy_compacted, &job))
+		job.rc = EAGAIN;
+	else
+		pthread_join(th, NULL);
+	if (job.rc)
+		err = lmdb_fail(db, job.rc, "writing the compacted copy");
+	else if (rename(tmp, db->path))
+		err = sdb_fail(SDB_EIO, "%s: cannot rename the compacted copy over it: %s", db->path,
+		               strerror(errno));
+	if (err)
+		unlink(tmp);
+	mdb_txn_abort(wtxn);
+	if (!err) {
+		if (before)
+			*before = size0;
+		if (after)
+			*after = file_size(db->path);
+	}
+	sdb_db_close(db);
+	return sdb_done(err);
 }

@@ -56,27 +56,23 @@ static int put_data(gzFile z, const uint8_t *data, uint64_t size)
 	return gzputc(z, '\n') == '\n' ? 0 : -1;
 }
 
-int sdb_export(const sdb_db *db, const char *name, const char *path, int *ntables)
+int sdb_export(const sdb_db *db, const char *const *names, int nnames, const char *path,
+               int *ntables)
 {
 	*ntables = 0;
-	const sdb_table *chosen[256];
-	int n = 0;
-	for (int i = 0; i < sdb_table_count(db) && n < 256; i++) {
-		const sdb_table *t = sdb_table_at(db, i);
-		const sdb_table_info *in = sdb_table_meta(t);
-		if (!strcmp(in->name, name) || (in->kind == SDB_KIND_PATTERN && !strcmp(in->set, name)))
-			chosen[n++] = t;
-	}
-	if (n == 0)
-		return sdb_fail(SDB_ENOTFOUND, "%s has no table or set named '%s'", sdb_db_path(db),
-		                name);
+	const sdb_table **chosen = NULL;
+	int n = sdb_tables_chosen(&chosen, db, names, nnames);
+	if (n < 0)
+		return n;
 	/* Write beside the target and rename: a failed export leaves no half file. */
 	int to_stdout = !strcmp(path, "-");
 	char tmp[4096];
 	snprintf(tmp, sizeof tmp, "%s.tmp%d", path, (int)getpid());
 	gzFile z = to_stdout ? gzdopen(dup(STDOUT_FILENO), "wb6") : gzopen(tmp, "wb6");
-	if (!z)
+	if (!z) {
+		free(chosen);
 		return sdb_fail(SDB_EIO, "%s: cannot create it", to_stdout ? "standard output" : tmp);
+	}
 	int err = gzprintf(z, "%s\n", MAGIC) <= 0 ? SDB_EIO : SDB_OK;
 	for (int i = 0; i < n && !err; i++) {
 		const sdb_table_info *in = sdb_table_meta(chosen[i]);
@@ -96,7 +92,8 @@ int sdb_export(const sdb_db *db, const char *name, const char *path, int *ntable
 		unlink(tmp);
 	if (!err)
 		*ntables = n;
-	return err;
+	free(chosen);
+	return sdb_done(err);
 }
 
 /* --- import --------------------------------------------------------------- */
@@ -210,7 +207,7 @@ static const char *check_meta(const sdb_table_info *in)
 	return size == in->states ? NULL : "damaged metadata";
 }
 
-static int import_table(sdb_writer *w, reader *rd)
+static int import_table(sdb_writer *w, reader *rd, const sdb_db *db, unsigned flags)
 {
 	sdb_table_info in;
 	memset(&in, 0, sizeof in);
@@ -229,6 +226,9 @@ static int import_table(sdb_writer *w, reader *rd)
 	uint64_t bytes = sdb_table_bytes(&in);
 	if (why || strtoull(line + 5, NULL, 10) != bytes)
 		return bad(rd, why ? why : "damaged metadata");
+	if (!(flags & SDB_REPLACE) && sdb_table_find(db, in.name))
+		return sdb_fail(SDB_EEXIST, "%s: table '%s' exists in %s (import --replace "
+		                "replaces it)", rd->file, in.name, sdb_db_path(db));
 	uint8_t *data;
 	int err = sdb_writer_reserve(w, &data, in.name, bytes);
 	if (err)
@@ -265,9 +265,10 @@ static int at_clean_end(reader *r)
 	return c == -1 && zerr == Z_OK;
 }
 
-int sdb_import(sdb_writer *w, const char *path, int *ntables)
+/* Read an export into the writer's transaction; see sdb_import(). */
+static int import_into(sdb_writer *w, const sdb_db *db, const char *path, unsigned flags,
+                       int *ntables)
 {
-	*ntables = 0;
 	reader rd = { .file = path };
 	rd.z = !strcmp(path, "-") ? gzdopen(dup(STDIN_FILENO), "rb") : gzopen(path, "rb");
 	if (!rd.z)
@@ -279,7 +280,7 @@ int sdb_import(sdb_writer *w, const char *path, int *ntables)
 		err = bad(&rd, "not gzip-compressed (slidedb exports are gzip streams)");
 	int n = 0;
 	while (!err && (line = next_line(&rd)) && !strcmp(line, "table") &&
-	       !(err = import_table(w, &rd)))
+	       !(err = import_table(w, &rd, db, flags)))
 		n++;
 	if (!err) {
 		char *end;
@@ -292,4 +293,21 @@ int sdb_import(sdb_writer *w, const char *path, int *ntables)
 	if (!err)
 		*ntables = n;
 	return err;
+}
+
+int sdb_import(sdb_db *db, const char *path, unsigned flags, int *ntables)
+{
+	*ntables = 0;
+	sdb_writer *w;
+	int n = 0, err = sdb_writer_begin(&w, db);
+	if (err)
+		return err;
+	if ((err = import_into(w, db, path, flags, &n))) {
+		sdb_writer_abort(w);
+		return err;
+	}
+	if ((err = sdb_writer_commit(w)))
+		return err;
+	*ntables = n;
+	return sdb_done(SDB_OK);
 }

@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sdb_board_goal(&goal, start.w, start.h, start.n - 1);   /* blank last */
-	int err = sdb_answer_query(&a, db, &start, &goal, 1);
+	int err = sdb_answer_query(&a, db, &start, &goal, NULL);
 	if (err)
 		fprintf(stderr, "%s: %s\n", argv[0], sdb_errdetail());
 	else if (!a.solvable)

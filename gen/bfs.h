@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "slidedb.h"
+#include "slidedb_engine.h"
 
 /* Called by the search as it goes (from the calling thread only, often:
  * rate-limit the display): the level being worked on and the states reached

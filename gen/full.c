@@ -17,10 +17,8 @@ static int build_one(run *r, int blank)
 	                sdb_rank_count(o->w, o->h));
 	uint8_t *data;
 	int err = sdb_writer_reserve(r->wr, &data, info.name, info.states);
-	if (err) {
-		fprintf(stderr, "%s: %s\n", prog, sdb_errdetail());
-		return err;
-	}
+	if (err)
+		return run_fail_lib(r, err);
 	bfs_full_ctx ctx;
 	bfs_space space;
 	bfs_full_space(&space, &ctx, o->w, o->h, blank);
@@ -31,14 +29,11 @@ static int build_one(run *r, int blank)
 
 /* The blank cells to build tables for: representatives only. With no goal,
  * every class on boards of up to 10 cells, the standard goal's class above. */
-static int target_cells(int *cells, const options *o)
+static int target_cells(int *cells, const options *o, const sdb_board *goal)
 {
 	int n = o->w * o->h, count = 0;
 	if (o->goal_text) {
-		sdb_board goal;
-		if (parse_goal(&goal, o))
-			return -1;
-		cells[count++] = sdb_sym_representative(o->w, o->h, goal.blank);
+		cells[count++] = sdb_sym_representative(o->w, o->h, goal->blank);
 		return count;
 	}
 	if (o->all_goals || n <= 10) {
@@ -54,23 +49,23 @@ static int target_cells(int *cells, const options *o)
 int cmd_full(const options *o)
 {
 	if (o->goal_text && o->all_goals)
-		return fail_usage("%s", "--goal and --all-goals exclude each other");
+		return cli_usage("--goal and --all-goals exclude each other");
 	if (o->w * o->h > SDB_MAX_FULL_CELLS) {
-		fprintf(stderr, "%s: %dx%d has %d cells and %llu states: too many for a full table "
-		        "(up to %d cells); build pattern databases with `%s pdb %dx%d --partition "
-		        "SPEC`\n", prog, o->w, o->h, o->w * o->h,
-		        (unsigned long long)sdb_rank_count(o->w, o->h), SDB_MAX_FULL_CELLS, prog, o->w,
-		        o->h);
-		return 1;
+		char spec[64];
+		sdb_partition_default(spec, sizeof spec, o->w, o->h);
+		return cli_fail("%dx%d has %d cells and %llu states: too many for a full table (up "
+		                "to %d cells); build pattern databases with `%s pdb %dx%d --partition "
+		                "%s`", o->w, o->h, o->w * o->h,
+		                (unsigned long long)sdb_rank_count(o->w, o->h), SDB_MAX_FULL_CELLS,
+		                cli_prog, o->w, o->h, spec);
 	}
+	sdb_board goal;
+	if (parse_goal(&goal, o))
+		return cli_fail_lib("--goal");
 	int cells[SDB_MAX_CELLS];
-	int count = target_cells(cells, o);
-	if (count < 0)
-		return 1;
+	int count = target_cells(cells, o, &goal);
 	run r;
-	if (run_begin(&r, o))
-		return 1;
-	int err = 0;
+	int err = run_begin(&r, o);
 	for (int i = 0; i < count && !err; i++)
 		err = build_one(&r, cells[i]);
 	return run_end(&r, err);

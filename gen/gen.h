@@ -4,22 +4,20 @@
 #define SLIDEDB_GEN_H
 
 #include "bfs.h"
+#include "opts.h"
 #include "out.h"
 #include "progress.h"
-#include "slidedb.h"
+#include "slidedb_engine.h"
 
-enum { EXIT_USAGE = 2 };
-
-extern const char *prog;
-
+/* The options and arguments of one subcommand (main.c parses only those
+ * that apply to it). */
 typedef struct options {
-	const char *db_path, *goal_text, *partition, *output, *blank;
-	int all_goals, threads, json, quiet, progress_mode;
-	int w, h;
+	const char *db_path, *goal_text, *partition, *output, *blank, *set_name;
+	int all_goals, threads, json, quiet, progress_mode, partial, replace;
+	int w, h;          /* the size argument of full and pdb */
+	char **args;       /* positional arguments after the subcommand */
+	int nargs;
 } options;
-
-/* Print "prog: message (try --help)" and return EXIT_USAGE. */
-int fail_usage(const char *fmt, const char *arg);
 
 /* One run: every table it writes appears in one transaction. */
 typedef struct run {
@@ -30,13 +28,20 @@ typedef struct run {
 	out text;
 	double started;
 	int ntables;
+	char why[512];   /* what failed, printed once by run_end */
 } run;
 
+/* Record why the run fails (printed by run_end) and return err. */
+int run_fail(run *r, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The same with the library's sdb_errdetail() as the reason. */
+int run_fail_lib(run *r, int err);
+
 /* Open the database read-write (created if missing) and begin the
- * transaction; prints the reason and returns 1 on failure. */
+ * transaction; an SDB_E* code on failure (recorded for run_end). */
 int run_begin(run *r, const options *o);
-/* Commit (err == 0) or abandon (err != 0), print the summary, close.
- * Returns the exit code. */
+/* Commit (err == 0) or abandon (err != 0), print the summary or the one
+ * failure message, close. Returns the exit code. The only place a write run
+ * prints an error. */
 int run_end(run *r, int err);
 
 /* A BFS filling a reserved table, with the progress bar and timings;
@@ -50,13 +55,16 @@ int run_put(run *r, sdb_table_info *info);
 void table_info_init(sdb_table_info *info, const char *name, int kind, int format,
                      const sdb_board *goal, uint64_t states);
 
-/* The goal of --goal (default: tiles in order, blank last); 0 or 1 after
- * printing why. */
+/* The goal of --goal (default: tiles in order, blank last); 0, or an
+ * SDB_E* code with sdb_errdetail() saying why. */
 int parse_goal(sdb_board *goal, const options *o);
 
+/* The subcommands: each returns the exit code. */
 int cmd_full(const options *o);
 int cmd_pdb(const options *o);
-int cmd_export(const options *o, const char *name);
-int cmd_import(const options *o, const char *file);
+int cmd_export(const options *o);
+int cmd_import(const options *o);
+int cmd_rm(const options *o);
+int cmd_compact(const options *o);
 
 #endif

@@ -1,4 +1,8 @@
-/* slidedb-gen: build distance tables and store them in the database. */
+/* slidedb-gen: build distance tables and keep the database.
+ *
+ * Subcommands come from a table, as libgit2's CLI has them; each parses only
+ * the options that apply to it (one option table says which), so an option
+ * of another subcommand is a usage error, never silently ignored. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,135 +12,213 @@
 #include "gen.h"
 #include "opts.h"
 
-const char *prog = "slidedb-gen";
+enum {
+	FULL = 1 << 0, PDB = 1 << 1, EXPORT = 1 << 2, IMPORT = 1 << 3, RM = 1 << 4,
+	COMPACT = 1 << 5, ALL = 0x3f, BUILD = FULL | PDB
+};
 
-static void usage(FILE *f)
+/* Long-only options get codes above any character. */
+enum { OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_PARTIAL, OPT_REPLACE };
+
+static const struct gen_option {
+	const char *name;
+	int has_arg, code;
+	unsigned commands;
+	const char *help;
+} gen_options[] = {
+	{ "goal", required_argument, 'g', BUILD,
+	  "-g, --goal STATE   build for goals with STATE's blank cell (and its symmetric cells)" },
+	{ "all-goals", no_argument, 'a', FULL,
+	  "-a, --all-goals    one table per class of blank cells, serving every goal" },
+	{ "partition", required_argument, 'P', PDB,
+	  "-P, --partition S  the groups: 5-5-5, 6-6-3, 7-8 (4x4), or tiles like 1,2,3/4,5,6" },
+	{ "blank", required_argument, 'b', PDB,
+	  "-b, --blank MODE   region (default: keeps the blank's region, as exact as keeping\n"
+	  "                     its cell) or min (smaller, weaker)" },
+	{ "name", required_argument, 'n', PDB,
+	  "-n, --name NAME    the set's name (default: pdb-WxH-bCELL-SPEC, SPEC as typed)" },
+	{ "partial", no_argument, OPT_PARTIAL, PDB,
+	  "    --partial      allow groups that leave tiles out (a weaker heuristic)" },
+	{ "output", required_argument, 'o', EXPORT,
+	  "-o, --output FILE  the file to write ('-' for standard output)" },
+	{ "replace", no_argument, OPT_REPLACE, IMPORT,
+	  "    --replace      replace tables that exist (default: refuse them)" },
+	{ "db", required_argument, 'd', ALL,
+	  "-d, --db PATH      database file (default $SLIDEDB_DB or slidedb.lmdb)" },
+	{ "threads", required_argument, 't', BUILD,
+	  "-t, --threads N    threads (default: all cores)" },
+	{ "json", no_argument, 'j', BUILD,
+	  "-j, --json         print one JSON object per table built" },
+	{ "quiet", no_argument, 'q', ALL, "-q, --quiet        print nothing on success" },
+	{ "progress", no_argument, OPT_PROGRESS, BUILD,
+	  "    --progress     show progress even when stderr is not a terminal" },
+	{ "no-progress", no_argument, OPT_NO_PROGRESS, BUILD,
+	  "    --no-progress  never show progress" },
+	{ "help", no_argument, 'h', ALL, "-h, --help         show this help" },
+	{ "version", no_argument, 'V', ALL, "-V, --version      show the version" },
+};
+enum { NOPTIONS = sizeof gen_options / sizeof *gen_options };
+
+static const struct command {
+	const char *name;
+	unsigned bit;
+	int (*run)(const options *o);
+	int min_args, max_args;   /* positional arguments */
+	const char *synopsis, *summary;
+} commands[] = {
+	{ "full", FULL, cmd_full, 1, 1, "full WxH [--goal STATE | --all-goals]",
+	  "one byte per reachable state (distance and best move) of a board of W columns\n"
+	  "      and H rows, W*H <= 12. With no --goal: every goal when W*H <= 10, else the\n"
+	  "      standard goal (blank last)" },
+	{ "pdb", PDB, cmd_pdb, 1, 1,
+	  "pdb WxH --partition SPEC [--blank region|min] [--goal STATE] [--name NAME] [--partial]",
+	  "an additive pattern-database set (W*H <= 16)" },
+	{ "export", EXPORT, cmd_export, 1, 64, "export NAME... -o FILE.gz",
+	  "write tables (a table, a set, or full-WxH for every goal class) with metadata\n"
+	  "      and CRC, as a gzip stream" },
+	{ "import", IMPORT, cmd_import, 1, 1, "import FILE.gz [--replace]",
+	  "verify an export and store its tables" },
+	{ "rm", RM, cmd_rm, 1, 64, "rm NAME...",
+	  "remove tables, sets or full sizes, in one transaction" },
+	{ "compact", COMPACT, cmd_compact, 0, 0, "compact",
+	  "rewrite the database file without its free pages" },
+};
+enum { NCOMMANDS = sizeof commands / sizeof *commands };
+
+static void usage(FILE *f, const struct command *only)
 {
-	fprintf(f,
-	        "Usage: %s full WxH [--goal STATE | --all-goals] [OPTIONS]\n"
-	        "       %s pdb WxH --partition SPEC [--blank region|min] [--goal STATE] [OPTIONS]\n"
-	        "       %s export NAME -o FILE.gz [--db PATH]\n"
-	        "       %s import FILE.gz [--db PATH]\n"
-	        "Build distance tables and store them in the database, one transaction per\n"
-	        "run: all tables of a run appear at once, or none.\n"
-	        "\n"
-	        "  full WxH          one byte per reachable state (distance and best move) of a\n"
-	        "                    board of W columns and H rows, W*H <= 12. With no --goal:\n"
-	        "                    every goal when W*H <= 10, else the standard goal (blank last)\n"
-	        "  pdb WxH           an additive pattern-database set (W*H <= 16): SPEC is 5-5-5,\n"
-	        "                    6-6-3 or 7-8 on 4x4, or groups of tiles like 1,2,3/4,5,6/7,8\n"
-	        "  export NAME       write a table, or every table of a set, with metadata and\n"
-	        "                    CRC, as a gzip stream\n"
-	        "  import FILE       verify an export and store its tables\n"
-	        "\n"
-	        "Options:\n"
-	        "  -g, --goal STATE   build for goals with STATE's blank cell (and its symmetric cells)\n"
-	        "  -a, --all-goals    full: one table per class of blank cells, serving every goal\n"
-	        "  -P, --partition S  pdb: the groups\n"
-	        "  -b, --blank MODE   pdb: region (default: keeps the blank's region, as exact as\n"
-	        "                     keeping its cell) or min (smaller, weaker)\n"
-	        "  -o, --output FILE  export: the file to write ('-' for stdout)\n"
-	        "  -d, --db PATH      database file (default $SLIDEDB_DB or slidedb.lmdb)\n"
-	        "  -t, --threads N    threads (default: all cores)\n"
-	        "  -j, --json         print one JSON object per table built\n"
-	        "  -q, --quiet        print nothing on success\n"
-	        "      --progress     show progress even when stderr is not a terminal\n"
-	        "      --no-progress  never show progress\n"
-	        "  -h, --help         show this help\n"
-	        "  -V, --version      show the version\n"
-	        "\n"
+	for (int i = 0; i < NCOMMANDS; i++)
+		if (!only || only == &commands[i])
+			fprintf(f, "%s %s %s [OPTIONS]\n", i && !only ? "      " : "Usage:", cli_prog,
+			        commands[i].synopsis);
+	fputs("Build distance tables and keep the database. Every command that writes does\n"
+	      "it in one transaction: all its tables appear at once, or none.\n\n", f);
+	for (int i = 0; i < NCOMMANDS; i++)
+		if (!only || only == &commands[i])
+			fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fputs("\nOptions:\n", f);
+	for (int i = 0; i < NOPTIONS; i++)
+		if (!only || (gen_options[i].commands & only->bit)) {
+			fprintf(f, "  %s", gen_options[i].help);
+			if (!only && gen_options[i].commands != ALL) {
+				fputs(" (", f);
+				for (int c = 0, first = 1; c < NCOMMANDS; c++)
+					if (gen_options[i].commands & commands[c].bit) {
+						fprintf(f, "%s%s", first ? "" : ", ", commands[c].name);
+						first = 0;
+					}
+				fputc(')', f);
+			}
+			fputc('\n', f);
+		}
+	fprintf(f, "\nExit status: 0 done, 1 failed (the database is left as it was), 2 usage.\n"
 	        "Examples: %s full 3x3 && slidedb-lookup 1 2 3 4 5 6 0 7 8\n"
-	        "          %s pdb 4x4 --partition 7-8\n",
-	        prog, prog, prog, prog, prog, prog);
+	        "          %s pdb 4x4 --partition 7-8\n", cli_prog, cli_prog);
 }
 
-/* Parse options; returns -1 to go on or an exit code. */
-static int parse_options(options *o, int argc, char **argv)
+/* The option that getopt refused: one of another command, or unknown. */
+static int refuse(const struct command *cmd, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "goal", required_argument, NULL, 'g' },
-		{ "all-goals", no_argument, NULL, 'a' },
-		{ "partition", required_argument, NULL, 'P' },
-		{ "blank", required_argument, NULL, 'b' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "progress", no_argument, NULL, 1 },
-		{ "no-progress", no_argument, NULL, 2 },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	const char *given = cli_refused_option(argv);
+	for (int i = 0; i < NOPTIONS; i++) {
+		const struct gen_option *g = &gen_options[i];
+		int is_it = given[1] == '-' ? !strncmp(given + 2, g->name, strcspn(given + 2, "="))
+		            && strlen(g->name) == strcspn(given + 2, "=")
+		            : g->code < 256 && given[1] == g->code;
+		if (is_it)
+			return cli_usage("option '%s' does not apply to '%s'", given, cmd->name);
+	}
+	return cli_usage("unknown option '%s'", given);
+}
+
+/* Parse the options of cmd into o; -1 to go on, or an exit code. */
+static int parse_options(options *o, const struct command *cmd, int argc, char **argv)
+{
+	struct option longopts[NOPTIONS + 1];
+	char shortopts[3 * NOPTIONS + 2] = ":";
+	int n = 0;
+	size_t len = 1;
+	for (int i = 0; i < NOPTIONS; i++) {
+		const struct gen_option *g = &gen_options[i];
+		if (!(g->commands & cmd->bit))
+			continue;
+		longopts[n++] = (struct option){ g->name, g->has_arg, NULL, g->code };
+		if (g->code < 256) {
+			shortopts[len++] = (char)g->code;
+			if (g->has_arg)
+				shortopts[len++] = ':';
+		}
+	}
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+	shortopts[len] = '\0';
 	int c;
+	long v;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":g:aP:b:o:d:t:jqhV", longopts, NULL)) != -1) {
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'g': o->goal_text = optarg; break;
 		case 'a': o->all_goals = 1; break;
 		case 'P': o->partition = optarg; break;
 		case 'b': o->blank = optarg; break;
+		case 'n': o->set_name = optarg; break;
+		case OPT_PARTIAL: o->partial = 1; break;
 		case 'o': o->output = optarg; break;
+		case OPT_REPLACE: o->replace = 1; break;
 		case 'd': o->db_path = optarg; break;
-		case 't': {
-			char *end;
-			long n = strtol(optarg, &end, 10);
-			if (*end || n < 1 || n > 1024)
-				return fail_usage("--threads '%s' is not a number from 1 to 1024", optarg);
-			o->threads = (int)n;
+		case 't':
+			if (!cli_parse_long(&v, optarg, 1, 1024))
+				return cli_usage("--threads '%s' is not a number from 1 to 1024", optarg);
+			o->threads = (int)v;
 			break;
-		}
 		case 'j': o->json = 1; break;
 		case 'q': o->quiet = 1; break;
-		case 1: o->progress_mode = 1; break;
-		case 2: o->progress_mode = 0; break;
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("%s %s\n", prog, sdb_version()); return 0;
-		case ':': return fail_usage("option '%s' needs a value", argv[optind - 1]);
-		default: return fail_usage("unknown option '%s'", cli_refused_option(argv));
+		case OPT_PROGRESS: o->progress_mode = 1; break;
+		case OPT_NO_PROGRESS: o->progress_mode = 0; break;
+		case 'h': usage(stdout, cmd); return 0;
+		case 'V': printf("%s %s\n", cli_prog, sdb_version()); return 0;
+		case ':': return cli_usage("option '%s' needs a value", argv[optind - 1]);
+		default: return refuse(cmd, argv);
 		}
 	}
-	return -1;
-}
-
-/* The size argument of full and pdb. */
-static int parse_size(options *o, const char *size)
-{
-	if (sdb_size_parse(&o->w, &o->h, size))
-		return fail_usage("%s", sdb_errdetail());
 	return -1;
 }
 
 int main(int argc, char **argv)
 {
+	cli_prog = "slidedb-gen";
 	options o = { .progress_mode = -1 };
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	o.threads = cores > 0 ? (int)cores : 1;
 	if (argc < 2)
-		return fail_usage("%s", "missing command (full, pdb, export or import)");
-	const char *cmd = argv[1];
-	if (cmd[0] == '-') {
-		int rc = parse_options(&o, argc, argv);
-		return rc >= 0 ? rc : fail_usage("%s", "missing command (full, pdb, export or import)");
+		return cli_usage("missing command (full, pdb, export, import, rm or compact)");
+	const char *name = argv[1];
+	if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+		usage(stdout, NULL);
+		return 0;
 	}
-	if (strcmp(cmd, "full") && strcmp(cmd, "pdb") && strcmp(cmd, "export") &&
-	    strcmp(cmd, "import"))
-		return fail_usage("unknown command '%s' (full, pdb, export or import)", cmd);
-	int rc = parse_options(&o, argc - 1, argv + 1);
+	if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
+		printf("%s %s\n", cli_prog, sdb_version());
+		return 0;
+	}
+	const struct command *cmd = NULL;
+	for (int i = 0; i < NCOMMANDS && !cmd; i++)
+		if (!strcmp(commands[i].name, name))
+			cmd = &commands[i];
+	if (!cmd)
+		return cli_usage(name[0] == '-' ? "missing command before '%s' (full, pdb, export, "
+		                 "import, rm or compact)" : "unknown command '%s' (full, pdb, export, "
+		                 "import, rm or compact)", name);
+	int rc = parse_options(&o, cmd, argc - 1, argv + 1);
 	if (rc >= 0)
 		return rc;
-	int npos = argc - 1 - optind;
-	char **pos = argv + 1 + optind;
-	if (npos < 1)
-		return fail_usage("%s: missing argument", cmd);
-	if (npos > 1)
-		return fail_usage("unexpected argument '%s'", pos[1]);
-	if (!strcmp(cmd, "export"))
-		return cmd_export(&o, pos[0]);
-	if (!strcmp(cmd, "import"))
-		return cmd_import(&o, pos[0]);
-	if ((rc = parse_size(&o, pos[0])) >= 0)
-		return rc;
-	return !strcmp(cmd, "full") ? cmd_full(&o) : cmd_pdb(&o);
+	o.args = argv + 1 + optind;
+	o.nargs = argc - 1 - optind;
+	if (o.nargs < cmd->min_args)
+		return cli_usage("%s: missing argument (%s)", cmd->name, cmd->synopsis);
+	if (o.nargs > cmd->max_args)
+		return cli_usage("%s: unexpected argument '%s'", cmd->name, o.args[cmd->max_args]);
+	if ((cmd->bit & BUILD) && sdb_size_parse(&o.w, &o.h, o.args[0]))
+		return cli_usage("%s", sdb_errdetail());
+	return cmd->run(&o);
 }

@@ -29,100 +29,119 @@ static const struct named {
 	{ "5-5-5", 3, { 0x00ce, 0x1330, 0xec00 } },
 };
 
-/* Labels of the canonical frame: tile t of goal is tile label[t] there. */
-static void canonical_labels(uint8_t *label, const sdb_board *goal, int rep)
+/* Everything parse_partition decides. */
+typedef struct partition {
+	int ngroups;
+	uint32_t groups[MAX_GROUPS];   /* bit masks of canonical labels */
+	uint32_t tiles;                /* the user's tiles in any group */
+	char spelling[64];             /* the groups in the user's tiles, for the name */
+	int truncated;                 /* the spelling did not fit */
+} partition;
+
+/* Lowest tile of a mask, for ordering groups. */
+static int lowest(uint32_t mask)
 {
-	int s = 0;
-	while (sdb_sym_cell(goal->w, goal->h, s, goal->blank) != rep)
-		s++;
-	sdb_board g;
-	sdb_sym_board(&g, goal, s);
-	for (int c = 0, next = 1; c < g.n; c++)
-		if (g.cell[c])
-			label[g.cell[c]] = (uint8_t)next++;
-	label[0] = 0;
+	return __builtin_ctz(mask);
 }
 
-/* Groups from SPEC, as bit masks of canonical labels. Returns the count, or
- * -1 after printing why. */
-static int parse_partition(uint32_t *groups, char *setname, size_t cap, const options *o,
-                           const sdb_board *goal, int rep)
+/* Groups from SPEC, as bit masks of canonical labels (the frame's labels of
+ * the user's goal), ordered by their smallest tile, and the spelling of the
+ * name: tiles in order, groups by their smallest tile, so that the same
+ * groups typed in another order are the same set. 0, or 1 after printing
+ * why. */
+static int parse_partition(partition *pt, const options *o, const sdb_board *goal, int rep)
 {
 	const char *spec = o->partition;
-	int n = o->w * o->h;
+	const int n = o->w * o->h;
+	memset(pt, 0, sizeof *pt);
 	for (size_t i = 0; i < sizeof named / sizeof *named; i++)
 		if (!strcmp(spec, named[i].name)) {
-			if (n != 16) {
-				fprintf(stderr, "%s: --partition %s is a 4x4 partition; give the groups of "
-				        "%dx%d explicitly, e.g. 1,2,3/4,5,6\n", prog, spec, o->w, o->h);
-				return -1;
-			}
-			memcpy(groups, named[i].groups, sizeof named[i].groups);
-			snprintf(setname, cap, "pdb-%dx%d-b%d-%s", o->w, o->h, rep, spec);
-			return named[i].ngroups;
+			if (n != 16)
+				return cli_fail("--partition %s is a 4x4 partition; give the groups of %dx%d "
+				                "explicitly, e.g. 1,2,3/4,5,6", spec, o->w, o->h);
+			pt->ngroups = named[i].ngroups;
+			memcpy(pt->groups, named[i].groups, sizeof named[i].groups);
+			pt->tiles = 0xfffe;
+			snprintf(pt->spelling, sizeof pt->spelling, "%s", spec);
+			return 0;
 		}
-	uint8_t label[SDB_MAX_CELLS];
-	canonical_labels(label, goal, rep);
-	int ngroups = 0;
-	uint32_t used = 0;
-	groups[0] = 0;
-	int len = snprintf(setname, cap, "pdb-%dx%d-b%d-", o->w, o->h, rep);
+	uint32_t user[MAX_GROUPS] = { 0 };   /* the groups in the user's tiles */
 	for (const char *p = spec;; p++) {
 		if (*p == '/' || *p == '\0') {
-			if (!groups[ngroups]) {
-				fprintf(stderr, "%s: --partition '%s': empty group\n", prog, spec);
-				return -1;
-			}
-			if (__builtin_popcount(groups[ngroups]) > SDB_MAX_PATTERN) {
-				fprintf(stderr, "%s: --partition '%s': a group has more than %d tiles\n", prog,
-				        spec, SDB_MAX_PATTERN);
-				return -1;
-			}
-			ngroups++;
+			if (!user[pt->ngroups])
+				return cli_fail("--partition '%s': empty group", spec);
+			if (__builtin_popcount(user[pt->ngroups]) > SDB_MAX_PATTERN)
+				return cli_fail("--partition '%s': a group has more than %d tiles", spec,
+				                SDB_MAX_PATTERN);
+			pt->ngroups++;
 			if (!*p)
 				break;
-			if (ngroups == MAX_GROUPS) {
-				fprintf(stderr, "%s: --partition '%s': too many groups\n", prog, spec);
-				return -1;
-			}
-			groups[ngroups] = 0;
+			if (pt->ngroups == MAX_GROUPS)
+				return cli_fail("--partition '%s': too many groups", spec);
 			continue;
 		}
 		if (*p == ',' || *p == ' ')
 			continue;
 		char *end;
 		long t = strtol(p, &end, 10);
-		if (end == p || t < 1 || t >= n) {
-			fprintf(stderr, "%s: --partition '%s': expected tiles 1..%d, groups separated "
-			        "by '/' (or 5-5-5, 6-6-3, 7-8 on 4x4)\n", prog, spec, n - 1);
-			return -1;
-		}
-		if (used >> t & 1) {
-			fprintf(stderr, "%s: --partition '%s': tile %ld is in two groups\n", prog, spec, t);
-			return -1;
-		}
-		used |= 1u << t;
-		groups[ngroups] |= 1u << label[t];
+		if (end == p || t < 1 || t >= n)
+			return cli_fail("--partition '%s': expected tiles 1..%d, groups separated by '/' "
+			                "(or 5-5-5, 6-6-3, 7-8 on 4x4)", spec, n - 1);
+		if (pt->tiles >> t & 1)
+			return cli_fail("--partition '%s': tile %ld is in two groups", spec, t);
+		pt->tiles |= 1u << t;
+		user[pt->ngroups] |= 1u << t;
 		p = end - 1;
 	}
-	/* The name lists the canonical labels in hex, group by group; when that
-	 * is too long (many small groups), a checksum of the groups stands in. */
-	char full[4 * SDB_MAX_CELLS];
-	int flen = 0;
-	for (int g = 0; g < ngroups; g++) {
+	for (int a = 1; a < pt->ngroups; a++)   /* by smallest tile: a handful of groups */
+		for (int b = a; b > 0 && lowest(user[b]) < lowest(user[b - 1]); b--) {
+			uint32_t tmp = user[b];
+			user[b] = user[b - 1];
+			user[b - 1] = tmp;
+		}
+	sdb_frame frame;
+	sdb_frame_init(&frame, goal, rep);
+	size_t len = 0;
+	for (int g = 0; g < pt->ngroups; g++)
 		for (int t = 1; t < n; t++)
-			if (groups[g] >> t & 1)
-				full[flen++] = "0123456789abcdef"[t];
-		full[flen++] = g + 1 < ngroups ? '-' : '\0';
+			if (user[g] >> t & 1) {
+				pt->groups[g] |= 1u << frame.label[t];
+				int first = t == lowest(user[g]);
+				if (len + 5 < sizeof pt->spelling)
+					len += (size_t)snprintf(pt->spelling + len, sizeof pt->spelling - len,
+					                        "%s%d", first ? (g ? "_" : "") : ",", t);
+				else
+					pt->truncated = 1;
+			}
+	return 0;
+}
+
+/* The set's name: --name, else pdb-WxH-bCELL-SPELLING[-min], the groups in
+ * the user's tiles ('/' written '_': it separates a set from its groups); a
+ * spelling too long for a name is replaced by a checksum of the groups. 0,
+ * or an exit code after printing why. */
+static int set_name(char *name, size_t cap, const options *o, const partition *pt, int rep,
+                    int mode)
+{
+	if (o->set_name) {
+		const char *bad = strpbrk(o->set_name, "/ \t\n'\"");
+		if (!o->set_name[0] || bad || strlen(o->set_name) >= cap ||
+		    !strncmp(o->set_name, "full-", 5))
+			return cli_usage("--name '%s': a set name is 1 to %zu characters, no '/', blanks "
+			                 "or quotes, and does not start with 'full-'", o->set_name, cap - 1);
+		snprintf(name, cap, "%s", o->set_name);
+		return 0;
 	}
-	uint32_t hash = 2166136261u;   /* FNV-1a */
-	for (const char *c = full; *c; c++)
-		hash = (hash ^ (uint8_t)*c) * 16777619u;
-	if ((size_t)len + strlen(full) + 1 <= cap)
-		strcpy(setname + len, full);
-	else
-		snprintf(setname + len, cap - (size_t)len, "x%08x", hash);
-	return ngroups;
+	const char *min = mode == SDB_BLANK_MIN ? "-min" : "";
+	int len = snprintf(name, cap, "pdb-%dx%d-b%d-%s%s", o->w, o->h, rep, pt->spelling, min);
+	if (len < 0 || (size_t)len >= cap || pt->truncated) {
+		uint32_t hash = 2166136261u;   /* FNV-1a of the groups, tiles in order */
+		for (int g = 0; g < pt->ngroups; g++)
+			for (int k = 0; k < 4; k++)
+				hash = (hash ^ (uint8_t)(pt->groups[g] >> 8 * k)) * 16777619u;
+		snprintf(name, cap, "pdb-%dx%d-b%d-x%08x%s", o->w, o->h, rep, hash, min);
+	}
+	return 0;
 }
 
 /* The minimum over the blank's regions, folded in place: the min-mode index
@@ -211,12 +230,12 @@ static int build_group(run *r, const sdb_board *canon, const char *setname, uint
 	sdb_pattern *p = NULL, *compact = NULL;
 	uint8_t *work = NULL, *data;
 	char name[SDB_NAME_MAX];
-	snprintf(name, sizeof name, "%s/g%u", setname, (unsigned char)group);
+	snprintf(name, sizeof name, "%.*s/g%u", SDB_NAME_MAX - 5, setname, (unsigned)group & 15u);
 	int err = sdb_pattern_new(&p, canon, tiles, SDB_BLANK_REGION);
 	if (!err && mode == SDB_BLANK_MIN)
 		err = sdb_pattern_new(&compact, canon, tiles, SDB_BLANK_MIN);
 	if (err) {
-		fprintf(stderr, "%s: %s\n", prog, sdb_errdetail());
+		run_fail_lib(r, err);
 		goto done;
 	}
 	/* The search runs in a working table of its own; the stored table, packed,
@@ -229,9 +248,8 @@ static int build_group(run *r, const sdb_board *canon, const char *setname, uint
 	info.group = group;
 	info.ngroups = ngroups;
 	if (!(work = malloc(info.states))) {
-		fprintf(stderr, "%s: %s: out of memory for %llu entries\n", prog, name,
-		        (unsigned long long)info.states);
-		err = SDB_ENOMEM;
+		err = run_fail(r, SDB_ENOMEM, "%s: out of memory for %llu entries", name,
+		               (unsigned long long)info.states);
 		goto done;
 	}
 	bfs_space space;
@@ -255,7 +273,7 @@ static int build_group(run *r, const sdb_board *canon, const char *setname, uint
 		bytes = info.states;
 	}
 	if ((err = sdb_writer_reserve(r->wr, &data, name, bytes))) {
-		fprintf(stderr, "%s: %s\n", prog, sdb_errdetail());
+		run_fail_lib(r, err);
 		goto done;
 	}
 	memcpy(data, work, bytes);
@@ -269,33 +287,49 @@ done:
 	return err;
 }
 
+/* The user's tiles of a mask, as "7 8" (for messages). */
+static void tile_list(char *buf, size_t cap, uint32_t tiles, int n)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int t = 1; t < n && len + 4 < cap; t++)
+		if (tiles >> t & 1)
+			len += (size_t)snprintf(buf + len, cap - len, "%s%d", len ? " " : "", t);
+}
+
 int cmd_pdb(const options *o)
 {
 	if (!o->partition)
-		return fail_usage("%s", "pdb: --partition SPEC is required (5-5-5, 6-6-3, 7-8 or "
-		                        "groups like 1,2,3/4,5,6)");
+		return cli_usage("pdb: --partition SPEC is required (5-5-5, 6-6-3, 7-8 or groups "
+		                 "like 1,2,3/4,5,6)");
 	int mode = SDB_BLANK_REGION;
 	if (o->blank && !strcmp(o->blank, "min"))
 		mode = SDB_BLANK_MIN;
 	else if (o->blank && strcmp(o->blank, "region"))
-		return fail_usage("--blank '%s': expected region or min", o->blank);
+		return cli_usage("--blank '%s': expected region or min", o->blank);
 	sdb_board goal, canon;
 	if (parse_goal(&goal, o))
-		return 1;
+		return cli_fail_lib("--goal");
 	int rep = sdb_sym_representative(o->w, o->h, goal.blank);
 	sdb_board_goal(&canon, o->w, o->h, rep);
-	uint32_t groups[MAX_GROUPS];
-	char setname[SDB_NAME_MAX - 8];   /* room for "/gN" and "-min" */
-	int ngroups = parse_partition(groups, setname, sizeof setname - 4, o, &goal, rep);
-	if (ngroups < 0)
+	partition pt;
+	if (parse_partition(&pt, o, &goal, rep))
 		return 1;
-	if (mode == SDB_BLANK_MIN)
-		strcat(setname, "-min");
+	const uint32_t all = ((1u << (o->w * o->h)) - 1) & ~1u;
+	if (pt.tiles != all && !o->partial) {
+		char left[64];
+		tile_list(left, sizeof left, all & ~pt.tiles, o->w * o->h);
+		return cli_fail("--partition '%s' leaves tile%s %s out: add --partial to build a set "
+		                "that ignores %s (a weaker heuristic)", o->partition,
+		                strchr(left, ' ') ? "s" : "", left, strchr(left, ' ') ? "them" : "it");
+	}
+	char setname[SDB_NAME_MAX - 4];   /* room for "/gNN" */
+	int rc = set_name(setname, sizeof setname, o, &pt, rep, mode);
+	if (rc)
+		return rc;
 	run r;
-	if (run_begin(&r, o))
-		return 1;
-	int err = 0;
-	for (int g = 0; g < ngroups && !err; g++)
-		err = build_group(&r, &canon, setname, groups[g], g, ngroups, mode);
+	int err = run_begin(&r, o);
+	for (int g = 0; g < pt.ngroups && !err; g++)
+		err = build_group(&r, &canon, setname, pt.groups[g], g, pt.ngroups, mode);
 	return run_end(&r, err);
 }

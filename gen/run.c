@@ -1,5 +1,6 @@
 /* A write run of slidedb-gen: one LMDB transaction for every table the run
  * builds, a report line per table, and a summary with time and peak memory. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -7,23 +8,25 @@
 
 #include "gen.h"
 
-int fail_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "%s: ", prog);
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " (try '%s --help')\n", prog);
-	return EXIT_USAGE;
-}
-
 int parse_goal(sdb_board *goal, const options *o)
 {
 	if (!o->goal_text)
-		return sdb_board_goal(goal, o->w, o->h, o->w * o->h - 1) ? 1 : 0;
-	if (sdb_board_parse(goal, o->goal_text, o->w, o->h)) {
-		fprintf(stderr, "%s: --goal '%s': %s\n", prog, o->goal_text, sdb_errdetail());
-		return 1;
-	}
-	return 0;
+		return sdb_board_goal(goal, o->w, o->h, o->w * o->h - 1);
+	return sdb_board_parse(goal, o->goal_text, o->w, o->h);
+}
+
+int run_fail(run *r, int err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->why, sizeof r->why, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+int run_fail_lib(run *r, int err)
+{
+	return run_fail(r, err, "%s", sdb_errdetail());
 }
 
 int run_begin(run *r, const options *o)
@@ -32,12 +35,10 @@ int run_begin(run *r, const options *o)
 	r->o = o;
 	r->started = progress_now();
 	progress_init(&r->bar, o->progress_mode);
-	if (sdb_db_open(&r->db, o->db_path, SDB_CREATE) || sdb_writer_begin(&r->wr, r->db)) {
-		fprintf(stderr, "%s: %s\n", prog, sdb_errdetail());
-		sdb_db_close(r->db);
-		return 1;
-	}
-	return 0;
+	int err = sdb_db_open(&r->db, o->db_path, SDB_CREATE);
+	if (!err)
+		err = sdb_writer_begin(&r->wr, r->db);
+	return err ? run_fail_lib(r, err) : SDB_OK;
 }
 
 static double peak_mib(void)
@@ -49,11 +50,12 @@ static double peak_mib(void)
 
 int run_end(run *r, int err)
 {
-	if (err) {
+	if (err)
 		sdb_writer_abort(r->wr);
-	} else if ((err = sdb_writer_commit(r->wr))) {
-		fprintf(stderr, "%s: %s\n", prog, sdb_errdetail());
-	}
+	else if ((err = sdb_writer_commit(r->wr)))
+		run_fail_lib(r, err);
+	if (err)
+		cli_fail("%s", r->why);
 	if (!err && !r->o->quiet) {
 		out_flush(&r->text, stdout);
 		if (!r->o->json)
@@ -97,11 +99,8 @@ int run_bfs(run *r, sdb_table_info *info, uint8_t *table, const bfs_space *space
 	int err = bfs_run(&res, table, space, r->o->threads, on_level, &ctx);
 	info->build_seconds = progress_now() - t0;
 	progress_end(&r->bar);
-	if (err) {
-		fprintf(stderr, "%s: %s: distances too large for the table format\n", prog,
-		        info->name);
-		return err;
-	}
+	if (err)
+		return run_fail(r, err, "%s: distances too large for the table format", info->name);
 	memcpy(info->counts, res.counts, sizeof info->counts);
 	info->max_distance = res.max_distance;
 	info->threads = r->o->threads;
@@ -133,10 +132,8 @@ int run_put(run *r, sdb_table_info *info)
 	info->built_at = (int64_t)time(NULL);
 	snprintf(info->tool_version, sizeof info->tool_version, "%s", sdb_version());
 	int err = sdb_writer_put_meta(r->wr, info);
-	if (err) {
-		fprintf(stderr, "%s: %s\n", prog, sdb_errdetail());
-		return err;
-	}
+	if (err)
+		return run_fail_lib(r, err);
 	r->ntables++;
 	print_table(&r->text, info, r->o->json);
 	return SDB_OK;

@@ -1,33 +1,63 @@
-/* slidedb-gen export / import: the library's gzip transfer, as commands. */
+/* slidedb-gen export, import, rm and compact: the library's upkeep
+ * functions, as commands. */
 #include <stdio.h>
 
 #include "gen.h"
 
-int cmd_export(const options *o, const char *name)
+int cmd_export(const options *o)
 {
 	if (!o->output)
-		return fail_usage("%s", "export: -o FILE.gz is required ('-' for standard output)");
+		return cli_usage("export: -o FILE.gz is required ('-' for standard output)");
 	sdb_db *db;
-	int n = 0;
-	if (sdb_db_open(&db, o->db_path, SDB_RDONLY) || sdb_export(db, name, o->output, &n)) {
-		fprintf(stderr, "%s: export: %s\n", prog, sdb_errdetail());
-		sdb_db_close(db);
-		return 1;
-	}
-	if (!o->quiet && !o->json && o->output[0] != '-')
-		printf("exported %d table%s to %s\n", n, n == 1 ? "" : "s", o->output);
+	int n = 0, err = sdb_db_open(&db, o->db_path, SDB_RDONLY);
+	if (!err)
+		err = sdb_export(db, (const char *const *)o->args, o->nargs, o->output, &n);
 	sdb_db_close(db);
+	if (err)
+		return cli_fail_lib("export");
+	if (!o->quiet && o->output[0] != '-')
+		printf("exported %d table%s to %s\n", n, n == 1 ? "" : "s", o->output);
 	return 0;
 }
 
-int cmd_import(const options *o, const char *file)
+int cmd_import(const options *o)
 {
-	run r;
-	if (run_begin(&r, o))
-		return 1;
-	int n = 0, err = sdb_import(r.wr, file, &n);
-	if (err)
-		fprintf(stderr, "%s: import: %s; nothing was imported\n", prog, sdb_errdetail());
-	r.ntables = n;
-	return run_end(&r, err);
+	sdb_db *db;
+	int n = 0, err = sdb_db_open(&db, o->db_path, SDB_CREATE);
+	if (!err)
+		err = sdb_import(db, o->args[0], o->replace ? SDB_REPLACE : 0, &n);
+	if (err) {
+		cli_fail("import: %s; nothing was imported", sdb_errdetail());
+	} else if (!o->quiet) {
+		printf("stored %d table%s in %s\n", n, n == 1 ? "" : "s", sdb_db_path(db));
+	}
+	sdb_db_close(db);
+	return err ? 1 : 0;
+}
+
+int cmd_rm(const options *o)
+{
+	sdb_db *db;
+	int n = 0, err = sdb_db_open(&db, o->db_path, 0);
+	if (!err)
+		err = sdb_remove(db, (const char *const *)o->args, o->nargs, &n);
+	if (err) {
+		cli_fail("rm: %s; nothing was removed", sdb_errdetail());
+	} else if (!o->quiet) {
+		printf("removed %d table%s from %s\n", n, n == 1 ? "" : "s", sdb_db_path(db));
+	}
+	sdb_db_close(db);
+	return err ? 1 : 0;
+}
+
+int cmd_compact(const options *o)
+{
+	const char *path = o->db_path ? o->db_path : sdb_db_default_path();
+	uint64_t before, after;
+	if (sdb_compact(path, &before, &after))
+		return cli_fail_lib("compact");
+	if (!o->quiet)
+		printf("compacted %s: %llu bytes -> %llu bytes\n", path, (unsigned long long)before,
+		       (unsigned long long)after);
+	return 0;
 }

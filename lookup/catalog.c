@@ -1,11 +1,54 @@
 /* info: the catalog, table by table. verify: CRC-32 and per-distance counts of
  * every table recomputed from its entries. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "catalog.h"
+#include "opts.h"
 #include "out.h"
+
+/* The tables names mean, each once, in name order (all of them when there
+ * are no names): a malloc'ed array and its length, or -1 after saying which
+ * name means nothing. */
+static int choose(const sdb_table ***out, const sdb_db *db, const char *const *names,
+                  int nnames)
+{
+	int total = sdb_table_count(db), n = 0;
+	const sdb_table **list = calloc((size_t)total + 1, sizeof *list);
+	const sdb_table **some = calloc((size_t)total + 1, sizeof *some);
+	char *taken = calloc((size_t)total + 1, 1);
+	if (!list || !some || !taken) {
+		free(list);
+		free(some);
+		free(taken);
+		cli_fail("out of memory");
+		return -1;
+	}
+	for (int k = 0; k < nnames; k++) {
+		int m = sdb_table_select(some, total, db, names[k]);
+		if (m < 0) {
+			cli_fail_lib(NULL);
+			n = -1;
+			break;
+		}
+		for (int i = 0; i < total; i++)
+			for (int j = 0; j < m; j++)
+				if (some[j] == sdb_table_at(db, i))
+					taken[i] = 1;
+	}
+	for (int i = 0; i < total && n >= 0; i++)
+		if (!nnames || taken[i])
+			list[n++] = sdb_table_at(db, i);
+	free(some);
+	free(taken);
+	if (n < 0)
+		free(list);
+	else
+		*out = list;
+	return n;
+}
 
 static const char *kind_name(int kind)
 {
@@ -41,7 +84,22 @@ static void served_cells(out *o, const sdb_table_info *in, const char *sep)
 		}
 }
 
-/* Pattern tables: the set, the group's tiles, what it keeps of the blank. */
+/* Tiles of a mask (tiles of the canonical goal): " 1 2 3" or "[1,2,3]". */
+static void tile_list(out *o, uint32_t tiles, int json)
+{
+	if (json)
+		out_char(o, '[');
+	for (int t = 1, first = 1; t < SDB_MAX_CELLS; t++)
+		if (tiles >> t & 1) {
+			out_printf(o, json ? "%s%d" : "%s %d", json && !first ? "," : "", t);
+			first = 0;
+		}
+	if (json)
+		out_char(o, ']');
+}
+
+/* Pattern tables: the set, the group's tiles, what it keeps of the blank,
+ * and the tiles the whole set leaves out (a partial partition). */
 static void pattern_fields(out *o, const sdb_table_info *in, int json)
 {
 	if (in->kind != SDB_KIND_PATTERN)
@@ -50,18 +108,23 @@ static void pattern_fields(out *o, const sdb_table_info *in, int json)
 	if (json) {
 		out_str(o, ",\"set\":");
 		out_json_str(o, in->set);
-		out_printf(o, ",\"group\":%d,\"groups\":%d,\"blank\":\"%s\",\"tiles\":[", in->group,
+		out_printf(o, ",\"group\":%d,\"groups\":%d,\"blank\":\"%s\",\"tiles\":", in->group,
 		           in->ngroups, blank);
 	} else {
-		out_printf(o, "  set %s, group %d of %d, blank %s, tiles", in->set, in->group + 1,
-		           in->ngroups, blank);
+		out_printf(o, "  set %s, group g%d (groups g0 to g%d), blank %s, tiles", in->set,
+		           in->group, in->ngroups - 1, blank);
 	}
-	for (int t = 1, first = 1; t < SDB_MAX_CELLS; t++)
-		if (in->pattern >> t & 1) {
-			out_printf(o, json ? "%s%d" : "%s %d", json && !first ? "," : "", t);
-			first = 0;
-		}
-	out_str(o, json ? "]" : "\n");
+	tile_list(o, in->pattern, json);
+	const uint32_t all = ((1u << in->goal.n) - 1) & ~1u, left = all & ~in->set_tiles;
+	if (json) {
+		out_str(o, ",\"left_out\":");
+		tile_list(o, left, 1);
+	} else if (left) {
+		out_str(o, "; the set leaves out tiles");
+		tile_list(o, left, 0);
+	}
+	if (!json)
+		out_char(o, '\n');
 }
 
 static void info_json(out *o, const sdb_table_info *in)
@@ -74,11 +137,13 @@ static void info_json(out *o, const sdb_table_info *in)
 	out_printf(o, ",\"kind\":\"%s\",\"size\":\"%dx%d\",\"goal\":\"%s\",\"blank_cells\":[",
 	           kind_name(in->kind), in->goal.w, in->goal.h, goal);
 	served_cells(o, in, ",");
-	out_printf(o, "],\"entry_format\":\"%s\",\"states\":%llu,\"max_distance\":%d,"
+	out_printf(o, "],\"entry_format\":\"%s\",\"states\":%llu,\"bytes\":%llu,"
+	           "\"max_distance\":%d,"
 	           "\"crc32\":\"%08x\",\"built_at\":\"%s\",\"build_seconds\":%.6f,\"threads\":%d,"
 	           "\"tool_version\":",
-	           format_name(in->entry_format), (unsigned long long)in->states, in->max_distance,
-	           in->crc32, when, in->build_seconds, in->threads);
+	           format_name(in->entry_format), (unsigned long long)in->states,
+	           (unsigned long long)sdb_table_bytes(in), in->max_distance, in->crc32, when,
+	           in->build_seconds, in->threads);
 	out_json_str(o, in->tool_version);
 	pattern_fields(o, in, 1);
 	out_printf(o, ",\"format_version\":%u,\"counts\":[", in->format_version);
@@ -100,19 +165,23 @@ static void info_text(out *o, const sdb_table_info *in)
 	pattern_fields(o, in, 0);
 	out_str(o, "  serves goals with the blank in cell ");
 	served_cells(o, in, ", ");
-	out_printf(o, "\n  %llu states, max distance %d, entries %s, CRC-32 %08x\n"
+	out_printf(o, "\n  %llu states in %llu bytes, max distance %d, entries %s, CRC-32 %08x\n"
 	           "  built %s in %.3f s by slidedb %s (format %u)\n  counts",
-	           (unsigned long long)in->states, in->max_distance, format_name(in->entry_format),
+	           (unsigned long long)in->states, (unsigned long long)sdb_table_bytes(in),
+	           in->max_distance, format_name(in->entry_format),
 	           in->crc32, when, in->build_seconds, in->tool_version, in->format_version);
 	for (int d = 0; d <= in->max_distance; d++)
 		out_printf(o, " %llu", (unsigned long long)in->counts[d]);
 	out_char(o, '\n');
 }
 
-int catalog_info(const sdb_db *db, int json)
+int catalog_info(const sdb_db *db, const char *const *names, int nnames, int json)
 {
 	out o = { 0 };
-	int n = sdb_table_count(db);
+	const sdb_table **list;
+	int n = choose(&list, db, names, nnames);
+	if (n < 0)
+		return 1;
 	if (json) {
 		out_str(&o, "{\"path\":");
 		out_json_str(&o, sdb_db_path(db));
@@ -121,7 +190,7 @@ int catalog_info(const sdb_db *db, int json)
 		out_printf(&o, "%s: %d table%s\n", sdb_db_path(db), n, n == 1 ? "" : "s");
 	}
 	for (int i = 0; i < n; i++) {
-		const sdb_table_info *in = sdb_table_meta(sdb_table_at(db, i));
+		const sdb_table_info *in = sdb_table_meta(list[i]);
 		if (json) {
 			if (i)
 				out_char(&o, ',');
@@ -134,6 +203,7 @@ int catalog_info(const sdb_db *db, int json)
 		out_str(&o, "]}\n");
 	int rc = out_flush(&o, stdout);
 	out_free(&o);
+	free(list);
 	return rc ? 1 : 0;
 }
 
@@ -157,12 +227,16 @@ static int check_counts(const sdb_db *db, const sdb_table *t, char *why, size_t 
 	return SDB_OK;
 }
 
-int catalog_verify(const sdb_db *db, int json)
+int catalog_verify(const sdb_db *db, const char *const *names, int nnames, int json)
 {
 	int bad = 0;
 	out o = { 0 };
-	for (int i = 0; i < sdb_table_count(db); i++) {
-		const sdb_table *t = sdb_table_at(db, i);
+	const sdb_table **list;
+	int n = choose(&list, db, names, nnames);
+	if (n < 0)
+		return 1;
+	for (int i = 0; i < n; i++) {
+		const sdb_table *t = list[i];
 		char why[256] = "";
 		int err = sdb_table_verify(t);
 		if (err)
@@ -183,12 +257,13 @@ int catalog_verify(const sdb_db *db, int json)
 			out_printf(&o, "%s: ok\n", sdb_table_meta(t)->name);
 		}
 		if (err)
-			fprintf(stderr, "slidedb-lookup: verify: %s\n", why);
+			cli_fail("verify: %s", why);
 	}
 	if (!json)
-		out_printf(&o, "%s: %d table%s, %s\n", sdb_db_path(db), sdb_table_count(db),
-		           sdb_table_count(db) == 1 ? "" : "s", bad ? "DAMAGED" : "all intact");
-	out_flush(&o, stdout);
+		out_printf(&o, "%s: %d table%s, %s\n", sdb_db_path(db), n, n == 1 ? "" : "s",
+		           bad ? "DAMAGED" : "all intact");
+	int rc = out_flush(&o, stdout);
 	out_free(&o);
-	return bad;
+	free(list);
+	return bad || rc ? 1 : 0;
 }

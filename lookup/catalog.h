@@ -5,9 +5,11 @@
 
 #include "slidedb.h"
 
-/* Print every table's metadata; returns the exit code. */
-int catalog_info(const sdb_db *db, int json);
-/* Re-check every table's CRC and counts; returns 0, or 1 on any mismatch. */
-int catalog_verify(const sdb_db *db, int json);
+/* Print the metadata of the tables names mean (every table when nnames is
+ * 0); returns the exit code. */
+int catalog_info(const sdb_db *db, const char *const *names, int nnames, int json);
+/* Re-check the CRC and counts of the tables names mean (all when nnames is
+ * 0); returns 0, or 1 on any mismatch or unknown name. */
+int catalog_verify(const sdb_db *db, const char *const *names, int nnames, int json);
 
 #endif

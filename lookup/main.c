@@ -11,17 +11,15 @@
 #include "lines.h"
 #include "opts.h"
 #include "out.h"
-#include "slidedb.h"
 
-enum { EXIT_USAGE = 2, FLUSH_AT = 1 << 16, BATCH = 1024 };
-
-const char *prog = "slidedb-lookup";
+enum { FLUSH_AT = 1 << 16, BATCH = 1024 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 	        "Usage: %s [OPTIONS] [START [GOAL]]\n"
-	        "       %s [OPTIONS] info | verify\n"
+	        "       %s [OPTIONS] info [NAME...]\n"
+	        "       %s [OPTIONS] verify [NAME...]\n"
 	        "Answer optimal-move questions: the distance, the best move and a whole\n"
 	        "optimal sequence of moves, named by the direction the blank travels (u d l r).\n"
 	        "Boards of up to 12 cells are read from the full tables of slidedb-gen full;\n"
@@ -33,11 +31,15 @@ static void usage(FILE *f)
 	        "(\"123804765\"). GOAL defaults to the tiles in order with the blank last.\n"
 	        "With no START, queries are read from standard input, one per line: a start,\n"
 	        "then optionally a goal (two boards' worth of numbers, or 'START ; GOAL');\n"
-	        "blank lines and # comments are skipped. Each answer is written as soon as\n"
-	        "its line is answered and no more input is waiting.\n"
+	        "blank lines and # comments are skipped. A board may also be written as a\n"
+	        "grid, one row per line (rows of 2 or 3 cells, or W cells with --size WxH),\n"
+	        "ended by a blank line. Every query gets exactly one line of output, an\n"
+	        "'error: ...' line (JSON: an object with \"error\") for a bad one. Each answer\n"
+	        "is written as soon as its query is answered and no more input is waiting.\n"
 	        "\n"
-	        "  info              list the tables, their metadata and counts per distance\n"
-	        "  verify            re-check every table's CRC-32 and counts\n"
+	        "  info [NAME...]    list the tables (or those named: a table, a set, or\n"
+	        "                    full-WxH), their metadata and counts per distance\n"
+	        "  verify [NAME...]  re-check the tables' CRC-32 and counts\n"
 	        "\n"
 	        "Options:\n"
 	        "  -d, --db PATH     database file (default $SLIDEDB_DB or slidedb.lmdb)\n"
@@ -53,29 +55,13 @@ static void usage(FILE *f)
 	        "\n"
 	        "Exit status: 0 all answered, 1 a query or the database failed, 2 usage.\n"
 	        "Example: %s 1 2 3 4 5 6 0 7 8   ->   distance 2  best r  moves rr\n",
-	        prog, prog, prog);
+	        cli_prog, cli_prog, cli_prog, cli_prog);
 }
 
 typedef struct options {
 	const char *db_path;
 	answer_opts answer;
 } options;
-
-static int fail_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "%s: ", prog);
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " (try '%s --help')\n", prog);
-	return EXIT_USAGE;
-}
-
-static int parse_number(double *v, const char *text, double lo, double hi)
-{
-	char *end;
-	errno = 0;
-	*v = strtod(text, &end);
-	return end != text && !*end && !errno && *v >= lo && *v <= hi;
-}
 
 /* Returns -1 to go on, or an exit code. */
 static int parse_options(options *o, int argc, char **argv)
@@ -95,6 +81,7 @@ static int parse_options(options *o, int argc, char **argv)
 	};
 	answer_opts *a = &o->answer;
 	double v;
+	long n;
 	int c;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":d:s:jpo:t:n:T:hV", longopts, NULL)) != -1) {
@@ -102,7 +89,7 @@ static int parse_options(options *o, int argc, char **argv)
 		case 'd': o->db_path = optarg; break;
 		case 's':
 			if (sdb_size_parse(&a->w, &a->h, optarg))
-				return fail_usage("--size: %s", sdb_errdetail());
+				return cli_usage("--size: %s", sdb_errdetail());
 			break;
 		case 'j': a->report.json = 1; break;
 		case 'p': a->report.path = 1; break;
@@ -114,32 +101,32 @@ static int parse_options(options *o, int argc, char **argv)
 			else if (!strcmp(optarg, "best"))
 				a->report.only = ONLY_BEST;
 			else
-				return fail_usage("--only '%s': expected distance, moves or best", optarg);
+				return cli_usage("--only '%s': expected distance, moves or best", optarg);
 			break;
 		case 't':
-			if (!parse_number(&v, optarg, 1, 1024) || v != (int)v)
-				return fail_usage("--threads '%s' is not a number from 1 to 1024", optarg);
-			a->threads = (int)v;
+			if (!cli_parse_long(&n, optarg, 1, 1024))
+				return cli_usage("--threads '%s' is not a number from 1 to 1024", optarg);
+			a->threads = (int)n;
 			break;
 		case 'n':
-			if (!parse_number(&v, optarg, 1, 1e18) || v != (double)(uint64_t)v)
-				return fail_usage("--max-nodes '%s' is not a positive whole number", optarg);
+			if (!cli_parse_double(&v, optarg, 1, 1e18) || v != (double)(uint64_t)v)
+				return cli_usage("--max-nodes '%s' is not a positive whole number", optarg);
 			a->limits.max_nodes = (uint64_t)v;
 			break;
 		case 'T':
-			if (!parse_number(&v, optarg, 1e-3, 1e9))
-				return fail_usage("--timeout '%s' is not a number of seconds", optarg);
+			if (!cli_parse_double(&v, optarg, 1e-3, 1e9))
+				return cli_usage("--timeout '%s' is not a number of seconds", optarg);
 			a->limits.timeout = v;
 			break;
 		case 'h': usage(stdout); return 0;
-		case 'V': printf("%s %s\n", prog, sdb_version()); return 0;
-		case ':': return fail_usage("option '%s' needs a value", argv[optind - 1]);
-		default: return fail_usage("unknown option '%s'", cli_refused_option(argv));
+		case 'V': printf("%s %s\n", cli_prog, sdb_version()); return 0;
+		case ':': return cli_usage("option '%s' needs a value", argv[optind - 1]);
+		default: return cli_usage("unknown option '%s'", cli_refused_option(argv));
 		}
 	}
 	if (a->report.only && (a->report.json || a->report.path))
-		return fail_usage("%s", "--only prints one plain field: it does not combine with "
-		                        "--json or --path");
+		return cli_usage("--only prints one plain field: it does not combine with --json or "
+		                 "--path");
 	return -1;
 }
 
@@ -166,61 +153,146 @@ static void flush_before_wait(void *ctx)
 		so->failed = errno ? errno : EIO;
 }
 
-/* Queries from stdin, one per line, answered in order, in batches of the
- * lines already read. Answers are written when 64 KiB are ready or before
- * waiting for more input, so an interactive caller gets each answer as soon
- * as its line is read. */
-static int answer_stream(answerer *ans)
+/* A query under way: the rows of a grid gather here until it ends. */
+typedef struct grid {
+	char *text;   /* NULL: no grid under way */
+	size_t len;
+	int width, rows, line;
+} grid;
+
+static int grid_add(grid *g, const char *row, int width, int line)
+{
+	size_t n = strlen(row);
+	char *t = realloc(g->text, g->len + n + 2);
+	if (!t)
+		return -1;
+	if (!g->text) {
+		g->width = width;
+		g->rows = 0;
+		g->line = line;
+		g->len = 0;
+	}
+	g->text = t;
+	memcpy(g->text + g->len, row, n);
+	g->len += n;
+	g->text[g->len++] = '\n';
+	g->text[g->len] = '\0';
+	g->rows++;
+	return 0;
+}
+
+/* Queries from stdin, answered in order, in batches of the queries already
+ * read: one per line, or one per grid (rows on lines of their own, up to a
+ * blank line, a line of another width, or 2H rows with --size WxH).
+ * Answers are written when 64 KiB are ready or before waiting for more
+ * input, so an interactive caller gets each answer as soon as its query is
+ * read. */
+static int answer_stream(answerer *ans, const answer_opts *opts)
 {
 	if (isatty(STDIN_FILENO))
 		fprintf(stderr, "%s: reading queries from standard input, one per line "
-		        "(Ctrl-D ends)\n", prog);
+		        "(Ctrl-D ends)\n", cli_prog);
 	line_reader in;
 	line_reader_init(&in, STDIN_FILENO);
 	stream_out so = { { 0 }, 0 };
 	char **batch = malloc(BATCH * sizeof *batch);
 	int *linenos = malloc(BATCH * sizeof *linenos);
-	int failed = 0, lineno = 0;
-	while (!so.failed && batch && linenos) {
+	grid g = { 0 };
+	int failed = 0, lineno = 0, more = 1, oom = !batch || !linenos;
+	while (!so.failed && !oom && more) {
 		int n = 0;
-		char *line;
-		size_t len;
-		while (n < BATCH && (n == 0 || line_pending(&in)) &&
-		       (line = line_next(&in, &len, flush_before_wait, &so))) {
-			lineno++;
-			if (strip_comment(line))
-				continue;
-			if (!(batch[n] = strdup(line)))
+		/* Read while lines are waiting; a grid under way may wait for more. */
+		while (n < BATCH - 1 && (n == 0 || g.text || line_pending(&in))) {
+			size_t len;
+			char *line = line_next(&in, &len, flush_before_wait, &so);
+			if (line)
+				lineno++;
+			for (size_t k = 0; line && k < len; k++)
+				if (!line[k])
+					line[k] = '?';   /* a NUL byte: reported, never a cut line */
+			int blank = !line || strip_comment(line);
+			int width = blank ? 0 : sdb_query_grid_row(line, opts->w, opts->h);
+			if (g.text && (blank || width != g.width)) {   /* the grid ends here */
+				batch[n] = g.text;
+				linenos[n++] = g.line;
+				g.text = NULL;
+			}
+			if (!line) {
+				more = 0;
 				break;
+			}
+			if (blank)
+				continue;
+			if (width) {
+				if (grid_add(&g, line, width, lineno)) {
+					oom = 1;
+					break;
+				}
+				if (opts->h && g.rows == 2 * opts->h) {   /* a start and a goal: whole */
+					batch[n] = g.text;
+					linenos[n++] = g.line;
+					g.text = NULL;
+				}
+				continue;
+			}
+			if (!(batch[n] = strdup(line))) {
+				oom = 1;
+				break;
+			}
 			linenos[n++] = lineno;
 		}
-		if (n == 0)
-			break;
-		failed |= answer_batch(ans, &so.buf, batch, linenos, n);
+		if (n > 0)
+			failed |= answer_batch(ans, &so.buf, batch, linenos, n);
 		for (int i = 0; i < n; i++)
 			free(batch[i]);
 		if (so.buf.len >= FLUSH_AT)
 			flush_before_wait(&so);
 	}
 	flush_before_wait(&so);
+	free(g.text);
 	free(batch);
 	free(linenos);
 	int read_error = in.error;
 	line_reader_free(&in);
 	out_free(&so.buf);
-	if (so.failed) {
-		fprintf(stderr, "%s: writing the answers failed: %s\n", prog, strerror(so.failed));
-		return 1;
-	}
-	if (read_error) {
-		fprintf(stderr, "%s: reading standard input failed: %s\n", prog, strerror(read_error));
-		return 1;
-	}
+	if (oom)
+		return cli_fail("out of memory");
+	if (so.failed)
+		return cli_fail("writing the answers failed: %s", strerror(so.failed));
+	if (read_error)
+		return cli_fail("reading standard input failed: %s", strerror(read_error));
 	return failed;
+}
+
+/* The command-line words as one query: two words that are each a whole
+ * board (compact, or with commas or brackets) are a start and a goal. The
+ * text is malloc'ed: arguments of any length are read whole. */
+static char *join_args(int argc, char **argv)
+{
+	sdb_query q;
+	const char *sep = " ";
+	if (argc == 2 && strchr(argv[0], ';') == NULL && strchr(argv[1], ';') == NULL &&
+	    sdb_board_parse(&q.start, argv[0], 0, 0) != SDB_EINVAL &&
+	    sdb_board_parse(&q.goal, argv[1], 0, 0) != SDB_EINVAL)
+		sep = " ; ";
+	size_t len = 1;
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 3;
+	char *text = malloc(len);
+	if (!text)
+		return NULL;
+	text[0] = '\0';
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strcat(text, sep);
+		strcat(text, argv[i]);
+	}
+	return text;
 }
 
 int main(int argc, char **argv)
 {
+	cli_prog = "slidedb-lookup";
 	options o = { .answer = { .threads = 1 } };
 	int rc = parse_options(&o, argc, argv);
 	if (rc >= 0)
@@ -229,35 +301,26 @@ int main(int argc, char **argv)
 	char **pos = argv + optind;
 	const char *cmd = npos > 0 && (!strcmp(pos[0], "info") || !strcmp(pos[0], "verify"))
 	                  ? pos[0] : NULL;
-	if (cmd && npos > 1)
-		return fail_usage("unexpected argument '%s'", pos[1]);
-
 	sdb_db *db;
-	if (sdb_db_open(&db, o.db_path, SDB_RDONLY)) {
-		fprintf(stderr, "%s: %s\n", prog, sdb_errdetail());
-		return 1;
-	}
+	if (sdb_db_open(&db, o.db_path, SDB_RDONLY))
+		return cli_fail_lib(NULL);
 	answerer *ans = answerer_new(db, &o.answer);
 	if (!ans) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		rc = 1;
+		rc = cli_fail("out of memory");
 	} else if (cmd && !strcmp(cmd, "info")) {
-		rc = catalog_info(db, o.answer.report.json);
+		rc = catalog_info(db, (const char *const *)pos + 1, npos - 1, o.answer.report.json);
 	} else if (cmd) {
-		rc = catalog_verify(db, o.answer.report.json);
+		rc = catalog_verify(db, (const char *const *)pos + 1, npos - 1, o.answer.report.json);
 	} else if (npos == 0) {
-		rc = answer_stream(ans);
+		rc = answer_stream(ans, &o.answer);
 	} else {
-		char text[1024];
-		query_join_args(text, sizeof text, npos, pos);
-		char *lines[1] = { text };
+		char *text = join_args(npos, pos);
 		out out = { 0 };
-		rc = answer_batch(ans, &out, lines, NULL, 1);
-		if (out_flush(&out, stdout) || fflush(stdout)) {
-			fprintf(stderr, "%s: writing the answer failed: %s\n", prog, strerror(errno));
-			rc = 1;
-		}
+		rc = text ? answer_batch(ans, &out, &text, NULL, 1) : cli_fail("out of memory");
+		if (out_flush(&out, stdout) || fflush(stdout))
+			rc = cli_fail("writing the answer failed: %s", strerror(errno));
 		out_free(&out);
+		free(text);
 	}
 	answerer_free(ans);
 	sdb_db_close(db);

@@ -37,8 +37,7 @@ static void path_boards(out *o, const sdb_board *start, const char *moves, int j
 	}
 }
 
-static void answer_json(out *o, const report_opts *r, const query *q, const sdb_answer *a,
-                        const sdb_solve_stats *stats)
+static void answer_json(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a)
 {
 	out_str(o, "{\"start\":");
 	board_json(o, &q->start);
@@ -73,16 +72,16 @@ static void answer_json(out *o, const report_opts *r, const query *q, const sdb_
 		path_boards(o, &q->start, a->moves, 1);
 		out_char(o, ']');
 	}
-	if (stats) {
+	if (a->method == SDB_METHOD_SEARCH) {
 		out_str(o, ",\"nodes\":");
-		out_u64(o, stats->nodes);
+		out_u64(o, a->nodes);
 		out_str(o, ",\"heuristic\":");
-		out_u64(o, (uint64_t)stats->heuristic);
+		out_u64(o, (uint64_t)a->heuristic);
 	}
 	out_str(o, "}\n");
 }
 
-static void answer_text(out *o, const report_opts *r, const query *q, const sdb_answer *a)
+static void answer_text(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a)
 {
 	if (!a->solvable) {
 		out_str(o, "unsolvable\n");
@@ -112,19 +111,22 @@ static void answer_text(out *o, const report_opts *r, const query *q, const sdb_
 		path_boards(o, &q->start, a->moves, 0);
 }
 
-void report_answer(out *o, const report_opts *r, const query *q, const sdb_answer *a,
-                   const sdb_solve_stats *stats)
+void report_answer(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a)
 {
 	if (r->json)
-		answer_json(o, r, q, a, stats);
+		answer_json(o, r, q, a);
 	else
 		answer_text(o, r, q, a);
 }
 
 void report_error(out *o, const report_opts *r, int line, const char *input, const char *msg)
 {
-	if (!r->json)
+	if (!r->json) {
+		out_str(o, "error: ");
+		out_str(o, msg);
+		out_char(o, '\n');
 		return;
+	}
 	out_str(o, "{");
 	if (line) {
 		out_str(o, "\"line\":");

@@ -3,7 +3,7 @@
 #define SLIDEDB_REPORT_H
 
 #include "out.h"
-#include "query_line.h"
+#include "slidedb.h"
 
 enum report_only { ONLY_ALL, ONLY_DISTANCE, ONLY_MOVES, ONLY_BEST };
 
@@ -13,13 +13,14 @@ typedef struct report_opts {
 	int only;   /* enum report_only: one field, plain (judge formats) */
 } report_opts;
 
-/* Append the answer a to query q; stats of the search, or NULL for a table
- * answer. */
-void report_answer(out *o, const report_opts *r, const query *q, const sdb_answer *a,
-                   const sdb_solve_stats *stats);
+/* Append the answer a to query q (searched answers add their nodes and
+ * heuristic in JSON). */
+void report_answer(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a);
 
-/* Append the report of a query that could not be answered; line is 0 for a
- * query from the command line. Text mode writes nothing on stdout. */
+/* Append the report of a query that could not be answered, in its place:
+ * one line in every mode ("error: MESSAGE" in text modes, an object with
+ * "error" in JSON), so that answers stay in step with the queries; line is 0
+ * for a query from the command line. */
 void report_error(out *o, const report_opts *r, int line, const char *input, const char *msg);
 
 #endif

@@ -49,6 +49,25 @@ int ck_lookup(const char *db, const char *input, char **out, char **err, const c
 	return rc;
 }
 
+void ck_run_hint(const char *message)
+{
+	const char *at = strstr(message, "with `");
+	cr_assert(at, "no command in '%s'", message);
+	at += 6;
+	const char *end = strchr(at, '`');
+	cr_assert(end, "no end of the command in '%s'", message);
+	/* The programs the hint names are the ones under test. */
+	char dir[PATH_MAX_LEN], cmd[CMD_MAX];
+	snprintf(dir, sizeof dir, "%s", SLIDEDB_GEN);
+	*strrchr(dir, '/') = '\0';
+	int len = snprintf(cmd, sizeof cmd, "PATH='%s':\"$PATH\" %.*s", dir, (int)(end - at), at);
+	cr_assert(len > 0 && (size_t)len < sizeof cmd);
+	char *err;
+	int rc = tk_run(cmd, NULL, NULL, &err);
+	cr_assert_eq(rc, 0, "the hint `%.*s` failed (exit %d): %s", (int)(end - at), at, rc, err);
+	free(err);
+}
+
 /* ------------------------------------------------------------------ */
 /* Files                                                                */
 

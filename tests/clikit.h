@@ -22,6 +22,11 @@ int ck_gen(const char *db, char **out, char **err, const char *fmt, ...)
 int ck_lookup(const char *db, const char *input, char **out, char **err, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
+/* Run, as it is, the command a message proposes ("build it with `CMD`"
+ * or "build one with `CMD`"), with the programs under test first on PATH;
+ * the test fails if the message has none or the command fails. */
+void ck_run_hint(const char *message);
+
 /* --- Files. */
 
 /* The whole file (malloc'ed, NUL-terminated); its length in *size. */

@@ -29,6 +29,26 @@ static void db_build(char *path, size_t cap, const char *size)
 	tk_build(path, size, NULL);
 }
 
+/* A query that fails: exit 1, one line on stderr that contains every
+ * fragment given (NULL-terminated list), and in its place on stdout exactly
+ * one line "error: REASON", the reason stderr ends with: a caller that reads
+ * one line per query stays in step. */
+static void assert_bad_query(int rc, const char *out, const char *err, const char *what, ...)
+{
+	cr_assert_eq(rc, 1, "%s: exit %d, expected 1 (stderr: %s)", what, rc, err);
+	ck_assert_one_line(err, what);
+	cr_assert(!strncmp(out, "error: ", 7) && strchr(out, '\n') == out + strlen(out) - 1,
+	          "%s: stdout should be one 'error: ' line, got '%s'", what, out);
+	size_t reason = strlen(out) - 8;   /* without "error: " and the newline */
+	cr_assert(strlen(err) > reason && !strncmp(err + strlen(err) - 1 - reason, out + 7, reason),
+	          "%s: stdout '%s' does not end stderr '%s'", what, out, err);
+	va_list ap;
+	va_start(ap, what);
+	for (const char *frag; (frag = va_arg(ap, const char *)) != NULL;)
+		cr_assert(strstr(err, frag), "%s: message '%s' lacks '%s'", what, err, frag);
+	va_end(ap);
+}
+
 /* A failure: exit code want, nothing on stdout, one line on stderr that
  * contains every fragment given (NULL-terminated list). */
 static void assert_failure(int rc, int want, const char *out, const char *err, const char *what,
@@ -546,8 +566,8 @@ Test(lookup_replay, sizes_2x3_3x2_2x4)
 	tk_build(db, "3x2", NULL);
 	char *out, *err;
 	int rc = ck_lookup(db, NULL, &out, &err, "%s", "1 2 3 4 5 0");
-	assert_failure(rc, 1, out, err, "6 cells, 2x3 and 3x2 tables", "--size", "2x3", "3x2",
-	               NULL);
+	assert_bad_query(rc, out, err, "6 cells, 2x3 and 3x2 tables", "--size", "2x3", "3x2",
+	                 NULL);
 	free(out);
 	free(err);
 	pair *q = random_pairs(3, 2, 3, 12, 12u);
@@ -562,7 +582,7 @@ Test(lookup_replay, sizes_2x3_3x2_2x4)
 	check_batch(db, p, 60, "--json --path", no_numbers, 3);
 	check_batch(db, p, 60, "--size 2x4 --json", ALL_FORMS, NFORMS);
 	rc = ck_lookup(db, NULL, &out, &err, "--size 4x2 %s", "1 2 3 4 5 6 7 0");
-	assert_failure(rc, 1, out, err, "4x2 on a 2x4 database", "slidedb-gen full 4x2", NULL);
+	assert_bad_query(rc, out, err, "4x2 on a 2x4 database", "slidedb-gen full 4x2", NULL);
 	free(out);
 	free(err);
 	free(p);
@@ -670,6 +690,16 @@ static char *single_answer(const char *db, const char *opts, const char *query)
 	return out;
 }
 
+/* The whole output of one query on the command line (all its lines). */
+static char *single_answer_all(const char *db, const char *opts, const char *query)
+{
+	char *out, *err;
+	int rc = ck_lookup(db, NULL, &out, &err, "%s '%s'", opts, query);
+	cr_assert_eq(rc, 0, "'%s': %s", query, err);
+	free(err);
+	return out;
+}
+
 static const char *BATCH_QUERIES[] = {
 	"1 2 3 0 8 4 7 6 5 ; 1 0 3 8 2 4 7 6 5",
 	"541203786 123804765",
@@ -727,25 +757,36 @@ Test(lookup_batch, bad_line_reported_others_answered)
 	             bad, BATCH_QUERIES[2], BATCH_QUERIES[4]);
 	const int good[] = { 0, 1, 2, 4 };
 
-	/* Text: four answers in order, one stderr line naming line 5. */
-	char *out, *err;
-	int rc = ck_lookup(db, in.s, &out, &err, "%s", "");
-	cr_assert_eq(rc, 1, "a bad line must make the exit code 1, got %d", rc);
-	ck_assert_one_line(err, "bad batch line");
-	cr_assert(strstr(err, "line 5"), "'%s' does not name line 5", err);
-	cr_assert(strstr(err, bad), "'%s' does not quote the line", err);
-	cr_assert(strstr(err, "tile 4 appears twice"), "'%s' does not say what is wrong", err);
-	char **lines;
-	int n = ck_split_lines(out, &lines);
-	cr_assert_eq(n, 4, "%d answers for 4 good lines", n);
-	for (int i = 0; i < 4; i++) {
-		char *a = single_answer(db, "", BATCH_QUERIES[good[i]]);
-		cr_assert_str_eq(lines[i], a, "answer %d out of order", i);
-		free(a);
+	/* Text and every --only mode: five lines for five queries, the bad one
+	 * an "error: " line in its place, one stderr line naming line 5. */
+	static const char *const modes[] = { "", "--only distance", "--only moves", "--only best",
+	                                     "--path" };
+	char *out, *err, **lines;
+	int rc, n;
+	for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
+		rc = ck_lookup(db, in.s, &out, &err, "%s", modes[m]);
+		cr_assert_eq(rc, 1, "%s: a bad line must make the exit code 1, got %d", modes[m], rc);
+		ck_assert_one_line(err, "bad batch line");
+		cr_assert(strstr(err, "line 5"), "'%s' does not name line 5", err);
+		cr_assert(strstr(err, bad), "'%s' does not quote the line", err);
+		cr_assert(strstr(err, "tile 4 appears twice"), "'%s' does not say what is wrong", err);
+		/* --path adds the boards of each path after its answer line: check the
+		 * order of answers from the batch of the same queries answered alone */
+		ck_sbuf want = { 0 };
+		for (int i = 0, g = 0; i < 5; i++) {
+			if (i == 2) {
+				ck_sb_printf(&want, "error: start: tile 4 appears twice\n");
+				continue;
+			}
+			char *a = single_answer_all(db, modes[m], BATCH_QUERIES[good[g++]]);
+			ck_sb_printf(&want, "%s", a);
+			free(a);
+		}
+		cr_assert_str_eq(out, want.s, "%s: answers out of step with the queries", modes[m]);
+		free(want.s);
+		free(out);
+		free(err);
 	}
-	free(lines);
-	free(out);
-	free(err);
 
 	/* JSON: the bad line yields an object with "line" and "error" in place. */
 	rc = ck_lookup(db, in.s, &out, &err, "--json");
@@ -781,7 +822,9 @@ Test(lookup_batch, bad_line_reported_others_answered)
 	cr_assert_eq(rc, 1);
 	cr_assert_eq(tk_lines(err), 2, "'%s'", err);
 	cr_assert(strstr(err, "line 1") && strstr(err, "line 4"), "'%s'", err);
-	cr_assert_str_eq(out, "1\n");
+	cr_assert_str_eq(out, "error: 3 cells is not a board size (4, 6, 8, 9, 10, 12, 14, 15 or "
+	                 "16 cells)\n1\nerror: unknown notation 'y' (tiles are numbers, the blank is "
+	                 "0, x, _ or .)\n");
 	free(out);
 	free(err);
 	ck_db_remove(db);
@@ -815,7 +858,7 @@ Test(lookup_errors, bad_boards)
 		char *out, *err;
 		/* On the command line... */
 		int rc = ck_lookup(db, NULL, &out, &err, "'%s'", cases[i].board);
-		assert_failure(rc, 1, out, err, cases[i].board, cases[i].what, NULL);
+		assert_bad_query(rc, out, err, cases[i].board, cases[i].what, NULL);
 		free(out);
 		free(err);
 		/* ... and from stdin, named by its line. */
@@ -840,25 +883,25 @@ Test(lookup_errors, sizes_not_built_ambiguous_or_too_big)
 	char *out, *err;
 	/* A 2x4 board on a 3x3-only database. */
 	int rc = ck_lookup(db, NULL, &out, &err, "--size 2x4 %s", "1 2 3 4 5 6 7 0");
-	assert_failure(rc, 1, out, err, "2x4 on 3x3", "slidedb-gen full 2x4", NULL);
+	assert_bad_query(rc, out, err, "2x4 on 3x3", "slidedb-gen full 2x4", NULL);
 	free(out);
 	free(err);
 	rc = ck_lookup(db, NULL, &out, &err, "--size 2x4 %s", "12345670 12345607");
-	assert_failure(rc, 1, out, err, "2x4 pair on 3x3", "slidedb-gen full 2x4", NULL);
+	assert_bad_query(rc, out, err, "2x4 pair on 3x3", "slidedb-gen full 2x4", NULL);
 	free(out);
 	free(err);
 	/* 6 and 8 cells without --size and without tables that decide. */
 	rc = ck_lookup(db, NULL, &out, &err, "%s", "1 2 3 4 5 0");
-	assert_failure(rc, 1, out, err, "6 cells", "--size", NULL);
+	assert_bad_query(rc, out, err, "6 cells", "--size", NULL);
 	free(out);
 	free(err);
 	rc = ck_lookup(db, NULL, &out, &err, "%s", "1 2 3 4 5 6 7 0");
-	assert_failure(rc, 1, out, err, "8 cells", "--size", NULL);
+	assert_bad_query(rc, out, err, "8 cells", "--size", NULL);
 	free(out);
 	free(err);
 	/* A board that --size does not describe. */
 	rc = ck_lookup(db, NULL, &out, &err, "--size 3x3 %s", "1 2 3 4 5 0");
-	assert_failure(rc, 1, out, err, "6 cells with --size 3x3", "3x3", NULL);
+	assert_bad_query(rc, out, err, "6 cells with --size 3x3", "3x3", NULL);
 	free(out);
 	free(err);
 	/* Boards beyond full tables, with no pattern-database set: solved by
@@ -880,8 +923,8 @@ Test(lookup_errors, sizes_not_built_ambiguous_or_too_big)
 	tk_tmp_path(one, sizeof one, "b4-only.lmdb");
 	tk_build(one, "3x3", "--goal '1 2 3 4 0 5 6 7 8'");
 	rc = ck_lookup(one, NULL, &out, &err, "%s", "1 2 3 4 5 6 7 0 8");
-	assert_failure(rc, 1, out, err, "goal class not built", "slidedb-gen full 3x3 --goal",
-	               NULL);
+	assert_bad_query(rc, out, err, "goal class not built", "slidedb-gen full 3x3",
+	                 NULL);
 	free(out);
 	free(err);
 	ck_db_remove(one);
@@ -903,8 +946,8 @@ Test(lookup_errors, bad_options_exit_2)
 		{ "--only everything 1 2 3 4 5 6 7 8 0", "everything" },
 		{ "--only", "--only" },
 		{ "--size", "--size" },
-		{ "info extra", "extra" },
-		{ "verify 1 2 3", "1" },
+		{ "--threads 0 1 2 3 4 5 6 7 8 0", "--threads" },
+		{ "--max-nodes -5 1 2 3 4 5 6 7 8 0", "--max-nodes" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char *out, *err;
@@ -1063,7 +1106,8 @@ static int ask(const char *db, const char *opts, const sdb_board *s, const sdb_b
 			cr_assert(tk_lines(*out) == 1 && ck_json_value(*out, "error"),
 			          "a JSON error line expected, got '%s'", *out);
 		else
-			cr_assert_str_empty(*out, "an error and an answer: '%s'", *out);
+			cr_assert(tk_lines(*out) == 1 && !strncmp(*out, "error: ", 7),
+			          "one 'error: ' line expected, got '%s'", *out);
 	} else {
 		cr_assert_str_empty(err);
 	}

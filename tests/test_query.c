@@ -7,6 +7,9 @@
 
 #include "testkit.h"
 
+/* Answers without the move sequence: the distance and best move only. */
+static const sdb_answer_opts NO_MOVES = { 0 };
+
 static const int reps3x3[3] = { 0, 1, 4 };
 
 static sdb_db *open_3x3(void)
@@ -39,7 +42,7 @@ Test(query, any_goal_matches_bfs_from_that_goal, .timeout = 300)
 			sdb_board start;
 			tk_random_walk(&start, &goal, 1 + k % 80, &seed);
 			sdb_answer a;
-			cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, 1), 0, "%s", sdb_errdetail());
+			cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, NULL), 0, "%s", sdb_errdetail());
 			cr_assert_eq(a.solvable, 1);
 			cr_assert_eq(a.distance, simple_bfs_dist(&s, &start));
 			cr_assert_eq((int)strlen(a.moves), a.distance);
@@ -50,7 +53,7 @@ Test(query, any_goal_matches_bfs_from_that_goal, .timeout = 300)
 				cr_assert_eq(a.best_move, -1);
 			}
 			sdb_answer b;
-			cr_assert_eq(sdb_answer_query(&b, db, &start, &goal, 0), 0);
+			cr_assert_eq(sdb_answer_query(&b, db, &start, &goal, &NO_MOVES), 0);
 			cr_assert_eq(b.distance, a.distance);
 			cr_assert_eq(b.best_move, a.best_move);
 		}
@@ -66,12 +69,12 @@ Test(query, unsolvable_and_goal)
 	sdb_board_parse(&goal, "1 2 3 4 5 6 7 8 0", 0, 0);
 	sdb_board_parse(&start, "2 1 3 4 5 6 7 8 0", 0, 0);
 	sdb_answer a;
-	cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, 1), 0);
+	cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, NULL), 0);
 	cr_assert_eq(a.solvable, 0);
 	cr_assert_eq(a.distance, -1);
 	cr_assert_eq(a.best_move, -1);
 	cr_assert_str_eq(a.moves, "");
-	cr_assert_eq(sdb_answer_query(&a, db, &goal, &goal, 1), 0);
+	cr_assert_eq(sdb_answer_query(&a, db, &goal, &goal, NULL), 0);
 	cr_assert_eq(a.solvable, 1);
 	cr_assert_eq(a.distance, 0);
 	cr_assert_eq(a.best_move, -1);
@@ -87,12 +90,12 @@ Test(query, seed_samples)
 	sdb_answer a;
 	sdb_board_parse(&start, "1 2 3 0 8 4 7 6 5", 0, 0);
 	sdb_board_parse(&goal, "1 0 3 8 2 4 7 6 5", 0, 0);
-	cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, 1), 0);
+	cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, NULL), 0);
 	cr_assert_eq(a.distance, 2);
 	cr_assert(tk_replay(&start, a.moves, &goal));
 	sdb_board_parse(&start, " 2  3  4  1  5  x  7  6  8 ", 0, 0);
 	sdb_board_goal(&goal, 3, 3, 8);
-	cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, 1), 0);
+	cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, NULL), 0);
 	cr_assert_eq(a.distance, 19, "the seed's A* answer has 19 moves, and it is optimal");
 	cr_assert(tk_replay(&start, a.moves, &goal));
 	cr_assert(tk_replay(&start, "ullddrurdllurdruldr", &goal), "the seed's own answer replays");
@@ -106,15 +109,22 @@ Test(query, missing_tables_name_the_command)
 	sdb_board_parse(&s, "1 2 3 4 5 6 7 0", 2, 4);
 	sdb_board_goal(&g, 2, 4, 7);
 	sdb_answer a;
-	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, 1), SDB_ENOTFOUND);
+	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, NULL), SDB_ENOTFOUND);
 	cr_assert(strstr(sdb_errdetail(), "slidedb-gen full 2x4"), "%s", sdb_errdetail());
 	cr_assert_eq(sdb_db_has_size(db, 2, 4), 0);
 	cr_assert_eq(sdb_db_has_size(db, 3, 3), 1);
 	sdb_board_parse(&s, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", 0, 0);
 	sdb_board_goal(&g, 4, 4, 15);
-	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, 1), SDB_ETOOBIG);
+	/* Too large for full tables: searched, with the hint of a set to build. */
+	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, NULL), 0, "%s", sdb_errdetail());
+	cr_assert_eq(a.method, SDB_METHOD_SEARCH);
+	cr_assert_eq(a.distance, 1);
+	cr_assert_str_eq(a.moves, "r");
+	cr_assert(a.note && strstr(a.note, "slidedb-gen pdb 4x4 --partition 6-6-3"), "%s",
+	          a.note ? a.note : "(no note)");
+	cr_assert_str_empty(sdb_errdetail(), "a success leaves no stale detail");
 	sdb_board_goal(&g, 3, 3, 8);
-	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, 1), SDB_EINVAL, "sizes differ");
+	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, NULL), SDB_EINVAL, "sizes differ");
 	sdb_db_close(db);
 }
 
@@ -131,11 +141,11 @@ Test(query, one_class_only)
 	sdb_board_parse(&g, "1 2 3 4 5 6 7 8 0", 0, 0);
 	sdb_board_parse(&s, "1 2 3 4 5 6 0 7 8", 0, 0);
 	sdb_answer a;
-	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, 1), 0);
+	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, NULL), 0);
 	cr_assert_eq(a.distance, 2);
 	cr_assert_str_eq(a.moves, "rr");
 	sdb_board_parse(&g, "1 2 3 4 0 5 6 7 8", 0, 0);
-	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, 1), SDB_ENOTFOUND);
+	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, NULL), SDB_ENOTFOUND);
 	cr_assert(strstr(sdb_errdetail(), "--goal"), "%s", sdb_errdetail());
 	sdb_db_close(db);
 }
@@ -178,9 +188,9 @@ Test(query, damaged_start_entry_is_refused_without_walk)
 		fflush(f);
 		cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
 		sdb_answer a;
-		cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, 0), SDB_ECORRUPT,
+		cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, &NO_MOVES), SDB_ECORRUPT,
 		             "flip %d: got distance %d", flip, a.distance);
-		cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, 1), SDB_ECORRUPT);
+		cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, NULL), SDB_ECORRUPT);
 		sdb_db_close(db);
 		fseek(f, off, SEEK_SET);
 		fputc(c, f);

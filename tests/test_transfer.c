@@ -23,14 +23,8 @@ static void build(char *path, size_t cap)
 static int import_into(const char *db_path, const char *file, int *n)
 {
 	sdb_db *db;
-	sdb_writer *w;
 	cr_assert_eq(sdb_db_open(&db, db_path, SDB_CREATE), 0, "%s", sdb_errdetail());
-	cr_assert_eq(sdb_writer_begin(&w, db), 0);
-	int err = sdb_import(w, file, n);
-	if (err)
-		sdb_writer_abort(w);
-	else
-		cr_assert_eq(sdb_writer_commit(w), 0);
+	int err = sdb_import(db, file, SDB_REPLACE, n);
 	sdb_db_close(db);
 	return err;
 }
@@ -77,13 +71,13 @@ Test(transfer, round_trip_tables_and_sets)
 			set = sdb_table_meta(sdb_table_at(db, i))->set;
 	cr_assert_not_null(set);
 	tk_tmp_path(file, sizeof file, "set.gz");
-	cr_assert_eq(sdb_export(db, set, file, &n), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_export(db, (const char *[]){ set }, 1, file, &n), 0, "%s", sdb_errdetail());
 	cr_assert_eq(n, 2);
 	char one[512];
 	tk_tmp_path(one, sizeof one, "one.gz");
-	cr_assert_eq(sdb_export(db, "full-2x4-b0", one, &n), 0);
+	cr_assert_eq(sdb_export(db, (const char *[]){ "full-2x4-b0" }, 1, one, &n), 0);
 	cr_assert_eq(n, 1);
-	cr_assert_eq(sdb_export(db, "no-such-table", one, &n), SDB_ENOTFOUND);
+	cr_assert_eq(sdb_export(db, (const char *[]){ "no-such-table" }, 1, one, &n), SDB_ENOTFOUND);
 	sdb_db_close(db);
 	tk_tmp_path(dst, sizeof dst, "dst.lmdb");
 	cr_assert_eq(import_into(dst, file, &n), 0, "%s", sdb_errdetail());
@@ -105,7 +99,7 @@ Test(transfer, damaged_exports_are_refused, .timeout = 300)
 	int n;
 	cr_assert_eq(sdb_db_open(&db, src, SDB_RDONLY), 0);
 	tk_tmp_path(file, sizeof file, "ok.gz");
-	cr_assert_eq(sdb_export(db, "full-2x4-b0", file, &n), 0);
+	cr_assert_eq(sdb_export(db, (const char *[]){ "full-2x4-b0" }, 1, file, &n), 0);
 	sdb_db_close(db);
 	tk_tmp_path(dst, sizeof dst, "keep.lmdb");
 	tk_build(dst, "2x3", NULL);

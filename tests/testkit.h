@@ -6,7 +6,7 @@
 #include <criterion/criterion.h>
 #include <stdint.h>
 
-#include "slidedb.h"
+#include "slidedb_engine.h"
 
 /* --- A second BFS, written for obviousness, not speed: a FIFO queue of
  * boards packed 4 bits per cell and a hash set of the boards seen. */

@@ -27,8 +27,11 @@
  *    through it.
  *  - An sdb_db opened read-only holds one LMDB read transaction for its whole
  *    life. It sees the database as it was when it was opened; a writer that
- *    commits meanwhile is not blocked, and the space of tables it replaces is
- *    reused only once every older reader has closed. Reopen to see new tables.
+ *    commits meanwhile is not blocked. Because the reader may still be reading
+ *    the pages of a table the writer replaces or removes, LMDB keeps those
+ *    pages until every older reader has closed: a long-lived reader pins them,
+ *    and a rebuild while it is open grows the file by a whole copy of the
+ *    table (sdb_compact() gives the space back). Reopen to see new tables.
  *  - Do not open the same database file twice in one process for writing,
  *    and do not use an sdb_db across fork() (both are LMDB rules).
  *  - A database file is never rewritten in place: a writer's tables appear
@@ -52,9 +55,10 @@ extern "C" {
 #define SDB_VERSION_MINOR 1
 #define SDB_VERSION_PATCH 0
 #define SDB_VERSION_STRING "0.1.0"
-/** Version of the on-disk format. A database of another format version is
+/** Version of the on-disk format. Version-2 files (slidedb 0.1) are read and
+ * converted to this version by the first write to them; any other version is
  * refused with #SDB_EVERSION. */
-#define SDB_FORMAT_VERSION 2
+#define SDB_FORMAT_VERSION 3
 
 /** @brief The library's version at run time, e.g. "0.1.0". */
 const char *sdb_version(void);
@@ -73,6 +77,9 @@ const char *sdb_version(void);
 #define SDB_ETOOBIG (-8)      /**< the board is too large for a full table */
 #define SDB_EAMBIGUOUS (-9)   /**< the board size cannot be told from the cells */
 #define SDB_ELIMIT (-10)      /**< a search hit its node or time limit */
+#define SDB_EEXIST (-11)      /**< a table of that name exists already */
+/** The last error code: every code from -1 down to SDB_ELAST has a text. */
+#define SDB_ELAST SDB_EEXIST
 
 /** @brief Text of an error code ("invalid input", ...). Never NULL. */
 const char *sdb_strerror(int err);
@@ -81,8 +88,10 @@ const char *sdb_strerror(int err);
  *
  * Set by every function that returns an error, e.g.
  * "tile 4 appears twice" or "no table for 2x4: build it with
- * `slidedb-gen full 2x4`". The text stays valid until the next failing call
- * in the same thread. Empty string when nothing has failed yet. */
+ * `slidedb-gen full 2x4`"; a "build it with" command in it, run as it is,
+ * builds what the failed call needed. Every function of this header that
+ * can fail empties it when it succeeds, so it never describes an older,
+ * unrelated failure. Empty string when the last such call succeeded. */
 const char *sdb_errdetail(void);
 /**@}*/
 
@@ -120,25 +129,31 @@ int sdb_size_parse(int *w, int *h, const char *text);
 /** @brief Parse one board from text.
  *
  * Accepted notations (those of the seed documents):
- *  - numbers separated by spaces, tabs or commas, brackets ignored, with
- *    0, x, X, _ or . for the blank: "1 2 3 x 4 6 7 5 8", "[[1,2,7],[4,3,6],[5,8,0]]";
+ *  - numbers separated by spaces, tabs or commas, with 0, x, X, _ or . for
+ *    the blank: "1 2 3 x 4 6 7 5 8";
+ *  - nested brackets, one inner bracket per row, which give the shape:
+ *    "[[1,2,3],[4,0,5]]" is 3 columns by 2 rows; rows of unequal length are
+ *    refused ("[[1,2,7],[4,3],[6,5,8,0]]"); one level of brackets is only
+ *    punctuation ("[1,2,3,4,0,5]");
+ *  - rows on lines of their own (a grid as problem statements draw it,
+ *    "1 2 3\nx 4 6\n7 5 8"): each line is a row, which gives the shape;
  *  - a compact string of one character per cell, digits and then letters
  *    a..f for tiles 10..15 when the board has more than 10 cells: "123804765".
  *
- * The size follows from the number of cells when @p w and @p h are 0: 4 is
- * 2x2, 9 is 3x3, 16 is 4x4; other counts fit several boards (6 is 2x3 or 3x2)
- * and give #SDB_EAMBIGUOUS.
+ * The size follows from the shape (rows written as brackets or lines) or from
+ * the number of cells when @p w and @p h are 0: 4 is 2x2, 9 is 3x3, 16 is 4x4;
+ * other counts fit several boards (6 is 2x3 or 3x2) and give #SDB_EAMBIGUOUS.
  * @param[out] b   the board
  * @param[in] text NUL-terminated text
  * @param[in] w, h the expected size, or 0, 0 to infer it
  * @return 0, #SDB_EINVAL (wrong cell count, repeated, missing or out-of-range
- * tile, no blank, unknown notation), or #SDB_EAMBIGUOUS. */
+ * tile, no blank, unknown notation, unequal rows, a shape other than
+ * @p w x @p h), or #SDB_EAMBIGUOUS. */
 int sdb_board_parse(sdb_board *b, const char *text, int w, int h);
 
 /** @brief Split text into cell values without deciding the board size.
  *
- * Same notations as sdb_board_parse(). Used by programs that read one or two
- * boards from one line.
+ * Same notations as sdb_board_parse(); the shape is not checked.
  * @param[out] cells up to @p cap values (blank as 0)
  * @param[out] count number of cells found
  * @return 0 or #SDB_EINVAL (unknown character, too many cells). */
@@ -212,18 +227,6 @@ uint64_t sdb_rank(const sdb_board *b);
  * of range. */
 int sdb_unrank(sdb_board *b, int w, int h, int cls, uint64_t index);
 
-/** @brief Unrank @p index and compute the indices of its four neighbours,
- * in about the time of one unrank.
- *
- * Horizontal moves keep the order of the tiles, so their indices differ by
- * one block of (n-1)!/2; a vertical move carries one tile over W-1 others,
- * which changes W Lehmer digits, updated in O(W). For engines that walk the
- * index space (a BFS over a full table).
- * @param[out] nbr  nbr[m] = index after moving the blank in direction m
- *                  (enum sdb_move), or UINT64_MAX when it would leave the board
- * @param[out] b    the board of @p index, or NULL if not wanted
- * @return 0, or #SDB_EINVAL as sdb_unrank(). */
-int sdb_rank_neighbors(uint64_t nbr[4], sdb_board *b, int w, int h, int cls, uint64_t index);
 /**@}*/
 
 /** @name Databases */
@@ -281,9 +284,15 @@ enum sdb_format {
 /** Longest table name + 1. */
 #define SDB_NAME_MAX 48
 
+/** What a pattern state keeps of the blank (see slidedb_engine.h). */
+enum sdb_blank_mode {
+	SDB_BLANK_REGION = 1,   /**< the region of non-group cells that holds it */
+	SDB_BLANK_MIN = 2       /**< nothing: the minimum over the regions */
+};
+
 /** @brief What the catalog records about a table. */
 typedef struct sdb_table_info {
-	char name[SDB_NAME_MAX];        /**< e.g. "full-3x3-b8" */
+	char name[SDB_NAME_MAX];        /**< e.g. "full-3x3-b0" */
 	int kind;                       /**< enum sdb_kind */
 	int entry_format;               /**< enum sdb_format */
 	sdb_board goal;                 /**< the goal the distances lead to */
@@ -298,9 +307,14 @@ typedef struct sdb_table_info {
 	uint32_t format_version;        /**< #SDB_FORMAT_VERSION when built */
 	/* Pattern tables only (zero for full tables): */
 	char set[SDB_NAME_MAX];         /**< the set it belongs to, e.g. "pdb-4x4-b0-7-8" */
-	uint32_t pattern;               /**< bit t set for each tile t of the group */
+	uint32_t pattern;               /**< bit t set for each tile t of the group
+	                                     (tiles of the canonical goal) */
 	int blank_mode;                 /**< enum sdb_blank_mode */
-	int group, ngroups;             /**< number in the set, and the set's size */
+	int group, ngroups;             /**< number in the set (0-based; shown as
+	                                     "g0", "group 0" everywhere), set size */
+	uint32_t set_tiles;             /**< bit t set for each tile of any group
+	                                     of the set: tiles outside it are left
+	                                     out (a partial partition) */
 } sdb_table_info;
 
 typedef struct sdb_table sdb_table;
@@ -351,13 +365,75 @@ int sdb_table_name_full(char *buf, size_t cap, int w, int h, int blank_cell);
 int sdb_table_distance(const sdb_table *t, const sdb_board *b);
 /**@}*/
 
+/** @name Queries
+ *
+ * A query is what a person or a judge types: a start board, optionally
+ * followed by a goal, in any notation sdb_board_parse() reads. This is the
+ * one parser of query lines; the programs and every other client use it. */
+/**@{*/
+/** @brief A parsed query. */
+typedef struct sdb_query {
+	sdb_board start;
+	sdb_board goal;   /**< the standard goal (blank last) when none was given */
+} sdb_query;
+
+/** @brief Read one query.
+ *
+ * Two boards are told apart as "START ; GOAL", as two words that are each a
+ * whole board ("123804765 541203786", "[[1,2],[3,0]] [[1,2],[0,3]]"), as the
+ * numbers of both boards in one row (seed 000's input), or, for a grid (rows
+ * on lines of their own), as the start's rows followed by the goal's.
+ *
+ * The size is @p w x @p h when given; else the shape of nested brackets or of
+ * a grid; else the number of cells (a square count is the square board).
+ * Counts that fit several boards are settled by the sizes @p db has tables
+ * for, full tables and pattern-database sets alike (16 cells with a 4x4 set
+ * is one 4x4 board, with only 2x4 tables a start and a goal of 2x4).
+ * @param[out] q     the boards
+ * @param[in] text   the query (NUL-terminated; may hold newlines: a grid)
+ * @param[in] w, h   the size, or 0, 0 to infer it
+ * @param[in] db     the database whose sizes settle ambiguous counts, or NULL
+ * @return 0, #SDB_EINVAL (a bad board: sdb_errdetail() says "start: ..." or
+ * "goal: ..."), #SDB_EAMBIGUOUS (several sizes fit and the tables do not
+ * settle it: the detail lists them). */
+int sdb_query_parse(sdb_query *q, const char *text, int w, int h, const sdb_db *db);
+
+/** @brief Whether a line of batch input is one row of a grid rather than a
+ * whole query.
+ *
+ * With a size, a line of exactly @p w cells is a row. Without one (0, 0), a
+ * line of 2 or 3 cells is (no board is that small); wider grids need the
+ * size, since a line of 4 to 8 cells can be a whole board. A batch reader
+ * gathers the rows that follow, up to a blank line, a line of another width
+ * or the end of the input, and hands them to sdb_query_parse() as one text
+ * (one query, one answer).
+ * @return the row's width, or 0. */
+int sdb_query_grid_row(const char *line, int w, int h);
+/**@}*/
+
 /** @name Answers
  *
- * Any goal is answered from the tables of its size: the goal's blank cell
- * is mapped by a symmetry of the board onto the cell a table was built for,
- * the tiles are relabelled so that the goal becomes that table's goal, and
- * the moves found are mapped back. */
+ * Any goal is answered: from the full tables of its size where the board has
+ * them (O(1) per step: the goal's blank cell is mapped by a symmetry of the
+ * board onto the cell a table was built for, the tiles are relabelled so that
+ * the goal becomes that table's goal, and the moves found are mapped back),
+ * and by IDA* on the strongest pattern-database set for boards too large for
+ * full tables (4x4), or on Manhattan distance with linear conflicts when no
+ * set serves the goal. */
 /**@{*/
+/** Bounds on one search; 0 means none. */
+typedef struct sdb_solve_limits {
+	uint64_t max_nodes;      /**< nodes expanded */
+	double timeout;          /**< seconds */
+} sdb_solve_limits;
+
+/** How an answer was found. */
+enum sdb_method {
+	SDB_METHOD_NONE = 0,     /**< no work: an unsolvable pair */
+	SDB_METHOD_TABLE = 1,    /**< read from a full table */
+	SDB_METHOD_SEARCH = 2    /**< found by IDA* */
+};
+
 /** @brief An answer to one (start, goal) question. */
 typedef struct sdb_answer {
 	int solvable;                  /**< 1 or 0 */
@@ -365,131 +441,51 @@ typedef struct sdb_answer {
 	int best_move;                 /**< enum sdb_move, -1 at the goal or if unsolvable */
 	char moves[SDB_MAX_MOVES + 1]; /**< optimal sequence "ru...", NUL-terminated;
 	                                    filled only when asked for */
+	int method;                    /**< enum sdb_method */
+	/* Searched answers only (#SDB_METHOD_SEARCH): */
+	uint64_t nodes;                /**< nodes expanded */
+	int heuristic;                 /**< the heuristic's value at the start */
+	const char *heuristic_name;    /**< the set searched with, or
+	                                    "manhattan+linear-conflicts" */
+	const char *note;              /**< NULL, or why a weaker heuristic was used,
+	                                    with the command that builds a set (valid
+	                                    as long as the database is open) */
 } sdb_answer;
 
-/** @brief Find the table that answers goals like @p goal.
+/** @brief Options of sdb_answer_query(). */
+typedef struct sdb_answer_opts {
+	int want_moves;             /**< fill a->moves (tables: a walk of the
+	                                 table; searches always find them) */
+	sdb_solve_limits limits;    /**< bounds on a search (4x4) */
+} sdb_answer_opts;
+
+/** @brief Find the full table that answers goals like @p goal.
  * @return the table, or NULL with #SDB_ENOTFOUND / #SDB_ETOOBIG in
  * sdb_errdetail() naming the `slidedb-gen` command that builds it. */
 const sdb_table *sdb_table_for_goal(const sdb_db *db, const sdb_board *goal);
 
-/** @brief Whether the database has any full table of size W x H. */
+/** @brief Whether the database has any table (full, or of a pattern set) of
+ * size W x H. */
 int sdb_db_has_size(const sdb_db *db, int w, int h);
 
-/** @brief Answer: distance, best move and (if @p want_moves) the whole
- * optimal move sequence from @p start to @p goal.
+/** @brief Answer: distance, best move and (if asked) the whole optimal move
+ * sequence from @p start to @p goal, for any board.
  *
- * O(1) for the distance and the best move; O(distance) for the sequence,
+ * Boards of up to #SDB_MAX_FULL_CELLS cells are read from their full table:
+ * O(1) for the distance and the best move, O(distance) for the sequence,
  * which is walked through the table one read per step and checked on the
- * way (each step must lower the distance by exactly one).
+ * way (each step must lower the distance by exactly one). Larger boards are
+ * solved by IDA* (as sdb_solve()) on the strongest pattern-database set that
+ * serves the goal, opened once per database and class of goals and kept, or
+ * on Manhattan distance with linear conflicts when none does (a->note says
+ * so). Thread-safe: one sdb_db may answer on several threads at once.
+ * @param[in] opts  NULL: the moves, no limits
  * @return 0 (also for an unsolvable pair: a->solvable is 0), #SDB_EINVAL
- * (sizes differ), #SDB_ENOTFOUND (no table for this size), #SDB_ETOOBIG,
- * #SDB_ECORRUPT (the table contradicts itself on the way). */
+ * (sizes differ), #SDB_ENOTFOUND (no full table for this goal; the detail
+ * names the command that builds it), #SDB_ECORRUPT (the table contradicts
+ * itself on the way), #SDB_ELIMIT (a search hit a limit), #SDB_ENOMEM. */
 int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
-                     const sdb_board *goal, int want_moves);
-/**@}*/
-
-/** @name Writing tables */
-/**@{*/
-typedef struct sdb_writer sdb_writer;
-
-/** @brief Begin one write transaction on a database opened read-write.
- * Readers are never blocked; other writers wait. @return 0, #SDB_EINVAL
- * (read-only handle), #SDB_EIO, #SDB_ENOMEM. */
-int sdb_writer_begin(sdb_writer **w, sdb_db *db);
-
-/** @brief Reserve @p size bytes for the entries of table @p name inside the
- * transaction and return where to write them (LMDB MDB_RESERVE: the caller
- * fills the database's own pages, no copy). Replaces a table of that name.
- * The memory is valid until sdb_writer_put_meta(), commit or abort. @p size
- * is sdb_table_bytes() of the catalog entry to come.
- * @return 0, #SDB_EIO (e.g. map full), #SDB_EINVAL (bad name). */
-int sdb_writer_reserve(sdb_writer *w, uint8_t **data, const char *name, uint64_t size);
-
-/** @brief Record the catalog entry of the table reserved last. Computes
- * the CRC-32 of its entries and fills info->crc32 and info->format_version.
- * @return 0, #SDB_EINVAL (no reserved table, or names differ), #SDB_EIO. */
-int sdb_writer_put_meta(sdb_writer *w, sdb_table_info *info);
-
-/** @brief Commit: every table of this writer appears at once.
- * The writer is freed in any case. @return 0 or #SDB_EIO. */
-int sdb_writer_commit(sdb_writer *w);
-
-/** @brief Abandon the transaction: the database is left as it was.
- * The writer is freed. NULL is ok. */
-void sdb_writer_abort(sdb_writer *w);
-/**@}*/
-
-/** @name Pattern spaces (additive pattern databases)
- *
- * A pattern is a group of k <= #SDB_MAX_PATTERN tiles. Its abstract state
- * is where those tiles are; moves of other tiles cost nothing, so the blank
- * wanders freely inside the connected region of non-group cells that holds
- * it. With #SDB_BLANK_REGION the state keeps that region: as exact as
- * keeping the blank's cell, at a fraction of the entries (most placements
- * leave one region). With #SDB_BLANK_MIN it forgets it: the entry is the
- * minimum over the regions, N!/(N-k)! entries (Korf and Felner's form).
- *
- * Entries are numbered block by block: a block is one set of occupied cells
- * (and, for #SDB_BLANK_REGION, one region of the blank), and holds k!
- * entries, one per order of the group's tiles on those cells. */
-/**@{*/
-/** Most tiles in one pattern group. */
-#define SDB_MAX_PATTERN 8
-/** What a pattern state keeps of the blank. */
-enum sdb_blank_mode {
-	SDB_BLANK_REGION = 1,   /**< the region of non-group cells that holds it */
-	SDB_BLANK_MIN = 2       /**< nothing: the minimum over the regions */
-};
-typedef struct sdb_pattern sdb_pattern;
-
-/** @brief Make the index space of a group of tiles for a goal.
- * @param[out] p     the pattern, freed with sdb_pattern_free()
- * @param[in] goal   the goal board (its size is the pattern's board)
- * @param[in] tiles  bit t set for each tile t of the group (1 <= t < n)
- * @param[in] blank_mode enum sdb_blank_mode
- * @return 0, #SDB_EINVAL (no tiles, more than #SDB_MAX_PATTERN, a tile not on
- * the board, bad mode), #SDB_ENOMEM. */
-int sdb_pattern_new(sdb_pattern **p, const sdb_board *goal, uint32_t tiles, int blank_mode);
-
-/** @brief Free a pattern. NULL is ok. */
-void sdb_pattern_free(sdb_pattern *p);
-
-/** @brief Number of entries of the pattern's table. */
-uint64_t sdb_pattern_size(const sdb_pattern *p);
-
-/** @brief Index of the goal's pattern state (distance 0). */
-uint64_t sdb_pattern_goal_index(const sdb_pattern *p);
-
-/** @brief Index of the pattern state of a board (same size as the goal). */
-uint64_t sdb_pattern_rank(const sdb_pattern *p, const sdb_board *b);
-
-/** @brief The pattern states one move of a group tile away from @p index.
- * @param[out] out at least 4*k indices
- * @return how many were written (duplicates possible), or #SDB_EINVAL if
- * @p index is out of range. */
-int sdb_pattern_neighbors(const sdb_pattern *p, uint64_t index, uint64_t *out);
-
-/** @brief For a #SDB_BLANK_REGION pattern, the index the same placement has
- * in the #SDB_BLANK_MIN numbering (what a minimum over regions folds onto).
- * It is never above @p index, and the first region of each placement is
- * numbered 0, so a fold can run in place in index order. */
-uint64_t sdb_pattern_min_index(const sdb_pattern *p, uint64_t index);
-
-/** @brief Number of blocks; each holds k! entries (see above). */
-uint64_t sdb_pattern_blocks(const sdb_pattern *p);
-
-/** @brief sdb_pattern_manhattan() of the k! entries of block @p block at
- * once, in index order, into @p md (k! bytes): O(1) per entry. */
-void sdb_pattern_block_manhattan(const sdb_pattern *p, uint64_t block, uint8_t *md);
-
-/** @brief The number of the blank's region of entry @p index (0 for
- * #SDB_BLANK_MIN patterns). */
-int sdb_pattern_region(const sdb_pattern *p, uint64_t index);
-
-/** @brief Manhattan distance of the group's tiles to their goal cells in
- * entry @p index: a lower bound of the entry, of the same parity (every
- * move of a group tile changes both by one). */
-int sdb_pattern_manhattan(const sdb_pattern *p, uint64_t index);
+                     const sdb_board *goal, const sdb_answer_opts *opts);
 /**@}*/
 
 /** @name Heuristics for other solvers
@@ -525,7 +521,9 @@ void sdb_heuristic_close(sdb_heuristic *h);
 const char *sdb_heuristic_name(const sdb_heuristic *h);
 
 /** @brief Lower bound on the moves from @p state to the heuristic's goal:
- * O(groups) table reads. */
+ * O(groups) table reads.
+ * @return the bound (>= 0), or #SDB_EINVAL when @p state is not of the
+ * heuristic's board size. */
 int sdb_heuristic_value(const sdb_heuristic *h, const sdb_board *state);
 
 /** @brief A state followed move by move (see sdb_heuristic_move()). Plain
@@ -539,7 +537,9 @@ typedef struct sdb_hstate {
 	int value;
 } sdb_hstate;
 
-/** @brief Start following @p state. @return its heuristic value. */
+/** @brief Start following @p state.
+ * @return its heuristic value (>= 0), or #SDB_EINVAL when @p state is not of
+ * the heuristic's board size. */
 int sdb_heuristic_start(const sdb_heuristic *h, sdb_hstate *st, const sdb_board *state);
 
 /** @brief Move the blank of the followed state in direction @p move (of the
@@ -551,12 +551,6 @@ int sdb_heuristic_move(const sdb_heuristic *h, sdb_hstate *st, int move);
 
 /** @name Solving with IDA* */
 /**@{*/
-/** Bounds on one search; 0 means none. */
-typedef struct sdb_solve_limits {
-	uint64_t max_nodes;      /**< nodes expanded */
-	double timeout;          /**< seconds */
-} sdb_solve_limits;
-
 /** What a search did. */
 typedef struct sdb_solve_stats {
 	uint64_t nodes;          /**< nodes expanded */
@@ -570,6 +564,9 @@ typedef struct sdb_solve_stats {
  *
  * @p h may have been opened for any goal whose blank is in the same symmetry
  * class as @p goal's: one heuristic serves every such goal.
+ * The answer is what the search found: a->distance is the length of the
+ * move sequence that reached the goal. The method, nodes and heuristic
+ * fields of @p a are filled as well.
  * @return 0 (a->moves, a->distance filled; a->solvable 0 for unsolvable
  * pairs, which are answered without search), #SDB_EINVAL (sizes differ, or
  * @p h serves another class of goals), #SDB_ELIMIT (a limit was hit; stats
@@ -578,29 +575,69 @@ int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
               const sdb_board *start, const sdb_board *goal, const sdb_solve_limits *limits);
 /**@}*/
 
-/** @name Moving tables between machines
+/** @name Upkeep: choosing, moving, removing and compacting tables
+ *
+ * A name given to these functions (and to `slidedb-gen rm | export` and
+ * `slidedb-lookup info | verify`) means one table ("full-3x3-b0",
+ * "pdb-4x4-b0-7-8/g1"), every table of a pattern-database set
+ * ("pdb-4x4-b0-7-8"), or every goal class of a full size ("full-3x3").
  *
  * An export is a standard gzip stream: a text header, then per table its
  * metadata as "key value" lines and its entries as raw bytes, then an end
  * marker with the number of tables. */
 /**@{*/
-/** @brief Write the table @p name, or every table of the set @p name, to
- * the gzip file @p path ("-": standard output). The file is written beside
- * and renamed, so a failed export leaves none. Every table's CRC is checked
+/** @brief The tables a name means (see above), in name order.
+ * @param[out] out  up to @p cap tables
+ * @return how many the name means (may exceed @p cap), or #SDB_ENOTFOUND. */
+int sdb_table_select(const sdb_table **out, int cap, const sdb_db *db, const char *name);
+
+/** @brief Write the tables @p names mean (each as sdb_table_select()) to the
+ * gzip file @p path ("-": standard output). The file is written beside and
+ * renamed, so a failed export leaves none. Every table's CRC is checked
  * first.
  * @param[out] ntables how many tables were written
- * @return 0, #SDB_ENOTFOUND (no such table or set), #SDB_ECORRUPT (a table
+ * @return 0, #SDB_ENOTFOUND (a name means no table), #SDB_ECORRUPT (a table
  * fails its CRC), #SDB_EIO. */
-int sdb_export(const sdb_db *db, const char *name, const char *path, int *ntables);
+int sdb_export(const sdb_db *db, const char *const *names, int nnames, const char *path,
+               int *ntables);
 
-/** @brief Read an export ("-": standard input) into the writer's
- * transaction. Everything is checked before this returns 0: the gzip CRC and
- * length, each table's CRC-32, the metadata, the format version and the end
- * marker. On an error, abort the writer: the database stays as it was.
- * @param[out] ntables how many tables were read
+/** Flag of sdb_import(): replace tables of the same names. */
+#define SDB_REPLACE 0x1
+
+/** @brief Read an export ("-": standard input) into a database opened
+ * read-write, in one transaction. Everything is checked before anything is
+ * stored: the gzip CRC and length, each table's CRC-32 and counts, the
+ * metadata, the format version and the end marker; on any error the database
+ * stays as it was.
+ * @param[in] flags  #SDB_REPLACE, or 0 to refuse tables that exist
+ * @param[out] ntables how many tables were stored
  * @return 0, #SDB_ENOTFOUND (cannot open), #SDB_ECORRUPT (truncated,
- * altered, not an export, another format), #SDB_EIO. */
-int sdb_import(sdb_writer *w, const char *path, int *ntables);
+ * altered, not an export, another format), #SDB_EEXIST (a table exists and
+ * no #SDB_REPLACE), #SDB_EINVAL (read-only handle), #SDB_EIO. */
+int sdb_import(sdb_db *db, const char *path, unsigned flags, int *ntables);
+
+/** @brief Remove the tables @p names mean from a database opened
+ * read-write, in one transaction: all of them, or (on any error, e.g. a name
+ * that means nothing) none.
+ * @param[out] ntables how many tables were removed
+ * @return 0, #SDB_ENOTFOUND, #SDB_EINVAL (read-only handle), #SDB_EIO. */
+int sdb_remove(sdb_db *db, const char *const *names, int nnames, int *ntables);
+
+/** @brief Rewrite the database file at @p path without its free pages.
+ *
+ * LMDB never gives pages back to the file system: a replaced or removed
+ * table leaves free pages that later writes reuse, so the file keeps its
+ * largest size. This writes a compacted copy beside the file (LMDB's
+ * compacting copy) while holding the write lock, so no commit can land in
+ * the old file after the copy, then renames it over the file: until the
+ * rename the old file is the database, whole, and a failure leaves it so.
+ * It refuses while another process is reading the database (a reader would
+ * go on reading the old file through a lock file that describes the new
+ * one).
+ * @param[out] before, after  the file's size before and after (NULL: not wanted)
+ * @return 0, #SDB_ENOTFOUND, #SDB_ECORRUPT, #SDB_EVERSION, #SDB_EIO (also:
+ * in use by readers). */
+int sdb_compact(const char *path, uint64_t *before, uint64_t *after);
 /**@}*/
 
 /** @name Board symmetries

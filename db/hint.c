@@ -1,0 +1,48 @@
+/* "Build it with" hints: the parts of a slidedb-gen command that make it,
+ * run as it is, build what a failed query needed, into the database that
+ * was asked. */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Append text to buf quoted for a POSIX shell: ' becomes '\'' */
+static void quote(char *buf, size_t cap, const char *text)
+{
+	size_t len = strlen(buf);
+	if (len + 1 < cap)
+		buf[len++] = '\'';
+	for (const char *p = text; *p && len + 6 < cap; p++) {
+		if (*p == '\'') {
+			memcpy(buf + len, "'\\''", 4);
+			len += 4;
+		} else {
+			buf[len++] = *p;
+		}
+	}
+	if (len + 1 < cap)
+		buf[len++] = '\'';
+	buf[len] = '\0';
+}
+
+const char *sdb_hint_db(const sdb_db *db, char *buf, size_t cap)
+{
+	if (!strcmp(sdb_db_path(db), sdb_db_default_path()))
+		return "";
+	snprintf(buf, cap, " --db ");
+	quote(buf, cap, sdb_db_path(db));
+	return buf;
+}
+
+const char *sdb_hint_goal(const sdb_board *goal, char *buf, size_t cap)
+{
+	int last = goal->n - 1;
+	if (sdb_sym_representative(goal->w, goal->h, goal->blank) ==
+	    sdb_sym_representative(goal->w, goal->h, last))
+		return "";
+	char text[3 * SDB_MAX_CELLS];
+	sdb_board_format(text, sizeof text, goal);
+	snprintf(buf, cap, " --goal ");
+	quote(buf, cap, text);
+	return buf;
+}

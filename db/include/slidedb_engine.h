@@ -1,0 +1,179 @@
+/** @file slidedb_engine.h
+ * @brief slidedb's engine interface: what table builders need and users do not.
+ *
+ * slidedb.h is the stable API for users (boards, queries, answers, heuristics,
+ * upkeep). This header adds the pieces a table builder works with: the
+ * neighbour ranking a BFS walks the index space with, pattern index spaces,
+ * frames (how a goal is brought onto a table's canonical goal), and the
+ * write transaction with its zero-copy reserve. slidedb-gen is built on it,
+ * and so can another generator be; it may change between minor versions,
+ * as libgit2's git2/sys/ and zstd's static-linking-only section may.
+ */
+#ifndef SLIDEDB_ENGINE_H
+#define SLIDEDB_ENGINE_H
+
+#include "slidedb.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @name Perfect index: neighbours */
+/**@{*/
+/** @brief Unrank @p index and compute the indices of its four neighbours,
+ * in about the time of one unrank.
+ *
+ * Horizontal moves keep the order of the tiles, so their indices differ by
+ * one block of (n-1)!/2; a vertical move carries one tile over W-1 others,
+ * which changes W Lehmer digits, updated in O(W). For engines that walk the
+ * index space (a BFS over a full table).
+ * @param[out] nbr  nbr[m] = index after moving the blank in direction m
+ *                  (enum sdb_move), or UINT64_MAX when it would leave the board
+ * @param[out] b    the board of @p index, or NULL if not wanted
+ * @return 0, or #SDB_EINVAL as sdb_unrank(). */
+int sdb_rank_neighbors(uint64_t nbr[4], sdb_board *b, int w, int h, int cls, uint64_t index);
+/**@}*/
+
+/** @name Frames
+ *
+ * Every table and pattern set is built for a canonical goal: the tiles in
+ * order, the blank in a representative cell of its symmetry class. Any goal
+ * whose blank is in the same class is brought onto it in two steps: a board
+ * symmetry moves the goal's blank onto the representative, then the tiles are
+ * relabelled so that the goal reads 1, 2, 3, ... Distances are unchanged by
+ * both; moves found in the frame go back through the inverse symmetry. Full
+ * tables, pattern sets, the heuristics and the generator all use this one
+ * module. */
+/**@{*/
+/** @brief How a goal is brought onto the canonical goal of its class. */
+typedef struct sdb_frame {
+	uint8_t w, h;                     /**< the board size */
+	uint8_t sym;                      /**< the symmetry applied to boards */
+	uint8_t rep;                      /**< the canonical goal's blank cell */
+	uint8_t label[SDB_MAX_CELLS];     /**< caller's tile -> frame's tile (0 -> 0) */
+	uint8_t move_in[4];               /**< caller's move -> frame's move */
+	uint8_t move_back[4];             /**< frame's move -> caller's move */
+} sdb_frame;
+
+/** @brief The frame that brings @p goal onto the canonical goal whose blank
+ * is in cell @p rep (pass sdb_sym_representative() of the goal's blank for
+ * the usual one).
+ * @return 0, or #SDB_EINVAL when no symmetry of the board maps the goal's
+ * blank onto @p rep. */
+int sdb_frame_init(sdb_frame *f, const sdb_board *goal, int rep);
+
+/** @brief @p in seen in the frame: the symmetry applied, tiles relabelled.
+ * @p in must have the frame's size (not checked). */
+void sdb_frame_board(const sdb_frame *f, sdb_board *out, const sdb_board *in);
+/**@}*/
+
+/** @name Writing tables */
+/**@{*/
+typedef struct sdb_writer sdb_writer;
+
+/** @brief Begin one write transaction on a database opened read-write.
+ * Readers are never blocked; other writers wait. @return 0, #SDB_EINVAL
+ * (read-only handle), #SDB_EIO, #SDB_ENOMEM. */
+int sdb_writer_begin(sdb_writer **w, sdb_db *db);
+
+/** @brief Reserve @p size bytes for the entries of table @p name inside the
+ * transaction and return where to write them (LMDB MDB_RESERVE: the caller
+ * fills the database's own pages, no copy). Replaces a table of that name.
+ * The memory is valid until sdb_writer_put_meta(), commit or abort. @p size
+ * is sdb_table_bytes() of the catalog entry to come.
+ * @return 0, #SDB_EIO (e.g. map full), #SDB_EINVAL (bad name). */
+int sdb_writer_reserve(sdb_writer *w, uint8_t **data, const char *name, uint64_t size);
+
+/** @brief Record the catalog entry of the table reserved last. Computes
+ * the CRC-32 of its entries and fills info->crc32 and info->format_version.
+ * @return 0, #SDB_EINVAL (no reserved table, or names differ), #SDB_EIO. */
+int sdb_writer_put_meta(sdb_writer *w, sdb_table_info *info);
+
+/** @brief Commit: every table of this writer appears at once.
+ * The writer is freed in any case. @return 0 or #SDB_EIO. */
+int sdb_writer_commit(sdb_writer *w);
+
+/** @brief Abandon the transaction: the database is left as it was.
+ * The writer is freed. NULL is ok. */
+void sdb_writer_abort(sdb_writer *w);
+/**@}*/
+
+/** @name Pattern spaces (additive pattern databases)
+ *
+ * A pattern is a group of k <= #SDB_MAX_PATTERN tiles. Its abstract state
+ * is where those tiles are; moves of other tiles cost nothing, so the blank
+ * wanders freely inside the connected region of non-group cells that holds
+ * it. With #SDB_BLANK_REGION the state keeps that region: as exact as
+ * keeping the blank's cell, at a fraction of the entries (most placements
+ * leave one region). With #SDB_BLANK_MIN it forgets it: the entry is the
+ * minimum over the regions, N!/(N-k)! entries (Korf and Felner's form).
+ *
+ * Entries are numbered block by block: a block is one set of occupied cells
+ * (and, for #SDB_BLANK_REGION, one region of the blank), and holds k!
+ * entries, one per order of the group's tiles on those cells. */
+/**@{*/
+/** Most tiles in one pattern group. */
+#define SDB_MAX_PATTERN 8
+typedef struct sdb_pattern sdb_pattern;
+
+/** @brief Make the index space of a group of tiles for a goal.
+ * @param[out] p     the pattern, freed with sdb_pattern_free()
+ * @param[in] goal   the goal board (its size is the pattern's board)
+ * @param[in] tiles  bit t set for each tile t of the group (1 <= t < n)
+ * @param[in] blank_mode enum sdb_blank_mode
+ * @return 0, #SDB_EINVAL (no tiles, more than #SDB_MAX_PATTERN, a tile not on
+ * the board, bad mode), #SDB_ENOMEM. */
+int sdb_pattern_new(sdb_pattern **p, const sdb_board *goal, uint32_t tiles, int blank_mode);
+
+/** @brief The partition slidedb proposes for a board with no set: 6-6-3 on
+ * 4x4 (seconds to build; 7-8 is stronger and takes minutes), else the tiles
+ * in groups of at most 7 ("1,2,3,4,5,6,7/8,9,..."). Always a valid
+ * `slidedb-gen pdb --partition` argument. */
+void sdb_partition_default(char *spec, size_t cap, int w, int h);
+
+/** @brief Free a pattern. NULL is ok. */
+void sdb_pattern_free(sdb_pattern *p);
+
+/** @brief Number of entries of the pattern's table. */
+uint64_t sdb_pattern_size(const sdb_pattern *p);
+
+/** @brief Index of the goal's pattern state (distance 0). */
+uint64_t sdb_pattern_goal_index(const sdb_pattern *p);
+
+/** @brief Index of the pattern state of a board (same size as the goal). */
+uint64_t sdb_pattern_rank(const sdb_pattern *p, const sdb_board *b);
+
+/** @brief The pattern states one move of a group tile away from @p index.
+ * @param[out] out at least 4*k indices
+ * @return how many were written (duplicates possible), or #SDB_EINVAL if
+ * @p index is out of range. */
+int sdb_pattern_neighbors(const sdb_pattern *p, uint64_t index, uint64_t *out);
+
+/** @brief For a #SDB_BLANK_REGION pattern, the index the same placement has
+ * in the #SDB_BLANK_MIN numbering (what a minimum over regions folds onto).
+ * It is never above @p index, and the first region of each placement is
+ * numbered 0, so a fold can run in place in index order. */
+uint64_t sdb_pattern_min_index(const sdb_pattern *p, uint64_t index);
+
+/** @brief Number of blocks; each holds k! entries (see above). */
+uint64_t sdb_pattern_blocks(const sdb_pattern *p);
+
+/** @brief sdb_pattern_manhattan() of the k! entries of block @p block at
+ * once, in index order, into @p md (k! bytes): O(1) per entry. */
+void sdb_pattern_block_manhattan(const sdb_pattern *p, uint64_t block, uint8_t *md);
+
+/** @brief The number of the blank's region of entry @p index (0 for
+ * #SDB_BLANK_MIN patterns). */
+int sdb_pattern_region(const sdb_pattern *p, uint64_t index);
+
+/** @brief Manhattan distance of the group's tiles to their goal cells in
+ * entry @p index: a lower bound of the entry, of the same parity (every
+ * move of a group tile changes both by one). */
+int sdb_pattern_manhattan(const sdb_pattern *p, uint64_t index);
+/**@}*/
+
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SLIDEDB_ENGINE_H */

@@ -1,0 +1,239 @@
+/* Query lines: which cells are the start, which the goal, and the board's
+ * size. The one parser of what people type; every program uses it. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Cells of a piece of text, shape unchecked; -1 if it does not read. */
+static int cell_count(const char *text)
+{
+	sdb_cells c;
+	return sdb_cells_scan(&c, text, 0) ? -1 : c.count;
+}
+
+/* Split a line without ';' into two boards when it is two whitespace-separated
+ * words that are each a whole board ("123804765 541203786"). Returns 2 then,
+ * 3 for three or more such words (an error), 0 otherwise. */
+static int split_words(const char *line, char *a, char *b, size_t cap)
+{
+	const char *p = line;
+	const char *word[2] = { NULL, NULL };
+	size_t len[2] = { 0, 0 };
+	int nwords = 0;
+	while (*p) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		const char *start = p;
+		while (*p && !isspace((unsigned char)*p))
+			p++;
+		size_t n = (size_t)(p - start);
+		if (nwords < 2) {
+			word[nwords] = start;
+			len[nwords] = n;
+		}
+		nwords++;
+		/* a word is a whole board if it is compact (4+ characters) or has
+		 * commas; one short number is not: stop at the first such word */
+		char tmp[128];
+		if ((n < 4 && !memchr(start, ',', n)) || n >= sizeof tmp)
+			return 0;
+		memcpy(tmp, start, n);
+		tmp[n] = '\0';
+		if (cell_count(tmp) <= 1)
+			return 0;
+	}
+	if (nwords >= 3)
+		return 3;
+	if (nwords != 2 || len[0] >= cap || len[1] >= cap)
+		return 0;
+	memcpy(a, word[0], len[0]);
+	a[len[0]] = '\0';
+	memcpy(b, word[1], len[1]);
+	b[len[1]] = '\0';
+	return 2;
+}
+
+static int is_board_size(int n)
+{
+	for (int a = 2; a <= n / 2; a++)
+		if (n % a == 0 && sdb_size_valid(a, n / a))
+			return 1;
+	return 0;
+}
+
+/* Whether the text is one word: a compact board, never two. */
+static int is_compact(const char *text)
+{
+	text += strspn(text, " \t");
+	size_t n = strcspn(text, " \t,");
+	return n >= 4 && text[n + strspn(text + n, " \t")] == '\0';
+}
+
+/* Whether db has tables for some board of n cells. */
+static int has_tables(const sdb_db *db, int n)
+{
+	for (int a = 2; db && a <= n / 2; a++)
+		if (n % a == 0 && sdb_size_valid(a, n / a) && sdb_db_has_size(db, a, n / a))
+			return 1;
+	return 0;
+}
+
+/* A board of the query from cells, its errors prefixed with its role. */
+static int make_board(sdb_board *b, const sdb_cells *c, int w, int h, const char *role)
+{
+	int err = sdb_board_from_cells(b, c, w, h);
+	if (err) {
+		char why[256];
+		snprintf(why, sizeof why, "%s", sdb_errdetail());
+		return sdb_fail(err, "%s: %s", role, why);
+	}
+	return SDB_OK;
+}
+
+/* Split scanned cells after `first` cells into two, each with rows of
+ * `rows_each` when the text had rows. */
+static void split_cells(sdb_cells *a, sdb_cells *b, const sdb_cells *all, int first,
+                        int rows_each)
+{
+	*a = *all;
+	a->count = first;
+	*b = *all;
+	b->count = all->count - first;
+	memcpy(b->cell, all->cell + first, (size_t)b->count);
+	a->rows = b->rows = all->cols ? rows_each : 0;
+}
+
+/* "START ; GOAL" or two whole-board words. */
+static int parse_two(sdb_query *q, const char *ta, const char *tb, int w, int h,
+                     const sdb_db *db)
+{
+	sdb_cells a, b;
+	const char *role = "start";
+	int err = sdb_cells_scan(&a, ta, 1);
+	if (!err) {
+		role = "goal";
+		err = sdb_cells_scan(&b, tb, 1);
+	}
+	if (err) {
+		char why[256];
+		snprintf(why, sizeof why, "%s", sdb_errdetail());
+		return sdb_fail(err, "%s: %s", role, why);
+	}
+	if (a.count != b.count)
+		return sdb_fail(SDB_EINVAL, "start has %d cells but goal has %d", a.count, b.count);
+	if (!w && a.cols) {
+		w = a.cols;
+		h = a.rows;
+	} else if (!w && b.cols) {
+		w = b.cols;
+		h = b.rows;
+	} else if (!w && (err = sdb_size_for_cells(&w, &h, a.count, db))) {
+		return err;
+	}
+	err = make_board(&q->start, &a, w, h, "start");
+	return err ? err : make_board(&q->goal, &b, w, h, "goal");
+}
+
+/* Rows of one text: one board, or a start's rows then a goal's. */
+static int parse_rows(sdb_query *q, const sdb_cells *c, int w, int h)
+{
+	int boards = 0;
+	if (w)
+		boards = c->cols != w ? 0 : c->rows == h ? 1 : c->rows == 2 * h ? 2 : 0;
+	else if (sdb_size_valid(c->cols, c->rows))
+		boards = 1;
+	else if (c->rows % 2 == 0 && sdb_size_valid(c->cols, c->rows / 2))
+		boards = 2;
+	if (!boards) {
+		if (w)
+			return sdb_fail(SDB_EINVAL, "%d rows of %d cells, but %dx%d has %d rows of %d "
+			                "(or %d with a goal)", c->rows, c->cols, w, h, h, w, 2 * h);
+		return sdb_fail(SDB_EINVAL, "%d rows of %d cells are neither a board nor a start "
+		                "and a goal", c->rows, c->cols);
+	}
+	if (boards == 1) {
+		int err = make_board(&q->start, c, 0, 0, "start");
+		return err ? err : sdb_board_goal(&q->goal, c->cols, c->rows, c->count - 1);
+	}
+	sdb_cells a, b;
+	split_cells(&a, &b, c, c->count / 2, c->rows / 2);
+	int err = make_board(&q->start, &a, 0, 0, "start");
+	return err ? err : make_board(&q->goal, &b, 0, 0, "goal");
+}
+
+/* One text without a separator: by rows, or by the count of cells. */
+static int parse_one(sdb_query *q, const char *text, int w, int h, const sdb_db *db)
+{
+	sdb_cells c;
+	int err = sdb_cells_scan(&c, text, 1);
+	if (err)
+		return err;
+	if (c.cols)
+		return parse_rows(q, &c, w, h);
+	int count = c.count, nstart;
+	if (w) {   /* size given: the cells are one board or two */
+		nstart = count == 2 * w * h ? w * h : count;
+		if (nstart != w * h)
+			return sdb_fail(SDB_EINVAL, "%d cells, but %dx%d has %d (or %d with a goal)",
+			                count, w, h, w * h, 2 * w * h);
+	} else {
+		/* One board if the count is a board size, else two; when both fit
+		 * (16 cells: 4x4, or two 2x4), the database's tables decide. */
+		nstart = is_board_size(count) || count % 2 ? count : count / 2;
+		if (nstart == count && count % 2 == 0 && is_board_size(count / 2) &&
+		    !has_tables(db, count) && has_tables(db, count / 2) && !is_compact(text))
+			nstart = count / 2;
+		if ((err = sdb_size_for_cells(&w, &h, nstart, db)))
+			return err;
+	}
+	sdb_cells a, b;
+	split_cells(&a, &b, &c, nstart, 0);
+	if ((err = make_board(&q->start, &a, w, h, "start")))
+		return err;
+	if (nstart == count)
+		return sdb_board_goal(&q->goal, w, h, w * h - 1);
+	return make_board(&q->goal, &b, w, h, "goal");
+}
+
+int sdb_query_parse(sdb_query *q, const char *text, int w, int h, const sdb_db *db)
+{
+	memset(q, 0, sizeof *q);
+	if ((w || h) && !sdb_size_valid(w, h))
+		return sdb_fail(SDB_EINVAL, "%dx%d is not a board slidedb models", w, h);
+	char a[512], b[512];
+	const char *semi = strchr(text, ';');
+	int words = semi ? 0 : split_words(text, a, b, sizeof a);
+	if (words == 3 || (semi && strchr(semi + 1, ';')))
+		return sdb_fail(SDB_EINVAL, "more than two boards: a query is a start and at most "
+		                "one goal");
+	int err;
+	if (semi) {
+		size_t len = (size_t)(semi - text);
+		if (len >= sizeof a || strlen(semi + 1) >= sizeof b)
+			return sdb_fail(SDB_EINVAL, "a board is longer than %zu characters", sizeof a - 1);
+		memcpy(a, text, len);
+		a[len] = '\0';
+		strcpy(b, semi + 1);
+		err = parse_two(q, a, b, w, h, db);
+	} else if (words == 2) {
+		err = parse_two(q, a, b, w, h, db);
+	} else {
+		err = parse_one(q, text, w, h, db);
+	}
+	return sdb_done(err);
+}
+
+int sdb_query_grid_row(const char *line, int w, int h)
+{
+	(void)h;
+	sdb_cells c;
+	if (sdb_cells_scan(&c, line, 0) || c.cols)
+		return 0;
+	if (w)
+		return c.count == w ? w : 0;
+	return c.count == 2 || c.count == 3 ? c.count : 0;
+}

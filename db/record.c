@@ -1,0 +1,235 @@
+/* Catalog records: what the catalog stores for a table, as an explicit byte
+ * layout of its own (little-endian, versioned), so that the public
+ * sdb_table_info struct can change without changing the file format.
+ *
+ * Version 3 (this one), after the record's own version number:
+ *   u32 kind, u32 entry_format, u8 w, h, blank, cells[w*h],
+ *   u64 states, u32 max_distance, u32 crc32, i64 built_at,
+ *   f64 build_seconds (IEEE-754 bits), u32 threads, u32 format_version,
+ *   str tool_version, str set, u32 pattern, u32 blank_mode, u32 group,
+ *   u32 ngroups, u32 ncounts, u64 counts[ncounts]
+ * where str is a u8 length and that many bytes. The table's name is the key.
+ *
+ * Version 2 (slidedb 0.1) stored a memcpy of that release's sdb_table_info on
+ * x86-64; it is decoded below through a frozen copy of that layout. */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum { RECORD_VERSION = 3 };
+
+typedef struct writer {
+	uint8_t *p;   /* NULL: only count */
+	size_t len;
+} writer;
+
+static void put(writer *w, const void *src, size_t n)
+{
+	if (w->p)
+		memcpy(w->p + w->len, src, n);
+	w->len += n;
+}
+
+static void put_u32(writer *w, uint32_t v)
+{
+	uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
+	put(w, b, 4);
+}
+
+static void put_u64(writer *w, uint64_t v)
+{
+	put_u32(w, (uint32_t)v);
+	put_u32(w, (uint32_t)(v >> 32));
+}
+
+static void put_str(writer *w, const char *s)
+{
+	uint8_t len = (uint8_t)strlen(s);
+	put(w, &len, 1);
+	put(w, s, len);
+}
+
+static size_t encode(uint8_t *buf, const sdb_table_info *in)
+{
+	writer w = { buf, 0 };
+	uint64_t seconds;
+	memcpy(&seconds, &in->build_seconds, sizeof seconds);
+	put_u32(&w, RECORD_VERSION);
+	put_u32(&w, (uint32_t)in->kind);
+	put_u32(&w, (uint32_t)in->entry_format);
+	uint8_t shape[3] = { in->goal.w, in->goal.h, in->goal.blank };
+	put(&w, shape, 3);
+	put(&w, in->goal.cell, in->goal.n);
+	put_u64(&w, in->states);
+	put_u32(&w, (uint32_t)in->max_distance);
+	put_u32(&w, in->crc32);
+	put_u64(&w, (uint64_t)in->built_at);
+	put_u64(&w, seconds);
+	put_u32(&w, (uint32_t)in->threads);
+	put_u32(&w, in->format_version);
+	put_str(&w, in->tool_version);
+	put_str(&w, in->set);
+	put_u32(&w, in->pattern);
+	put_u32(&w, (uint32_t)in->blank_mode);
+	put_u32(&w, (uint32_t)in->group);
+	put_u32(&w, (uint32_t)in->ngroups);
+	int ncounts = in->max_distance >= 0 && in->max_distance < SDB_MAX_DISTANCE
+	              ? in->max_distance + 1 : 0;
+	put_u32(&w, (uint32_t)ncounts);
+	for (int d = 0; d < ncounts; d++)
+		put_u64(&w, in->counts[d]);
+	return w.len;
+}
+
+size_t sdb_record_size(const sdb_table_info *in)
+{
+	return encode(NULL, in);
+}
+
+void sdb_record_encode(uint8_t *buf, const sdb_table_info *in)
+{
+	encode(buf, in);
+}
+
+typedef struct reader {
+	const uint8_t *p;
+	size_t len, pos;
+	int bad;
+} reader;
+
+static const uint8_t *take(reader *r, size_t n)
+{
+	if (r->bad || r->len - r->pos < n) {
+		r->bad = 1;
+		return NULL;
+	}
+	const uint8_t *at = r->p + r->pos;
+	r->pos += n;
+	return at;
+}
+
+static uint32_t get_u32(reader *r)
+{
+	const uint8_t *b = take(r, 4);
+	return b ? (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+	           (uint32_t)b[3] << 24 : 0;
+}
+
+static uint64_t get_u64(reader *r)
+{
+	uint64_t lo = get_u32(r);
+	return lo | (uint64_t)get_u32(r) << 32;
+}
+
+static void get_str(reader *r, char *dst, size_t cap)
+{
+	const uint8_t *len = take(r, 1);
+	const uint8_t *s = len ? take(r, *len) : NULL;
+	if (!s || *len >= cap) {
+		r->bad = 1;
+		return;
+	}
+	memcpy(dst, s, *len);
+	dst[*len] = '\0';
+}
+
+static int decode_v3(sdb_table_info *in, reader *r)
+{
+	if (get_u32(r) != RECORD_VERSION)
+		return -1;
+	in->kind = (int)get_u32(r);
+	in->entry_format = (int)get_u32(r);
+	const uint8_t *shape = take(r, 3);
+	if (!shape || !sdb_size_valid(shape[0], shape[1]))
+		return -1;
+	const uint8_t *cells = take(r, (size_t)shape[0] * shape[1]);
+	if (!cells || sdb_board_set(&in->goal, shape[0], shape[1], cells) ||
+	    in->goal.blank != shape[2])
+		return -1;
+	in->states = get_u64(r);
+	in->max_distance = (int)get_u32(r);
+	in->crc32 = get_u32(r);
+	in->built_at = (int64_t)get_u64(r);
+	uint64_t seconds = get_u64(r);
+	memcpy(&in->build_seconds, &seconds, sizeof seconds);
+	in->threads = (int)get_u32(r);
+	in->format_version = get_u32(r);
+	get_str(r, in->tool_version, sizeof in->tool_version);
+	get_str(r, in->set, sizeof in->set);
+	in->pattern = get_u32(r);
+	in->blank_mode = (int)get_u32(r);
+	in->group = (int)get_u32(r);
+	in->ngroups = (int)get_u32(r);
+	uint32_t ncounts = get_u32(r);
+	if (r->bad || ncounts > SDB_MAX_DISTANCE || in->max_distance < 0 ||
+	    ncounts != (uint32_t)in->max_distance + 1)
+		return -1;
+	for (uint32_t d = 0; d < ncounts; d++)
+		in->counts[d] = get_u64(r);
+	return r->bad || r->pos != r->len ? -1 : 0;
+}
+
+/* slidedb 0.1's sdb_table_info, frozen as it was stored (x86-64 layout). */
+struct info_v2 {
+	char name[48];
+	int kind, entry_format;
+	struct { uint8_t w, h, n, blank, cell[16]; } goal;
+	uint64_t states;
+	int max_distance;
+	uint64_t counts[128];
+	uint32_t crc32;
+	int64_t built_at;
+	double build_seconds;
+	int threads;
+	char tool_version[16];
+	uint32_t format_version;
+	char set[48];
+	uint32_t pattern;
+	int blank_mode, group, ngroups;
+};
+_Static_assert(sizeof(struct info_v2) == 1232, "the version-2 record as slidedb 0.1 wrote it");
+
+static int decode_v2(sdb_table_info *in, const void *buf, size_t len)
+{
+	struct info_v2 v;
+	if (len != sizeof v)
+		return -1;
+	memcpy(&v, buf, sizeof v);
+	if (!sdb_size_valid(v.goal.w, v.goal.h) || v.goal.n != v.goal.w * v.goal.h ||
+	    sdb_board_set(&in->goal, v.goal.w, v.goal.h, v.goal.cell) ||
+	    v.max_distance < 0 || v.max_distance >= SDB_MAX_DISTANCE)
+		return -1;
+	in->kind = v.kind;
+	in->entry_format = v.entry_format;
+	in->states = v.states;
+	in->max_distance = v.max_distance;
+	memcpy(in->counts, v.counts, sizeof in->counts);
+	in->crc32 = v.crc32;
+	in->built_at = v.built_at;
+	in->build_seconds = v.build_seconds;
+	in->threads = v.threads;
+	memcpy(in->tool_version, v.tool_version, sizeof in->tool_version);
+	in->tool_version[sizeof in->tool_version - 1] = '\0';
+	in->format_version = v.format_version;
+	memcpy(in->set, v.set, sizeof in->set);
+	in->set[sizeof in->set - 1] = '\0';
+	in->pattern = v.pattern;
+	in->blank_mode = v.blank_mode;
+	in->group = v.group;
+	in->ngroups = v.ngroups;
+	return 0;
+}
+
+int sdb_record_decode(sdb_table_info *in, const char *name, size_t name_len, const void *buf,
+                      size_t len, uint32_t file_version)
+{
+	memset(in, 0, sizeof *in);
+	if (name_len == 0 || name_len >= sizeof in->name || memchr(name, '\0', name_len))
+		return -1;
+	memcpy(in->name, name, name_len);
+	if (file_version == 2)
+		return decode_v2(in, buf, len);
+	reader r = { buf, len, 0, 0 };
+	return decode_v3(in, &r);
+}
