@@ -5,7 +5,7 @@
 
 #include "internal.h"
 
-static _Thread_local char detail[256];
+static _Thread_local char detail[1024];   /* room for a path and a whole hint */
 
 /* Texts by -code: one table, bounded by SDB_ELAST (a code added to the
  * header without a text here fails to compile). */

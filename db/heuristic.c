@@ -220,7 +220,7 @@ static int find_set(const sdb_table **tables, int *ngroups, const sdb_db *db,
 		if (set)
 			return sdb_fail(SDB_ENOTFOUND, "%s: no complete pattern-database set '%s' for "
 			                "%dx%d goals like this one", sdb_db_path(db), set, goal->w, goal->h);
-		char spec[64], dbarg[256], goalarg[80];
+		char spec[64], dbarg[700], goalarg[80];
 		hint_partition(spec, sizeof spec, db, goal);
 		return sdb_fail(SDB_ENOTFOUND, "%s: no pattern-database set for %dx%d goals with "
 		                "the blank in cell %d: build one with `slidedb-gen pdb %dx%d "

@@ -66,18 +66,19 @@ static const sdb_table *find_for_goal(const sdb_db *db, const sdb_board *goal, i
 		*err = SDB_ECORRUPT;   /* sdb_table_data() said why */
 		return NULL;
 	}
-	char dbarg[256], goalarg[80];
-	sdb_hint_db(db, dbarg, sizeof dbarg);
+	/* The command that builds it: --goal for a class that a build without it
+	 * would not make, --db for a database at another path. */
+	char dbarg[700], goalarg[80];
+	const char *goal_opt = sdb_hint_goal(goal, goalarg, sizeof goalarg);
+	const char *db_opt = sdb_hint_db(db, dbarg, sizeof dbarg);
 	if (has_full_size(db, w, h))
 		*err = sdb_fail(SDB_ENOTFOUND, "%s: no %dx%d table for goals with the blank in cell %d: "
 		                "build it with `slidedb-gen full %dx%d%s%s`", sdb_db_path(db), w, h,
-		                goal->blank, w, h, sdb_hint_goal(goal, goalarg, sizeof goalarg),
-		                sdb_hint_db(db, dbarg, sizeof dbarg));
+		                goal->blank, w, h, goal_opt, db_opt);
 	else
 		*err = sdb_fail(SDB_ENOTFOUND, "%s: no table for %dx%d: build it with "
-		                "`slidedb-gen full %dx%d%s%s`", sdb_db_path(db), w, h, w, h,
-		                sdb_hint_goal(goal, goalarg, sizeof goalarg),
-		                sdb_hint_db(db, dbarg, sizeof dbarg));
+		                "`slidedb-gen full %dx%d%s%s`", sdb_db_path(db), w, h, w, h, goal_opt,
+		                db_opt);
 	return NULL;
 }
 

@@ -87,7 +87,7 @@ static int make_board(sdb_board *b, const sdb_cells *c, int w, int h, const char
 {
 	int err = sdb_board_from_cells(b, c, w, h);
 	if (err) {
-		char why[256];
+		char why[512];
 		snprintf(why, sizeof why, "%s", sdb_errdetail());
 		return sdb_fail(err, "%s: %s", role, why);
 	}
@@ -119,7 +119,7 @@ static int parse_two(sdb_query *q, const char *ta, const char *tb, int w, int h,
 		err = sdb_cells_scan(&b, tb, 1);
 	}
 	if (err) {
-		char why[256];
+		char why[512];
 		snprintf(why, sizeof why, "%s", sdb_errdetail());
 		return sdb_fail(err, "%s: %s", role, why);
 	}

@@ -39,7 +39,7 @@ struct sdb_db {
 	struct cached_heuristic {
 		int w, h, rep;
 		sdb_heuristic *heur;
-		char note[320];
+		char note[1024];
 	} heuristic[MAX_HEURISTICS];
 	char path[];
 };
@@ -615,11 +615,33 @@ static void *copy_compacted(void *arg)
 	return NULL;
 }
 
-/* mdb_reader_list calls this once for its header and once per reader. */
+/* The processes that have the file open, this one's own handle aside.
+ * mdb_reader_list calls count_line once per line: a header, or "(no active
+ * readers)", then "PID THREAD TXNID" per reader slot, TXNID "-" for a slot
+ * that holds no transaction. This handle keeps an idle slot of its own (from
+ * the read transaction sdb_db_open took); any other slot of this process
+ * that holds a transaction is another handle reading the file. */
+typedef struct other_readers {
+	int n;
+	int pid[64];
+} other_readers;
+
 static int count_line(const char *msg, void *ctx)
 {
-	(void)msg;
-	++*(int *)ctx;
+	other_readers *r = ctx;
+	int pid, seen = 0;
+	size_t tid;
+	char txnid[32];
+	if (sscanf(msg, "%d %zx %31s", &pid, &tid, txnid) != 3 ||
+	    (pid == (int)getpid() && !strcmp(txnid, "-")))
+		return 0;
+	for (int i = 0; i < r->n && i < 64 && !seen; i++)
+		seen = r->pid[i] == pid;
+	if (!seen) {
+		if (r->n < 64)
+			r->pid[r->n] = pid;
+		r->n++;
+	}
 	return 0;
 }
 
@@ -635,12 +657,12 @@ int sdb_compact(const char *path, uint64_t *before, uint64_t *after)
 	/* Readers of other processes would keep the old file while the lock
 	 * file they share describes the new one: compact only when none is
 	 * reading (mdb_reader_check has cleared the slots of dead ones). */
-	int lines = 0;
-	mdb_reader_list(db->env, count_line, &lines);
-	if (lines > 1) {
+	other_readers readers = { 0 };
+	mdb_reader_list(db->env, count_line, &readers);
+	if (readers.n > 0) {
 		sdb_db_close(db);
 		return sdb_fail(SDB_EIO, "%s: %d process%s reading it; compact it when they have "
-		                "closed it", path, lines - 1, lines == 2 ? " is" : "es are");
+		                "closed it", path, readers.n, readers.n == 1 ? " is" : "es are");
 	}
 	/* Hold the write lock throughout, so no commit lands in the old file
 	 * after the copy has read it. */

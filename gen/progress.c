@@ -26,6 +26,18 @@ void progress_begin(progress *p, const char *label)
 	p->last_draw = 0;
 }
 
+void progress_eta(char *buf, size_t cap, double elapsed, uint64_t done, uint64_t total)
+{
+	buf[0] = '\0';
+	/* A BFS reaches few states in its first levels and most in the middle
+	 * ones: a rate taken too early promises days. Say nothing until a few
+	 * seconds and a few percent give it something to stand on. */
+	if (elapsed < PROGRESS_ETA_SECONDS || done < total / 20 || done >= total || done == 0)
+		return;
+	double rate = (double)done / elapsed;
+	snprintf(buf, cap, "  ETA %.0f s", (double)(total - done) / rate);
+}
+
 void progress_update(progress *p, int level, uint64_t done, uint64_t total)
 {
 	if (!p->enabled)
@@ -41,9 +53,8 @@ void progress_update(progress *p, int level, uint64_t done, uint64_t total)
 	for (int i = 0; i < 20; i++)
 		bar[i] = i < fill ? '#' : '.';
 	bar[20] = '\0';
-	char eta[32] = "";
-	if (rate > 0 && done < total)
-		snprintf(eta, sizeof eta, "  ETA %.0f s", (double)(total - done) / rate);
+	char eta[32];
+	progress_eta(eta, sizeof eta, elapsed, done, total);
 	fprintf(stderr, "\r\033[K%s  level %d  [%s] %5.1f%%  %.1f M states/s%s", p->label,
 	        level, bar, 100 * frac, rate / 1e6, eta);
 	fflush(stderr);

@@ -3,7 +3,11 @@
 #ifndef SLIDEDB_PROGRESS_H
 #define SLIDEDB_PROGRESS_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+/* No estimate of the time left before this many seconds. */
+#define PROGRESS_ETA_SECONDS 3.0
 
 typedef struct progress {
 	int enabled;
@@ -17,6 +21,9 @@ void progress_init(progress *p, int mode);
 void progress_begin(progress *p, const char *label);
 /* done of total states; level is the BFS level being worked on. */
 void progress_update(progress *p, int level, uint64_t done, uint64_t total);
+/* "  ETA N s" for done of total after elapsed seconds, or "" while there is
+ * not enough to base an estimate on. */
+void progress_eta(char *buf, size_t cap, double elapsed, uint64_t done, uint64_t total);
 /* Clear the line. */
 void progress_end(progress *p);
 /* Seconds on a monotonic clock. */

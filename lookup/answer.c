@@ -24,7 +24,7 @@ typedef struct job {
 	int line, err;
 	sdb_query q;
 	sdb_answer a;
-	char why[512];
+	char why[1024];
 } job;
 
 answerer *answerer_new(const sdb_db *db, const answer_opts *opts)
@@ -70,9 +70,9 @@ static int report(answerer *a, out *o, const job *j)
 	if (j->a.note)
 		say_note(a, j->a.note);
 	if (j->err) {
-		char shown[96], reason[400];
+		char shown[96], reason[1024];
 		out_printable(shown, sizeof shown, j->text, 60);
-		out_printable(reason, sizeof reason, j->why, 300);
+		out_printable(reason, sizeof reason, j->why, 1000);
 		if (j->line)
 			fprintf(stderr, "%s: line %d: '%s': %s\n", cli_prog, j->line, shown, reason);
 		else

@@ -237,7 +237,7 @@ int catalog_verify(const sdb_db *db, const char *const *names, int nnames, int j
 		return 1;
 	for (int i = 0; i < n; i++) {
 		const sdb_table *t = list[i];
-		char why[256] = "";
+		char why[1024] = "";
 		int err = sdb_table_verify(t);
 		if (err)
 			snprintf(why, sizeof why, "%s", sdb_errdetail());

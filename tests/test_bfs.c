@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bfs.h"
+#include "progress.h"
 #include "testkit.h"
 
 /* OEIS A089473: 3x3 states by distance from a corner-blank goal. */
@@ -109,4 +110,22 @@ Test(bfs, deterministic_across_threads)
 	cr_assert_eq(memcmp(a, b, sdb_rank_count(5, 2)), 0);
 	free(a);
 	free(b);
+}
+
+/* The progress bar's estimate: none from the first instants or the first few
+ * percent (a first estimate of "ETA 8465872 s" was seen), then the time the
+ * rate so far gives. */
+Test(progress, no_estimate_until_there_is_enough_to_base_one_on)
+{
+	char eta[32];
+	progress_eta(eta, sizeof eta, 0.001, 1, 181440);
+	cr_assert_str_empty(eta, "after 1 ms and one state: '%s'", eta);
+	progress_eta(eta, sizeof eta, 60, 1000, 1000000000);
+	cr_assert_str_empty(eta, "after 0.0001%% of the states: '%s'", eta);
+	progress_eta(eta, sizeof eta, 1, 500000, 1000000);
+	cr_assert_str_empty(eta, "after 1 s: '%s'", eta);
+	progress_eta(eta, sizeof eta, 10, 500000, 1000000);
+	cr_assert_str_eq(eta, "  ETA 10 s");
+	progress_eta(eta, sizeof eta, 10, 1000000, 1000000);
+	cr_assert_str_empty(eta, "done: '%s'", eta);
 }

@@ -212,3 +212,50 @@ Test(board, solvable_known_pairs)
 	sdb_board small = parse_ok("1 2 3 0", 0, 0);
 	cr_assert_eq(sdb_board_solvable(&small, &g), SDB_EINVAL);
 }
+
+/* Nested brackets are rows: they give the shape, whatever the count of cells
+ * would suggest; rows of unequal length are refused. */
+Test(board, nested_brackets_give_the_shape)
+{
+	sdb_board b = parse_ok("[[1,2,3],[4,0,5]]", 0, 0);
+	cr_assert_eq(b.w, 3);
+	cr_assert_eq(b.h, 2);
+	cr_assert_eq(b.blank, 4);
+	b = parse_ok("[[1,2],[3,4],[0,5]]", 0, 0);
+	cr_assert_eq(b.w, 2);
+	cr_assert_eq(b.h, 3);
+	b = parse_ok("[[1,2,7][4,3,6][5,8,0]]", 0, 0);   /* seed 001, no commas between rows */
+	cr_assert_eq(b.w, 3);
+	cr_assert_eq(b.h, 3);
+	b = parse_ok("((1 2 3 4) (5 6 7 0))", 0, 0);
+	cr_assert_eq(b.w, 4);
+	cr_assert_eq(b.h, 2);
+	b = parse_ok("[1,2,3,4,0,5]", 3, 2);   /* one level is only punctuation */
+	cr_assert_eq(b.w, 3);
+	parse_bad("[1,2,3,4,0,5]", 0, 0, SDB_EAMBIGUOUS, "2x3");
+	parse_bad("[[1,2,7],[4,3],[6,5,8,0]]", 0, 0, SDB_EINVAL, "unequal length");
+	parse_bad("[[1,2,7],[4,3],[6,5,8,0]]", 0, 0, SDB_EINVAL, "row 2 has 2 cells");
+	parse_bad("[[1,2,3],[4,0,5]]", 2, 3, SDB_EINVAL, "3x2");
+	parse_bad("[[1,2,3],[4,0,5]] 6", 0, 0, SDB_EINVAL, "outside");
+	parse_bad("[[1,2,3],[4,0,5]", 0, 0, SDB_EINVAL, "not closed");
+	parse_bad("[1,2,3]],[4,0,5]", 0, 0, SDB_EINVAL, "closes no bracket");
+	parse_bad("[[1],[2],[3],[0]]", 0, 0, SDB_EINVAL, "not a board");
+}
+
+/* A board over several lines, as problem statements draw it: each line a
+ * row. */
+Test(board, lines_are_rows)
+{
+	sdb_board b = parse_ok("1 2 3\nx 4 6\n7 5 8\n", 0, 0);
+	sdb_board ref = parse_ok("1 2 3 x 4 6 7 5 8", 0, 0);
+	cr_assert(sdb_board_equal(&b, &ref));
+	b = parse_ok("1 2 3\n4 0 5", 0, 0);
+	cr_assert_eq(b.w, 3);
+	cr_assert_eq(b.h, 2);
+	parse_bad("1 2 3\n4 0\n5 6 7", 0, 0, SDB_EINVAL, "line 2 has 2 cells");
+	/* The cells, shape aside, are still read by sdb_cells_parse. */
+	uint8_t cells[SDB_MAX_CELLS];
+	int n;
+	cr_assert_eq(sdb_cells_parse(cells, &n, SDB_MAX_CELLS, "[[1,2,7],[4,3],[6,5,8,0]]"), 0);
+	cr_assert_eq(n, 9);
+}

@@ -1445,3 +1445,99 @@ Test(lookup_cli, slidedb_db_environment_selects_the_database)
 	free(want);
 	ck_db_remove(db);
 }
+
+/* ------------------------------------------------------------------ */
+/* Shapes: nested brackets and grids over several lines                  */
+
+/* The issue's own case: a bad line among good ones gives its error line in
+ * its place, in the judge format too. */
+Test(lookup_batch, one_line_per_query_in_only_mode)
+{
+	char db[TEXT_MAX];
+	db_build(db, sizeof db, "3x3");
+	char *out, *err;
+	int rc = ck_lookup(db, "1 2 3 4 5 6 7 x 8\n1 2 3 4 5 6 7 8 8\n", &out, &err,
+	                   "--only best");
+	cr_assert_eq(rc, 1);
+	cr_assert_str_eq(out, "r\nerror: start: tile 8 appears twice\n");
+	ck_assert_one_line(err, "bad second line");
+	free(out);
+	free(err);
+	ck_db_remove(db);
+}
+
+Test(lookup_batch, nested_brackets_are_rows)
+{
+	char db[TEXT_MAX];
+	db_build(db, sizeof db, "2x3");
+	char *out, *err;
+	/* Only 2x3 tables: the brackets still say 3 columns, 2 rows. */
+	int rc = ck_lookup(db, NULL, &out, &err, "%s", "'[[1,2,3],[4,0,5]]'");
+	assert_bad_query(rc, out, err, "3x2 rows on a 2x3 database", "no table for 3x2",
+	                 "slidedb-gen full 3x2", NULL);
+	free(out);
+	ck_run_hint(err);
+	free(err);
+	/* Both sizes built: the shape decides. */
+	rc = ck_lookup(db, NULL, &out, &err, "--json %s", "'[[1,2,3],[4,0,5]]'");
+	cr_assert_eq(rc, 0, "%s", err);
+	char buf[64];
+	cr_assert_eq(ck_json_str(out, "size", buf, sizeof buf), 1);
+	cr_assert_str_eq(buf, "3x2");
+	cr_assert_eq(ck_json_str(out, "moves", buf, sizeof buf), 1);
+	cr_assert_str_eq(buf, "r");
+	free(out);
+	free(err);
+	rc = ck_lookup(db, "[[1,2],[3,4],[0,5]]\n[[1,2,7],[4,3],[6,5,8,0]]\n", &out, &err, "%s",
+	               "--only distance");
+	cr_assert_eq(rc, 1);
+	cr_assert(!strncmp(out, "1\nerror: ", 9) && strstr(out, "unequal length"), "'%s'", out);
+	ck_assert_one_line(err, "ragged nesting");
+	free(out);
+	free(err);
+	ck_db_remove(db);
+}
+
+Test(lookup_batch, grids_over_several_lines)
+{
+	char db[TEXT_MAX];
+	db_build(db, sizeof db, "3x3");
+	/* Two grids (the second a start and a goal), a one-line query between,
+	 * a blank line or a line of another width ending a grid. */
+	const char *in = "# POJ 1077's sample, drawn\n2 3 4\n1 5 x\n7 6 8\n\n"
+	                 "1 2 3 4 5 6 7 0 8\n"
+	                 "1 2 3\n0 8 4\n7 6 5\n1 0 3\n8 2 4\n7 6 5\n"
+	                 "1 2 3 4 5 6 0 7 8\n";
+	char *out, *err;
+	int rc = ck_lookup(db, in, &out, &err, "%s", "--json");
+	cr_assert_eq(rc, 0, "%s", err);
+	char **lines;
+	int n = ck_split_lines(out, &lines);
+	cr_assert_eq(n, 4, "four queries, four answers: '%s'", out);
+	const char *alone[] = { "2 3 4 1 5 x 7 6 8", "1 2 3 4 5 6 7 0 8",
+	                        "1 2 3 0 8 4 7 6 5 ; 1 0 3 8 2 4 7 6 5", "1 2 3 4 5 6 0 7 8" };
+	for (int i = 0; i < 4; i++) {
+		char *a = single_answer(db, "--json", alone[i]);
+		cr_assert_str_eq(lines[i], a, "grid answer %d", i);
+		free(a);
+	}
+	free(lines);
+	free(out);
+	free(err);
+	/* A bad grid is one error line; the line numbers are the grid's first. */
+	rc = ck_lookup(db, "1 2 3\n4 5 6\n7 8 8\n\n1 2 3 4 5 6 7 0 8\n", &out, &err, "%s", "");
+	cr_assert_eq(rc, 1);
+	cr_assert_str_eq(out, "error: start: tile 8 appears twice\ndistance 1  best r  moves r\n");
+	cr_assert(strstr(err, "line 1"), "%s", err);
+	free(out);
+	free(err);
+	/* Wider rows need --size; 2H rows end the query at once. */
+	rc = ck_lookup(db, "1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 0 15\n"
+	               "1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 0\n", &out, &err, "%s",
+	               "--size 4x4 --only moves");
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_assert_str_eq(out, "r\n");
+	free(out);
+	free(err);
+	ck_db_remove(db);
+}

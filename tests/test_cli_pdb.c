@@ -1450,3 +1450,57 @@ Test(pdb_transfer, export_errors)
 	free(err);
 	ck_db_remove(src);
 }
+
+/* ------------------------------------------------------------------ */
+/* Hints: the command a note or an error proposes, run as it is, makes the
+ * query it was given for succeed (here: searched with the set it builds). */
+
+/* The note of a 4x4 query searched without a set; the answer is on stdout. */
+static char *note_of(const char *db, const char *query, char *answer, size_t cap)
+{
+	char *out, *err;
+	int rc = ck_lookup(db, NULL, &out, &err, "--json '%s'", query);
+	cr_assert_eq(rc, 0, "%s: %s", query, err);
+	snprintf(answer, cap, "%s", out);
+	free(out);
+	return err;
+}
+
+Test(pdb_hints, build_commands_run_verbatim_make_the_query_use_a_set, .timeout = 300)
+{
+	char db[PATH_LEN], before[4096], after[4096], buf[64];
+	tk_tmp_path(db, sizeof db, "pdb-hints.lmdb");
+	tk_build(db, "2x2", NULL);
+	/* A goal with the blank in the centre class: the hint must say --goal,
+	 * or it would build a set that cannot serve the query. */
+	const char *centre_q = "1 2 3 4 0 5 6 7 8 9 10 11 12 13 14 15 ; " CENTRE_GOAL;
+	char *err = note_of(db, centre_q, before, sizeof before);
+	ck_assert_one_line(err, "the fallback note");
+	cr_assert(strstr(err, "--partition 6-6-3 --goal '" CENTRE_GOAL "'"), "%s", err);
+	cr_assert(strstr(err, "--db '"), "a database at another path must be named: %s", err);
+	ck_run_hint(err);
+	free(err);
+	err = note_of(db, centre_q, after, sizeof after);
+	cr_assert_str_empty(err, "after the hint the set serves the query: '%s'", err);
+	free(err);
+	long d0, d1;
+	cr_assert_eq(ck_json_long(before, "distance", &d0), 1);
+	cr_assert_eq(ck_json_long(after, "distance", &d1), 1);
+	cr_assert_eq(d0, d1, "the same distance with and without the set");
+	cr_assert_eq(ck_json_str(after, "moves", buf, sizeof buf), 1);
+	sdb_board s = ck_parse_board("1 2 3 4 0 5 6 7 8 9 10 11 12 13 14 15", 0, 0);
+	sdb_board g = ck_parse_board(CENTRE_GOAL, 0, 0);
+	cr_assert(tk_replay(&s, buf, &g), "moves '%s'", buf);
+	/* The standard goal's class: the hint follows the partition the
+	 * database already has, and needs no --goal. */
+	err = note_of(db, POJ_15, before, sizeof before);
+	cr_assert(strstr(err, "--partition 6-6-3") && !strstr(err, "--goal"), "%s", err);
+	ck_run_hint(err);
+	free(err);
+	err = note_of(db, POJ_15, after, sizeof after);
+	cr_assert_str_empty(err, "after the hint: '%s'", err);
+	free(err);
+	cr_assert_eq(ck_json_str(after, "moves", buf, sizeof buf), 1);
+	cr_assert_str_eq(buf, "rdr");
+	ck_db_remove(db);
+}

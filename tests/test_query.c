@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testkit.h"
 
@@ -197,4 +198,110 @@ Test(query, damaged_start_entry_is_refused_without_walk)
 		fflush(f);
 	}
 	fclose(f);
+}
+
+/* A board that must parse. */
+static sdb_board ck_board(const char *text)
+{
+	sdb_board b;
+	cr_assert_eq(sdb_board_parse(&b, text, 0, 0), 0, "'%s': %s", text, sdb_errdetail());
+	return b;
+}
+
+/* The one parser of queries: where the goal starts, and the size. */
+static sdb_query query_ok(const char *text, int w, int h, const sdb_db *db)
+{
+	sdb_query q;
+	cr_assert_eq(sdb_query_parse(&q, text, w, h, db), 0, "'%s': %s", text, sdb_errdetail());
+	return q;
+}
+
+static void query_bad(const char *text, int w, int h, const sdb_db *db, int want,
+                      const char *fragment)
+{
+	sdb_query q;
+	cr_assert_eq(sdb_query_parse(&q, text, w, h, db), want, "'%s'", text);
+	cr_assert(strstr(sdb_errdetail(), fragment), "'%s': '%s' lacks '%s'", text,
+	          sdb_errdetail(), fragment);
+}
+
+Test(query, parse_every_form)
+{
+	sdb_board s = ck_board("1 2 3 0 8 4 7 6 5"), g = ck_board("1 0 3 8 2 4 7 6 5");
+	const char *pair[] = {
+		"1 2 3 0 8 4 7 6 5 1 0 3 8 2 4 7 6 5", "1 2 3 0 8 4 7 6 5 ; 1 0 3 8 2 4 7 6 5",
+		"123084765 103824765", "[[1,2,3],[0,8,4],[7,6,5]] [[1,0,3],[8,2,4],[7,6,5]]",
+		"1 2 3\n0 8 4\n7 6 5\n1 0 3\n8 2 4\n7 6 5\n",
+	};
+	for (size_t i = 0; i < sizeof pair / sizeof *pair; i++) {
+		sdb_query q = query_ok(pair[i], 0, 0, NULL);
+		cr_assert(sdb_board_equal(&q.start, &s) && sdb_board_equal(&q.goal, &g), "'%s'",
+		          pair[i]);
+		q = query_ok(pair[i], 3, 3, NULL);
+		cr_assert(sdb_board_equal(&q.start, &s) && sdb_board_equal(&q.goal, &g), "'%s'",
+		          pair[i]);
+	}
+	sdb_query q = query_ok("[[1,2,3],[4,0,5]]", 0, 0, NULL);   /* shape, not a 6-cell guess */
+	cr_assert_eq(q.start.w, 3);
+	cr_assert_eq(q.goal.h, 2);
+	cr_assert_eq(q.goal.blank, 5, "the standard goal");
+	q = query_ok("1 2\n3 0\n", 0, 0, NULL);
+	cr_assert_eq(q.start.w, 2);
+	cr_assert_eq(q.start.h, 2);
+	query_bad("[[1,2,7],[4,3],[6,5,8,0]]", 0, 0, NULL, SDB_EINVAL, "unequal");
+	query_bad("1 2 3 4 5 0", 0, 0, NULL, SDB_EAMBIGUOUS, "2x3 and 3x2");
+	query_bad("1 2 3 4 4 6 7 8 0", 0, 0, NULL, SDB_EINVAL, "start: tile 4 appears twice");
+	query_bad("1 2 3 4 5 6 7 8 0 ; 1 2 3 4 5 6 7 8 8", 0, 0, NULL, SDB_EINVAL, "goal: tile 8");
+	query_bad("1 2 3 ; 4 5 6 ; 7 8 0", 0, 0, NULL, SDB_EINVAL, "more than two boards");
+	query_bad("1 2 3\n4 0 5\n", 2, 3, NULL, SDB_EINVAL, "2 rows of 3 cells");
+	cr_assert_eq(sdb_query_grid_row("1 2 3", 0, 0), 3);
+	cr_assert_eq(sdb_query_grid_row("1 2", 0, 0), 2);
+	cr_assert_eq(sdb_query_grid_row("1 2 3 4", 0, 0), 0, "four cells may be a 2x2 board");
+	cr_assert_eq(sdb_query_grid_row("1 2 3 4", 4, 4), 4);
+	cr_assert_eq(sdb_query_grid_row("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", 4, 4), 0);
+	cr_assert_eq(sdb_query_grid_row("[[1,2],[3,0]]", 0, 0), 0);
+}
+
+/* Sixteen cells are one 4x4 board when a 4x4 set exists, even beside 2x4
+ * tables; with only 2x4 tables they are a start and a goal of 2x4. */
+Test(query, sixteen_cells_follow_the_tables)
+{
+	char path[512], cmd[1024], *err;
+	tk_tmp_path(path, sizeof path, "sixteen.lmdb");
+	tk_build(path, "2x4", NULL);
+	const char *text = "1 2 3 4 5 6 7 8 9 0 10 12 13 14 11 15";
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	query_bad(text, 0, 0, db, SDB_EINVAL, "start");   /* two 2x4 boards: tile 9 too large */
+	sdb_db_close(db);
+	snprintf(cmd, sizeof cmd, "%s pdb 4x4 --partition 5-5-5 -q --db '%s'", SLIDEDB_GEN, path);
+	cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 0, "%s", err);
+	free(err);
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	sdb_query q = query_ok(text, 0, 0, db);
+	cr_assert_eq(q.start.w, 4);
+	cr_assert_eq(q.start.h, 4);
+	/* and the one answer call solves it by IDA* on the set */
+	sdb_answer a;
+	cr_assert_eq(sdb_answer_query(&a, db, &q.start, &q.goal, NULL), 0, "%s", sdb_errdetail());
+	cr_assert_eq(a.method, SDB_METHOD_SEARCH);
+	cr_assert_eq(a.distance, 3);
+	cr_assert_str_eq(a.moves, "rdr");
+	cr_assert_str_eq(a.heuristic_name, "pdb-4x4-b0-5-5-5");
+	cr_assert_null(a.note);
+	const sdb_answer_opts few = { 1, { 2, 0 } };
+	cr_assert_eq(sdb_answer_query(&a, db, &q.start, &q.goal, &few), SDB_ELIMIT);
+	cr_assert(strstr(sdb_errdetail(), "limit"), "%s", sdb_errdetail());
+	/* Heuristics refuse a board of another size instead of a number. */
+	sdb_heuristic *h;
+	cr_assert_eq(sdb_heuristic_open(&h, db, &q.goal, NULL), 0);
+	cr_assert_geq(sdb_heuristic_value(h, &q.start), 0);
+	sdb_board small = ck_board("1 2 3 4 5 6 7 8 0");
+	cr_assert_eq(sdb_heuristic_value(h, &small), SDB_EINVAL);
+	cr_assert(strstr(sdb_errdetail(), "3x3"), "%s", sdb_errdetail());
+	sdb_hstate st;
+	cr_assert_eq(sdb_heuristic_start(h, &st, &small), SDB_EINVAL);
+	sdb_heuristic_close(h);
+	sdb_db_close(db);
+	unlink(path);
 }

@@ -277,10 +277,136 @@ Test(store, altered_entries_fail_verify)
 
 Test(store, errors_have_texts)
 {
-	for (int e = 0; e >= -9; e--) {
+	/* Every code up to the last one has a text of its own. */
+	for (int e = 0; e >= SDB_ELAST; e--) {
 		cr_assert_not_null(sdb_strerror(e));
-		cr_assert_str_neq(sdb_strerror(e), "unknown error");
+		cr_assert_str_neq(sdb_strerror(e), "unknown error", "code %d has no text", e);
+		for (int f = 0; f > e; f--)
+			cr_assert_str_neq(sdb_strerror(e), sdb_strerror(f), "codes %d and %d", e, f);
 	}
+	cr_assert_eq(SDB_ELAST, SDB_EEXIST, "a code added to the header must move SDB_ELAST");
+	cr_assert_str_eq(sdb_strerror(SDB_ELIMIT), "search limit reached");
+	cr_assert_str_eq(sdb_strerror(SDB_ELAST - 1), "unknown error");
+	cr_assert_str_eq(sdb_strerror(1), "unknown error");
 	cr_assert_str_eq(sdb_strerror(-100), "unknown error");
 	cr_assert_str_eq(sdb_version(), SDB_VERSION_STRING);
+}
+
+/* A failure's detail does not outlive the next successful call. */
+Test(store, detail_is_cleared_by_a_success)
+{
+	sdb_board b;
+	cr_assert_eq(sdb_board_parse(&b, "1 2 3 3", 0, 0), SDB_EINVAL);
+	cr_assert(strstr(sdb_errdetail(), "tile 3 appears twice"));
+	cr_assert_eq(sdb_board_parse(&b, "1 2 3 0", 0, 0), 0);
+	cr_assert_str_empty(sdb_errdetail(), "stale: '%s'", sdb_errdetail());
+
+	char path[512];
+	tk_tmp_path(path, sizeof path, "detail.lmdb");
+	tk_build_lib(path, 2, 2, corner, 1);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, "/nonexistent/x.lmdb", SDB_RDONLY), SDB_ENOTFOUND);
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	cr_assert_str_empty(sdb_errdetail(), "stale after open: '%s'", sdb_errdetail());
+	cr_assert_null(sdb_table_find(db, "nope"));
+	cr_assert(strstr(sdb_errdetail(), "nope"));
+	sdb_board s, g;
+	sdb_board_parse(&s, "1 2 0 3", 0, 0);
+	sdb_board_parse(&g, "1 2 3 0", 0, 0);
+	sdb_answer a;
+	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, NULL), 0);
+	cr_assert_str_empty(sdb_errdetail(), "stale after an answer: '%s'", sdb_errdetail());
+	sdb_query q;
+	cr_assert_eq(sdb_query_parse(&q, "1 2 3", 0, 0, db), SDB_EINVAL);
+	cr_assert_eq(sdb_query_parse(&q, "1 2 0 3 ; 1 2 3 0", 0, 0, db), 0);
+	cr_assert_str_empty(sdb_errdetail(), "stale after a query: '%s'", sdb_errdetail());
+	sdb_db_close(db);
+	unlink(path);
+}
+
+/* A database of format version 2 (slidedb 0.1.0's memcpy of its table info,
+ * kept as a file made by that release) is read as it is, and converted to
+ * version 3 by the first write; after that it still answers the same. */
+Test(store, format_2_is_read_and_converted_by_a_write)
+{
+	char path[512], cmd[1200];
+	tk_tmp_path(path, sizeof path, "format2.lmdb");
+	snprintf(cmd, sizeof cmd, "cp '%s/tests/data/format2.lmdb' '%s'", SLIDEDB_SOURCE_DIR, path);
+	cr_assert_eq(system(cmd), 0);
+	uint32_t version;
+	sdb_db *db;
+	for (int pass = 0; pass < 2; pass++) {
+		cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "pass %d: %s", pass, sdb_errdetail());
+		cr_assert_eq(sdb_table_count(db), pass ? 2 : 1);
+		const sdb_table *t = sdb_table_find(db, "full-2x2-b0");
+		cr_assert_not_null(t);
+		const sdb_table_info *in = sdb_table_meta(t);
+		cr_assert_eq(in->states, 12);
+		cr_assert_eq(in->max_distance, 6);
+		cr_assert_eq(in->crc32, 0x8f76141au, "the CRC the 0.1.0 file records");
+		cr_assert_eq(in->format_version, 2, "built under format 2");
+		cr_assert_str_eq(in->tool_version, "0.1.0");
+		uint64_t total = 0;
+		for (int d = 0; d <= in->max_distance; d++)
+			total += in->counts[d];
+		cr_assert_eq(total, 12);
+		cr_assert_eq(sdb_table_verify(t), 0, "%s", sdb_errdetail());
+		sdb_board s, g;
+		sdb_board_parse(&s, "0 1 2 3", 0, 0);
+		sdb_board_goal(&g, 2, 2, 3);
+		sdb_answer a;
+		cr_assert_eq(sdb_answer_query(&a, db, &s, &g, NULL), 0, "%s", sdb_errdetail());
+		cr_assert(!a.solvable || tk_replay(&s, a.moves, &g));
+		sdb_db_close(db);
+		/* The file's own format marker. */
+		MDB_env *env;
+		MDB_txn *txn;
+		MDB_dbi dbi;
+		MDB_val k = { 6, "format" }, v;
+		cr_assert_eq(mdb_env_create(&env), 0);
+		cr_assert_eq(mdb_env_set_maxdbs(env, 4), 0);
+		cr_assert_eq(mdb_env_open(env, path, MDB_NOSUBDIR | MDB_RDONLY, 0644), 0);
+		cr_assert_eq(mdb_txn_begin(env, NULL, MDB_RDONLY, &txn), 0);
+		cr_assert_eq(mdb_dbi_open(txn, "info", 0, &dbi), 0);
+		cr_assert_eq(mdb_get(txn, dbi, &k, &v), 0);
+		memcpy(&version, v.mv_data, sizeof version);
+		mdb_txn_abort(txn);
+		mdb_env_close(env);
+		cr_assert_eq(version, pass ? 3u : 2u, "pass %d: format %u", pass, version);
+		if (!pass)   /* a write: one more table, and the catalog converted */
+			tk_build_lib(path, 2, 3, corner, 1);
+	}
+	unlink(path);
+}
+
+/* A catalog record that is not what its format says is refused, never read
+ * into wrong metadata. */
+Test(store, damaged_catalog_record_is_refused)
+{
+	char path[512];
+	tk_tmp_path(path, sizeof path, "record.lmdb");
+	tk_build_lib(path, 2, 2, corner, 1);
+	MDB_env *env;
+	MDB_txn *txn;
+	MDB_dbi dbi;
+	MDB_val k = { 11, "full-2x2-b0" }, v;
+	cr_assert_eq(mdb_env_create(&env), 0);
+	cr_assert_eq(mdb_env_set_maxdbs(env, 4), 0);
+	cr_assert_eq(mdb_env_open(env, path, MDB_NOSUBDIR, 0644), 0);
+	cr_assert_eq(mdb_txn_begin(env, NULL, 0, &txn), 0);
+	cr_assert_eq(mdb_dbi_open(txn, "catalog", 0, &dbi), 0);
+	cr_assert_eq(mdb_get(txn, dbi, &k, &v), 0);
+	uint8_t rec[4096];
+	cr_assert_lt(v.mv_size, sizeof rec);
+	size_t size = v.mv_size;
+	memcpy(rec, v.mv_data, size);
+	MDB_val cut = { size - 3, rec };   /* cut short */
+	cr_assert_eq(mdb_put(txn, dbi, &k, &cut, 0), 0);
+	cr_assert_eq(mdb_txn_commit(txn), 0);
+	mdb_env_close(env);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), SDB_ECORRUPT);
+	cr_assert(strstr(sdb_errdetail(), "full-2x2-b0") && strstr(sdb_errdetail(), "damaged"),
+	          "%s", sdb_errdetail());
+	unlink(path);
 }
