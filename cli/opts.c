@@ -21,15 +21,28 @@ int cli_usage(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+static void say(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", cli_prog);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 int cli_fail(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "%s: ", cli_prog);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	say(fmt, ap);
 	va_end(ap);
 	return 1;
+}
+
+void cli_note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	say(fmt, ap);
+	va_end(ap);
 }
 
 int cli_fail_lib(const char *context)

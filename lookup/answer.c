@@ -61,8 +61,8 @@ static void say_note(answerer *a, const char *note)
 			return;
 	if (a->nnoted < MAX_NOTES)
 		a->noted[a->nnoted++] = note;
-	fprintf(stderr, "%s: %s; searching with Manhattan distance and linear conflicts instead "
-	        "(far slower)\n", cli_prog, note);
+	cli_note("%s; searching with Manhattan distance and linear conflicts instead (far "
+	         "slower)", note);
 }
 
 static int report(answerer *a, out *o, const job *j)
@@ -74,9 +74,9 @@ static int report(answerer *a, out *o, const job *j)
 		out_printable(shown, sizeof shown, j->text, 60);
 		out_printable(reason, sizeof reason, j->why, 1000);
 		if (j->line)
-			fprintf(stderr, "%s: line %d: '%s': %s\n", cli_prog, j->line, shown, reason);
+			cli_fail("line %d: '%s': %s", j->line, shown, reason);
 		else
-			fprintf(stderr, "%s: '%s': %s\n", cli_prog, shown, reason);
+			cli_fail("'%s': %s", shown, reason);
 		report_error(o, &a->opts.report, j->line, j->text, reason);
 		return 1;
 	}

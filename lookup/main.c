@@ -190,8 +190,7 @@ static int grid_add(grid *g, const char *row, int width, int line)
 static int answer_stream(answerer *ans, const answer_opts *opts)
 {
 	if (isatty(STDIN_FILENO))
-		fprintf(stderr, "%s: reading queries from standard input, one per line "
-		        "(Ctrl-D ends)\n", cli_prog);
+		cli_note("reading queries from standard input, one per line (Ctrl-D ends)");
 	line_reader in;
 	line_reader_init(&in, STDIN_FILENO);
 	stream_out so = { { 0 }, 0 };

@@ -18,7 +18,7 @@ cmake -S . -B "$prefix/build" -DCMAKE_BUILD_TYPE=Release -DSLIDEDB_TESTS=OFF -DS
 	-DCMAKE_INSTALL_PREFIX="$prefix/usr" >/dev/null
 cmake --build "$prefix/build" -j"$(nproc)" >/dev/null
 cmake --install "$prefix/build" >/dev/null
-for f in bin/slidedb-gen bin/slidedb-lookup include/slidedb.h lib/libslidedb.so \
+for f in bin/slidedb-gen bin/slidedb-lookup include/slidedb.h include/slidedb_engine.h lib/libslidedb.so \
 	lib/pkgconfig/slidedb.pc lib/cmake/slidedb/slidedbConfig.cmake \
 	share/man/man1/slidedb-gen.1 share/man/man1/slidedb-lookup.1; do
 	[ -e "$prefix/usr/$f" ] || { echo "install is missing $f" >&2; exit 1; }

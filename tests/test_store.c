@@ -26,6 +26,21 @@ static char *read_file(const char *path, long *len)
 	return s;
 }
 
+/* One of slidedb's named LMDB databases in a file, opened with LMDB itself
+ * (to read or damage what the library hides): a transaction, read-only
+ * when rdonly, that the caller commits or aborts, then closes env. */
+static MDB_txn *raw_open(MDB_env **env, MDB_dbi *dbi, const char *path, const char *name,
+                         int rdonly)
+{
+	MDB_txn *txn;
+	cr_assert_eq(mdb_env_create(env), 0);
+	cr_assert_eq(mdb_env_set_maxdbs(*env, 4), 0);
+	cr_assert_eq(mdb_env_open(*env, path, MDB_NOSUBDIR | (rdonly ? MDB_RDONLY : 0), 0644), 0);
+	cr_assert_eq(mdb_txn_begin(*env, NULL, rdonly ? MDB_RDONLY : 0, &txn), 0);
+	cr_assert_eq(mdb_dbi_open(txn, name, 0, dbi), 0);
+	return txn;
+}
+
 Test(store, missing_file_is_not_found)
 {
 	char path[512];
@@ -209,13 +224,8 @@ Test(store, other_format_version_is_refused)
 	tk_tmp_path(path, sizeof path, "v99.lmdb");
 	tk_build_lib(path, 2, 2, corner, 1);
 	MDB_env *env;
-	MDB_txn *txn;
 	MDB_dbi dbi;
-	cr_assert_eq(mdb_env_create(&env), 0);
-	cr_assert_eq(mdb_env_set_maxdbs(env, 4), 0);
-	cr_assert_eq(mdb_env_open(env, path, MDB_NOSUBDIR, 0644), 0);
-	cr_assert_eq(mdb_txn_begin(env, NULL, 0, &txn), 0);
-	cr_assert_eq(mdb_dbi_open(txn, "info", 0, &dbi), 0);
+	MDB_txn *txn = raw_open(&env, &dbi, path, "info", 0);
 	uint32_t v99 = 99;
 	MDB_val k = { 6, "format" }, v = { 4, &v99 };
 	cr_assert_eq(mdb_put(txn, dbi, &k, &v, 0), 0);
@@ -360,14 +370,9 @@ Test(store, format_2_is_read_and_converted_by_a_write)
 		sdb_db_close(db);
 		/* The file's own format marker. */
 		MDB_env *env;
-		MDB_txn *txn;
 		MDB_dbi dbi;
 		MDB_val k = { 6, "format" }, v;
-		cr_assert_eq(mdb_env_create(&env), 0);
-		cr_assert_eq(mdb_env_set_maxdbs(env, 4), 0);
-		cr_assert_eq(mdb_env_open(env, path, MDB_NOSUBDIR | MDB_RDONLY, 0644), 0);
-		cr_assert_eq(mdb_txn_begin(env, NULL, MDB_RDONLY, &txn), 0);
-		cr_assert_eq(mdb_dbi_open(txn, "info", 0, &dbi), 0);
+		MDB_txn *txn = raw_open(&env, &dbi, path, "info", 1);
 		cr_assert_eq(mdb_get(txn, dbi, &k, &v), 0);
 		memcpy(&version, v.mv_data, sizeof version);
 		mdb_txn_abort(txn);
@@ -387,14 +392,9 @@ Test(store, damaged_catalog_record_is_refused)
 	tk_tmp_path(path, sizeof path, "record.lmdb");
 	tk_build_lib(path, 2, 2, corner, 1);
 	MDB_env *env;
-	MDB_txn *txn;
 	MDB_dbi dbi;
 	MDB_val k = { 11, "full-2x2-b0" }, v;
-	cr_assert_eq(mdb_env_create(&env), 0);
-	cr_assert_eq(mdb_env_set_maxdbs(env, 4), 0);
-	cr_assert_eq(mdb_env_open(env, path, MDB_NOSUBDIR, 0644), 0);
-	cr_assert_eq(mdb_txn_begin(env, NULL, 0, &txn), 0);
-	cr_assert_eq(mdb_dbi_open(txn, "catalog", 0, &dbi), 0);
+	MDB_txn *txn = raw_open(&env, &dbi, path, "catalog", 0);
 	cr_assert_eq(mdb_get(txn, dbi, &k, &v), 0);
 	uint8_t rec[4096];
 	cr_assert_lt(v.mv_size, sizeof rec);
