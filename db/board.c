@@ -12,17 +12,28 @@ int sdb_size_valid(int w, int h)
 	return w >= 2 && h >= 2 && w * h <= SDB_MAX_CELLS;
 }
 
+/* A side of a size: digits only, read without overflow (anything past two
+ * digits is too large anyway); -1 if not digits. */
+static long size_side(const char *p, const char **end)
+{
+	long v = 0;
+	const char *start = p;
+	for (; isdigit((unsigned char)*p); p++)
+		v = v < 1000 ? v * 10 + (*p - '0') : v;
+	*end = p;
+	return p == start ? -1 : v;
+}
+
 int sdb_size_parse(int *w, int *h, const char *text)
 {
-	char *end;
-	long a = strtol(text, &end, 10);
-	if (end == text || (*end != 'x' && *end != 'X'))
+	const char *end;
+	long a = size_side(text, &end);
+	if (a < 0 || (*end != 'x' && *end != 'X'))
 		return sdb_fail(SDB_EINVAL, "size '%s' is not of the form WxH (e.g. 3x3)", text);
-	const char *second = end + 1;
-	long b = strtol(second, &end, 10);
-	if (end == second || *end != '\0' || !isdigit((unsigned char)*second))
+	long b = size_side(end + 1, &end);
+	if (b < 0 || *end != '\0')
 		return sdb_fail(SDB_EINVAL, "size '%s' is not of the form WxH (e.g. 3x3)", text);
-	if (a < 2 || b < 2 || a * b > SDB_MAX_CELLS)
+	if (a < 2 || b < 2 || a > SDB_MAX_CELLS || b > SDB_MAX_CELLS || a * b > SDB_MAX_CELLS)
 		return sdb_fail(SDB_EINVAL, "size '%s' is not a board slidedb models "
 		                "(2 <= W, H and W*H <= %d)", text, SDB_MAX_CELLS);
 	*w = (int)a;

@@ -190,30 +190,48 @@ void sdb_partition_default(char *spec, size_t cap, int w, int h)
 		                        : "/", t);
 }
 
+/* The mean value of a table's entries, from its counts per distance: what a
+ * group adds to the heuristic on average. */
+static double mean_value(const sdb_table_info *in)
+{
+	double sum = 0;
+	for (int d = 0; d <= in->max_distance && d < SDB_MAX_DISTANCE; d++)
+		sum += (double)d * (double)in->counts[d];
+	return in->states ? sum / (double)in->states : 0;
+}
+
 /* The tables of the set named `set` that serve boards like goal, or the
- * strongest such set when set is NULL: its tables in group order. */
+ * strongest such set when set is NULL: its tables in group order. Strength
+ * is the sum of the groups' mean values (the heuristic's mean over the
+ * states), not the number of entries: a set of zeros is the weakest. */
 static int find_set(const sdb_table **tables, int *ngroups, const sdb_db *db,
                     const sdb_board *goal, int rep, const char *set)
 {
 	const char *best = NULL;
-	uint64_t best_entries = 0;
+	double best_strength = -1;
+	int best_groups = 0;
 	for (int i = 0; i < sdb_table_count(db); i++) {
 		const sdb_table_info *in = sdb_table_meta(sdb_table_at(db, i));
 		if (in->kind != SDB_KIND_PATTERN || in->goal.w != goal->w || in->goal.h != goal->h ||
-		    in->goal.blank != rep || (set && strcmp(in->set, set)) || in->group != 0)
+		    in->goal.blank != rep || (set && strcmp(in->set, set)) || in->group != 0 ||
+		    in->ngroups < 1 || in->ngroups > MAX_GROUPS)
 			continue;
-		uint64_t entries = 0;
+		double strength = 0;
 		int complete = 1;
 		for (int g = 0; g < in->ngroups && complete; g++) {
 			char name[SDB_NAME_MAX + 16];
 			snprintf(name, sizeof name, "%s/g%d", in->set, g);
 			const sdb_table *t = sdb_table_find(db, name);
-			complete = t != NULL;
-			entries += t ? sdb_table_meta(t)->states : 0;
+			complete = t && sdb_table_meta(t)->ngroups == in->ngroups;
+			if (complete) {
+				tables[g] = t;   /* overwritten by a better set below */
+				strength += mean_value(sdb_table_meta(t));
+			}
 		}
-		if (complete && (!best || entries > best_entries)) {
+		if (complete && strength > best_strength) {
 			best = in->set;
-			best_entries = entries;
+			best_strength = strength;
+			best_groups = in->ngroups;
 		}
 	}
 	if (!best) {
@@ -228,15 +246,12 @@ static int find_set(const sdb_table **tables, int *ngroups, const sdb_db *db,
 		                goal->w, goal->h, spec, sdb_hint_goal(goal, goalarg, sizeof goalarg),
 		                sdb_hint_db(db, dbarg, sizeof dbarg));
 	}
-	for (int g = 0;; g++) {
+	for (int g = 0; g < best_groups; g++) {
 		char name[SDB_NAME_MAX + 16];
 		snprintf(name, sizeof name, "%s/g%d", best, g);
-		const sdb_table *t = sdb_table_find(db, name);
-		if (!t)
-			break;
-		tables[g] = t;
-		*ngroups = g + 1;
+		tables[g] = sdb_table_find(db, name);
 	}
+	*ngroups = best_groups;
 	return SDB_OK;
 }
 

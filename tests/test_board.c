@@ -259,3 +259,21 @@ Test(board, lines_are_rows)
 	cr_assert_eq(sdb_cells_parse(cells, &n, SDB_MAX_CELLS, "[[1,2,7],[4,3],[6,5,8,0]]"), 0);
 	cr_assert_eq(n, 9);
 }
+
+/* Sizes too large to hold are refused, never wrapped into a small board
+ * (4611686018427387906x4 once built 2x4 tables). */
+Test(board, huge_sizes_are_refused)
+{
+	static const char *const bad[] = {
+		"99999999999999999999x2", "4611686018427387906x4", "4611686018427387904x4",
+		"2x99999999999999999999", "1000x1000", "17x1", "+3x3", " 3x3", "3x3 ", "3x-3", "3x",
+		"x3", "",
+	};
+	int w = 7, h = 7;
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		cr_assert_eq(sdb_size_parse(&w, &h, bad[i]), SDB_EINVAL, "'%s'", bad[i]);
+		cr_assert(w == 7 && h == 7, "'%s' changed the size", bad[i]);
+	}
+	cr_assert_eq(sdb_size_parse(&w, &h, "04x04"), 0);
+	cr_assert(w == 4 && h == 4);
+}

@@ -1504,3 +1504,36 @@ Test(pdb_hints, build_commands_run_verbatim_make_the_query_use_a_set, .timeout =
 	cr_assert_str_eq(buf, "rdr");
 	ck_db_remove(db);
 }
+
+/* The strongest set is the one with the largest mean heuristic, not the
+ * most entries: a partial set of one 6-tile group has more entries than
+ * 5-5-5 and is far weaker. */
+Test(pdb_4x4, strongest_set_by_mean_value_not_size, .timeout = 300)
+{
+	char db[PATH_LEN];
+	tk_tmp_path(db, sizeof db, "pdb-strength.lmdb");
+	build_pdb(db, "4x4", "5-5-5", NULL);
+	char *out, *err;
+	int rc = ck_gen(db, &out, &err, "pdb 4x4 --partition 1,2,3,4,5,6 --partial -q");
+	cr_assert_eq(rc, 0, "%s", err);
+	free(out);
+	free(err);
+	sdb_db *h;
+	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	const sdb_table *big = sdb_table_find(h, "pdb-4x4-b0-1,2,3,4,5,6/g0");
+	cr_assert(big, "%s", sdb_errdetail());
+	uint64_t entries555 = 0;
+	for (int g = 0; g < 3; g++) {
+		char name[64];
+		snprintf(name, sizeof name, "pdb-4x4-b0-5-5-5/g%d", g);
+		entries555 += sdb_table_meta(sdb_table_find(h, name))->states;
+	}
+	cr_assert_gt(sdb_table_meta(big)->states, entries555, "the partial set must be larger");
+	sdb_board goal = ck_parse_board(STD4, 0, 0);
+	sdb_heuristic *heur;
+	cr_assert_eq(sdb_heuristic_open(&heur, h, &goal, NULL), 0, "%s", sdb_errdetail());
+	cr_assert_str_eq(sdb_heuristic_name(heur), "pdb-4x4-b0-5-5-5");
+	sdb_heuristic_close(heur);
+	sdb_db_close(h);
+	ck_db_remove(db);
+}

@@ -502,8 +502,9 @@ typedef struct sdb_heuristic sdb_heuristic;
 /** @brief Open the heuristic of a pattern-database set for @p goal.
  * @param[out] h    the heuristic, closed with sdb_heuristic_close(); it reads
  *                  the tables of @p db, which must stay open
- * @param[in] set   a set's name, or NULL for the strongest set (most entries)
- *                  that serves @p goal
+ * @param[in] set   a set's name, or NULL for the strongest complete set that
+ *                  serves @p goal: the largest sum of its groups' mean values
+ *                  (from the stored counts), so a set of zeros is the weakest
  * @return 0, #SDB_ENOTFOUND (no such set; sdb_errdetail() names the
  * `slidedb-gen pdb` command), #SDB_ECORRUPT (a table of the set is missing or
  * damaged), #SDB_ENOMEM. */
