@@ -13,6 +13,7 @@
  * every table's own CRC-32, the format, and the end marker. A truncated or
  * altered file is refused and the database is left as it was. */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,27 +22,52 @@
 
 #include "internal.h"
 
-#define MAGIC "slidedb-export 1"
-enum { CHUNK = 1 << 20, LINE_MAX_LEN = 1024 };
+#define MAGIC "slidedb-export 2"
+#define MAGIC_1 "slidedb-export 1"
+/* META_MAX holds a table's metadata lines (128 counts of up to 20 digits);
+ * MAX_TABLES bounds what one import stores. */
+enum { CHUNK = 1 << 20, LINE_MAX_LEN = 4096, META_MAX = 8192, MAX_TABLES = 256 };
 
 /* --- export --------------------------------------------------------------- */
 
+/* Append to a metadata buffer. */
+static void meta_printf(char *buf, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void meta_printf(char *buf, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf + *len, META_MAX - *len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*len = *len + (size_t)n < META_MAX ? *len + (size_t)n : META_MAX - 1;
+}
+
+/* A table's metadata lines, then "meta_crc" (CRC-32 of those lines: the
+ * table's own CRC covers only its entries) and "data N". */
 static int put_meta(gzFile z, const sdb_table_info *in)
 {
-	char goal[3 * SDB_MAX_CELLS];
+	char goal[3 * SDB_MAX_CELLS], meta[META_MAX];
+	size_t len = 0;
 	sdb_board_format(goal, sizeof goal, &in->goal);
-	gzprintf(z, "table\nname %s\nkind %d\nentry_format %d\nsize %dx%d\ngoal %s\n", in->name,
-	         in->kind, in->entry_format, in->goal.w, in->goal.h, goal);
-	gzprintf(z, "states %" PRIu64 "\nmax_distance %d\ncounts", in->states, in->max_distance);
+	meta_printf(meta, &len, "table\nname %s\nkind %d\nentry_format %d\nsize %dx%d\ngoal %s\n",
+	            in->name, in->kind, in->entry_format, in->goal.w, in->goal.h, goal);
+	meta_printf(meta, &len, "states %" PRIu64 "\nmax_distance %d\ncounts", in->states,
+	            in->max_distance);
 	for (int d = 0; d <= in->max_distance; d++)
-		gzprintf(z, " %" PRIu64, in->counts[d]);
-	gzprintf(z, "\ncrc32 %08x\nbuilt_at %" PRId64 "\nbuild_seconds %.6f\nthreads %d\n", in->crc32,
-	         in->built_at, in->build_seconds, in->threads);
-	gzprintf(z, "tool_version %s\nformat_version %u\n", in->tool_version, in->format_version);
+		meta_printf(meta, &len, " %" PRIu64, in->counts[d]);
+	meta_printf(meta, &len, "\ncrc32 %08x\nbuilt_at %" PRId64 "\nbuild_seconds %.6f\nthreads %d\n",
+	            in->crc32, in->built_at, in->build_seconds, in->threads);
+	meta_printf(meta, &len, "tool_version %s\nformat_version %u\n", in->tool_version,
+	            in->format_version);
 	if (in->kind == SDB_KIND_PATTERN)
-		gzprintf(z, "set %s\npattern %x\nblank_mode %d\ngroup %d\nngroups %d\n", in->set,
-		         in->pattern, in->blank_mode, in->group, in->ngroups);
-	return gzprintf(z, "data %" PRIu64 "\n", sdb_table_bytes(in)) > 0 ? 0 : -1;
+		meta_printf(meta, &len, "set %s\npattern %x\nblank_mode %d\ngroup %d\nngroups %d\n",
+		            in->set, in->pattern, in->blank_mode, in->group, in->ngroups);
+	uLong crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)meta, (uInt)len);
+	if (gzwrite(z, meta, (unsigned)len) != (int)len)
+		return -1;
+	return gzprintf(z, "meta_crc %08lx\ndata %" PRIu64 "\n", crc, sdb_table_bytes(in)) > 0
+	       ? 0 : -1;
 }
 
 static int put_data(gzFile z, const uint8_t *data, uint64_t size)
@@ -102,7 +128,19 @@ typedef struct reader {
 	gzFile z;
 	const char *file;
 	char line[LINE_MAX_LEN];
+	uLong crc;        /* CRC-32 and length of everything read: what the gzip */
+	uint64_t size;    /* trailer at the end of the file must say */
 } reader;
+
+static void seen_bytes(reader *r, const void *p, size_t n)
+{
+	for (size_t done = 0; done < n;) {
+		uInt chunk = n - done > (1u << 30) ? 1u << 30 : (uInt)(n - done);
+		r->crc = crc32(r->crc, (const Bytef *)p + done, chunk);
+		done += chunk;
+	}
+	r->size += n;
+}
 
 /* The next header line, without its newline; NULL at the end or on error. */
 static char *next_line(reader *r)
@@ -112,6 +150,7 @@ static char *next_line(reader *r)
 	size_t len = strlen(r->line);
 	if (len == 0 || r->line[len - 1] != '\n')
 		return NULL;
+	seen_bytes(r, r->line, len);
 	r->line[len - 1] = '\0';
 	return r->line;
 }
@@ -207,12 +246,16 @@ static const char *check_meta(const sdb_table_info *in)
 	return size == in->states ? NULL : "damaged metadata";
 }
 
-static int import_table(sdb_writer *w, reader *rd, const sdb_db *db, unsigned flags)
+static int import_table(sdb_writer *w, reader *rd, const sdb_db *db, unsigned flags,
+                        char (*seen)[SDB_NAME_MAX], int nseen)
 {
 	sdb_table_info in;
 	memset(&in, 0, sizeof in);
 	char *line;
-	while ((line = next_line(rd)) && strncmp(line, "data ", 5)) {
+	uLong crc_meta = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)"table\n", 6);
+	while ((line = next_line(rd)) && strncmp(line, "meta_crc ", 9)) {
+		crc_meta = crc32(crc_meta, (const Bytef *)line, (uInt)strlen(line));
+		crc_meta = crc32(crc_meta, (const Bytef *)"\n", 1);
 		char *space = strchr(line, ' ');
 		if (!space)
 			return bad(rd, "damaged metadata");
@@ -220,12 +263,21 @@ static int import_table(sdb_writer *w, reader *rd, const sdb_db *db, unsigned fl
 		if (parse_field(&in, line, space + 1))
 			return bad(rd, "damaged metadata");
 	}
-	if (!line)
-		return bad(rd, "cut short");
+	char *end;
+	if (!line || strtoul(line + 9, &end, 16) != crc_meta || *end)
+		return bad(rd, line ? "a table's metadata fails its CRC-32 check" : "cut short");
+	if (!(line = next_line(rd)) || strncmp(line, "data ", 5))
+		return bad(rd, line ? "damaged metadata" : "cut short");
+	/* Everything is checked against the board and format before any space
+	 * is taken for the entries. */
 	const char *why = check_meta(&in);
 	uint64_t bytes = sdb_table_bytes(&in);
-	if (why || strtoull(line + 5, NULL, 10) != bytes)
+	if (why || strtoull(line + 5, &end, 10) != bytes || *end)
 		return bad(rd, why ? why : "damaged metadata");
+	for (int i = 0; i < nseen; i++)
+		if (!strcmp(seen[i], in.name))
+			return bad(rd, "a table appears twice");
+	snprintf(seen[nseen], SDB_NAME_MAX, "%s", in.name);
 	if (!(flags & SDB_REPLACE) && sdb_table_find(db, in.name))
 		return sdb_fail(SDB_EEXIST, "%s: table '%s' exists in %s (import --replace "
 		                "replaces it)", rd->file, in.name, sdb_db_path(db));
@@ -237,10 +289,12 @@ static int import_table(sdb_writer *w, reader *rd, const sdb_db *db, unsigned fl
 		unsigned chunk = bytes - done > CHUNK ? CHUNK : (unsigned)(bytes - done);
 		if (gzread(rd->z, data + done, chunk) != (int)chunk)
 			return bad(rd, "cut short or damaged");
+		seen_bytes(rd, data + done, chunk);
 		done += chunk;
 	}
 	if (gzgetc(rd->z) != '\n')
 		return bad(rd, "damaged");
+	seen_bytes(rd, "\n", 1);
 	uint32_t crc = in.crc32;
 	if ((err = sdb_writer_put_meta(w, &in)))
 		return err;
@@ -265,29 +319,57 @@ static int at_clean_end(reader *r)
 	return c == -1 && zerr == Z_OK;
 }
 
+/* Whether the file ends with the gzip trailer of what was read (CRC-32 and
+ * length, little-endian): zlib skips bytes after a gzip stream that are not
+ * another stream, and an export must not carry any. */
+static int ends_with_trailer(const reader *r)
+{
+	FILE *f = fopen(r->file, "rb");
+	uint8_t t[8] = { 0 };
+	int ok = f && fseek(f, -8, SEEK_END) == 0 && fread(t, 1, 8, f) == 8;
+	if (f)
+		fclose(f);
+	uint32_t crc = (uint32_t)t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 |
+	               (uint32_t)t[3] << 24;
+	uint32_t size = (uint32_t)t[4] | (uint32_t)t[5] << 8 | (uint32_t)t[6] << 16 |
+	                (uint32_t)t[7] << 24;
+	return ok && crc == (uint32_t)r->crc && size == (uint32_t)r->size;
+}
+
 /* Read an export into the writer's transaction; see sdb_import(). */
 static int import_into(sdb_writer *w, const sdb_db *db, const char *path, unsigned flags,
                        int *ntables)
 {
-	reader rd = { .file = path };
+	reader rd = { .file = path, .crc = crc32(0L, Z_NULL, 0) };
 	rd.z = !strcmp(path, "-") ? gzdopen(dup(STDIN_FILENO), "rb") : gzopen(path, "rb");
 	if (!rd.z)
 		return sdb_fail(SDB_ENOTFOUND, "%s: cannot open it", path);
 	gzbuffer(rd.z, CHUNK);
 	char *line = next_line(&rd);
-	int err = !line || strcmp(line, MAGIC) ? bad(&rd, "not a slidedb export") : SDB_OK;
+	int err = SDB_OK;
+	if (line && !strcmp(line, MAGIC_1))
+		err = bad(&rd, "an export of slidedb 0.1, whose metadata has no checksum: export the "
+		          "tables again with this slidedb");
+	else if (!line || strcmp(line, MAGIC))
+		err = bad(&rd, "not a slidedb export");
 	if (!err && gzdirect(rd.z))   /* zlib would read plain text as is: no gzip checks */
 		err = bad(&rd, "not gzip-compressed (slidedb exports are gzip streams)");
+	static _Thread_local char seen[MAX_TABLES][SDB_NAME_MAX];
 	int n = 0;
-	while (!err && (line = next_line(&rd)) && !strcmp(line, "table") &&
-	       !(err = import_table(w, &rd, db, flags)))
-		n++;
+	while (!err && (line = next_line(&rd)) && !strcmp(line, "table")) {
+		if (n == MAX_TABLES)
+			err = bad(&rd, "more than 256 tables in one export");
+		else if (!(err = import_table(w, &rd, db, flags, seen, n)))
+			n++;
+	}
 	if (!err) {
 		char *end;
 		if (!line || strncmp(line, "end ", 4) || strtol(line + 4, &end, 10) != n || *end)
 			err = bad(&rd, "cut short (no end marker)");
 		else if (!at_clean_end(&rd))   /* zlib checks the gzip CRC and length here */
 			err = bad(&rd, "damaged, or data after the end");
+		else if (strcmp(path, "-") && !ends_with_trailer(&rd))
+			err = sdb_fail(SDB_ECORRUPT, "%s: data after the end of the gzip stream", path);
 	}
 	gzclose(rd.z);
 	if (!err)

@@ -1,11 +1,13 @@
 /* Export and import: a round trip keeps every byte and every field; a
  * truncated, altered or foreign file is refused and the database is left as
  * it was. */
+#define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "testkit.h"
 
@@ -142,4 +144,104 @@ Test(transfer, damaged_exports_are_refused, .timeout = 300)
 		cr_assert_eq(sdb_table_verify(sdb_table_at(db, i)), 0);
 	sdb_db_close(db);
 	free(bytes);
+}
+
+/* Write text as a gzip file (the way an editor of an export would redo it:
+ * a fresh, valid gzip stream around edited content). */
+static void gzip_text(const char *path, const char *text, size_t len)
+{
+	gzFile z = gzopen(path, "wb6");
+	cr_assert(z);
+	cr_assert_eq(gzwrite(z, text, (unsigned)len), (int)len);
+	cr_assert_eq(gzclose(z), Z_OK);
+}
+
+/* The export's uncompressed bytes. */
+static char *gunzip_file(const char *path, size_t *len)
+{
+	gzFile z = gzopen(path, "rb");
+	cr_assert(z);
+	size_t cap = 1 << 20, n = 0;
+	char *buf = malloc(cap);
+	int got;
+	while ((got = gzread(z, buf + n, (unsigned)(cap - n))) > 0) {
+		n += (size_t)got;
+		if (n == cap)
+			buf = realloc(buf, cap *= 2);
+	}
+	gzclose(z);
+	*len = n;
+	return buf;
+}
+
+/* An export whose metadata was edited (size, goal, counts) and re-gzipped
+ * with a correct gzip CRC is refused by the metadata's own checksum; bytes
+ * after the gzip stream, a table given twice and an export of slidedb 0.1
+ * are refused too. The target keeps its tables. */
+Test(transfer, edited_metadata_and_trailing_data_are_refused)
+{
+	char src[512], file[512], dst[512], bad[512];
+	build(src, sizeof src);
+	sdb_db *db;
+	int n;
+	cr_assert_eq(sdb_db_open(&db, src, SDB_RDONLY), 0);
+	tk_tmp_path(file, sizeof file, "meta.gz");
+	cr_assert_eq(sdb_export(db, (const char *[]){ "full-2x4-b0" }, 1, file, &n), 0);
+	sdb_db_close(db);
+	tk_tmp_path(dst, sizeof dst, "meta-dst.lmdb");
+	tk_build(dst, "2x3", NULL);
+	tk_tmp_path(bad, sizeof bad, "meta-bad.gz");
+	size_t len;
+	char *text = gunzip_file(file, &len);
+	gzip_text(bad, text, len);   /* unchanged, re-gzipped: accepted */
+	cr_assert_eq(import_into(dst, bad, &n), 0, "%s", sdb_errdetail());
+	static const char *const edits[][2] = {
+		{ "size 2x4", "size 4x2" },
+		{ "goal 0 1 2 3 4 5 6 7", "goal 1 0 2 3 4 5 6 7" },
+		{ "max_distance ", "max_distance 1" },
+		{ "threads ", "threads 9" },
+	};
+	for (size_t e = 0; e < sizeof edits / sizeof *edits; e++) {
+		char *copy = malloc(len + 16);
+		char *at = memmem(text, len, edits[e][0], strlen(edits[e][0]));
+		cr_assert(at, "the export has no '%s'", edits[e][0]);
+		size_t pre = (size_t)(at - text), old = strlen(edits[e][0]), new = strlen(edits[e][1]);
+		memcpy(copy, text, pre);
+		memcpy(copy + pre, edits[e][1], new);
+		memcpy(copy + pre + new, at + old, len - pre - old);
+		gzip_text(bad, copy, len - old + new);
+		cr_assert_eq(import_into(dst, bad, &n), SDB_ECORRUPT, "edit '%s' -> '%s' accepted",
+		             edits[e][0], edits[e][1]);
+		free(copy);
+	}
+	/* Bytes after the gzip stream. */
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s' && printf 'junk' >>'%s'", file, bad, bad);
+	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(import_into(dst, bad, &n), SDB_ECORRUPT, "trailing bytes accepted");
+	cr_assert(strstr(sdb_errdetail(), "after the end"), "%s", sdb_errdetail());
+	/* A table twice in one stream. */
+	const char *tbl = memmem(text, len, "table\n", 6), *end = memmem(text, len, "end 1\n", 6);
+	cr_assert(tbl && end);
+	size_t head = (size_t)(end - text), body = (size_t)(end - tbl);   /* binary: memcpy */
+	char *twice = malloc(head + body + 8);
+	memcpy(twice, text, head);
+	memcpy(twice + head, tbl, body);
+	memcpy(twice + head + body, "end 2\n", 6);
+	gzip_text(bad, twice, head + body + 6);
+	cr_assert_eq(import_into(dst, bad, &n), SDB_ECORRUPT, "a table twice accepted");
+	cr_assert(strstr(sdb_errdetail(), "twice"), "%s", sdb_errdetail());
+	free(twice);
+	/* slidedb 0.1's format, whose metadata has no checksum. */
+	const char *v1 = "slidedb-export 1\nend 0\n";
+	gzip_text(bad, v1, strlen(v1));
+	cr_assert_eq(import_into(dst, bad, &n), SDB_ECORRUPT);
+	cr_assert(strstr(sdb_errdetail(), "slidedb 0.1"), "%s", sdb_errdetail());
+	free(text);
+	/* the target holds its own tables and the good import, intact */
+	cr_assert_eq(sdb_db_open(&db, dst, SDB_RDONLY), 0);
+	cr_assert_eq(sdb_table_count(db), 3);
+	for (int i = 0; i < sdb_table_count(db); i++)
+		cr_assert_eq(sdb_table_verify(sdb_table_at(db, i)), 0);
+	sdb_db_close(db);
 }
