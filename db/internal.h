@@ -61,7 +61,8 @@ int sdb_board_parity(const sdb_board *b);
 struct sdb_table {
 	sdb_table_info info;
 	const sdb_db *db;
-	const uint8_t *data;   /* resolved lazily by sdb_table_data() */
+	const uint8_t *data;   /* resolved on open (read-only handles), else NULL */
+	const char *problem;   /* why data is NULL: "missing", "of the wrong size" */
 	int blank;             /* blank cell of the table's goal */
 	uint64_t goal_index;   /* index of the goal itself */
 };
@@ -91,6 +92,12 @@ size_t sdb_record_size(const sdb_table_info *in);
 void sdb_record_encode(uint8_t *buf, const sdb_table_info *in);
 int sdb_record_decode(sdb_table_info *in, const char *name, size_t name_len, const void *buf,
                       size_t len, uint32_t file_version);
+
+/* Why a catalog entry cannot describe a table this slidedb can use (sizes,
+ * goal, format, kind, counts), or NULL: every entry is checked before use,
+ * on open and on import. The pattern's exact size is checked where the
+ * pattern is built (import, heuristic). */
+const char *sdb_info_problem(const sdb_table_info *in);
 
 /* The heuristic the database answers goals like this one with (larger
  * boards): the strongest set, else Manhattan with linear conflicts and a

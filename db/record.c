@@ -233,3 +233,41 @@ int sdb_record_decode(sdb_table_info *in, const char *name, size_t name_len, con
 	reader r = { buf, len, 0, 0 };
 	return decode_v3(in, &r);
 }
+
+const char *sdb_info_problem(const sdb_table_info *in)
+{
+	sdb_board canon;
+	const sdb_board *g = &in->goal;
+	if (!in->name[0] || !sdb_size_valid(g->w, g->h) || g->n != g->w * g->h)
+		return "a board size slidedb does not model";
+	if (sdb_board_goal(&canon, g->w, g->h, g->blank) || !sdb_board_equal(&canon, g) ||
+	    sdb_sym_representative(g->w, g->h, g->blank) != g->blank)
+		return "a goal that is not a table's canonical goal";
+	if (in->max_distance < 0 || in->max_distance >= SDB_MAX_DISTANCE)
+		return "a distance out of range";
+	if (in->format_version < 2 || in->format_version > SDB_FORMAT_VERSION)
+		return "a table of another format version";
+	uint64_t total = 0;
+	for (int d = 0; d <= in->max_distance; d++) {
+		if (in->counts[d] > in->states)
+			return "counts larger than the table";
+		total += in->counts[d];
+	}
+	if (total > in->states || (in->states && !in->counts[in->max_distance]))
+		return "counts that do not match the table";
+	if (in->kind == SDB_KIND_FULL) {
+		if (g->n > SDB_MAX_FULL_CELLS || in->entry_format != SDB_ENTRY_DIST6_MOVE2 ||
+		    in->states != sdb_rank_count(g->w, g->h) || total != in->states)
+			return "a full table of the wrong format or size";
+		return NULL;
+	}
+	const uint32_t tiles = ((1u << g->n) - 1) & ~1u;
+	if (in->kind != SDB_KIND_PATTERN || !in->set[0] || in->ngroups < 1 ||
+	    in->ngroups > SDB_MAX_CELLS || in->group < 0 || in->group >= in->ngroups ||
+	    (in->entry_format != SDB_ENTRY_DIST8 && in->entry_format != SDB_ENTRY_NIBBLE_MD) ||
+	    (in->blank_mode != SDB_BLANK_REGION && in->blank_mode != SDB_BLANK_MIN) ||
+	    !in->pattern || (in->pattern & ~tiles) ||
+	    __builtin_popcount(in->pattern) > SDB_MAX_PATTERN || !in->states)
+		return "a pattern table of the wrong kind, format or group";
+	return NULL;
+}

@@ -128,6 +128,15 @@ static int open_dbis(sdb_db *db, MDB_txn *txn, unsigned flags)
 	return rc ? lmdb_fail(db, rc, "opening the catalog") : SDB_OK;
 }
 
+/* A key as a name for a message: control and non-ASCII bytes become '?'. */
+static void printable_name(char *name, const char *key, size_t len)
+{
+	size_t n = len < SDB_NAME_MAX - 1 ? len : SDB_NAME_MAX - 1;
+	for (size_t i = 0; i < n; i++)
+		name[i] = key[i] >= 0x20 && key[i] < 0x7f ? key[i] : '?';
+	name[n] = '\0';
+}
+
 static int load_catalog(sdb_db *db, MDB_txn *txn)
 {
 	MDB_stat st;
@@ -146,11 +155,14 @@ static int load_catalog(sdb_db *db, MDB_txn *txn)
 	for (rc = mdb_cursor_get(cur, &key, &val, MDB_FIRST); rc == 0 && db->ntables < (int)st.ms_entries;
 	     rc = mdb_cursor_get(cur, &key, &val, MDB_NEXT)) {
 		struct sdb_table *t = &db->table[db->ntables];
-		if (sdb_record_decode(&t->info, key.mv_data, key.mv_size, val.mv_data, val.mv_size,
-		                      db->version)) {
-			err = sdb_fail(SDB_ECORRUPT, "%s: catalog entry '%.*s' is damaged", db->path,
-			               (int)(key.mv_size < SDB_NAME_MAX ? key.mv_size : SDB_NAME_MAX),
-			               (const char *)key.mv_data);
+		const char *why = sdb_record_decode(&t->info, key.mv_data, key.mv_size, val.mv_data,
+		                                    val.mv_size, db->version)
+		                  ? "not a catalog record" : sdb_info_problem(&t->info);
+		if (why) {
+			char name[SDB_NAME_MAX];
+			printable_name(name, key.mv_data, key.mv_size);
+			err = sdb_fail(SDB_ECORRUPT, "%s: catalog entry '%s' is damaged (%s)", db->path,
+			               name, why);
 			break;
 		}
 		t->db = db;
@@ -170,6 +182,23 @@ static int load_catalog(sdb_db *db, MDB_txn *txn)
 			    !strcmp(db->table[i].info.set, db->table[j].info.set))
 				db->table[i].info.set_tiles |= db->table[j].info.pattern;
 	return err;
+}
+
+/* Resolve every table's entries once, on open (read-only handles): the
+ * handle is never written after that, so threads may share it freely. A
+ * table whose entries are missing or of the wrong size keeps the reason. */
+static void resolve_tables(sdb_db *db)
+{
+	for (int i = 0; i < db->ntables; i++) {
+		struct sdb_table *t = &db->table[i];
+		MDB_val key = { strlen(t->info.name), t->info.name }, val;
+		int rc = mdb_get(db->rtxn, db->tables, &key, &val);
+		if (rc == 0 && val.mv_size == sdb_table_bytes(&t->info))
+			t->data = val.mv_data;
+		else
+			t->problem = rc == MDB_NOTFOUND || rc == 0 ? (rc ? "missing" : "of the wrong size")
+			             : mdb_strerror(rc);
+	}
 }
 
 /* Rewrite a version-2 catalog as version-3 records, inside a writer's
@@ -306,9 +335,10 @@ int sdb_db_open(sdb_db **out, const char *path, unsigned flags)
 		sdb_db_close(db);
 		return err;
 	}
-	if (rdonly)
+	if (rdonly) {
 		db->rtxn = txn;      /* kept: table pointers live as long as the handle */
-	else
+		resolve_tables(db);
+	} else
 		mdb_txn_abort(txn);  /* a thread may hold only one transaction; writers need theirs */
 	*out = db;
 	return sdb_done(SDB_OK);
@@ -363,29 +393,15 @@ const sdb_table_info *sdb_table_meta(const sdb_table *t)
 	return &t->info;
 }
 
-const uint8_t *sdb_table_data(const sdb_table *ct)
+const uint8_t *sdb_table_data(const sdb_table *t)
 {
-	struct sdb_table *t = (struct sdb_table *)ct;   /* the cache is not part of the value */
 	if (t->data)
 		return t->data;
-	const sdb_db *db = t->db;
-	if (!db->rtxn) {
-		sdb_fail(SDB_EINVAL, "%s: tables are read through a read-only handle", db->path);
-		return NULL;
-	}
-	MDB_val key = { strlen(t->info.name), t->info.name }, val;
-	int rc = mdb_get(db->rtxn, db->tables, &key, &val);
-	if (rc == MDB_NOTFOUND || (rc == 0 && val.mv_size != sdb_table_bytes(&t->info))) {
-		sdb_fail(SDB_ECORRUPT, "%s: table '%s' is %s", db->path, t->info.name,
-		         rc ? "missing" : "of the wrong size");
-		return NULL;
-	}
-	if (rc) {
-		lmdb_fail(db, rc, "reading a table");
-		return NULL;
-	}
-	t->data = val.mv_data;
-	return t->data;
+	if (!t->db->rtxn)
+		sdb_fail(SDB_EINVAL, "%s: tables are read through a read-only handle", t->db->path);
+	else
+		sdb_fail(SDB_ECORRUPT, "%s: table '%s' is %s", t->db->path, t->info.name, t->problem);
+	return NULL;
 }
 
 uint64_t sdb_table_bytes(const sdb_table_info *info)
@@ -506,6 +522,16 @@ int sdb_writer_put_meta(sdb_writer *w, sdb_table_info *info)
 		sdb_record_encode(val.mv_data, info);
 	w->reserved = NULL;
 	return rc ? lmdb_fail(w->db, rc, "writing the catalog") : sdb_done(SDB_OK);
+}
+
+int sdb_writer_delete(sdb_writer *w, const char *name)
+{
+	MDB_val key = { strlen(name), (void *)name };
+	int rc = mdb_del(w->txn, w->db->tables, &key, NULL);
+	int rc2 = mdb_del(w->txn, w->db->catalog, &key, NULL);
+	if (rc == MDB_NOTFOUND)
+		rc = rc2 == MDB_NOTFOUND ? 0 : rc2;
+	return rc ? lmdb_fail(w->db, rc, "removing a table") : sdb_done(SDB_OK);
 }
 
 int sdb_writer_commit(sdb_writer *w)

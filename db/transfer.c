@@ -223,27 +223,15 @@ static int parse_field(sdb_table_info *in, const char *key, const char *val)
 /* Whether a table's metadata describes a table this slidedb can use. */
 static const char *check_meta(const sdb_table_info *in)
 {
-	if (in->format_version != SDB_FORMAT_VERSION)
-		return "a table of another format version";
-	sdb_board canon;
-	if (!in->name[0] || !sdb_size_valid(in->goal.w, in->goal.h) || in->max_distance < 0 ||
-	    in->max_distance >= SDB_MAX_DISTANCE ||
-	    sdb_board_goal(&canon, in->goal.w, in->goal.h, in->goal.blank) ||
-	    !sdb_board_equal(&canon, &in->goal))
-		return "damaged metadata";
-	if (in->kind == SDB_KIND_FULL)
-		return in->entry_format == SDB_ENTRY_DIST6_MOVE2 &&
-		       in->states == sdb_rank_count(in->goal.w, in->goal.h) ? NULL : "damaged metadata";
-	if (in->kind != SDB_KIND_PATTERN || !in->set[0] || in->group < 0 ||
-	    in->group >= in->ngroups ||
-	    (in->entry_format != SDB_ENTRY_DIST8 && in->entry_format != SDB_ENTRY_NIBBLE_MD))
-		return "damaged metadata";
+	const char *why = sdb_info_problem(in);
+	if (why || in->kind == SDB_KIND_FULL)
+		return why;
 	sdb_pattern *p;
 	if (sdb_pattern_new(&p, &in->goal, in->pattern, in->blank_mode))
 		return "damaged metadata";
 	uint64_t size = sdb_pattern_size(p);
 	sdb_pattern_free(p);
-	return size == in->states ? NULL : "damaged metadata";
+	return size == in->states ? NULL : "a pattern table of the wrong size";
 }
 
 static int import_table(sdb_writer *w, reader *rd, const sdb_db *db, unsigned flags,

@@ -65,23 +65,25 @@ static const struct command {
 	int (*run)(const options *o);
 	int min_args, max_args;   /* positional arguments */
 	const char *synopsis, *summary;
+	const char *example;      /* printf format: the program's name */
 } commands[] = {
 	{ "full", FULL, cmd_full, 1, 1, "full WxH [--goal STATE | --all-goals]",
 	  "one byte per reachable state (distance and best move) of a board of W columns\n"
 	  "      and H rows, W*H <= 12. With no --goal: every goal when W*H <= 10, else the\n"
-	  "      standard goal (blank last)" },
+	  "      standard goal (blank last)",
+	  "%s full 3x3 && slidedb-lookup 1 2 3 4 5 6 0 7 8" },
 	{ "pdb", PDB, cmd_pdb, 1, 1,
 	  "pdb WxH --partition SPEC [--blank region|min] [--goal STATE] [--name NAME] [--partial]",
-	  "an additive pattern-database set (W*H <= 16)" },
+	  "an additive pattern-database set (W*H <= 16)", "%s pdb 4x4 --partition 7-8" },
 	{ "export", EXPORT, cmd_export, 1, 64, "export NAME... -o FILE.gz",
 	  "write tables (a table, a set, or full-WxH for every goal class) with metadata\n"
-	  "      and CRC, as a gzip stream" },
+	  "      and CRC, as a gzip stream", "%s export full-3x3 pdb-4x4-b0-7-8 -o tables.gz" },
 	{ "import", IMPORT, cmd_import, 1, 1, "import FILE.gz [--replace]",
-	  "verify an export and store its tables" },
+	  "verify an export and store its tables", "%s import tables.gz --replace" },
 	{ "rm", RM, cmd_rm, 1, 64, "rm NAME...",
-	  "remove tables, sets or full sizes, in one transaction" },
+	  "remove tables, sets or full sizes, in one transaction", "%s rm full-3x3 pdb-4x4-b0-7-8" },
 	{ "compact", COMPACT, cmd_compact, 0, 0, "compact",
-	  "rewrite the database file without its free pages" },
+	  "rewrite the database file without its free pages", "%s compact" },
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 
@@ -111,9 +113,15 @@ static void usage(FILE *f, const struct command *only)
 			}
 			fputc('\n', f);
 		}
-	fprintf(f, "\nExit status: 0 done, 1 failed (the database is left as it was), 2 usage.\n"
-	        "Examples: %s full 3x3 && slidedb-lookup 1 2 3 4 5 6 0 7 8\n"
-	        "          %s pdb 4x4 --partition 7-8\n", cli_prog, cli_prog);
+	fputs("\nExit status: 0 done, 1 failed (the database is left as it was), 2 usage.\n", f);
+	/* Only the command's own example: the help of one command names no option
+	 * of another. */
+	for (int i = 0, n = 0; i < NCOMMANDS; i++)
+		if (only ? only == &commands[i] : (commands[i].bit & BUILD) != 0) {
+			fputs(n++ ? "          " : only ? "Example:  " : "Examples: ", f);
+			fprintf(f, commands[i].example, cli_prog);
+			fputc('\n', f);
+		}
 }
 
 /* The option that getopt refused: one of another command, or unknown. */

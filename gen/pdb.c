@@ -331,5 +331,13 @@ int cmd_pdb(const options *o)
 	int err = run_begin(&r, o);
 	for (int g = 0; g < pt.ngroups && !err; g++)
 		err = build_group(&r, &canon, setname, pt.groups[g], g, pt.ngroups, mode);
+	/* A set rebuilt under its name with fewer groups: the old groups go in
+	 * the same transaction, or they would still count as part of it. */
+	for (int g = pt.ngroups; g < MAX_GROUPS && !err; g++) {
+		char name[SDB_NAME_MAX];
+		snprintf(name, sizeof name, "%.*s/g%d", SDB_NAME_MAX - 5, setname, g & 15);
+		if ((err = sdb_writer_delete(r.wr, name)))
+			run_fail_lib(&r, err);
+	}
 	return run_end(&r, err);
 }

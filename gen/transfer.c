@@ -1,6 +1,9 @@
 /* slidedb-gen export, import, rm and compact: the library's upkeep
  * functions, as commands. */
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "gen.h"
 
@@ -15,13 +18,17 @@ int cmd_export(const options *o)
 	sdb_db_close(db);
 	if (err)
 		return cli_fail_lib("export");
-	if (!o->quiet && o->output[0] != '-')
+	if (!o->quiet && strcmp(o->output, "-"))
 		printf("exported %d table%s to %s\n", n, n == 1 ? "" : "s", o->output);
 	return 0;
 }
 
 int cmd_import(const options *o)
 {
+	/* A failed import into a database that did not exist leaves none. */
+	const char *path = o->db_path ? o->db_path : sdb_db_default_path();
+	struct stat st;
+	int existed = stat(path, &st) == 0;
 	sdb_db *db;
 	int n = 0, err = sdb_db_open(&db, o->db_path, SDB_CREATE);
 	if (!err)
@@ -32,6 +39,12 @@ int cmd_import(const options *o)
 		printf("stored %d table%s in %s\n", n, n == 1 ? "" : "s", sdb_db_path(db));
 	}
 	sdb_db_close(db);
+	if (err && !existed) {
+		char lock[4096];
+		snprintf(lock, sizeof lock, "%s-lock", path);
+		unlink(path);
+		unlink(lock);
+	}
 	return err ? 1 : 0;
 }
 

@@ -89,6 +89,11 @@ int sdb_writer_reserve(sdb_writer *w, uint8_t **data, const char *name, uint64_t
  * @return 0, #SDB_EINVAL (no reserved table, or names differ), #SDB_EIO. */
 int sdb_writer_put_meta(sdb_writer *w, sdb_table_info *info);
 
+/** @brief Remove the table @p name (its entries and catalog entry) inside
+ * the transaction; a name with no table is not an error.
+ * @return 0 or #SDB_EIO. */
+int sdb_writer_delete(sdb_writer *w, const char *name);
+
 /** @brief Commit: every table of this writer appears at once.
  * The writer is freed in any case. @return 0 or #SDB_EIO. */
 int sdb_writer_commit(sdb_writer *w);

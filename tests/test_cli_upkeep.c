@@ -1,0 +1,1227 @@
+/* End-to-end tests of table upkeep (issue #7) and of defects 5 and 6:
+ *  - slidedb-gen rm: a table, a set, a full size; several names in one
+ *    transaction (an unknown name removes nothing); a missing database;
+ *  - slidedb-gen compact: the file shrinks after rebuilds, the catalog and
+ *    the answers stay the same; refused while another process reads;
+ *  - slidedb-gen export / import with several names, full-WxH, unknown
+ *    names, and tables that exist (--replace);
+ *  - slidedb-lookup info / verify NAME...: only the named tables, bytes,
+ *    and the tiles a partial set leaves out;
+ *  - defect 5: an option of another subcommand is a usage error, and the
+ *    help of a subcommand shows only its own options;
+ *  - defect 6: a partition that leaves tiles out needs --partial; set names
+ *    (--name, groups typed in another order).
+ * The library's sdb_table_select, sdb_remove and sdb_compact are checked
+ * beside the commands that use them. */
+#define _GNU_SOURCE
+#include <glob.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "clikit.h"
+
+enum { TEXT_MAX = 512, MAX_TABLES = 32, CMD_MAX = 8192 };
+
+/* ------------------------------------------------------------------ */
+/* Running the programs                                                 */
+
+/* slidedb-gen ARGS (formatted) on db must succeed; its stdout (malloc'ed). */
+static char *gen_ok(const char *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *gen_ok(const char *db, const char *fmt, ...)
+{
+	char args[CMD_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(args, sizeof args, fmt, ap);
+	va_end(ap);
+	cr_assert(n > 0 && (size_t)n < sizeof args);
+	char *out, *err;
+	int rc = ck_gen(db, &out, &err, "%s", args);
+	cr_assert_eq(rc, 0, "slidedb-gen %s: exit %d: %s", args, rc, err);
+	cr_assert_str_empty(err, "slidedb-gen %s: stderr '%s'", args, err);
+	free(err);
+	return out;
+}
+
+/* The same, output dropped. */
+#define GEN(db, ...) free(gen_ok((db), __VA_ARGS__))
+
+/* A refusal: exit code want, nothing on stdout, one stderr line holding
+ * every fragment (NULL-terminated list). Frees out and err. */
+static void assert_refused(int rc, int want, char *out, char *err, const char *what, ...)
+{
+	cr_assert_eq(rc, want, "%s: exit %d, expected %d (stderr: %s)", what, rc, want, err);
+	cr_assert_str_empty(out, "%s: stdout should be empty: '%s'", what, out);
+	ck_assert_one_line(err, what);
+	va_list ap;
+	va_start(ap, what);
+	for (const char *f; (f = va_arg(ap, const char *));)
+		cr_assert(strstr(err, f), "%s: message '%s' lacks '%s'", what, err, f);
+	va_end(ap);
+	free(out);
+	free(err);
+}
+
+/* ------------------------------------------------------------------ */
+/* The catalog as `slidedb-lookup info --json` prints it                 */
+
+/* info --json of db, optionally for names (must succeed; one line). */
+static char *info_json(const char *db, const char *names)
+{
+	char *out, *err;
+	int rc = ck_lookup(db, NULL, &out, &err, "info --json %s", names ? names : "");
+	cr_assert_eq(rc, 0, "info --json %s of %s: exit %d: %s", names ? names : "", db, rc, err);
+	cr_assert_str_empty(err);
+	cr_assert_eq(tk_lines(out), 1, "info --json is one line: '%s'", out);
+	free(err);
+	return out;
+}
+
+typedef struct names {
+	int n;
+	char v[MAX_TABLES][SDB_NAME_MAX];
+} names;
+
+/* Every table name in info JSON, in order. */
+static names table_names(const char *json)
+{
+	names r = { 0 };
+	for (const char *p = json; (p = strstr(p, "{\"name\":\"")); p++) {
+		cr_assert_lt(r.n, MAX_TABLES);
+		cr_assert(ck_json_str(p, "name", r.v[r.n], SDB_NAME_MAX) == 1);
+		r.n++;
+	}
+	return r;
+}
+
+/* The tables of info JSON are exactly want (in name order). */
+static void assert_tables(const char *json, const char *const *want, int nwant, const char *what)
+{
+	names got = table_names(json);
+	cr_assert_eq(got.n, nwant, "%s: %d tables, expected %d: %s", what, got.n, nwant, json);
+	for (int i = 0; i < nwant; i++)
+		cr_assert_str_eq(got.v[i], want[i], "%s: table %d", what, i);
+}
+
+/* The object of table `name` in info JSON (malloc'ed copy: it ends with its
+ * counts, the last field), or NULL. */
+static char *table_object(const char *json, const char *name)
+{
+	char pat[SDB_NAME_MAX + 16];
+	snprintf(pat, sizeof pat, "{\"name\":\"%s\"", name);
+	const char *at = strstr(json, pat);
+	if (!at)
+		return NULL;
+	const char *end = strstr(at, "]}");
+	cr_assert(end, "no end of the object of %s", name);
+	return strndup(at, (size_t)(end + 2 - at));
+}
+
+/* An integer field of a table object (must be there). */
+static long field_long(const char *obj, const char *key)
+{
+	long v;
+	cr_assert_eq(ck_json_long(obj, key, &v), 1, "no integer \"%s\" in %s", key, obj);
+	return v;
+}
+
+/* The array value of key in obj as text, e.g. "[7,8]" (in buf). */
+static void field_array(char *buf, size_t cap, const char *obj, const char *key)
+{
+	const char *v = ck_json_value(obj, key);
+	cr_assert(v && *v == '[', "no array \"%s\" in %s", key, obj);
+	const char *end = strchr(v, ']');
+	cr_assert(end);
+	snprintf(buf, cap, "%.*s", (int)(end + 1 - v), v);
+}
+
+/* verify of db (names: NULL for all) succeeds and says "N tables, all intact". */
+static void assert_verify_ok(const char *db, const char *names, int n, const char *what)
+{
+	char *out, *err;
+	int rc = ck_lookup(db, NULL, &out, &err, "verify %s", names ? names : "");
+	cr_assert_eq(rc, 0, "%s: verify exits %d: %s", what, rc, err);
+	cr_assert_str_empty(err, "%s: %s", what, err);
+	char want[64];
+	snprintf(want, sizeof want, ": %d table%s, all intact\n", n, n == 1 ? "" : "s");
+	cr_assert(strstr(out, want), "%s: '%s' lacks '%s'", what, out, want);
+	cr_assert_eq(tk_lines(out), n + 1, "%s: one line per table and a summary: '%s'", what, out);
+	free(out);
+	free(err);
+}
+
+/* ------------------------------------------------------------------ */
+/* Files and answers                                                    */
+
+static long long file_size(const char *path)
+{
+	struct stat st;
+	cr_assert_eq(stat(path, &st), 0, "stat %s", path);
+	return (long long)st.st_size;
+}
+
+/* Whole-file snapshots, to show a refused command left the file alone. */
+typedef struct snapshot {
+	char *data;
+	size_t size;
+} snapshot;
+
+static snapshot snap(const char *path)
+{
+	snapshot s;
+	s.data = ck_read_file(path, &s.size);
+	return s;
+}
+
+static void assert_same_file(snapshot *before, const char *path, const char *what)
+{
+	size_t size;
+	char *now = ck_read_file(path, &size);
+	cr_assert(size == before->size && !memcmp(now, before->data, size),
+	          "%s: %s changed (%zu bytes, was %zu)", what, path, size, before->size);
+	free(now);
+	free(before->data);
+	before->data = NULL;
+}
+
+/* Queries for 3x3 goals of every blank class, and a few 2x3 ones. */
+static char *some_queries(int count, unsigned seed)
+{
+	ck_sbuf b = { 0 };
+	sdb_board std = ck_std_goal(3, 3);
+	for (int i = 0; i < count; i++) {
+		sdb_board g, s;
+		tk_random_walk(&g, &std, 5 + i % 11, &seed);
+		tk_random_walk(&s, &g, 1 + (int)(rand_r(&seed) % 40), &seed);
+		ck_sb_printf(&b, "%s ; %s\n", ck_board_text(&s).s, ck_board_text(&g).s);
+	}
+	return b.s;
+}
+
+/* The answers of db to queries, as --json --path lines (must succeed). */
+static char *answers(const char *db, const char *queries)
+{
+	char *out, *err;
+	int rc = ck_lookup(db, queries, &out, &err, "%s", "--json --path");
+	cr_assert_eq(rc, 0, "answers from %s: %s", db, err);
+	cr_assert_str_empty(err);
+	free(err);
+	return out;
+}
+
+/* A fresh database path. */
+static void db_path(char *path, size_t cap, const char *name)
+{
+	tk_tmp_path(path, cap, name);
+}
+
+/* The standard set of the suite: full 3x3, full 2x3, a complete 3x3 set. */
+#define SET_3X3 "pdb-3x3-b0-1,2,3,4_5,6,7,8"
+static const char *ALL_TABLES[] = {
+	"full-2x3-b0", "full-2x3-b2", "full-3x3-b0", "full-3x3-b1", "full-3x3-b4",
+	SET_3X3 "/g0", SET_3X3 "/g1",
+};
+enum { NALL = sizeof ALL_TABLES / sizeof *ALL_TABLES };
+
+static void build_standard(const char *db)
+{
+	GEN(db, "full 3x3 -q");
+	GEN(db, "full 2x3 -q");
+	GEN(db, "pdb 3x3 --partition 1,2,3,4/5,6,7,8 -q");
+	char *info = info_json(db, NULL);
+	assert_tables(info, ALL_TABLES, NALL, "the standard database");
+	free(info);
+}
+
+/* ------------------------------------------------------------------ */
+/* 1. slidedb-gen rm                                                    */
+
+Test(upkeep_rm, one_table_and_the_rest_still_answer)
+{
+	char db[TEXT_MAX];
+	db_path(db, sizeof db, "rm-one.lmdb");
+	build_standard(db);
+	char *queries = some_queries(40, 7);
+	char *before = answers(db, queries);
+
+	char *out = gen_ok(db, "rm full-3x3-b1");
+	cr_assert(strstr(out, "removed 1 table from") && strstr(out, db), "'%s'", out);
+	cr_assert_eq(tk_lines(out), 1);
+	free(out);
+	char *info = info_json(db, NULL);
+	const char *left[] = { "full-2x3-b0", "full-2x3-b2", "full-3x3-b0", "full-3x3-b4",
+	                       SET_3X3 "/g0", SET_3X3 "/g1" };
+	assert_tables(info, left, 6, "after rm full-3x3-b1");
+	free(info);
+	assert_verify_ok(db, NULL, 6, "after rm full-3x3-b1");
+
+	/* Goals of the other classes are answered as before; the removed class
+	 * names the command that builds its table again. */
+	const char *q_corner = "1 2 3 4 5 6 0 7 8 ; 1 2 3 4 5 6 7 8 0\n";
+	const char *q_centre = "1 2 3 4 5 6 7 8 0 ; 1 2 3 4 0 5 6 7 8\n";
+	const char *q_edge = "1 2 3 4 5 6 7 8 0 ; 1 0 2 3 4 5 6 7 8\n";
+	char *err;
+	cr_assert_eq(ck_lookup(db, q_corner, &out, &err, "--only distance"), 0, "%s", err);
+	cr_assert_str_eq(out, "2\n");
+	free(out);
+	free(err);
+	cr_assert_eq(ck_lookup(db, q_centre, &out, &err, "--only distance"), 0, "%s", err);
+	free(out);
+	free(err);
+	int rc = ck_lookup(db, q_edge, &out, &err, "%s", "");
+	cr_assert_eq(rc, 1, "the removed class cannot be answered: exit %d", rc);
+	cr_assert(strstr(out, "cell 1") && strstr(err, "slidedb-gen full 3x3"), "'%s' '%s'", out,
+	          err);
+	free(out);
+	ck_run_hint(err);   /* builds full-3x3-b1 again */
+	free(err);
+	char *after = answers(db, queries);
+	cr_assert_str_eq(after, before, "answers after rm and rebuild differ");
+	free(after);
+	free(before);
+	free(queries);
+	ck_db_remove(db);
+}
+
+Test(upkeep_rm, a_set_and_a_full_size)
+{
+	char db[TEXT_MAX];
+	db_path(db, sizeof db, "rm-set.lmdb");
+	build_standard(db);
+	const char *q2x3 = "1 2 3 0 4 5 ; 1 2 3 4 5 0\n4 1 2 0 5 3 ; 0 1 2 3 4 5\n"
+	                   "1 2 0 3 4 5 ; 1 2 3 4 5 0\n";
+	char *before = answers(db, q2x3);
+
+	char *out = gen_ok(db, "rm " SET_3X3);
+	cr_assert(strstr(out, "removed 2 tables"), "'%s'", out);
+	free(out);
+	char *info = info_json(db, NULL);
+	assert_tables(info, ALL_TABLES, 5, "after rm of the set");
+	free(info);
+
+	/* full-3x3: every goal class of the size. */
+	out = gen_ok(db, "rm full-3x3");
+	cr_assert(strstr(out, "removed 3 tables"), "'%s'", out);
+	free(out);
+	info = info_json(db, NULL);
+	assert_tables(info, ALL_TABLES, 2, "after rm full-3x3");
+	free(info);
+	assert_verify_ok(db, NULL, 2, "after rm full-3x3");
+	char *after = answers(db, q2x3);
+	cr_assert_str_eq(after, before, "2x3 answers changed by removing other tables");
+	free(after);
+	free(before);
+
+	/* A 3x3 query now names the command that builds the tables. */
+	char *err;
+	int rc = ck_lookup(db, "1 2 3 4 5 6 0 7 8\n", &out, &err, "%s", "");
+	cr_assert_eq(rc, 1);
+	cr_assert(strstr(err, "slidedb-gen full 3x3"), "'%s'", err);
+	free(out);
+	free(err);
+
+	/* The last ones; the database is empty but still a database. */
+	out = gen_ok(db, "rm full-2x3-b0 full-2x3-b2");
+	cr_assert(strstr(out, "removed 2 tables"), "'%s'", out);
+	free(out);
+	info = info_json(db, NULL);
+	assert_tables(info, NULL, 0, "after removing everything");
+	free(info);
+	ck_db_remove(db);
+}
+
+Test(upkeep_rm, several_names_are_one_transaction)
+{
+	char db[TEXT_MAX];
+	db_path(db, sizeof db, "rm-tx.lmdb");
+	build_standard(db);
+	char *info0 = info_json(db, NULL);
+	static const struct {
+		const char *args, *unknown;
+	} cases[] = {
+		{ "full-3x3-b0 nothing " SET_3X3, "'nothing'" },
+		{ "full-3x3 " SET_3X3 " full-2x3-b9", "'full-2x3-b9'" },
+		{ "nothing full-3x3", "'nothing'" },
+		{ "full-3x3-b0 full-3x3-b0/g0", "'full-3x3-b0/g0'" },
+		{ "full-3x3 full-3x", "'full-3x'" },   /* a prefix of a size is no name */
+		{ "full-2x3 full", "'full'" },
+		{ SET_3X3 "/", "'" SET_3X3 "/'" },
+		{ "full-2x3 pdb-3x3-b0", "'pdb-3x3-b0'" },   /* a prefix of a set */
+		{ "full-2x3 ''", "''" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		snapshot s = snap(db);
+		char *out, *err;
+		int rc = ck_gen(db, &out, &err, "rm %s", cases[i].args);
+		assert_refused(rc, 1, out, err, cases[i].args, cases[i].unknown, "nothing was removed",
+		               NULL);
+		assert_same_file(&s, db, cases[i].args);
+		char *info = info_json(db, NULL);
+		cr_assert_str_eq(info, info0, "rm %s changed the catalog", cases[i].args);
+		free(info);
+	}
+	/* A name given twice, or a table and its size, is removed once. */
+	char *out = gen_ok(db, "rm full-3x3 full-3x3-b0 full-3x3");
+	cr_assert(strstr(out, "removed 3 tables"), "'%s'", out);
+	free(out);
+	free(info0);
+	ck_db_remove(db);
+}
+
+Test(upkeep_rm, missing_database_and_usage)
+{
+	char db[TEXT_MAX];
+	db_path(db, sizeof db, "rm-missing.lmdb");
+	char *out, *err;
+	int rc = ck_gen(db, &out, &err, "rm full-3x3");
+	assert_refused(rc, 1, out, err, "rm on a missing database", db, "nothing was removed", NULL);
+	cr_assert(!ck_exists(db), "rm must not create the database");
+	rc = ck_gen(db, &out, &err, "rm");
+	assert_refused(rc, 2, out, err, "rm without a name", "missing argument", NULL);
+	cr_assert(!ck_exists(db));
+}
+
+Test(upkeep_rm, library_remove_and_select)
+{
+	char path[TEXT_MAX];
+	db_path(path, sizeof path, "rm-lib.lmdb");
+	build_standard(path);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+
+	/* sdb_table_select: what a name means, in name order; more than cap is
+	 * counted, not written. */
+	const sdb_table *t[8] = { 0 };
+	cr_assert_eq(sdb_table_select(t, 8, db, "full-3x3"), 3);
+	cr_assert_str_eq(sdb_table_meta(t[0])->name, "full-3x3-b0");
+	cr_assert_str_eq(sdb_table_meta(t[2])->name, "full-3x3-b4");
+	cr_assert_str_empty(sdb_errdetail());
+	cr_assert_eq(sdb_table_select(t, 8, db, SET_3X3), 2);
+	cr_assert_str_eq(sdb_table_meta(t[1])->name, SET_3X3 "/g1");
+	cr_assert_eq(sdb_table_select(t, 8, db, "full-2x3-b2"), 1);
+	cr_assert_str_eq(sdb_table_meta(t[0])->name, "full-2x3-b2");
+	t[1] = NULL;
+	cr_assert_eq(sdb_table_select(t, 1, db, "full-3x3"), 3);
+	cr_assert_null(t[1], "sdb_table_select wrote past cap");
+	cr_assert_eq(sdb_table_select(t, 0, db, SET_3X3 "/g0"), 1);
+	const char *none[] = { "nothing", "full-3x3-b", "full-3x", "full", SET_3X3 "/g2", "" };
+	for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
+		cr_assert_eq(sdb_table_select(t, 8, db, none[i]), SDB_ENOTFOUND, "'%s'", none[i]);
+		char want[64];
+		snprintf(want, sizeof want, "'%s'", none[i]);
+		cr_assert(strstr(sdb_errdetail(), want), "'%s'", sdb_errdetail());
+	}
+
+	/* sdb_remove needs a read-write handle. */
+	int n = -1;
+	cr_assert_eq(sdb_remove(db, (const char *[]){ "full-3x3" }, 1, &n), SDB_EINVAL);
+	cr_assert_eq(n, 0);
+	sdb_db_close(db);
+
+	cr_assert_eq(sdb_db_open(&db, path, 0), 0, "%s", sdb_errdetail());
+	n = -1;
+	cr_assert_eq(sdb_remove(db, (const char *[]){ "full-2x3", "no-such", "full-3x3" }, 3, &n),
+	             SDB_ENOTFOUND);
+	cr_assert_eq(n, 0);
+	cr_assert(strstr(sdb_errdetail(), "'no-such'"), "'%s'", sdb_errdetail());
+	n = -1;
+	cr_assert_eq(sdb_remove(db, (const char *[]){ "full-2x3", SET_3X3 "/g1" }, 2, &n), 0,
+	             "%s", sdb_errdetail());
+	cr_assert_eq(n, 3);
+	cr_assert_str_empty(sdb_errdetail());
+	sdb_db_close(db);
+
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	cr_assert_eq(sdb_table_count(db), NALL - 3);
+	cr_assert_null(sdb_table_find(db, "full-2x3-b0"));
+	cr_assert_null(sdb_table_find(db, SET_3X3 "/g1"));
+	cr_assert_not_null(sdb_table_find(db, SET_3X3 "/g0"));
+	sdb_db_close(db);
+	ck_db_remove(path);
+}
+
+/* ------------------------------------------------------------------ */
+/* 2. slidedb-gen compact                                               */
+
+Test(upkeep_compact, rebuilds_grow_the_file_and_compact_shrinks_it)
+{
+	char db[TEXT_MAX];
+	db_path(db, sizeof db, "compact.lmdb");
+	long long sizes[3];
+	for (int i = 0; i < 3; i++) {
+		GEN(db, "full 3x3 -q");
+		GEN(db, "pdb 3x3 --partition 1,2,3,4/5,6,7,8 -q");
+		sizes[i] = file_size(db);
+	}
+	GEN(db, "full 2x3 -q");
+	long long before = file_size(db);
+	cr_assert_gt(sizes[2], sizes[0], "three rebuilds should grow the file (%lld, %lld)",
+	             sizes[0], sizes[2]);
+	char *info0 = info_json(db, NULL);
+	assert_tables(info0, ALL_TABLES, NALL, "before compact");
+	char *queries = some_queries(60, 11);
+	char *answers0 = answers(db, queries);
+
+	char *out = gen_ok(db, "compact");
+	long long after = file_size(db);
+	char want[2 * TEXT_MAX];
+	snprintf(want, sizeof want, "compacted %s: %lld bytes -> %lld bytes\n", db, before, after);
+	cr_assert_str_eq(out, want);
+	free(out);
+	cr_assert_lt(after, before, "compact gave nothing back (%lld -> %lld)", before, after);
+	cr_assert_leq(after, sizes[0] + 65536,
+	              "compacted (%lld) should be about the size of one build (%lld)", after,
+	              sizes[0]);
+
+	assert_verify_ok(db, NULL, NALL, "after compact");
+	char *info1 = info_json(db, NULL);
+	cr_assert_str_eq(info1, info0, "compact changed the catalog");
+	char *answers1 = answers(db, queries);
+	cr_assert_str_eq(answers1, answers0, "compact changed the answers");
+
+	/* The compacted file takes writes like any other; compacting again
+	 * keeps it whole. */
+	GEN(db, "full 2x3 -q");
+	out = gen_ok(db, "compact -q");
+	cr_assert_str_empty(out);
+	free(out);
+	assert_verify_ok(db, NULL, NALL, "after a rebuild and a second compact");
+	free(info1);
+	free(answers1);
+	free(info0);
+	free(answers0);
+	free(queries);
+	ck_db_remove(db);
+}
+
+/* A slidedb-lookup reading queries from a pipe this test holds open: it
+ * has the database open, and so a read transaction, until the pipe closes. */
+typedef struct reader {
+	FILE *in;
+	char out[TEXT_MAX];
+	int answered;
+} reader;
+
+/* Wait (up to 60 s) until the reader has written `lines` answers. */
+static void reader_wait(reader *r, int lines)
+{
+	for (int i = 0; i < 6000; i++, usleep(10000)) {
+		if (!ck_exists(r->out))   /* the shell has not started yet */
+			continue;
+		char *text = ck_read_file(r->out, NULL);
+		int n = tk_lines(text);
+		free(text);
+		if (n >= lines)
+			return;
+	}
+	cr_assert_fail("the reader did not answer %d queries", lines);
+}
+
+static void reader_ask(reader *r, const char *query)
+{
+	cr_assert_gt(fprintf(r->in, "%s\n", query), 0);
+	cr_assert_eq(fflush(r->in), 0);
+	reader_wait(r, ++r->answered);
+}
+
+static void reader_start(reader *r, const char *db)
+{
+	tk_tmp_path(r->out, sizeof r->out, "reader.out");
+	char cmd[CMD_MAX];
+	snprintf(cmd, sizeof cmd, "exec %s --db '%s' --only distance >'%s' 2>&1", SLIDEDB_LOOKUP,
+	         db, r->out);
+	r->answered = 0;
+	r->in = popen(cmd, "w");
+	cr_assert(r->in, "cannot start the reader");
+	reader_ask(r, "1 2 3 4 5 6 0 7 8");   /* answered: the database is open */
+}
+
+/* Close its input: it ends at the end of input. */
+static void reader_stop(reader *r)
+{
+	int status = pclose(r->in);
+	cr_assert_eq(status, 0, "the reader failed (status %d)", status);
+	char *text = ck_read_file(r->out, NULL);
+	cr_assert_eq(tk_lines(text), r->answered, "'%s'", text);
+	free(text);
+	unlink(r->out);
+}
+
+Test(upkeep_compact, refused_while_another_process_reads)
+{
+	char db[TEXT_MAX];
+	db_path(db, sizeof db, "compact-busy.lmdb");
+	GEN(db, "full 3x3 -q");
+	GEN(db, "full 3x3 -q");   /* a rebuild: there is space to give back */
+	reader r;
+	reader_start(&r, db);
+	snapshot s = snap(db);
+	char *out, *err;
+	int rc = ck_gen(db, &out, &err, "compact");
+	assert_refused(rc, 1, out, err, "compact while reading", db, "1 process is reading it",
+	               NULL);
+	assert_same_file(&s, db, "a refused compact");
+	reader_ask(&r, "1 2 3 4 5 6 7 0 8");   /* the reader is unharmed */
+	char *text = ck_read_file(r.out, NULL);
+	cr_assert_str_eq(text, "2\n1\n");
+	free(text);
+	reader_stop(&r);
+
+	/* Once it has gone, compact works. */
+	long long before = file_size(db);
+	GEN(db, "compact -q");
+	cr_assert_lt(file_size(db), before);
+	assert_verify_ok(db, NULL, 3, "compact after the reader left");
+	ck_db_remove(db);
+}
+
+Test(upkeep_compact, missing_or_foreign_file_and_library)
+{
+	char db[TEXT_MAX];
+	db_path(db, sizeof db, "compact-missing.lmdb");
+	char *out, *err;
+	int rc = ck_gen(db, &out, &err, "compact");
+	assert_refused(rc, 1, out, err, "compact of a missing database", db, NULL);
+	cr_assert(!ck_exists(db), "compact must not create the database");
+	rc = ck_gen(db, &out, &err, "compact extra");
+	assert_refused(rc, 2, out, err, "compact with an argument", "'extra'", NULL);
+
+	uint64_t before = 1, after = 1;
+	cr_assert_eq(sdb_compact(db, &before, &after), SDB_ENOTFOUND);
+	cr_assert(!ck_exists(db));
+
+	/* A file that is not a database is refused and left alone. */
+	char junk[TEXT_MAX];
+	db_path(junk, sizeof junk, "compact-junk");
+	ck_write_file(junk, "not a database\n", 15);
+	snapshot s = snap(junk);
+	rc = ck_gen(junk, &out, &err, "compact");
+	assert_refused(rc, 1, out, err, "compact of a text file", junk, NULL);
+	assert_same_file(&s, junk, "compact of a text file");
+	cr_assert_eq(sdb_compact(junk, NULL, NULL), SDB_ECORRUPT, "%s", sdb_errdetail());
+	ck_db_remove(junk);
+
+	/* The library reports the sizes. */
+	GEN(db, "full 2x3 -q");
+	GEN(db, "full 2x3 -q");
+	long long size0 = file_size(db);
+	cr_assert_eq(sdb_compact(db, &before, &after), 0, "%s", sdb_errdetail());
+	cr_assert_str_empty(sdb_errdetail());
+	cr_assert_eq((long long)before, size0);
+	cr_assert_eq((long long)after, file_size(db));
+	cr_assert_leq(after, before);
+	cr_assert_eq(sdb_compact(db, NULL, NULL), 0, "%s", sdb_errdetail());
+	assert_verify_ok(db, NULL, 2, "after library compacts");
+	ck_db_remove(db);
+}
+
+/* ------------------------------------------------------------------ */
+/* 3. export and import                                                 */
+
+/* Whether anything named prefix* exists (a left-over temporary file). */
+static int any_with_prefix(const char *prefix)
+{
+	char pat[TEXT_MAX + 2];
+	snprintf(pat, sizeof pat, "%s*", prefix);
+	glob_t g;
+	int found = glob(pat, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+	globfree(&g);
+	return found;
+}
+
+Test(upkeep_export, several_names_and_full_size)
+{
+	char db[TEXT_MAX], file[TEXT_MAX], copy[TEXT_MAX];
+	db_path(db, sizeof db, "export.lmdb");
+	db_path(file, sizeof file, "export.gz");
+	db_path(copy, sizeof copy, "export-copy.lmdb");
+	build_standard(db);
+	char *info0 = info_json(db, NULL);
+
+	/* A table, a set and a full size: 1 + 2 + 2 tables. */
+	char *out = gen_ok(db, "export full-3x3-b4 %s full-2x3 -o '%s'", SET_3X3, file);
+	char want[2 * TEXT_MAX];
+	snprintf(want, sizeof want, "exported 5 tables to %s\n", file);
+	cr_assert_str_eq(out, want);
+	free(out);
+	size_t size;
+	unsigned char *gz = (unsigned char *)ck_read_file(file, &size);
+	cr_assert(size > 2 && gz[0] == 0x1f && gz[1] == 0x8b, "not a gzip file");
+	free(gz);
+	out = gen_ok(copy, "import '%s'", file);
+	cr_assert(strstr(out, "stored 5 tables"), "'%s'", out);
+	free(out);
+	char *info = info_json(copy, NULL);
+	const char *five[] = { "full-2x3-b0", "full-2x3-b2", "full-3x3-b4", SET_3X3 "/g0",
+	                       SET_3X3 "/g1" };
+	assert_tables(info, five, 5, "imported");
+	for (int i = 0; i < 5; i++) {   /* the whole catalog entry travels */
+		char *a = table_object(info0, five[i]), *b = table_object(info, five[i]);
+		cr_assert(a && b);
+		cr_assert_str_eq(b, a, "%s changed on the way", five[i]);
+		free(a);
+		free(b);
+	}
+	free(info);
+	assert_verify_ok(copy, NULL, 5, "imported");
+	ck_db_remove(copy);
+
+	/* full-3x3: every goal class. */
+	unlink(file);
+	out = gen_ok(db, "export full-3x3 -o '%s'", file);
+	snprintf(want, sizeof want, "exported 3 tables to %s\n", file);
+	cr_assert_str_eq(out, want);
+	free(out);
+	free(gen_ok(copy, "import '%s' -q", file));
+	info = info_json(copy, NULL);
+	assert_tables(info, ALL_TABLES + 2, 3, "full-3x3 imported");
+	free(info);
+	char *queries = some_queries(30, 5);
+	char *a0 = answers(db, queries), *a1 = answers(copy, queries);
+	cr_assert_str_eq(a1, a0, "the imported tables answer differently");
+	free(a0);
+	free(a1);
+	free(queries);
+	free(info0);
+	unlink(file);
+	ck_db_remove(copy);
+	ck_db_remove(db);
+}
+
+Test(upkeep_export, unknown_name_leaves_no_file)
+{
+	char db[TEXT_MAX], file[TEXT_MAX];
+	db_path(db, sizeof db, "export-unknown.lmdb");
+	db_path(file, sizeof file, "export-unknown.gz");
+	GEN(db, "full 2x3 -q");
+	static const struct {
+		const char *names, *unknown;
+	} cases[] = {
+		{ "full-2x3 nothing", "'nothing'" },
+		{ "nothing full-2x3", "'nothing'" },
+		{ "full-3x3", "'full-3x3'" },
+		{ "full-2x3-b0 full-2x3-b1", "'full-2x3-b1'" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *out, *err;
+		int rc = ck_gen(db, &out, &err, "export %s -o '%s'", cases[i].names, file);
+		assert_refused(rc, 1, out, err, cases[i].names, cases[i].unknown, NULL);
+		cr_assert(!any_with_prefix(file), "export %s left a file", cases[i].names);
+	}
+	/* -o is required, and belongs to export only. */
+	char *out, *err;
+	int rc = ck_gen(db, &out, &err, "export full-2x3");
+	assert_refused(rc, 2, out, err, "export without -o", "-o", NULL);
+	cr_assert(!any_with_prefix(file));
+	ck_db_remove(db);
+}
+
+Test(upkeep_export, import_over_existing_tables_needs_replace)
+{
+	char src[TEXT_MAX], dst[TEXT_MAX], file[TEXT_MAX];
+	db_path(src, sizeof src, "import-src.lmdb");
+	db_path(dst, sizeof dst, "import-dst.lmdb");
+	db_path(file, sizeof file, "import.gz");
+	GEN(src, "full 3x3 -q --threads 1");
+	GEN(dst, "full 3x3 -q --threads 2 --goal '1 2 3 4 0 5 6 7 8'");   /* only full-3x3-b4 */
+	GEN(dst, "full 2x3 -q --threads 2");
+	free(gen_ok(src, "export full-3x3 -o '%s' -q", file));
+
+	/* The export's last table exists: refused, and none of the two before it
+	 * stored. */
+	char *info0 = info_json(dst, NULL);
+	snapshot s = snap(dst);
+	char *out, *err;
+	int rc = ck_gen(dst, &out, &err, "import '%s'", file);
+	assert_refused(rc, 1, out, err, "import over full-3x3-b4", "'full-3x3-b4'", "--replace",
+	               "nothing was imported", NULL);
+	assert_same_file(&s, dst, "a refused import");
+	char *info = info_json(dst, NULL);
+	cr_assert_str_eq(info, info0, "a refused import changed the catalog");
+	free(info);
+
+	/* --replace: all three stored, the existing one replaced by the export's. */
+	out = gen_ok(dst, "import '%s' --replace", file);
+	cr_assert(strstr(out, "stored 3 tables"), "'%s'", out);
+	free(out);
+	info = info_json(dst, NULL);
+	char *from = info_json(src, NULL);
+	assert_tables(info, (const char *[]){ "full-2x3-b0", "full-2x3-b2", "full-3x3-b0",
+	                                      "full-3x3-b1", "full-3x3-b4" }, 5, "after --replace");
+	for (int i = 2; i < 5; i++) {
+		char *a = table_object(from, ALL_TABLES[i]), *b = table_object(info, ALL_TABLES[i]);
+		cr_assert_str_eq(b, a, "%s is not the export's", ALL_TABLES[i]);
+		cr_assert_eq(field_long(b, "threads"), 1, "%s", b);
+		free(a);
+		free(b);
+	}
+	char *kept = table_object(info, "full-2x3-b0");
+	cr_assert_eq(field_long(kept, "threads"), 2, "the other tables stay: %s", kept);
+	free(kept);
+	free(from);
+	free(info);
+	free(info0);
+	assert_verify_ok(dst, NULL, 5, "after import --replace");
+
+	/* A failed import into a database that does not exist creates none. */
+	char none[TEXT_MAX];
+	db_path(none, sizeof none, "import-none.lmdb");
+	rc = ck_gen(none, &out, &err, "import '%s.missing'", file);
+	assert_refused(rc, 1, out, err, "import of a missing file", ".missing", NULL);
+	cr_assert(!ck_exists(none), "a failed import created %s", none);
+	unlink(file);
+	ck_db_remove(src);
+	ck_db_remove(dst);
+}
+
+/* ------------------------------------------------------------------ */
+/* 4. info and verify with names                                        */
+
+Test(upkeep_info, only_the_named_tables)
+{
+	char db[TEXT_MAX];
+	db_path(db, sizeof db, "info-names.lmdb");
+	build_standard(db);
+	static const struct {
+		const char *names;
+		const char *want[NALL + 1];   /* NULL-terminated */
+	} cases[] = {
+		{ "full-3x3-b4", { "full-3x3-b4" } },
+		{ SET_3X3, { SET_3X3 "/g0", SET_3X3 "/g1" } },
+		{ "full-3x3", { "full-3x3-b0", "full-3x3-b1", "full-3x3-b4" } },
+		{ "full-2x3", { "full-2x3-b0", "full-2x3-b2" } },
+		/* each once, in name order */
+		{ SET_3X3 "/g1 full-3x3 full-3x3-b1",
+		  { "full-3x3-b0", "full-3x3-b1", "full-3x3-b4", SET_3X3 "/g1" } },
+		{ "full-3x3-b0 full-2x3-b2", { "full-2x3-b2", "full-3x3-b0" } },
+		{ "", { "full-2x3-b0", "full-2x3-b2", "full-3x3-b0", "full-3x3-b1", "full-3x3-b4",
+		        SET_3X3 "/g0", SET_3X3 "/g1" } },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		const char *names = cases[i].names;
+		char *info = info_json(db, names);
+		int nwant = 0;
+		while (cases[i].want[nwant])
+			nwant++;
+		assert_tables(info, cases[i].want, nwant, names);
+		int n = table_names(info).n;
+		free(info);
+		char *out, *err;
+		cr_assert_eq(ck_lookup(db, NULL, &out, &err, "info %s", names), 0, "%s", err);
+		char head[2 * TEXT_MAX];
+		snprintf(head, sizeof head, "%s: %d table%s\n", db, n, n == 1 ? "" : "s");
+		cr_assert(!strncmp(out, head, strlen(head)), "info %s: '%s'", names, out);
+		free(out);
+		free(err);
+		assert_verify_ok(db, names, n, names);
+		cr_assert_eq(ck_lookup(db, NULL, &out, &err, "verify --json %s", names), 0);
+		cr_assert_eq(tk_lines(out), n, "verify --json %s: '%s'", names, out);
+		free(out);
+		free(err);
+	}
+	/* An unknown name: exit 1, one line naming it, nothing on stdout. */
+	const char *bad[] = { "nothing", "full-3x3 nothing", "full-3x3-b2", "full-4x4",
+	                      SET_3X3 "/g2" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		const char *name = strrchr(bad[i], ' ') ? strrchr(bad[i], ' ') + 1 : bad[i];
+		char quoted[TEXT_MAX];
+		snprintf(quoted, sizeof quoted, "'%s'", name);
+		for (int v = 0; v < 3; v++) {
+			char *out, *err;
+			int rc = ck_lookup(db, NULL, &out, &err, "%s %s",
+			                   v == 0 ? "info" : v == 1 ? "info --json" : "verify", bad[i]);
+			assert_refused(rc, 1, out, err, bad[i], quoted, NULL);
+		}
+	}
+	ck_db_remove(db);
+}
+
+Test(upkeep_info, bytes_of_full_and_nibble_tables)
+{
+	char db[TEXT_MAX];
+	db_path(db, sizeof db, "info-bytes.lmdb");
+	build_standard(db);
+	GEN(db, "pdb 3x3 --partition 1,2,3,4/5,6,7,8 --blank min -q");
+	char *info = info_json(db, NULL);
+	names all = table_names(info);
+	cr_assert_eq(all.n, NALL + 2);
+	int nibble = 0, full = 0;
+	for (int i = 0; i < all.n; i++) {
+		char *obj = table_object(info, all.v[i]);
+		char format[32], kind[16];
+		cr_assert_eq(ck_json_str(obj, "entry_format", format, sizeof format), 1);
+		cr_assert_eq(ck_json_str(obj, "kind", kind, sizeof kind), 1);
+		long states = field_long(obj, "states"), bytes = field_long(obj, "bytes");
+		if (!strcmp(format, "nibble-manhattan")) {
+			cr_assert_eq(bytes, (states + 1) / 2, "%s", obj);
+			nibble++;
+		} else {
+			cr_assert_eq(bytes, states, "%s", obj);
+			full += !strcmp(kind, "full");
+		}
+		/* The text says the same. */
+		char *out, *err;
+		cr_assert_eq(ck_lookup(db, NULL, &out, &err, "info '%s'", all.v[i]), 0);
+		char want[128];
+		snprintf(want, sizeof want, "  %ld states in %ld bytes,", states, bytes);
+		cr_assert(strstr(out, want), "info %s: '%s' lacks '%s'", all.v[i], out, want);
+		free(out);
+		free(err);
+		free(obj);
+	}
+	cr_assert_eq(full, 5);
+	cr_assert_eq(nibble, 4, "the 3x3 groups are stored as nibbles");
+	char *obj = table_object(info, "full-3x3-b0");
+	cr_assert_eq(field_long(obj, "bytes"), 181440);
+	free(obj);
+	free(info);
+	ck_db_remove(db);
+}
+
+Test(upkeep_info, tiles_a_partial_set_leaves_out)
+{
+	char db[TEXT_MAX];
+	db_path(db, sizeof db, "info-partial.lmdb");
+	/* With the blank first, the user's tiles are the set's own labels. */
+	GEN(db, "pdb 3x3 --partition 1,2,3/4,5,6 --partial --goal '0 1 2 3 4 5 6 7 8' -q");
+	GEN(db, "pdb 3x3 --partition 1,2,3,4/5,6,7,8 -q");
+	GEN(db, "full 2x3 -q");
+	char *info = info_json(db, NULL);
+	const char *partial[] = { "pdb-3x3-b0-1,2,3_4,5,6/g0", "pdb-3x3-b0-1,2,3_4,5,6/g1" };
+	const char *tiles[] = { "[1,2,3]", "[4,5,6]" };
+	for (int g = 0; g < 2; g++) {
+		char *obj = table_object(info, partial[g]);
+		cr_assert(obj, "%s", info);
+		char arr[64];
+		field_array(arr, sizeof arr, obj, "tiles");
+		cr_assert_str_eq(arr, tiles[g]);
+		field_array(arr, sizeof arr, obj, "left_out");
+		cr_assert_str_eq(arr, "[7,8]", "%s", obj);
+		free(obj);
+		char *out, *err;
+		cr_assert_eq(ck_lookup(db, NULL, &out, &err, "info %s", partial[g]), 0);
+		cr_assert(strstr(out, "the set leaves out tiles 7 8\n"), "'%s'", out);
+		free(out);
+		free(err);
+	}
+	/* A complete set leaves out nothing. */
+	for (int g = 0; g < 2; g++) {
+		char name[64];
+		snprintf(name, sizeof name, "%s/g%d", SET_3X3, g);
+		char *obj = table_object(info, name);
+		cr_assert(obj, "%s", info);
+		char arr[64];
+		field_array(arr, sizeof arr, obj, "left_out");
+		cr_assert_str_eq(arr, "[]", "%s", obj);
+		free(obj);
+	}
+	char *out, *err;
+	cr_assert_eq(ck_lookup(db, NULL, &out, &err, "info %s", SET_3X3), 0);
+	cr_assert_null(strstr(out, "leaves out"), "'%s'", out);
+	free(out);
+	free(err);
+	/* Full tables have no such field. */
+	char *obj = table_object(info, "full-2x3-b0");
+	cr_assert_null(ck_json_value(obj, "left_out"), "%s", obj);
+	free(obj);
+
+	/* With the default goal (blank last) the set's labels are those of its
+	 * canonical goal: its groups and what it leaves out still split the
+	 * tiles 1..8, two of them left out. */
+	char db2[TEXT_MAX];
+	db_path(db2, sizeof db2, "info-partial2.lmdb");
+	GEN(db2, "pdb 3x3 --partition 1,2,3/4,5,6 --partial -q");
+	char *info2 = info_json(db2, NULL);
+	unsigned seen = 0, left = 0;
+	for (int g = 0; g < 2; g++) {
+		char *o = table_object(info2, partial[g]);
+		cr_assert(o, "%s", info2);
+		char arr[64];
+		field_array(arr, sizeof arr, o, "tiles");
+		for (char *p = arr + 1; *p && *p != ']'; p++)
+			if (*p >= '1' && *p <= '8') {
+				cr_assert(!(seen >> (*p - '0') & 1), "tile %c in two groups", *p);
+				seen |= 1u << (*p - '0');
+			}
+		field_array(arr, sizeof arr, o, "left_out");
+		unsigned l = 0;
+		for (char *p = arr + 1; *p && *p != ']'; p++)
+			if (*p >= '1' && *p <= '8')
+				l |= 1u << (*p - '0');
+		cr_assert(g == 0 || l == left, "both groups name the same left-out tiles");
+		left = l;
+		free(o);
+	}
+	cr_assert_eq(__builtin_popcount(left), 2);
+	cr_assert_eq(seen & left, 0);
+	cr_assert_eq(seen | left, 0x1feu);
+	free(info2);
+	free(info);
+	ck_db_remove(db2);
+	ck_db_remove(db);
+}
+
+/* ------------------------------------------------------------------ */
+/* 5. Defect 5: options of another subcommand                           */
+
+Test(upkeep_usage, options_of_another_command_are_usage_errors)
+{
+	char fresh[TEXT_MAX], db[TEXT_MAX];
+	db_path(fresh, sizeof fresh, "usage-fresh.lmdb");
+	db_path(db, sizeof db, "usage.lmdb");
+	GEN(db, "full 2x3 -q");
+	static const struct {
+		const char *args, *option, *command;
+	} cases[] = {
+		{ "full 2x3 --partition 7-8", "'--partition", "'full'" },
+		{ "full 2x3 --blank min", "'--blank", "'full'" },
+		{ "full 2x3 -o x", "'-o'", "'full'" },
+		{ "full 2x3 --name x", "'--name", "'full'" },
+		{ "full 2x3 --partial", "'--partial'", "'full'" },
+		{ "full 2x3 --replace", "'--replace'", "'full'" },
+		{ "full 2x3 -P 7-8", "'-P'", "'full'" },
+		{ "full 2x3 -qb min", "'-b'", "'full'" },
+		{ "pdb 3x3 --partition 1,2/3 --all-goals", "'--all-goals'", "'pdb'" },
+		{ "pdb 3x3 --partition 1,2,3,4/5,6,7,8 --output f", "'--output", "'pdb'" },
+		{ "export full-3x3 --threads 2 -o f", "'--threads", "'export'" },
+		{ "export full-2x3 -o f --json", "'--json'", "'export'" },
+		{ "export full-2x3 -o f --replace", "'--replace'", "'export'" },
+		{ "import f --goal x", "'--goal", "'import'" },
+		{ "import f --partition 7-8", "'--partition", "'import'" },
+		{ "import f -o g", "'-o'", "'import'" },
+		{ "rm x --replace", "'--replace'", "'rm'" },
+		{ "rm x --threads 2", "'--threads", "'rm'" },
+		{ "rm x -a", "'-a'", "'rm'" },
+		{ "rm full-2x3 --no-progress", "'--no-progress'", "'rm'" },
+		{ "compact --json", "'--json'", "'compact'" },
+		{ "compact --replace", "'--replace'", "'compact'" },
+		{ "compact -t 2", "'-t'", "'compact'" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *out, *err;
+		int rc = ck_gen(fresh, &out, &err, "%s", cases[i].args);
+		assert_refused(rc, 2, out, err, cases[i].args, cases[i].option, cases[i].command,
+		               "does not apply", NULL);
+		cr_assert(!ck_exists(fresh), "'%s' created the database", cases[i].args);
+		cr_assert(!ck_exists("f") && !ck_exists("g"), "'%s' wrote a file", cases[i].args);
+		snapshot s = snap(db);
+		rc = ck_gen(db, &out, &err, "%s", cases[i].args);
+		assert_refused(rc, 2, out, err, cases[i].args, cases[i].option, NULL);
+		assert_same_file(&s, db, cases[i].args);
+	}
+	/* An option no command has is unknown, not "of another command". */
+	char *out, *err;
+	int rc = ck_gen(fresh, &out, &err, "rm x --bogus");
+	assert_refused(rc, 2, out, err, "rm x --bogus", "unknown option '--bogus'", NULL);
+	char *info = info_json(db, NULL);
+	assert_tables(info, ALL_TABLES, 2, "the database after refused commands");
+	free(info);
+	ck_db_remove(db);
+}
+
+/* The options a help text lists (in its Options section). */
+static int lists_option(const char *help, const char *option)
+{
+	const char *opts = strstr(help, "\nOptions:\n");
+	cr_assert(opts, "no Options section: '%s'", help);
+	char pat[64];
+	snprintf(pat, sizeof pat, "%s ", option);
+	return strstr(opts, pat) != NULL;
+}
+
+Test(upkeep_usage, help_of_a_command_shows_its_own_options)
+{
+	static const char *const options[] = {
+		"--goal", "--all-goals", "--partition", "--blank", "--name", "--partial", "--output",
+		"--replace", "--db", "--threads", "--json", "--quiet", "--progress", "--no-progress",
+		"--help", "--version",
+	};
+	enum { NOPT = sizeof options / sizeof *options };
+	static const struct {
+		const char *command;
+		const char *own;   /* the options it takes, as " --x --y " */
+	} cases[] = {
+		{ "full", " --goal --all-goals --db --threads --json --quiet --progress --no-progress " },
+		{ "pdb", " --goal --partition --blank --name --partial --db --threads --json --quiet "
+		         "--progress --no-progress " },
+		{ "export", " --output --db --quiet " },
+		{ "import", " --replace --db --quiet " },
+		{ "rm", " --db --quiet " },
+		{ "compact", " --db --quiet " },
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		char *out, *err;
+		int rc = ck_gen(NULL, &out, &err, "%s --help", cases[c].command);
+		cr_assert_eq(rc, 0, "%s --help: exit %d", cases[c].command, rc);
+		cr_assert_str_empty(err);
+		char usage[64];
+		snprintf(usage, sizeof usage, "Usage: slidedb-gen %s", cases[c].command);
+		cr_assert(strstr(out, usage), "'%s'", out);
+		for (size_t o = 0; o < sizeof cases / sizeof *cases; o++) {
+			char other[64];
+			snprintf(other, sizeof other, "slidedb-gen %s ", cases[o].command);
+			cr_assert(o == c || !strstr(out, other), "%s --help shows '%s': '%s'",
+			          cases[c].command, other, out);
+		}
+		for (int i = 0; i < NOPT; i++) {
+			char word[32];
+			snprintf(word, sizeof word, " %s ", options[i]);
+			int own = strstr(cases[c].own, word) || !strcmp(options[i], "--help") ||
+			          !strcmp(options[i], "--version");
+			cr_assert_eq(lists_option(out, options[i]), own, "%s --help %s %s",
+			             cases[c].command, own ? "lacks" : "lists", options[i]);
+			/* Nowhere else either (examples, synopsis). */
+			if (!own)
+				cr_assert_null(strstr(out, options[i]), "%s --help mentions %s: '%s'",
+				               cases[c].command, options[i], out);
+		}
+		free(out);
+		free(err);
+	}
+	/* The program's help lists every command and every option. */
+	char *out, *err;
+	cr_assert_eq(ck_gen(NULL, &out, &err, "--help"), 0);
+	const char *commands[] = { "full", "pdb", "export", "import", "rm", "compact" };
+	for (size_t c = 0; c < sizeof commands / sizeof *commands; c++) {
+		char pat[64];
+		snprintf(pat, sizeof pat, "slidedb-gen %s ", commands[c]);
+		cr_assert(strstr(out, pat), "--help lacks %s: '%s'", commands[c], out);
+		snprintf(pat, sizeof pat, "\n  %s ", commands[c]);
+		cr_assert(strstr(out, pat), "--help does not describe %s", commands[c]);
+	}
+	for (int i = 0; i < NOPT; i++)
+		cr_assert(lists_option(out, options[i]), "--help lacks %s", options[i]);
+	free(out);
+	free(err);
+}
+
+/* ------------------------------------------------------------------ */
+/* 6. Defect 6: partial partitions and set names                        */
+
+Test(upkeep_partition, leaving_tiles_out_needs_partial)
+{
+	char fresh[TEXT_MAX], db[TEXT_MAX];
+	db_path(fresh, sizeof fresh, "part-fresh.lmdb");
+	db_path(db, sizeof db, "part.lmdb");
+	GEN(db, "full 2x3 -q");
+	static const struct {
+		const char *spec, *left;
+	} cases[] = {
+		{ "1,2,3/4,5,6", "tiles 7 8 out" },
+		{ "1,2,3,4/5,6,7", "tile 8 out" },
+		{ "2,3/5,6,7,8", "tiles 1 4 out" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		for (int on = 0; on < 2; on++) {
+			const char *path = on ? db : fresh;
+			snapshot s = { 0 };
+			if (on)
+				s = snap(db);
+			char *out, *err;
+			int rc = ck_gen(path, &out, &err, "pdb 3x3 --partition %s", cases[i].spec);
+			assert_refused(rc, 1, out, err, cases[i].spec, cases[i].left, "--partial", NULL);
+			if (on)
+				assert_same_file(&s, db, cases[i].spec);
+			else
+				cr_assert(!ck_exists(fresh), "a refused partition created the database");
+		}
+	}
+	/* With --partial it builds, named after the groups. */
+	char *out = gen_ok(db, "pdb 3x3 --partition 1,2,3/4,5,6 --partial");
+	cr_assert(strstr(out, "stored 2 tables"), "'%s'", out);
+	free(out);
+	char *info = info_json(db, NULL);
+	assert_tables(info, (const char *[]){ "full-2x3-b0", "full-2x3-b2",
+	                                      "pdb-3x3-b0-1,2,3_4,5,6/g0",
+	                                      "pdb-3x3-b0-1,2,3_4,5,6/g1" }, 4, "--partial");
+	free(info);
+	assert_verify_ok(db, "pdb-3x3-b0-1,2,3_4,5,6", 2, "a partial set");
+	ck_db_remove(db);
+}
+
+Test(upkeep_partition, set_names)
+{
+	char db[TEXT_MAX];
+	db_path(db, sizeof db, "part-names.lmdb");
+	GEN(db, "pdb 3x3 --partition 1,2,3/4,5,6 --partial --name myset -q");
+	char *info = info_json(db, NULL);
+	assert_tables(info, (const char *[]){ "myset/g0", "myset/g1" }, 2, "--name myset");
+	char set[64];
+	cr_assert_eq(ck_json_str(info, "set", set, sizeof set), 1);
+	cr_assert_str_eq(set, "myset");
+	free(info);
+	char *i1 = info_json(db, "myset");
+	cr_assert_eq(table_names(i1).n, 2);
+	free(i1);
+
+	/* Bad names: usage errors, nothing built. */
+	const char *bad[] = { "a/b", "", "full-x", "full-3x3", "two words", "'q'",
+	                      "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		snapshot s = snap(db);
+		char *out, *err;
+		int rc = ck_gen(db, &out, &err, "pdb 3x3 --partition 1,2,3,4/5,6,7,8 --name \"%s\"",
+		                bad[i]);
+		assert_refused(rc, 2, out, err, bad[i], "--name", NULL);
+		assert_same_file(&s, db, bad[i]);
+	}
+
+	/* The same groups in another order are the same set: a rebuild. */
+	GEN(db, "pdb 3x3 --partition 1,2,3/4,5,6 --partial -q");
+	char *first = info_json(db, "pdb-3x3-b0-1,2,3_4,5,6");
+	const char *orders[] = { "6,5,4/3,2,1", "4,5,6/1,2,3", "3,1,2/6,4,5" };
+	for (size_t i = 0; i < sizeof orders / sizeof *orders; i++) {
+		char *out = gen_ok(db, "pdb 3x3 --partition %s --partial --json", orders[i]);
+		cr_assert(strstr(out, "\"name\":\"pdb-3x3-b0-1,2,3_4,5,6/g0\"") &&
+		          strstr(out, "\"name\":\"pdb-3x3-b0-1,2,3_4,5,6/g1\""),
+		          "%s: '%s'", orders[i], out);
+		free(out);
+		info = info_json(db, NULL);
+		assert_tables(info, (const char *[]){ "myset/g0", "myset/g1",
+		                                      "pdb-3x3-b0-1,2,3_4,5,6/g0",
+		                                      "pdb-3x3-b0-1,2,3_4,5,6/g1" }, 4, orders[i]);
+		free(info);
+		char *again = info_json(db, "pdb-3x3-b0-1,2,3_4,5,6");
+		for (int g = 0; g < 2; g++) {
+			char name[64], a[64], b[64];
+			snprintf(name, sizeof name, "pdb-3x3-b0-1,2,3_4,5,6/g%d", g);
+			char *o1 = table_object(first, name), *o2 = table_object(again, name);
+			cr_assert_eq(ck_json_str(o1, "crc32", a, sizeof a), 1);
+			cr_assert_eq(ck_json_str(o2, "crc32", b, sizeof b), 1);
+			cr_assert_str_eq(a, b, "%s: %s has other entries", orders[i], name);
+			field_array(a, sizeof a, o1, "tiles");
+			field_array(b, sizeof b, o2, "tiles");
+			cr_assert_str_eq(a, b, "%s: %s has other tiles", orders[i], name);
+			free(o1);
+			free(o2);
+		}
+		free(again);
+	}
+	free(first);
+	ck_db_remove(db);
+}
+
+/* Rebuilding a set under the same --name with fewer groups must not leave
+ * the old set's extra groups behind: info, verify, export and rm of the set
+ * would still take them, and the tiles a partial set leaves out would be
+ * hidden by them ("left_out":[]). */
+Test(upkeep_partition, rebuild_with_fewer_groups_drops_the_old_ones)
+{
+	char db[TEXT_MAX];
+	db_path(db, sizeof db, "part-stale.lmdb");
+	GEN(db, "pdb 3x3 --partition 1,2,3/4,5,6/7,8 --name s -q");
+	GEN(db, "pdb 3x3 --partition 1,2,3,4/5,6,7,8 --name s -q");
+	GEN(db, "pdb 3x3 --partition 1,2,3/4,5,6 --partial --name s -q");
+	char *info = info_json(db, "s");
+	assert_tables(info, (const char *[]){ "s/g0", "s/g1" }, 2, "the rebuilt set");
+	char *obj = table_object(info, "s/g0"), arr[64];
+	field_array(arr, sizeof arr, obj, "left_out");
+	cr_assert_neq(strcmp(arr, "[]"), 0, "a partial set leaves tiles out: %s", obj);
+	free(obj);
+	free(info);
+	ck_db_remove(db);
+}
