@@ -384,6 +384,50 @@ Test(store, format_2_is_read_and_converted_by_a_write)
 	unlink(path);
 }
 
+/* Catalog records whose fields cannot describe a usable table are refused
+ * on open with the reason, never used: fields changed one at a time in a
+ * valid version-3 record (layout in db/record.c). */
+Test(store, catalog_fields_are_checked_on_open)
+{
+	static const struct {
+		size_t offset;
+		uint8_t value;
+		const char *why;
+	} edits[] = {
+		{ 4, 9, "wrong kind" },          /* kind */
+		{ 8, 2, "wrong format" },        /* entry format: one byte per pattern entry */
+		{ 14, 1, "not a catalog record" },   /* the blank field disagrees with the cells */
+		{ 16, 2, "canonical goal" },     /* goal cells 0 1 2 3 -> 0 2 2 3 ... */
+		{ 19, 0x7f, "wrong format or size" },   /* states: 12 -> 127 */
+		{ 27, 0x90, "not a catalog record" },   /* max_distance 144: no such counts */
+		{ 12, 16, "not a catalog record" },  /* width 16: the record no longer adds up */
+	};
+	for (size_t e = 0; e < sizeof edits / sizeof *edits; e++) {
+		char path[512];
+		tk_tmp_path(path, sizeof path, "fields.lmdb");
+		tk_build_lib(path, 2, 2, corner, 1);
+		MDB_env *env;
+		MDB_dbi dbi;
+		MDB_val k = { 11, "full-2x2-b0" }, v;
+		MDB_txn *txn = raw_open(&env, &dbi, path, "catalog", 0);
+		cr_assert_eq(mdb_get(txn, dbi, &k, &v), 0);
+		uint8_t rec[4096];
+		memcpy(rec, v.mv_data, v.mv_size);
+		rec[edits[e].offset] = edits[e].value;
+		if (edits[e].offset == 16)
+			rec[17] = 1;   /* ... -> 0 2 1 3: a board, not the canonical goal */
+		MDB_val changed = { v.mv_size, rec };
+		cr_assert_eq(mdb_put(txn, dbi, &k, &changed, 0), 0);
+		cr_assert_eq(mdb_txn_commit(txn), 0);
+		mdb_env_close(env);
+		sdb_db *db;
+		cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), SDB_ECORRUPT, "edit %zu opened", e);
+		cr_assert(strstr(sdb_errdetail(), "full-2x2-b0") &&
+		          strstr(sdb_errdetail(), edits[e].why), "edit %zu: %s", e, sdb_errdetail());
+		unlink(path);
+	}
+}
+
 /* A catalog record that is not what its format says is refused, never read
  * into wrong metadata. */
 Test(store, damaged_catalog_record_is_refused)
