@@ -138,6 +138,13 @@ void out_printable(char *dst, size_t cap, const char *src, size_t max)
 			break;
 		}
 		unsigned char c = (unsigned char)*src;
+		if (c == '\n') {   /* the rows of a grid: "1 2 / 3 0" */
+			if (src[1] && n + 7 < cap) {
+				memcpy(dst + n, " / ", 3);
+				n += 3;
+			}
+			continue;
+		}
 		dst[n++] = c < 0x20 || c >= 0x7f ? '?' : (char)c;
 	}
 	dst[n] = '\0';

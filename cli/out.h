@@ -22,8 +22,9 @@ void out_i64(out *o, int64_t v);
 void out_printf(out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A JSON string literal with quotes, escaped. */
 void out_json_str(out *o, const char *s);
-/* Text safe to echo in a one-line message: control and non-ASCII bytes
- * become '?', and it stops after max characters with "...". */
+/* Text safe to echo in a one-line message: newlines (a grid's rows) become
+ * " / ", other control and non-ASCII bytes '?', and it stops after max
+ * characters with "...". */
 void out_printable(char *dst, size_t cap, const char *src, size_t max);
 /* Write the buffer to a file descriptor and empty it; 0 or -1 on error. */
 int out_write_fd(out *o, int fd);

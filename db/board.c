@@ -105,7 +105,7 @@ static int parse_token(sdb_cells *c, const char *tok, size_t len)
 		for (size_t i = 0; i < len; i++) {
 			if (tok[i] < '0' || tok[i] > '9')
 				return sdb_fail(SDB_EINVAL, "unknown notation '%.*s' (tiles are "
-				                "numbers, the blank is 0, x, _ or .)", (int)len, tok);
+				                "numbers, the blank is 0, x, X, _ or .)", (int)len, tok);
 			v = v * 10 + (tok[i] - '0');
 		}
 		if (v >= SDB_MAX_CELLS)

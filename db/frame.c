@@ -41,3 +41,35 @@ void sdb_frame_board(const sdb_frame *f, sdb_board *out, const sdb_board *in)
 	for (int c = 0; c < s.n; c++)
 		out->cell[c] = f->label[s.cell[c]];
 }
+
+void sdb_ordered_goal(sdb_board *b, int w, int h, int rep)
+{
+	int last = w * h - 1;
+	sdb_board_goal(b, w, h, sdb_sym_representative(w, h, last) == rep ? last : rep);
+}
+
+/* Tiles of the canonical goal (labels) as tiles of the ordered goal. */
+static uint32_t ordered_tiles(const sdb_table_info *in, uint32_t labels)
+{
+	sdb_board ordered;
+	sdb_frame f;
+	sdb_ordered_goal(&ordered, in->goal.w, in->goal.h, in->goal.blank);
+	sdb_frame_init(&f, &ordered, in->goal.blank);
+	uint32_t tiles = 0;
+	for (int t = 1; t < in->goal.n; t++)
+		if (labels >> f.label[t] & 1)
+			tiles |= 1u << t;
+	return tiles;
+}
+
+int sdb_table_tiles(uint32_t *tiles, uint32_t *left_out, sdb_board *goal,
+                    const sdb_table_info *in)
+{
+	if (in->kind != SDB_KIND_PATTERN)
+		return sdb_fail(SDB_EINVAL, "table '%s' is not a pattern table", in->name);
+	const uint32_t all = ((1u << in->goal.n) - 1) & ~1u;
+	sdb_ordered_goal(goal, in->goal.w, in->goal.h, in->goal.blank);
+	*tiles = ordered_tiles(in, in->pattern);
+	*left_out = all & ~ordered_tiles(in, in->set_tiles);
+	return sdb_done(SDB_OK);
+}

@@ -25,13 +25,18 @@ static void quote(char *buf, size_t cap, const char *text)
 	buf[len] = '\0';
 }
 
-const char *sdb_hint_db(const sdb_db *db, char *buf, size_t cap)
+const char *sdb_hint_path(const char *path, char *buf, size_t cap)
 {
-	if (!strcmp(sdb_db_path(db), sdb_db_default_path()))
+	if (!strcmp(path, sdb_db_default_path()))
 		return "";
 	snprintf(buf, cap, " --db ");
-	quote(buf, cap, sdb_db_path(db));
+	quote(buf, cap, path);
 	return buf;
+}
+
+const char *sdb_hint_db(const sdb_db *db, char *buf, size_t cap)
+{
+	return sdb_hint_path(sdb_db_path(db), buf, cap);
 }
 
 const char *sdb_hint_goal(const sdb_board *goal, char *buf, size_t cap)

@@ -17,6 +17,8 @@ int sdb_done(int rc);
  * not opened at the default path, else "" (so the hint, run as it is, writes
  * to the database that was asked). */
 const char *sdb_hint_db(const sdb_db *db, char *buf, size_t cap);
+/* The same for a database path. */
+const char *sdb_hint_path(const char *path, char *buf, size_t cap);
 /* " --goal 'G'" when the goal's blank is not in the class of the standard
  * goal's (what slidedb-gen builds without --goal), else "". */
 const char *sdb_hint_goal(const sdb_board *goal, char *buf, size_t cap);

@@ -298,10 +298,13 @@ int sdb_db_open(sdb_db **out, const char *path, unsigned flags)
 	struct stat st;
 	int existed = stat(path, &st) == 0 && st.st_size > 0;
 	if (stat(path, &st) != 0) {
-		if (errno != ENOENT || !(flags & SDB_CREATE) || (flags & SDB_RDONLY))
-			return sdb_fail(errno == ENOENT ? SDB_ENOTFOUND : SDB_EIO,
-			                "%s: %s (build a database with `slidedb-gen full 3x3`)",
-			                path, strerror(errno));
+		if (errno != ENOENT || !(flags & SDB_CREATE) || (flags & SDB_RDONLY)) {
+			int err = errno == ENOENT ? SDB_ENOTFOUND : SDB_EIO;
+			char dbarg[700];
+			const char *why = strerror(errno);
+			return sdb_fail(err, "%s: %s (build a database with `slidedb-gen full 3x3%s`)",
+			                path, why, sdb_hint_path(path, dbarg, sizeof dbarg));
+		}
 	} else if (!S_ISREG(st.st_mode)) {
 		return sdb_fail(SDB_EINVAL, "%s: not a regular file", path);
 	} else if (st.st_size == 0 && (flags & SDB_RDONLY)) {

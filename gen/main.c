@@ -36,7 +36,8 @@ static const struct gen_option {
 	  "-b, --blank MODE   region (default: keeps the blank's region, as exact as keeping\n"
 	  "                     its cell) or min (smaller, weaker)" },
 	{ "name", required_argument, 'n', PDB,
-	  "-n, --name NAME    the set's name (default: pdb-WxH-bCELL-SPEC, SPEC as typed)" },
+	  "-n, --name NAME    the set's name (default: pdb-WxH-bCELL-GROUPS, the groups in the\n"
+	  "                     tiles of the goal with the tiles in order: 1,2,3_4,5,6)" },
 	{ "partial", no_argument, OPT_PARTIAL, PDB,
 	  "    --partial      allow groups that leave tiles out (a weaker heuristic)" },
 	{ "output", required_argument, 'o', EXPORT,

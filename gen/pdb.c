@@ -45,10 +45,9 @@ static int lowest(uint32_t mask)
 }
 
 /* Groups from SPEC, as bit masks of canonical labels (the frame's labels of
- * the user's goal), ordered by their smallest tile, and the spelling of the
- * name: tiles in order, groups by their smallest tile, so that the same
- * groups typed in another order are the same set. 0, or 1 after printing
- * why. */
+ * the user's goal), and the spelling of the name: tiles in order, groups by
+ * their smallest tile, so that the same groups typed in another order are
+ * the same set. 0, or 1 after printing why. */
 static int parse_partition(partition *pt, const options *o, const sdb_board *goal, int rep)
 {
 	const char *spec = o->partition;
@@ -93,20 +92,39 @@ static int parse_partition(partition *pt, const options *o, const sdb_board *goa
 		user[pt->ngroups] |= 1u << t;
 		p = end - 1;
 	}
-	for (int a = 1; a < pt->ngroups; a++)   /* by smallest tile: a handful of groups */
-		for (int b = a; b > 0 && lowest(user[b]) < lowest(user[b - 1]); b--) {
-			uint32_t tmp = user[b];
-			user[b] = user[b - 1];
-			user[b - 1] = tmp;
-		}
-	sdb_frame frame;
-	sdb_frame_init(&frame, goal, rep);
-	size_t len = 0;
+	/* The name spells each group in the tiles of the class's ordered goal
+	 * (tiles in order; the blank last when the standard goal is in the
+	 * class, else in the class's first cell): the tiles as typed for that
+	 * goal, and one name per set whatever goal the groups were typed for. */
+	sdb_board ordered;
+	sdb_ordered_goal(&ordered, o->w, o->h, rep);
+	sdb_frame user_frame, ordered_frame;
+	sdb_frame_init(&user_frame, goal, rep);
+	sdb_frame_init(&ordered_frame, &ordered, rep);
+	uint8_t ordered_tile[SDB_MAX_CELLS];   /* canonical label -> tile of the ordered goal */
+	for (int t = 1; t < n; t++)
+		ordered_tile[ordered_frame.label[t]] = (uint8_t)t;
+	uint32_t spelled[MAX_GROUPS] = { 0 };
 	for (int g = 0; g < pt->ngroups; g++)
 		for (int t = 1; t < n; t++)
 			if (user[g] >> t & 1) {
-				pt->groups[g] |= 1u << frame.label[t];
-				int first = t == lowest(user[g]);
+				pt->groups[g] |= 1u << user_frame.label[t];
+				spelled[g] |= 1u << ordered_tile[user_frame.label[t]];
+			}
+	for (int a = 1; a < pt->ngroups; a++)   /* by smallest tile: a handful of groups */
+		for (int b = a; b > 0 && lowest(spelled[b]) < lowest(spelled[b - 1]); b--) {
+			uint32_t tmp = spelled[b];
+			spelled[b] = spelled[b - 1];
+			spelled[b - 1] = tmp;
+			tmp = pt->groups[b];
+			pt->groups[b] = pt->groups[b - 1];
+			pt->groups[b - 1] = tmp;
+		}
+	size_t len = 0;
+	for (int g = 0; g < pt->ngroups; g++)
+		for (int t = 1; t < n; t++)
+			if (spelled[g] >> t & 1) {
+				int first = t == lowest(spelled[g]);
 				if (len + 5 < sizeof pt->spelling)
 					len += (size_t)snprintf(pt->spelling + len, sizeof pt->spelling - len,
 					                        "%s%d", first ? (g ? "_" : "") : ",", t);

@@ -84,7 +84,7 @@ static void served_cells(out *o, const sdb_table_info *in, const char *sep)
 		}
 }
 
-/* Tiles of a mask (tiles of the canonical goal): " 1 2 3" or "[1,2,3]". */
+/* Tiles of a mask: " 1 2 3" or "[1,2,3]". */
 static void tile_list(out *o, uint32_t tiles, int json)
 {
 	if (json)
@@ -99,7 +99,8 @@ static void tile_list(out *o, uint32_t tiles, int json)
 }
 
 /* Pattern tables: the set, the group's tiles, what it keeps of the blank,
- * and the tiles the whole set leaves out (a partial partition). */
+ * and the tiles the whole set leaves out (a partial partition), numbered as
+ * the class's ordered goal numbers them: as typed, and as in the name. */
 static void pattern_fields(out *o, const sdb_table_info *in, int json)
 {
 	if (in->kind != SDB_KIND_PATTERN)
@@ -114,17 +115,24 @@ static void pattern_fields(out *o, const sdb_table_info *in, int json)
 		out_printf(o, "  set %s, group g%d (groups g0 to g%d), blank %s, tiles", in->set,
 		           in->group, in->ngroups - 1, blank);
 	}
-	tile_list(o, in->pattern, json);
-	const uint32_t all = ((1u << in->goal.n) - 1) & ~1u, left = all & ~in->set_tiles;
+	uint32_t tiles, left;
+	sdb_board ordered;
+	char goal[3 * SDB_MAX_CELLS];
+	sdb_table_tiles(&tiles, &left, &ordered, in);
+	sdb_board_format(goal, sizeof goal, &ordered);
+	tile_list(o, tiles, json);
 	if (json) {
 		out_str(o, ",\"left_out\":");
 		tile_list(o, left, 1);
-	} else if (left) {
+		out_printf(o, ",\"tiles_of\":\"%s\"", goal);
+		return;
+	}
+	out_printf(o, " (numbered as in the goal %s)", goal);
+	if (left) {
 		out_str(o, "; the set leaves out tiles");
 		tile_list(o, left, 0);
 	}
-	if (!json)
-		out_char(o, '\n');
+	out_char(o, '\n');
 }
 
 static void info_json(out *o, const sdb_table_info *in)

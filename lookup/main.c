@@ -27,7 +27,7 @@ static void usage(FILE *f)
 	        "(slidedb-gen pdb), or on Manhattan distance + linear conflicts without one.\n"
 	        "\n"
 	        "A board is its cells row by row: numbers separated by spaces or commas with\n"
-	        "0, x, _ or . for the blank (\"1 2 3 x 4 6 7 5 8\"), or one character per cell\n"
+	        "0, x, X, _ or . for the blank (\"1 2 3 x 4 6 7 5 8\"), or one character per cell\n"
 	        "(\"123804765\"). GOAL defaults to the tiles in order with the blank last.\n"
 	        "With no START, queries are read from standard input, one per line: a start,\n"
 	        "then optionally a goal (two boards' worth of numbers, or 'START ; GOAL');\n"

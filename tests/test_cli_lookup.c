@@ -824,7 +824,7 @@ Test(lookup_batch, bad_line_reported_others_answered)
 	cr_assert(strstr(err, "line 1") && strstr(err, "line 4"), "'%s'", err);
 	cr_assert_str_eq(out, "error: 3 cells is not a board size (4, 6, 8, 9, 10, 12, 14, 15 or "
 	                 "16 cells)\n1\nerror: unknown notation 'y' (tiles are numbers, the blank is "
-	                 "0, x, _ or .)\n");
+	                 "0, x, X, _ or .)\n");
 	free(out);
 	free(err);
 	ck_db_remove(db);

@@ -353,6 +353,18 @@ int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_
  * Reads the whole table. @return 0 or #SDB_ECORRUPT. */
 int sdb_table_verify(const sdb_table *t);
 
+/** @brief A pattern table's tiles as people number them: the tiles of the
+ * class's ordered goal (the tiles in order, the blank last when the standard
+ * goal "1 2 ... 0" is in the table's class, else in the table's blank cell),
+ * which are the tiles typed to build it for that goal. (info->pattern holds
+ * them as tiles of the canonical goal, info->goal.)
+ * @param[out] tiles     bit t set for each tile t of the group
+ * @param[out] left_out  bit t set for each tile no group of the set holds
+ * @param[out] goal      the ordered goal they are numbered by
+ * @return 0, or #SDB_EINVAL for a full table. */
+int sdb_table_tiles(uint32_t *tiles, uint32_t *left_out, sdb_board *goal,
+                    const sdb_table_info *in);
+
 /** @brief The name a full table of size W x H for the canonical goal with the
  * blank in @p blank_cell is stored under ("full-WxH-bCELL").
  * @return the length, or #SDB_EINVAL if @p cap is too small. */

@@ -62,6 +62,12 @@ typedef struct sdb_frame {
  * blank onto @p rep. */
 int sdb_frame_init(sdb_frame *f, const sdb_board *goal, int rep);
 
+/** @brief The ordered goal of the class whose first cell is @p rep: the
+ * tiles in order, the blank last when the standard goal is in the class,
+ * else in cell @p rep. Set names and `info` number tiles as this goal does
+ * (sdb_table_tiles()). */
+void sdb_ordered_goal(sdb_board *b, int w, int h, int rep);
+
 /** @brief @p in seen in the frame: the symmetry applied, tiles relabelled.
  * @p in must have the frame's size (not checked). */
 void sdb_frame_board(const sdb_frame *f, sdb_board *out, const sdb_board *in);
