@@ -13,12 +13,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s DATABASE BOARD\n", argv[0]);
 		return 2;
 	}
-	sdb_db *db;
+	sdb_db *db = NULL;
 	sdb_board start, goal;
 	sdb_answer a;
 	if (sdb_db_open(&db, argv[1], SDB_RDONLY) != SDB_OK ||
 	    sdb_board_parse(&start, argv[2], 0, 0) != SDB_OK) {
 		fprintf(stderr, "%s: %s\n", argv[0], sdb_errdetail());
+		sdb_db_close(db);
 		return 1;
 	}
 	sdb_board_goal(&goal, start.w, start.h, start.n - 1);   /* blank last */
