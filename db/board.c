@@ -41,26 +41,6 @@ int sdb_size_parse(int *w, int *h, const char *text)
 	return SDB_OK;
 }
 
-static int is_open(int c)
-{
-	return c == '[' || c == '(' || c == '{';
-}
-
-static int is_close(int c)
-{
-	return c == ']' || c == ')' || c == '}';
-}
-
-static int is_separator(int c)
-{
-	switch (c) {
-	case ' ': case '\t': case '\n': case '\r': case '\v': case '\f': case ',':
-		return 1;
-	default:
-		return is_open(c) || is_close(c);
-	}
-}
-
 static int is_blank_char(int c)
 {
 	return c == 'x' || c == 'X' || c == '_' || c == '.';
@@ -118,42 +98,65 @@ static int parse_token(sdb_cells *c, const char *tok, size_t len)
 	return SDB_OK;
 }
 
-/* Rows as nested brackets or lines: each row's cell count, in order. */
+/* Rows as nested brackets or lines: how many, the first one's length, and
+ * the first that differs from it (for the message). */
 typedef struct rows {
-	int n, len[SDB_CELLS_CAP];
+	int n, first, odd, odd_len;
 	int outside;   /* cells that belong to no bracket row */
 } rows;
 
 static void add_row(rows *r, int len)
 {
-	if (len > 0 && r->n < SDB_CELLS_CAP)
-		r->len[r->n++] = len;
+	if (len <= 0)
+		return;
+	if (r->n == 0)
+		r->first = len;
+	else if (len != r->first && !r->odd) {
+		r->odd = r->n + 1;
+		r->odd_len = len;
+	}
+	r->n++;
 }
 
 /* The shape the rows give: every row the same length. */
 static int shape_of(sdb_cells *c, const rows *r, const char *how)
 {
-	for (int i = 1; i < r->n; i++)
-		if (r->len[i] != r->len[0])
-			return sdb_fail(SDB_EINVAL, "rows of unequal length: %s %d has %d cell%s, "
-			                "%s 1 has %d", how, i + 1, r->len[i], r->len[i] == 1 ? "" : "s",
-			                how, r->len[0]);
-	c->cols = r->len[0];
+	if (r->odd)
+		return sdb_fail(SDB_EINVAL, "rows of unequal length: %s %d has %d cell%s, %s 1 has %d",
+		                how, r->odd, r->odd_len, r->odd_len == 1 ? "" : "s", how, r->first);
+	c->cols = r->first;
 	c->rows = r->n;
 	return SDB_OK;
 }
 
+/* What a character is to the scanner: one table read on the hot path. */
+enum { C_TOKEN = 0, C_SPACE = 1, C_OPEN = 2, C_CLOSE = 3, C_NEWLINE = 4 };
+static const uint8_t char_class[256] = {
+	[' '] = C_SPACE, ['\t'] = C_SPACE, ['\r'] = C_SPACE, ['\v'] = C_SPACE, ['\f'] = C_SPACE,
+	[','] = C_SPACE, ['\n'] = C_NEWLINE,
+	['['] = C_OPEN, ['('] = C_OPEN, ['{'] = C_OPEN,
+	[']'] = C_CLOSE, [')'] = C_CLOSE, ['}'] = C_CLOSE,
+};
+
 int sdb_cells_scan(sdb_cells *c, const char *text, int check_shape)
 {
-	memset(c, 0, sizeof *c);
+	c->count = c->cols = c->rows = 0;
 	int ntokens = 0, depth = 0, line_start = 0;
 	int group_start[MAX_DEPTH + 1], has_child[MAX_DEPTH + 1];
 	rows brackets = { 0 }, lines = { 0 };
 	const char *compact = NULL;
 	size_t compact_len = 0;
-	for (const char *p = text; *p;) {
-		int ch = (unsigned char)*p;
-		if (is_open(ch)) {
+	for (const unsigned char *p = (const unsigned char *)text; *p;) {
+		switch (char_class[*p]) {
+		case C_SPACE:
+			p++;
+			continue;
+		case C_NEWLINE:
+			add_row(&lines, c->count - line_start);
+			line_start = c->count;
+			p++;
+			continue;
+		case C_OPEN:
 			if (depth == MAX_DEPTH)
 				return sdb_fail(SDB_EINVAL, "brackets nested more than %d deep", MAX_DEPTH);
 			if (depth > 0)
@@ -163,28 +166,19 @@ int sdb_cells_scan(sdb_cells *c, const char *text, int check_shape)
 			has_child[depth] = 0;
 			p++;
 			continue;
-		}
-		if (is_close(ch)) {
+		case C_CLOSE:
 			if (depth == 0)
-				return sdb_fail(SDB_EINVAL, "'%c' closes no bracket", ch);
+				return sdb_fail(SDB_EINVAL, "'%c' closes no bracket", *p);
 			if (!has_child[depth])   /* an innermost group: a row */
 				add_row(&brackets, c->count - group_start[depth]);
 			depth--;
 			p++;
 			continue;
 		}
-		if (ch == '\n') {
-			add_row(&lines, c->count - line_start);
-			line_start = c->count;
-		}
-		if (is_separator(ch)) {
+		const char *tok = (const char *)p;
+		while (*p && char_class[*p] == C_TOKEN)
 			p++;
-			continue;
-		}
-		const char *tok = p;
-		while (*p && !is_separator((unsigned char)*p))
-			p++;
-		size_t len = (size_t)(p - tok);
+		size_t len = (size_t)((const char *)p - tok);
 		ntokens++;
 		if (len >= COMPACT_MIN) {
 			compact = tok;

@@ -120,9 +120,17 @@ static int check_neighbours(const sdb_db *db, const sdb_table *t, const sdb_boar
 
 int sdb_answer_begin(sdb_answer *a, const sdb_board *start, const sdb_board *goal)
 {
-	memset(a, 0, sizeof *a);
+	/* Field by field: the moves buffer is most of the struct, and only its
+	 * first byte needs to say "none" (this is on every query's path). */
+	a->solvable = 0;
 	a->distance = -1;
 	a->best_move = -1;
+	a->moves[0] = '\0';
+	a->method = SDB_METHOD_NONE;
+	a->nodes = 0;
+	a->heuristic = 0;
+	a->heuristic_name = NULL;
+	a->note = NULL;
 	return sdb_board_solvable(start, goal);
 }
 

@@ -230,10 +230,25 @@ int sdb_query_parse(sdb_query *q, const char *text, int w, int h, const sdb_db *
 int sdb_query_grid_row(const char *line, int w, int h)
 {
 	(void)h;
-	sdb_cells c;
-	if (sdb_cells_scan(&c, line, 0) || c.cols)
-		return 0;
+	/* A row is a few numbers or blank symbols of one or two characters: one
+	 * pass over the line, no parse (this runs on every batch line). */
+	int tokens = 0;
+	size_t len = 0;
+	for (const char *p = line;; p++) {
+		int c = (unsigned char)*p;
+		if (c == ' ' || c == '\t' || c == ',' || c == '\r' || c == '\0') {
+			tokens += len > 0;
+			len = 0;
+			if (!c)
+				break;
+		} else if ((c >= '0' && c <= '9') || c == 'x' || c == 'X' || c == '_' || c == '.') {
+			if (++len > 2)
+				return 0;   /* a compact board, or not a tile */
+		} else {
+			return 0;   /* brackets, ';', letters: a whole query, or bad input */
+		}
+	}
 	if (w)
-		return c.count == w ? w : 0;
-	return c.count == 2 || c.count == 3 ? c.count : 0;
+		return tokens == w ? w : 0;
+	return tokens == 2 || tokens == 3 ? tokens : 0;
 }

@@ -24,8 +24,15 @@ typedef struct job {
 	int line, err;
 	sdb_query q;
 	sdb_answer a;
-	char why[1024];
+	char *why;   /* the reason of a failed query (malloc'ed) */
 } job;
+
+/* Keep the library's reason of a failure (batches are mostly good queries:
+ * no room for reasons in every job). */
+static void keep_reason(job *j)
+{
+	j->why = strdup(sdb_errdetail());
+}
 
 answerer *answerer_new(const sdb_db *db, const answer_opts *opts)
 {
@@ -49,7 +56,7 @@ static void solve(answerer *a, job *j)
 	const sdb_answer_opts opts = { 1, a->opts.limits };
 	j->err = sdb_answer_query(&j->a, a->db, &j->q.start, &j->q.goal, &opts);
 	if (j->err)
-		snprintf(j->why, sizeof j->why, "%s", sdb_errdetail());
+		keep_reason(j);
 }
 
 /* A note of the library (a weaker heuristic, and how to build a better
@@ -72,7 +79,7 @@ static int report(answerer *a, out *o, const job *j)
 	if (j->err) {
 		char shown[96], reason[1024];
 		out_printable(shown, sizeof shown, j->text, 60);
-		out_printable(reason, sizeof reason, j->why, 1000);
+		out_printable(reason, sizeof reason, j->why ? j->why : "out of memory", 1000);
 		if (j->line)
 			cli_fail("line %d: '%s': %s", j->line, shown, reason);
 		else
@@ -98,7 +105,7 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 		j->line = linenos ? linenos[i] : 0;
 		j->err = sdb_query_parse(&j->q, j->text, a->opts.w, a->opts.h, a->db);
 		if (j->err)
-			snprintf(j->why, sizeof j->why, "%s", sdb_errdetail());
+			keep_reason(j);
 		searches += !j->err && j->q.goal.n > SDB_MAX_FULL_CELLS;
 	}
 	/* Threads only pay for searches; table answers take well under a microsecond. */
@@ -107,8 +114,10 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 	for (int i = 0; i < n; i++)
 		solve(a, &jobs[i]);
 	int failed = 0;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		failed |= report(a, o, &jobs[i]);
+		free(jobs[i].why);
+	}
 	free(jobs);
 	return failed;
 }

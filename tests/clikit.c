@@ -236,3 +236,25 @@ sdb_board ck_std_goal(int w, int h)
 	cr_assert_eq(sdb_board_goal(&g, w, h, w * h - 1), 0);
 	return g;
 }
+
+/* ------------------------------------------------------------------ */
+/* Tables listed by info --json                                         */
+
+ck_names ck_table_names(const char *json)
+{
+	ck_names r = { 0 };
+	for (const char *p = json; (p = strstr(p, "{\"name\":\"")); p++) {
+		cr_assert_lt(r.n, CK_MAX_TABLES);
+		cr_assert(ck_json_str(p, "name", r.v[r.n], SDB_NAME_MAX) == 1);
+		r.n++;
+	}
+	return r;
+}
+
+void ck_assert_tables(const char *json, const char *const *want, int nwant, const char *what)
+{
+	ck_names got = ck_table_names(json);
+	cr_assert_eq(got.n, nwant, "%s: %d tables, expected %d: %s", what, got.n, nwant, json);
+	for (int i = 0; i < nwant; i++)
+		cr_assert_str_eq(got.v[i], want[i], "%s: table %d", what, i);
+}

@@ -80,6 +80,23 @@ int ck_json_long(const char *obj, const char *key, long *v);
 /* A boolean value: 1 true, 0 false, -1 missing or other. */
 int ck_json_bool(const char *obj, const char *key);
 
+/* --- Tables listed by `slidedb-lookup info --json`. */
+
+enum { CK_MAX_TABLES = 32 };
+
+/* Table names, in the order a listing gives them. */
+typedef struct ck_names {
+	int n;
+	char v[CK_MAX_TABLES][SDB_NAME_MAX];
+} ck_names;
+
+/* Every table name in JSON text ({"name":"..." objects), in order. */
+ck_names ck_table_names(const char *json);
+
+/* The tables in JSON text are exactly want, in that order; what names the
+ * case in a failure. */
+void ck_assert_tables(const char *json, const char *const *want, int nwant, const char *what);
+
 /* --- Boards. */
 
 /* A board as text, held by value. */

@@ -11,7 +11,7 @@
 
 #include "clikit.h"
 
-enum { CMD_MAX = 8192, TEXT_MAX = 512, MAX_TABLES = 32 };
+enum { CMD_MAX = 8192, TEXT_MAX = 512 };
 
 /* ------------------------------------------------------------------ */
 /* Scratch databases and refusals                                       */
@@ -67,32 +67,6 @@ static const char *table_object(const char *json, const char *name)
 	char pat[SDB_NAME_MAX + 16];
 	snprintf(pat, sizeof pat, "{\"name\":\"%s\"", name);
 	return strstr(json, pat);
-}
-
-typedef struct names {
-	int n;
-	char v[MAX_TABLES][SDB_NAME_MAX];
-} names;
-
-/* Every table name in JSON text, in order. */
-static names table_names(const char *json)
-{
-	names r = { 0 };
-	for (const char *p = json; (p = strstr(p, "{\"name\":\"")); p++) {
-		cr_assert_lt(r.n, MAX_TABLES);
-		cr_assert(ck_json_str(p, "name", r.v[r.n], SDB_NAME_MAX) == 1);
-		r.n++;
-	}
-	return r;
-}
-
-/* The tables are exactly these (in name order). */
-static void assert_tables(const char *json, const char *const *want, int nwant, const char *what)
-{
-	names got = table_names(json);
-	cr_assert_eq(got.n, nwant, "%s: %d tables, expected %d: %s", what, got.n, nwant, json);
-	for (int i = 0; i < nwant; i++)
-		cr_assert_str_eq(got.v[i], want[i], "%s: table %d", what, i);
 }
 
 /* The crc32 of table `name` in JSON text. */
@@ -170,7 +144,7 @@ Test(gen_full, builds_three_tables_for_3x3)
 	free(err);
 
 	char *info = info_json(db);
-	assert_tables(info, TABLES_3X3, 3, "full 3x3");
+	ck_assert_tables(info, TABLES_3X3, 3, "full 3x3");
 	for (int i = 0; i < 3; i++) {
 		const char *obj = table_object(info, TABLES_3X3[i]);
 		char size[16];
@@ -200,7 +174,7 @@ Test(gen_full, json_one_object_per_table)
 	cr_assert_eq(rc, 0, "%s", err);
 	cr_assert_str_empty(err);
 	cr_assert_eq(tk_lines(out), 3, "one line per table: '%s'", out);
-	assert_tables(out, TABLES_3X3, 3, "--json output");
+	ck_assert_tables(out, TABLES_3X3, 3, "--json output");
 	char *info = info_json(db);
 	for (int i = 0; i < 3; i++) {
 		const char *at = table_object(out, TABLES_3X3[i]);
@@ -262,7 +236,7 @@ Test(gen_full, goal_builds_only_that_blank_class)
 		free(out);
 		free(err);
 		char *info = info_json(db);
-		assert_tables(info, &cases[i].table, 1, cases[i].goal);
+		ck_assert_tables(info, &cases[i].table, 1, cases[i].goal);
 		free(info);
 
 		/* A goal of the class is answered; one of another class names the
@@ -452,7 +426,7 @@ Test(gen_threads, one_and_two_threads_build_the_same_bytes)
 	tk_build(two, "2x4", "--threads 2");
 	tk_build(two, "3x3", "--threads 2");
 	char *i1 = info_json(one), *i2 = info_json(two);
-	names n1 = table_names(i1), n2 = table_names(i2);
+	ck_names n1 = ck_table_names(i1), n2 = ck_table_names(i2);
 	cr_assert_eq(n1.n, n2.n, "%d tables vs %d", n1.n, n2.n);
 	cr_assert_gt(n1.n, 3, "2x4 and 3x3 tables expected: %s", i1);
 	int n2x4 = 0;
@@ -491,7 +465,7 @@ Test(gen_rebuild, rebuild_keeps_valid_and_other_sizes_stay)
 	tk_build(db, "3x3", "--goal '1 2 3 4 0 5 6 7 8'");
 	assert_verify_ok(db, "3x3 rebuilt");
 	char *again = info_json(db);
-	assert_tables(again, TABLES_3X3, 3, "3x3 rebuilt");
+	ck_assert_tables(again, TABLES_3X3, 3, "3x3 rebuilt");
 	for (int i = 0; i < 3; i++) {
 		char a[16], b[16];
 		table_crc(a, first, TABLES_3X3[i]);
@@ -508,7 +482,7 @@ Test(gen_rebuild, rebuild_keeps_valid_and_other_sizes_stay)
 	tk_build(db, "3x3", NULL);
 	assert_verify_ok(db, "2x3 then 3x3");
 	char *info = info_json(db);
-	names n = table_names(info);
+	ck_names n = ck_table_names(info);
 	int n2x3 = 0, n3x3 = 0;
 	for (int i = 0; i < n.n; i++) {
 		n2x3 += !strncmp(n.v[i], "full-2x3-", 9);
@@ -536,14 +510,14 @@ Test(gen_rebuild, rebuild_keeps_valid_and_other_sizes_stay)
 	char *small = info_json(db2);
 	tk_build(db2, "3x3", NULL);
 	char *both = info_json(db2);
-	names ns = table_names(small);
+	ck_names ns = ck_table_names(small);
 	for (int i = 0; i < ns.n; i++) {
 		char a[16], b[16];
 		table_crc(a, small, ns.v[i]);
 		table_crc(b, both, ns.v[i]);
 		cr_assert_str_eq(a, b, "%s changed when 3x3 was added", ns.v[i]);
 	}
-	cr_assert_eq(table_names(both).n, ns.n + 3, "%s", both);
+	cr_assert_eq(ck_table_names(both).n, ns.n + 3, "%s", both);
 	assert_verify_ok(db2, "2x3 then 3x3, fresh");
 	free(small);
 	free(both);
@@ -579,8 +553,8 @@ Test(gen_crash, killed_build_leaves_the_database_intact, .timeout = 120)
 	assert_verify_ok(db, "after a killed build");
 	char *after = info_json(db);
 	cr_assert_str_eq(after, before, "the catalog changed after a killed build");
-	names n = table_names(after);
-	assert_tables(after, TABLES_3X3, 3, "after a killed build");
+	ck_names n = ck_table_names(after);
+	ck_assert_tables(after, TABLES_3X3, 3, "after a killed build");
 	cr_assert_eq(n.n, 3);
 	char *answers2 = some_answers(db, q);
 	cr_assert_str_eq(answers2, answers, "answers changed after a killed build");

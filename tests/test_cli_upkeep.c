@@ -24,7 +24,7 @@
 
 #include "clikit.h"
 
-enum { TEXT_MAX = 512, MAX_TABLES = 32, CMD_MAX = 8192 };
+enum { TEXT_MAX = 512, CMD_MAX = 8192 };
 
 /* ------------------------------------------------------------------ */
 /* Running the programs                                                 */
@@ -79,32 +79,6 @@ static char *info_json(const char *db, const char *names)
 	cr_assert_eq(tk_lines(out), 1, "info --json is one line: '%s'", out);
 	free(err);
 	return out;
-}
-
-typedef struct names {
-	int n;
-	char v[MAX_TABLES][SDB_NAME_MAX];
-} names;
-
-/* Every table name in info JSON, in order. */
-static names table_names(const char *json)
-{
-	names r = { 0 };
-	for (const char *p = json; (p = strstr(p, "{\"name\":\"")); p++) {
-		cr_assert_lt(r.n, MAX_TABLES);
-		cr_assert(ck_json_str(p, "name", r.v[r.n], SDB_NAME_MAX) == 1);
-		r.n++;
-	}
-	return r;
-}
-
-/* The tables of info JSON are exactly want (in name order). */
-static void assert_tables(const char *json, const char *const *want, int nwant, const char *what)
-{
-	names got = table_names(json);
-	cr_assert_eq(got.n, nwant, "%s: %d tables, expected %d: %s", what, got.n, nwant, json);
-	for (int i = 0; i < nwant; i++)
-		cr_assert_str_eq(got.v[i], want[i], "%s: table %d", what, i);
 }
 
 /* The object of table `name` in info JSON (malloc'ed copy: it ends with its
@@ -233,7 +207,7 @@ static void build_standard(const char *db)
 	GEN(db, "full 2x3 -q");
 	GEN(db, "pdb 3x3 --partition 1,2,3,4/5,6,7,8 -q");
 	char *info = info_json(db, NULL);
-	assert_tables(info, ALL_TABLES, NALL, "the standard database");
+	ck_assert_tables(info, ALL_TABLES, NALL, "the standard database");
 	free(info);
 }
 
@@ -255,7 +229,7 @@ Test(upkeep_rm, one_table_and_the_rest_still_answer)
 	char *info = info_json(db, NULL);
 	const char *left[] = { "full-2x3-b0", "full-2x3-b2", "full-3x3-b0", "full-3x3-b4",
 	                       SET_3X3 "/g0", SET_3X3 "/g1" };
-	assert_tables(info, left, 6, "after rm full-3x3-b1");
+	ck_assert_tables(info, left, 6, "after rm full-3x3-b1");
 	free(info);
 	assert_verify_ok(db, NULL, 6, "after rm full-3x3-b1");
 
@@ -300,7 +274,7 @@ Test(upkeep_rm, a_set_and_a_full_size)
 	cr_assert(strstr(out, "removed 2 tables"), "'%s'", out);
 	free(out);
 	char *info = info_json(db, NULL);
-	assert_tables(info, ALL_TABLES, 5, "after rm of the set");
+	ck_assert_tables(info, ALL_TABLES, 5, "after rm of the set");
 	free(info);
 
 	/* full-3x3: every goal class of the size. */
@@ -308,7 +282,7 @@ Test(upkeep_rm, a_set_and_a_full_size)
 	cr_assert(strstr(out, "removed 3 tables"), "'%s'", out);
 	free(out);
 	info = info_json(db, NULL);
-	assert_tables(info, ALL_TABLES, 2, "after rm full-3x3");
+	ck_assert_tables(info, ALL_TABLES, 2, "after rm full-3x3");
 	free(info);
 	assert_verify_ok(db, NULL, 2, "after rm full-3x3");
 	char *after = answers(db, q2x3);
@@ -329,7 +303,7 @@ Test(upkeep_rm, a_set_and_a_full_size)
 	cr_assert(strstr(out, "removed 2 tables"), "'%s'", out);
 	free(out);
 	info = info_json(db, NULL);
-	assert_tables(info, NULL, 0, "after removing everything");
+	ck_assert_tables(info, NULL, 0, "after removing everything");
 	free(info);
 	ck_db_remove(db);
 }
@@ -462,7 +436,7 @@ Test(upkeep_compact, rebuilds_grow_the_file_and_compact_shrinks_it)
 	cr_assert_gt(sizes[2], sizes[0], "three rebuilds should grow the file (%lld, %lld)",
 	             sizes[0], sizes[2]);
 	char *info0 = info_json(db, NULL);
-	assert_tables(info0, ALL_TABLES, NALL, "before compact");
+	ck_assert_tables(info0, ALL_TABLES, NALL, "before compact");
 	char *queries = some_queries(60, 11);
 	char *answers0 = answers(db, queries);
 
@@ -658,7 +632,7 @@ Test(upkeep_export, several_names_and_full_size)
 	char *info = info_json(copy, NULL);
 	const char *five[] = { "full-2x3-b0", "full-2x3-b2", "full-3x3-b4", SET_3X3 "/g0",
 	                       SET_3X3 "/g1" };
-	assert_tables(info, five, 5, "imported");
+	ck_assert_tables(info, five, 5, "imported");
 	for (int i = 0; i < 5; i++) {   /* the whole catalog entry travels */
 		char *a = table_object(info0, five[i]), *b = table_object(info, five[i]);
 		cr_assert(a && b);
@@ -678,7 +652,7 @@ Test(upkeep_export, several_names_and_full_size)
 	free(out);
 	free(gen_ok(copy, "import '%s' -q", file));
 	info = info_json(copy, NULL);
-	assert_tables(info, ALL_TABLES + 2, 3, "full-3x3 imported");
+	ck_assert_tables(info, ALL_TABLES + 2, 3, "full-3x3 imported");
 	free(info);
 	char *queries = some_queries(30, 5);
 	char *a0 = answers(db, queries), *a1 = answers(copy, queries);
@@ -750,7 +724,7 @@ Test(upkeep_export, import_over_existing_tables_needs_replace)
 	free(out);
 	info = info_json(dst, NULL);
 	char *from = info_json(src, NULL);
-	assert_tables(info, (const char *[]){ "full-2x3-b0", "full-2x3-b2", "full-3x3-b0",
+	ck_assert_tables(info, (const char *[]){ "full-2x3-b0", "full-2x3-b2", "full-3x3-b0",
 	                                      "full-3x3-b1", "full-3x3-b4" }, 5, "after --replace");
 	for (int i = 2; i < 5; i++) {
 		char *a = table_object(from, ALL_TABLES[i]), *b = table_object(info, ALL_TABLES[i]);
@@ -807,8 +781,8 @@ Test(upkeep_info, only_the_named_tables)
 		int nwant = 0;
 		while (cases[i].want[nwant])
 			nwant++;
-		assert_tables(info, cases[i].want, nwant, names);
-		int n = table_names(info).n;
+		ck_assert_tables(info, cases[i].want, nwant, names);
+		int n = ck_table_names(info).n;
 		free(info);
 		char *out, *err;
 		cr_assert_eq(ck_lookup(db, NULL, &out, &err, "info %s", names), 0, "%s", err);
@@ -847,7 +821,7 @@ Test(upkeep_info, bytes_of_full_and_nibble_tables)
 	build_standard(db);
 	GEN(db, "pdb 3x3 --partition 1,2,3,4/5,6,7,8 --blank min -q");
 	char *info = info_json(db, NULL);
-	names all = table_names(info);
+	ck_names all = ck_table_names(info);
 	cr_assert_eq(all.n, NALL + 2);
 	int nibble = 0, full = 0;
 	for (int i = 0; i < all.n; i++) {
@@ -1012,7 +986,7 @@ Test(upkeep_usage, options_of_another_command_are_usage_errors)
 	int rc = ck_gen(fresh, &out, &err, "rm x --bogus");
 	assert_refused(rc, 2, out, err, "rm x --bogus", "unknown option '--bogus'", NULL);
 	char *info = info_json(db, NULL);
-	assert_tables(info, ALL_TABLES, 2, "the database after refused commands");
+	ck_assert_tables(info, ALL_TABLES, 2, "the database after refused commands");
 	free(info);
 	ck_db_remove(db);
 }
@@ -1129,7 +1103,7 @@ Test(upkeep_partition, leaving_tiles_out_needs_partial)
 	cr_assert(strstr(out, "stored 2 tables"), "'%s'", out);
 	free(out);
 	char *info = info_json(db, NULL);
-	assert_tables(info, (const char *[]){ "full-2x3-b0", "full-2x3-b2",
+	ck_assert_tables(info, (const char *[]){ "full-2x3-b0", "full-2x3-b2",
 	                                      "pdb-3x3-b0-1,2,3_4,5,6/g0",
 	                                      "pdb-3x3-b0-1,2,3_4,5,6/g1" }, 4, "--partial");
 	free(info);
@@ -1143,13 +1117,13 @@ Test(upkeep_partition, set_names)
 	db_path(db, sizeof db, "part-names.lmdb");
 	GEN(db, "pdb 3x3 --partition 1,2,3/4,5,6 --partial --name myset -q");
 	char *info = info_json(db, NULL);
-	assert_tables(info, (const char *[]){ "myset/g0", "myset/g1" }, 2, "--name myset");
+	ck_assert_tables(info, (const char *[]){ "myset/g0", "myset/g1" }, 2, "--name myset");
 	char set[64];
 	cr_assert_eq(ck_json_str(info, "set", set, sizeof set), 1);
 	cr_assert_str_eq(set, "myset");
 	free(info);
 	char *i1 = info_json(db, "myset");
-	cr_assert_eq(table_names(i1).n, 2);
+	cr_assert_eq(ck_table_names(i1).n, 2);
 	free(i1);
 
 	/* Bad names: usage errors, nothing built. */
@@ -1175,7 +1149,7 @@ Test(upkeep_partition, set_names)
 		          "%s: '%s'", orders[i], out);
 		free(out);
 		info = info_json(db, NULL);
-		assert_tables(info, (const char *[]){ "myset/g0", "myset/g1",
+		ck_assert_tables(info, (const char *[]){ "myset/g0", "myset/g1",
 		                                      "pdb-3x3-b0-1,2,3_4,5,6/g0",
 		                                      "pdb-3x3-b0-1,2,3_4,5,6/g1" }, 4, orders[i]);
 		free(info);
@@ -1211,7 +1185,7 @@ Test(upkeep_partition, rebuild_with_fewer_groups_drops_the_old_ones)
 	GEN(db, "pdb 3x3 --partition 1,2,3,4/5,6,7,8 --name s -q");
 	GEN(db, "pdb 3x3 --partition 1,2,3/4,5,6 --partial --name s -q");
 	char *info = info_json(db, "s");
-	assert_tables(info, (const char *[]){ "s/g0", "s/g1" }, 2, "the rebuilt set");
+	ck_assert_tables(info, (const char *[]){ "s/g0", "s/g1" }, 2, "the rebuilt set");
 	char *obj = table_object(info, "s/g0"), arr[64];
 	field_array(arr, sizeof arr, obj, "left_out");
 	cr_assert_neq(strcmp(arr, "[]"), 0, "a partial set leaves tiles out: %s", obj);
