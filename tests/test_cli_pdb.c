@@ -1537,3 +1537,43 @@ Test(pdb_4x4, strongest_set_by_mean_value_not_size, .timeout = 300)
 	sdb_db_close(h);
 	ck_db_remove(db);
 }
+
+/* One damaged byte in a pattern set: the set is refused (its CRC is checked
+ * before first use), never used for a wrong answer. Once this flip turned a
+ * 2-move answer into "distance 32". */
+Test(pdb_4x4, a_damaged_set_never_answers)
+{
+	char db[PATH_LEN];
+	tk_tmp_path(db, sizeof db, "pdb-damaged.lmdb");
+	build_pdb(db, "4x4", "5-5-5", NULL);
+	const char *query = "1 2 0 3 4 5 6 7 8 9 10 11 12 13 14 15 ; " KORF_GOAL;
+	char *out, *err;
+	int rc = ck_lookup(db, NULL, &out, &err, "--only moves '%s'", query);
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_assert_str_eq(out, "ll\n");
+	free(out);
+	free(err);
+	/* find group 1's entries in the file and change one byte */
+	size_t fsize;
+	char *file = ck_read_file(db, &fsize);
+	sdb_db *h;
+	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0);
+	const sdb_table *t = sdb_table_find(h, "pdb-4x4-b0-5-5-5/g1");
+	cr_assert(t);
+	const uint8_t *data = sdb_table_data(t);
+	uint64_t bytes = sdb_table_bytes(sdb_table_meta(t));
+	const char *at = memmem(file, fsize, data, bytes);
+	cr_assert(at, "the entries are not contiguous in the file");
+	size_t offset = (size_t)(at - file) + bytes / 3;
+	sdb_db_close(h);
+	file[offset] ^= 0x0f;
+	ck_write_file(db, file, fsize);
+	free(file);
+	rc = ck_lookup(db, NULL, &out, &err, "--only moves '%s'", query);
+	cr_assert_eq(rc, 1, "a damaged set answered: '%s'", out);
+	cr_assert(!strncmp(out, "error: ", 7) && tk_lines(out) == 1, "'%s'", out);
+	cr_assert(strstr(err, "pdb-4x4-b0-5-5-5/g1") && strstr(err, "CRC"), "%s", err);
+	free(out);
+	free(err);
+	ck_db_remove(db);
+}
