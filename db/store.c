@@ -113,9 +113,23 @@ static int read_format(sdb_db *db, MDB_txn *txn)
 	return SDB_OK;
 }
 
+/* Whether the LMDB file holds nothing at all: a first build killed before
+ * it wrote the layout leaves such a file, which is then taken as new. */
+static int lmdb_empty(MDB_txn *txn)
+{
+	MDB_dbi main;
+	MDB_stat st;
+	return mdb_dbi_open(txn, NULL, 0, &main) == 0 && mdb_stat(txn, main, &st) == 0 &&
+	       st.ms_entries == 0;
+}
+
 static int open_dbis(sdb_db *db, MDB_txn *txn, unsigned flags)
 {
 	int rc = mdb_dbi_open(txn, "info", flags, &db->info);
+	if (rc == MDB_NOTFOUND && lmdb_empty(txn))
+		return sdb_fail(SDB_ECORRUPT, "%s: an empty LMDB file, not yet a slidedb database (a "
+		                "first build that was stopped?): build its tables with slidedb-gen",
+		                db->path);
 	if (rc == MDB_NOTFOUND || rc == MDB_INCOMPATIBLE)
 		return sdb_fail(SDB_ECORRUPT, "%s: an LMDB file but not a slidedb database",
 		                db->path);
@@ -236,17 +250,12 @@ static int create_layout(sdb_db *db, int existed)
 	int rc = mdb_txn_begin(db->env, NULL, 0, &txn);
 	if (rc)
 		return lmdb_fail(db, rc, "creating the database");
-	int err = open_dbis(db, txn, existed ? 0 : MDB_CREATE);
-	if (!err) {
-		MDB_val key = { strlen(FORMAT_KEY), FORMAT_KEY }, val;
-		rc = mdb_get(txn, db->info, &key, &val);
-		if (rc == MDB_NOTFOUND) {
-			uint32_t version = SDB_FORMAT_VERSION;
-			val.mv_size = sizeof version;
-			val.mv_data = &version;
-			rc = mdb_put(txn, db->info, &key, &val, 0);
-		}
-		if (rc)
+	const int fresh = !existed || lmdb_empty(txn);
+	int err = open_dbis(db, txn, fresh ? MDB_CREATE : 0);
+	if (!err && fresh) {   /* an existing file never gets our marker added */
+		uint32_t version = SDB_FORMAT_VERSION;
+		MDB_val key = { strlen(FORMAT_KEY), FORMAT_KEY }, val = { sizeof version, &version };
+		if ((rc = mdb_put(txn, db->info, &key, &val, 0)))
 			err = lmdb_fail(db, rc, "creating the database");
 	}
 	if (!err)

@@ -216,6 +216,48 @@ Test(store, foreign_files_are_refused)
 	mdb_env_close(env);
 	refused_unchanged(path, SDB_RDONLY, SDB_ECORRUPT);
 	refused_unchanged(path, SDB_CREATE, SDB_ECORRUPT);
+
+	/* Someone else's LMDB file whose sub-databases happen to have our names:
+	 * a writer must not add our format marker and take it over. */
+	tk_tmp_path(path, sizeof path, "lookalike.lmdb");
+	cr_assert_eq(mdb_env_create(&env), 0);
+	cr_assert_eq(mdb_env_set_maxdbs(env, 4), 0);
+	cr_assert_eq(mdb_env_open(env, path, MDB_NOSUBDIR, 0644), 0);
+	cr_assert_eq(mdb_txn_begin(env, NULL, 0, &txn), 0);
+	static const char *const ours[] = { "info", "catalog", "tables" };
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(mdb_dbi_open(txn, ours[i], MDB_CREATE, &dbi), 0);
+		cr_assert_eq(mdb_put(txn, dbi, &k, &v, 0), 0);
+	}
+	cr_assert_eq(mdb_txn_commit(txn), 0);
+	mdb_env_close(env);
+	refused_unchanged(path, SDB_RDONLY, SDB_ECORRUPT);
+	refused_unchanged(path, SDB_CREATE, SDB_ECORRUPT);
+}
+
+/* A first build killed before it wrote anything leaves an empty LMDB file:
+ * readers say what happened, and the next build takes the file as new. */
+Test(store, empty_lmdb_file_of_a_stopped_build)
+{
+	char path[512];
+	tk_tmp_path(path, sizeof path, "stopped.lmdb");
+	MDB_env *env;
+	cr_assert_eq(mdb_env_create(&env), 0);
+	cr_assert_eq(mdb_env_set_mapsize(env, (size_t)1 << 30), 0);
+	cr_assert_eq(mdb_env_open(env, path, MDB_NOSUBDIR, 0644), 0);
+	MDB_txn *txn;   /* a write that commits nothing: LMDB writes its meta pages */
+	cr_assert_eq(mdb_txn_begin(env, NULL, 0, &txn), 0);
+	cr_assert_eq(mdb_txn_commit(txn), 0);
+	mdb_env_close(env);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), SDB_ECORRUPT);
+	cr_assert(strstr(sdb_errdetail(), "empty LMDB file") && strstr(sdb_errdetail(), "slidedb-gen"),
+	          "%s", sdb_errdetail());
+	tk_build_lib(path, 2, 2, corner, 1);
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_table_count(db), 1);
+	sdb_db_close(db);
+	unlink(path);
 }
 
 Test(store, other_format_version_is_refused)
