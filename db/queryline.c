@@ -2,6 +2,7 @@
  * size. The one parser of what people type; every program uses it. */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -14,46 +15,44 @@ static int cell_count(const char *text)
 }
 
 /* Split a line without ';' into two boards when it is two whitespace-separated
- * words that are each a whole board ("123804765 541203786"). Returns 2 then,
- * 3 for three or more such words (an error), 0 otherwise. */
-static int split_words(const char *line, char *a, char *b, size_t cap)
+ * words that are each a whole board ("123804765 541203786"): then the words
+ * are cut in place, *a and *b set, and 2 returned; 3 for three or more such
+ * words (an error), 0 otherwise (buf unchanged). */
+static int split_words(char *buf, char **a, char **b)
 {
-	const char *p = line;
-	const char *word[2] = { NULL, NULL };
-	size_t len[2] = { 0, 0 };
+	char *word[2] = { NULL, NULL }, *end[2] = { NULL, NULL };
 	int nwords = 0;
-	while (*p) {
+	for (char *p = buf; *p;) {
 		while (isspace((unsigned char)*p))
 			p++;
 		if (!*p)
 			break;
-		const char *start = p;
+		char *start = p;
 		while (*p && !isspace((unsigned char)*p))
 			p++;
 		size_t n = (size_t)(p - start);
-		if (nwords < 2) {
-			word[nwords] = start;
-			len[nwords] = n;
-		}
-		nwords++;
 		/* a word is a whole board if it is compact (4+ characters) or has
 		 * commas; one short number is not: stop at the first such word */
-		char tmp[128];
-		if ((n < 4 && !memchr(start, ',', n)) || n >= sizeof tmp)
+		if (n < 4 && !memchr(start, ',', n))
 			return 0;
-		memcpy(tmp, start, n);
-		tmp[n] = '\0';
-		if (cell_count(tmp) <= 1)
+		char saved = *p;
+		*p = '\0';
+		int cells = cell_count(start);
+		*p = saved;
+		if (cells <= 1)
 			return 0;
+		if (nwords < 2) {
+			word[nwords] = start;
+			end[nwords] = p;
+		}
+		nwords++;
 	}
-	if (nwords >= 3)
-		return 3;
-	if (nwords != 2 || len[0] >= cap || len[1] >= cap)
-		return 0;
-	memcpy(a, word[0], len[0]);
-	a[len[0]] = '\0';
-	memcpy(b, word[1], len[1]);
-	b[len[1]] = '\0';
+	if (nwords != 2)
+		return nwords >= 3 ? 3 : 0;
+	*end[0] = '\0';
+	*end[1] = '\0';
+	*a = word[0];
+	*b = word[1];
 	return 2;
 }
 
@@ -204,26 +203,27 @@ int sdb_query_parse(sdb_query *q, const char *text, int w, int h, const sdb_db *
 	memset(q, 0, sizeof *q);
 	if ((w || h) && !sdb_size_valid(w, h))
 		return sdb_fail(SDB_EINVAL, "%dx%d is not a board slidedb models", w, h);
-	char a[512], b[512];
-	const char *semi = strchr(text, ';');
-	int words = semi ? 0 : split_words(text, a, b, sizeof a);
-	if (words == 3 || (semi && strchr(semi + 1, ';')))
-		return sdb_fail(SDB_EINVAL, "more than two boards: a query is a start and at most "
-		                "one goal");
-	int err;
-	if (semi) {
-		size_t len = (size_t)(semi - text);
-		if (len >= sizeof a || strlen(semi + 1) >= sizeof b)
-			return sdb_fail(SDB_EINVAL, "a board is longer than %zu characters", sizeof a - 1);
-		memcpy(a, text, len);
-		a[len] = '\0';
-		strcpy(b, semi + 1);
-		err = parse_two(q, a, b, w, h, db);
+	/* A copy to cut in place; text of any length is read whole. */
+	char local[1024], *buf = local, *a, *b;
+	size_t len = strlen(text);
+	if (len >= sizeof local && !(buf = malloc(len + 1)))
+		return sdb_fail(SDB_ENOMEM, "out of memory for a query of %zu bytes", len);
+	memcpy(buf, text, len + 1);
+	char *semi = strchr(buf, ';');
+	int words = semi ? 0 : split_words(buf, &a, &b), err;
+	if (words == 3 || (semi && strchr(semi + 1, ';'))) {
+		err = sdb_fail(SDB_EINVAL, "more than two boards: a query is a start and at most one "
+		               "goal");
+	} else if (semi) {
+		*semi = '\0';
+		err = parse_two(q, buf, semi + 1, w, h, db);
 	} else if (words == 2) {
 		err = parse_two(q, a, b, w, h, db);
 	} else {
-		err = parse_one(q, text, w, h, db);
+		err = parse_one(q, buf, w, h, db);
 	}
+	if (buf != local)
+		free(buf);
 	return sdb_done(err);
 }
 

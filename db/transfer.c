@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -92,6 +93,15 @@ int sdb_export(const sdb_db *db, const char *const *names, int nnames, const cha
 		return n;
 	/* Write beside the target and rename: a failed export leaves no half file. */
 	int to_stdout = !strcmp(path, "-");
+	/* A regular file is written beside and renamed over; anything else at
+	 * the path (a link, a FIFO, a device) would be replaced by the rename or
+	 * get nothing: refused. */
+	struct stat st;
+	if (!to_stdout && lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		free(chosen);
+		return sdb_fail(SDB_EINVAL, "%s: not a regular file (a link, FIFO or device): export "
+		                "to a new or regular file, or to '-' for standard output", path);
+	}
 	char tmp[4096];
 	snprintf(tmp, sizeof tmp, "%s.tmp%d", path, (int)getpid());
 	gzFile z = to_stdout ? gzdopen(dup(STDOUT_FILENO), "wb6") : gzopen(tmp, "wb6");

@@ -1541,3 +1541,43 @@ Test(lookup_batch, grids_over_several_lines)
 	free(err);
 	ck_db_remove(db);
 }
+
+/* ------------------------------------------------------------------ */
+/* Input is never cut silently                                          */
+
+Test(lookup_errors, long_arguments_and_nul_bytes_are_read_whole)
+{
+	char db[TEXT_MAX];
+	db_build(db, sizeof db, "3x3");
+	/* 1,100 blanks after the start once cut the goal off: an answer against
+	 * the default goal (2) instead of the given one (28). */
+	ck_sbuf q = { 0 };
+	ck_sb_printf(&q, "'1 2 3 4 5 6 0 7 8%1100s' '8 7 6 5 4 3 2 1 0'", "");
+	char *out, *err;
+	int rc = ck_lookup(db, NULL, &out, &err, "--only distance %s", q.s);
+	cr_assert_eq(rc, 0, "%s", err);
+	char *want = single_answer(db, "--only distance", "1 2 3 4 5 6 0 7 8 ; 8 7 6 5 4 3 2 1 0");
+	cr_assert_str_eq(out, "28\n");
+	cr_assert_str_eq(want, "28");
+	free(want);
+	free(out);
+	free(err);
+	free(q.s);
+	/* A NUL byte inside a line is bad input, reported in its place, not the
+	 * end of the line. */
+	const char in[] = "1 2 3 4 5 6 7 0 8\0 8 7 6 5 4 3 2 1 0\n1 2 3 4 5 6 7 0 8\n";
+	char path[TEXT_MAX], cmd[3 * TEXT_MAX];
+	tk_tmp_path(path, sizeof path, "nul.txt");
+	ck_write_file(path, in, sizeof in - 1);
+	snprintf(cmd, sizeof cmd, "(cat '%s' | %s --db '%s' --only moves)", path, SLIDEDB_LOOKUP,
+	         db);
+	rc = tk_run(cmd, NULL, &out, &err);
+	cr_assert_eq(rc, 1, "%s", out);
+	cr_assert(!strncmp(out, "error: ", 7) && strstr(out, "\nr\n") && tk_lines(out) == 2,
+	          "'%s'", out);
+	ck_assert_one_line(err, "a NUL byte");
+	free(out);
+	free(err);
+	unlink(path);
+	ck_db_remove(db);
+}

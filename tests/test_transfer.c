@@ -245,3 +245,37 @@ Test(transfer, edited_metadata_and_trailing_data_are_refused)
 		cr_assert_eq(sdb_table_verify(sdb_table_at(db, i)), 0);
 	sdb_db_close(db);
 }
+
+/* An export goes to a regular file (written beside it and renamed over) or
+ * to standard output; a link, a FIFO or a device at the path is refused and
+ * left as it was. */
+Test(transfer, export_refuses_special_files)
+{
+	char src[512], fifo[512], link[512], target[512];
+	build(src, sizeof src);
+	sdb_db *db;
+	int n;
+	cr_assert_eq(sdb_db_open(&db, src, SDB_RDONLY), 0);
+	tk_tmp_path(fifo, sizeof fifo, "export.fifo");
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	const char *names[] = { "full-2x4-b0" };
+	cr_assert_eq(sdb_export(db, names, 1, fifo, &n), SDB_EINVAL);
+	cr_assert(strstr(sdb_errdetail(), "not a regular file"), "%s", sdb_errdetail());
+	struct stat st;
+	cr_assert_eq(lstat(fifo, &st), 0);
+	cr_assert(S_ISFIFO(st.st_mode), "the FIFO was replaced");
+	tk_tmp_path(target, sizeof target, "export-target");
+	tk_tmp_path(link, sizeof link, "export.link");
+	FILE *f = fopen(target, "w");
+	fputs("keep me\n", f);
+	fclose(f);
+	cr_assert_eq(symlink(target, link), 0);
+	cr_assert_eq(sdb_export(db, names, 1, link, &n), SDB_EINVAL);
+	cr_assert_eq(lstat(link, &st), 0);
+	cr_assert(S_ISLNK(st.st_mode), "the link was replaced");
+	cr_assert_eq(sdb_export(db, names, 1, "/dev/null", &n), SDB_EINVAL);
+	sdb_db_close(db);
+	unlink(fifo);
+	unlink(link);
+	unlink(target);
+}
