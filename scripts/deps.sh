@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages slidedb needs, only those that are missing.
 set -euo pipefail
-packages=(build-essential cmake pkg-config zlib1g-dev liblmdb-dev libcriterion-dev)
+packages=(build-essential cmake pkg-config zlib1g-dev liblmdb-dev libcriterion-dev clang
+	libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -35,6 +35,30 @@ for hint in "$prefix/hint-pc" "$prefix/ex/slidedb-example"; do
 done
 echo "install, pkg-config and find_package: ok"
 
+echo "== fuzz smoke (libFuzzer, clang; tests/fuzz/README.md)"
+CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DSLIDEDB_FUZZ=ON -DSLIDEDB_WERROR=ON \
+	-DSLIDEDB_TESTS=OFF -DSLIDEDB_BENCH=OFF -DCMAKE_C_FLAGS="-O1" >/dev/null
+cmake --build build-fuzz -j"$(nproc)" --target fuzz_board fuzz_query fuzz_import fuzz_open >/dev/null
+scratch=$(mktemp -d)
+trap 'rm -rf "$prefix" "$scratch"' EXIT
+fuzz_smoke() {   # TARGET ARGS...: run it, show its figures, or its finding and fail
+	local target=$1
+	shift
+	if ! "build-fuzz/tests/fuzz/fuzz_$target" "$@" >"$scratch/$target.log" 2>&1; then
+		cat "$scratch/$target.log" >&2
+		echo "fuzz_$target: a finding (above)" >&2
+		exit 1
+	fi
+	grep -E "^(stat::number_of_executed_units|Done)" "$scratch/$target.log" | sed "s/^/fuzz_$target: /"
+}
+for target in board query import; do
+	mkdir -p "$scratch/$target"
+	fuzz_smoke $target -max_total_time=10 -print_final_stats=1 "$scratch/$target" \
+		tests/fuzz/corpus/$target
+done
+# a database file is trusted input: its corpus only (see tests/fuzz/README.md)
+fuzz_smoke open -runs=0 tests/fuzz/corpus/open
+
 echo "== test suites (ASan + UBSan)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

@@ -36,8 +36,16 @@
  *    and do not use an sdb_db across fork() (both are LMDB rules).
  *  - A database file is never rewritten in place: a writer's tables appear
  *    all at once when sdb_writer_commit() returns, or not at all.
- *  - One sdb_db may be used by several threads for reading; an sdb_writer
+ *  - One sdb_db may be used by several threads for reading (a read-only
+ *    handle is not written after sdb_db_open() returns); an sdb_writer
  *    belongs to the thread that began it.
+ *  - A database file is trusted input. slidedb refuses a file shorter than its
+ *    own last page, checks every catalog record before use and every pattern
+ *    set's CRC before its first use, and a full table's answers check
+ *    themselves step by step; but LMDB trusts its own B-tree pages, and a
+ *    damaged page can crash it (SIGBUS, SIGSEGV) or loop. Take tables from
+ *    strangers as exports (sdb_import() checks everything before it stores),
+ *    not as database files.
  */
 #ifndef SLIDEDB_H
 #define SLIDEDB_H
