@@ -13,132 +13,11 @@
 
 enum { MAX_GROUPS = SDB_MAX_CELLS };
 
-/* The standard partitions of the 15-puzzle, as tiles of the canonical goal
- * with the blank top-left (Korf's goal: tile t in cell t):
- *    .  1  2  3      7-8:   1-7 (the blank's two rows), 8-15
- *    4  5  6  7      6-6-3: 1 2 3 | 4 5 8 9 12 13 | 6 7 10 11 14 15
- *    8  9 10 11      5-5-5: 1 2 3 6 7 | 4 5 8 9 12 | 10 11 13 14 15
- *   12 13 14 15 */
-static const struct named {
-	const char *name;
-	int ngroups;
-	uint32_t groups[3];
-} named[] = {
-	{ "7-8", 2, { 0x00fe, 0xff00 } },
-	{ "6-6-3", 3, { 0x000e, 0x3330, 0xccc0 } },
-	{ "5-5-5", 3, { 0x00ce, 0x1330, 0xec00 } },
-};
-
-/* Everything parse_partition decides. */
-typedef struct partition {
-	int ngroups;
-	uint32_t groups[MAX_GROUPS];   /* bit masks of canonical labels */
-	uint32_t tiles;                /* the user's tiles in any group */
-	char spelling[64];             /* the groups in the user's tiles, for the name */
-	int truncated;                 /* the spelling did not fit */
-} partition;
-
-/* Lowest tile of a mask, for ordering groups. */
-static int lowest(uint32_t mask)
-{
-	return __builtin_ctz(mask);
-}
-
-/* Groups from SPEC, as bit masks of canonical labels (the frame's labels of
- * the user's goal), and the spelling of the name: tiles in order, groups by
- * their smallest tile, so that the same groups typed in another order are
- * the same set. 0, or 1 after printing why. */
-static int parse_partition(partition *pt, const options *o, const sdb_board *goal, int rep)
-{
-	const char *spec = o->partition;
-	const int n = o->w * o->h;
-	memset(pt, 0, sizeof *pt);
-	for (size_t i = 0; i < sizeof named / sizeof *named; i++)
-		if (!strcmp(spec, named[i].name)) {
-			if (n != 16)
-				return cli_fail("--partition %s is a 4x4 partition; give the groups of %dx%d "
-				                "explicitly, e.g. 1,2,3/4,5,6", spec, o->w, o->h);
-			pt->ngroups = named[i].ngroups;
-			memcpy(pt->groups, named[i].groups, sizeof named[i].groups);
-			pt->tiles = 0xfffe;
-			snprintf(pt->spelling, sizeof pt->spelling, "%s", spec);
-			return 0;
-		}
-	uint32_t user[MAX_GROUPS] = { 0 };   /* the groups in the user's tiles */
-	for (const char *p = spec;; p++) {
-		if (*p == '/' || *p == '\0') {
-			if (!user[pt->ngroups])
-				return cli_fail("--partition '%s': empty group", spec);
-			if (__builtin_popcount(user[pt->ngroups]) > SDB_MAX_PATTERN)
-				return cli_fail("--partition '%s': a group has more than %d tiles", spec,
-				                SDB_MAX_PATTERN);
-			pt->ngroups++;
-			if (!*p)
-				break;
-			if (pt->ngroups == MAX_GROUPS)
-				return cli_fail("--partition '%s': too many groups", spec);
-			continue;
-		}
-		if (*p == ',' || *p == ' ')
-			continue;
-		char *end;
-		long t = strtol(p, &end, 10);
-		if (end == p || t < 1 || t >= n)
-			return cli_fail("--partition '%s': expected tiles 1..%d, groups separated by '/' "
-			                "(or 5-5-5, 6-6-3, 7-8 on 4x4)", spec, n - 1);
-		if (pt->tiles >> t & 1)
-			return cli_fail("--partition '%s': tile %ld is in two groups", spec, t);
-		pt->tiles |= 1u << t;
-		user[pt->ngroups] |= 1u << t;
-		p = end - 1;
-	}
-	/* The name spells each group in the tiles of the class's ordered goal
-	 * (tiles in order; the blank last when the standard goal is in the
-	 * class, else in the class's first cell): the tiles as typed for that
-	 * goal, and one name per set whatever goal the groups were typed for. */
-	sdb_board ordered;
-	sdb_ordered_goal(&ordered, o->w, o->h, rep);
-	sdb_frame user_frame, ordered_frame;
-	sdb_frame_init(&user_frame, goal, rep);
-	sdb_frame_init(&ordered_frame, &ordered, rep);
-	uint8_t ordered_tile[SDB_MAX_CELLS];   /* canonical label -> tile of the ordered goal */
-	for (int t = 1; t < n; t++)
-		ordered_tile[ordered_frame.label[t]] = (uint8_t)t;
-	uint32_t spelled[MAX_GROUPS] = { 0 };
-	for (int g = 0; g < pt->ngroups; g++)
-		for (int t = 1; t < n; t++)
-			if (user[g] >> t & 1) {
-				pt->groups[g] |= 1u << user_frame.label[t];
-				spelled[g] |= 1u << ordered_tile[user_frame.label[t]];
-			}
-	for (int a = 1; a < pt->ngroups; a++)   /* by smallest tile: a handful of groups */
-		for (int b = a; b > 0 && lowest(spelled[b]) < lowest(spelled[b - 1]); b--) {
-			uint32_t tmp = spelled[b];
-			spelled[b] = spelled[b - 1];
-			spelled[b - 1] = tmp;
-			tmp = pt->groups[b];
-			pt->groups[b] = pt->groups[b - 1];
-			pt->groups[b - 1] = tmp;
-		}
-	size_t len = 0;
-	for (int g = 0; g < pt->ngroups; g++)
-		for (int t = 1; t < n; t++)
-			if (spelled[g] >> t & 1) {
-				int first = t == lowest(spelled[g]);
-				if (len + 5 < sizeof pt->spelling)
-					len += (size_t)snprintf(pt->spelling + len, sizeof pt->spelling - len,
-					                        "%s%d", first ? (g ? "_" : "") : ",", t);
-				else
-					pt->truncated = 1;
-			}
-	return 0;
-}
-
 /* The set's name: --name, else pdb-WxH-bCELL-SPELLING[-min], the groups in
  * the user's tiles ('/' written '_': it separates a set from its groups); a
  * spelling too long for a name is replaced by a checksum of the groups. 0,
  * or an exit code after printing why. */
-static int set_name(char *name, size_t cap, const options *o, const partition *pt, int rep,
+static int set_name(char *name, size_t cap, const options *o, const sdb_partition *pt, int rep,
                     int mode)
 {
 	if (o->set_name) {
@@ -330,9 +209,9 @@ int cmd_pdb(const options *o)
 		return cli_fail_lib("--goal");
 	int rep = sdb_sym_representative(o->w, o->h, goal.blank);
 	sdb_board_goal(&canon, o->w, o->h, rep);
-	partition pt;
-	if (parse_partition(&pt, o, &goal, rep))
-		return 1;
+	sdb_partition pt;
+	if (sdb_partition_parse(&pt, o->partition, &goal))
+		return cli_fail_lib(NULL);
 	const uint32_t all = ((1u << (o->w * o->h)) - 1) & ~1u;
 	if (pt.tiles != all && !o->partial) {
 		char left[64];

@@ -38,7 +38,8 @@ echo "install, pkg-config and find_package: ok"
 echo "== fuzz smoke (libFuzzer, clang; tests/fuzz/README.md)"
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DSLIDEDB_FUZZ=ON -DSLIDEDB_WERROR=ON \
 	-DSLIDEDB_TESTS=OFF -DSLIDEDB_BENCH=OFF -DCMAKE_C_FLAGS="-O1" >/dev/null
-cmake --build build-fuzz -j"$(nproc)" --target fuzz_board fuzz_query fuzz_import fuzz_open >/dev/null
+cmake --build build-fuzz -j"$(nproc)" --target fuzz_board fuzz_query fuzz_partition fuzz_import \
+	fuzz_open >/dev/null
 scratch=$(mktemp -d)
 trap 'rm -rf "$prefix" "$scratch"' EXIT
 fuzz_smoke() {   # TARGET ARGS...: run it, show its figures, or its finding and fail
@@ -51,7 +52,7 @@ fuzz_smoke() {   # TARGET ARGS...: run it, show its figures, or its finding and 
 	fi
 	grep -E "^(stat::number_of_executed_units|Done)" "$scratch/$target.log" | sed "s/^/fuzz_$target: /"
 }
-for target in board query import; do
+for target in board query partition import; do
 	mkdir -p "$scratch/$target"
 	fuzz_smoke $target -max_total_time=10 -print_final_stats=1 "$scratch/$target" \
 		tests/fuzz/corpus/$target

@@ -136,6 +136,28 @@ typedef struct sdb_pattern sdb_pattern;
  * the board, bad mode), #SDB_ENOMEM. */
 int sdb_pattern_new(sdb_pattern **p, const sdb_board *goal, uint32_t tiles, int blank_mode);
 
+/** @brief A partition of the tiles into pattern groups, as parsed. */
+typedef struct sdb_partition {
+	int ngroups;
+	uint32_t groups[SDB_MAX_CELLS]; /**< each group as bits of canonical labels
+	                                     (the tiles of the canonical goal) */
+	uint32_t tiles;                 /**< bit t for each tile given (the goal's) */
+	char spelling[64];              /**< the groups in the tiles of the class's
+	                                     ordered goal ("1,2,3_4,5,6"), or the
+	                                     named partition: for the set's name */
+	int truncated;                  /**< the spelling did not fit */
+} sdb_partition;
+
+/** @brief Parse a partition spec for @p goal: "5-5-5", "6-6-3" or "7-8" on
+ * 4x4, or groups of the goal's tiles separated by '/' ("1,2,3/4,5,6"). The
+ * groups come out ordered by the smallest tile of their spelling, so a
+ * partition typed in another order is the same set. Tiles left out are
+ * allowed here (pt->tiles says which are given).
+ * @return 0, or #SDB_EINVAL (a tile out of range or in two groups, an empty
+ * group, a group of more than #SDB_MAX_PATTERN tiles, a named partition on
+ * another board). */
+int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *goal);
+
 /** @brief The partition slidedb proposes for a board with no set: 6-6-3 on
  * 4x4 (seconds to build; 7-8 is stronger and takes minutes), else the tiles
  * in groups of at most 7 ("1,2,3,4,5,6,7/8,9,..."). Always a valid

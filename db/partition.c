@@ -1,0 +1,122 @@
+/* Partitions of the tiles into pattern groups, as people type them: the
+ * named 15-puzzle partitions or groups of tiles ("1,2,3/4,5,6"), turned into
+ * groups of the canonical goal's labels and the spelling of the set's name.
+ * The one parser of partition specs (slidedb-gen pdb, the fuzz target). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum { MAX_GROUPS = SDB_MAX_CELLS };
+
+/* The standard partitions of the 15-puzzle, as tiles of the canonical goal
+ * with the blank top-left (Korf's goal: tile t in cell t):
+ *    .  1  2  3      7-8:   1-7 (the blank's two rows), 8-15
+ *    4  5  6  7      6-6-3: 1 2 3 | 4 5 8 9 12 13 | 6 7 10 11 14 15
+ *    8  9 10 11      5-5-5: 1 2 3 6 7 | 4 5 8 9 12 | 10 11 13 14 15
+ *   12 13 14 15 */
+static const struct named {
+	const char *name;
+	int ngroups;
+	uint32_t groups[3];
+} named[] = {
+	{ "7-8", 2, { 0x00fe, 0xff00 } },
+	{ "6-6-3", 3, { 0x000e, 0x3330, 0xccc0 } },
+	{ "5-5-5", 3, { 0x00ce, 0x1330, 0xec00 } },
+};
+
+/* Lowest tile of a mask, for ordering groups. */
+static int lowest(uint32_t mask)
+{
+	return __builtin_ctz(mask);
+}
+
+/* Groups from SPEC, as bit masks of canonical labels (the frame's labels of
+ * the user's goal), and the spelling of the name: tiles in order, groups by
+ * their smallest tile, so that the same groups typed in another order are
+ * the same set. 0, or 1 after printing why. */
+int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *goal)
+{
+	const int n = goal->n, rep = sdb_sym_representative(goal->w, goal->h, goal->blank);
+	memset(pt, 0, sizeof *pt);
+	for (size_t i = 0; i < sizeof named / sizeof *named; i++)
+		if (!strcmp(spec, named[i].name)) {
+			if (n != 16)
+				return sdb_fail(SDB_EINVAL, "--partition %s is a 4x4 partition; give the groups of %dx%d "
+				                "explicitly, e.g. 1,2,3/4,5,6", spec, goal->w, goal->h);
+			pt->ngroups = named[i].ngroups;
+			memcpy(pt->groups, named[i].groups, sizeof named[i].groups);
+			pt->tiles = 0xfffe;
+			snprintf(pt->spelling, sizeof pt->spelling, "%s", spec);
+			return sdb_done(SDB_OK);
+		}
+	uint32_t user[MAX_GROUPS] = { 0 };   /* the groups in the user's tiles */
+	for (const char *p = spec;; p++) {
+		if (*p == '/' || *p == '\0') {
+			if (!user[pt->ngroups])
+				return sdb_fail(SDB_EINVAL, "--partition '%s': empty group", spec);
+			if (__builtin_popcount(user[pt->ngroups]) > SDB_MAX_PATTERN)
+				return sdb_fail(SDB_EINVAL, "--partition '%s': a group has more than %d tiles", spec,
+				                SDB_MAX_PATTERN);
+			pt->ngroups++;
+			if (!*p)
+				break;
+			if (pt->ngroups == MAX_GROUPS)
+				return sdb_fail(SDB_EINVAL, "--partition '%s': too many groups", spec);
+			continue;
+		}
+		if (*p == ',' || *p == ' ')
+			continue;
+		char *end;
+		long t = strtol(p, &end, 10);
+		if (end == p || t < 1 || t >= n)
+			return sdb_fail(SDB_EINVAL, "--partition '%s': expected tiles 1..%d, groups separated by '/' "
+			                "(or 5-5-5, 6-6-3, 7-8 on 4x4)", spec, n - 1);
+		if (pt->tiles >> t & 1)
+			return sdb_fail(SDB_EINVAL, "--partition '%s': tile %ld is in two groups", spec, t);
+		pt->tiles |= 1u << t;
+		user[pt->ngroups] |= 1u << t;
+		p = end - 1;
+	}
+	/* The name spells each group in the tiles of the class's ordered goal
+	 * (tiles in order; the blank last when the standard goal is in the
+	 * class, else in the class's first cell): the tiles as typed for that
+	 * goal, and one name per set whatever goal the groups were typed for. */
+	sdb_board ordered;
+	sdb_ordered_goal(&ordered, goal->w, goal->h, rep);
+	sdb_frame user_frame, ordered_frame;
+	sdb_frame_init(&user_frame, goal, rep);
+	sdb_frame_init(&ordered_frame, &ordered, rep);
+	uint8_t ordered_tile[SDB_MAX_CELLS];   /* canonical label -> tile of the ordered goal */
+	for (int t = 1; t < n; t++)
+		ordered_tile[ordered_frame.label[t]] = (uint8_t)t;
+	uint32_t spelled[MAX_GROUPS] = { 0 };
+	for (int g = 0; g < pt->ngroups; g++)
+		for (int t = 1; t < n; t++)
+			if (user[g] >> t & 1) {
+				pt->groups[g] |= 1u << user_frame.label[t];
+				spelled[g] |= 1u << ordered_tile[user_frame.label[t]];
+			}
+	for (int a = 1; a < pt->ngroups; a++)   /* by smallest tile: a handful of groups */
+		for (int b = a; b > 0 && lowest(spelled[b]) < lowest(spelled[b - 1]); b--) {
+			uint32_t tmp = spelled[b];
+			spelled[b] = spelled[b - 1];
+			spelled[b - 1] = tmp;
+			tmp = pt->groups[b];
+			pt->groups[b] = pt->groups[b - 1];
+			pt->groups[b - 1] = tmp;
+		}
+	size_t len = 0;
+	for (int g = 0; g < pt->ngroups; g++)
+		for (int t = 1; t < n; t++)
+			if (spelled[g] >> t & 1) {
+				int first = t == lowest(spelled[g]);
+				if (len + 5 < sizeof pt->spelling)
+					len += (size_t)snprintf(pt->spelling + len, sizeof pt->spelling - len,
+					                        "%s%d", first ? (g ? "_" : "") : ",", t);
+				else
+					pt->truncated = 1;
+			}
+	return sdb_done(SDB_OK);
+}
