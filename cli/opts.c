@@ -1,5 +1,6 @@
 /* Command-line helpers; see opts.h. */
 #include <errno.h>
+#include <string.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -77,4 +78,11 @@ int cli_parse_double(double *v, const char *text, double lo, double hi)
 	errno = 0;
 	*v = strtod(text, &end);
 	return end != text && !*end && !errno && *v >= lo && *v <= hi;
+}
+
+int cli_finish(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return cli_fail("writing to standard output failed: %s", strerror(errno ? errno : EIO));
+	return rc;
 }

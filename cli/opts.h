@@ -22,6 +22,10 @@ void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * returns 1. */
 int cli_fail_lib(const char *context);
 
+/* The exit code rc, or 1 (said on stderr) if standard output could not be
+ * written: "verify >/dev/full" must not exit 0. Call last in main. */
+int cli_finish(int rc);
+
 /* The option getopt_long just refused: a short one by its letter (it may sit
  * inside a group like -zq, so argv alone cannot tell), a long one as typed. */
 const char *cli_refused_option(char **argv);

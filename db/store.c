@@ -281,15 +281,22 @@ static int open_env(sdb_db *db, int rdonly)
 		return lmdb_fail(db, rc, "opening");
 	unsigned fl = MDB_NOSUBDIR | (rdonly ? MDB_RDONLY : 0);
 	rc = mdb_env_open(db->env, db->path, fl, 0644);
-	if (rdonly && (rc == EACCES || rc == EROFS)) {
-		/* No right to create the lock file: read without one (then a writer
-		 * must not run at the same time; a read-only medium has none). */
+	if (rdonly && rc == EROFS) {
+		/* A read-only file system: no writer can exist (none can commit to
+		 * this file), so reading without the lock file is safe. */
 		mdb_env_close(db->env);
 		db->env = NULL;
 		if ((rc = mdb_env_create(&db->env)) == 0 && (rc = mdb_env_set_maxdbs(db->env, 4)) == 0)
 			rc = mdb_env_open(db->env, db->path, fl | MDB_NOLOCK, 0644);
 	}
-	if (rc == EACCES && !rdonly)
+	/* A reader that cannot write the lock file cannot register its snapshot,
+	 * and a writer would reuse the pages it reads: wrong answers. Refused. */
+	if (rc == EACCES && rdonly)
+		return sdb_fail(SDB_EIO, "%s: cannot write its lock file %s-lock (permission denied), "
+		                "which keeps writers from reusing the pages a reader reads: make the "
+		                "lock file writable for readers (chmod a+rw %s-lock), or keep the "
+		                "database on a read-only file system", db->path, db->path, db->path);
+	if (rc == EACCES)
 		return sdb_fail(SDB_EIO, "%s: cannot write the file or its lock file %s-lock "
 		                "(permission denied)", db->path, db->path);
 	if (rc)

@@ -204,11 +204,11 @@ int main(int argc, char **argv)
 	const char *name = argv[1];
 	if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
 		usage(stdout, NULL);
-		return 0;
+		return cli_finish(0);
 	}
 	if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
 		printf("%s %s\n", cli_prog, sdb_version());
-		return 0;
+		return cli_finish(0);
 	}
 	const struct command *cmd = NULL;
 	for (int i = 0; i < NCOMMANDS && !cmd; i++)
@@ -220,7 +220,7 @@ int main(int argc, char **argv)
 		                 "import, rm or compact)", name);
 	int rc = parse_options(&o, cmd, argc - 1, argv + 1);
 	if (rc >= 0)
-		return rc;
+		return cli_finish(rc);   /* --help, --version, or a usage error */
 	o.args = argv + 1 + optind;
 	o.nargs = argc - 1 - optind;
 	if (o.nargs < cmd->min_args)
@@ -229,5 +229,5 @@ int main(int argc, char **argv)
 		return cli_usage("%s: unexpected argument '%s'", cmd->name, o.args[cmd->max_args]);
 	if ((cmd->bit & BUILD) && sdb_size_parse(&o.w, &o.h, o.args[0]))
 		return cli_usage("%s", sdb_errdetail());
-	return cmd->run(&o);
+	return cli_finish(cmd->run(&o));
 }

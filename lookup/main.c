@@ -295,7 +295,7 @@ int main(int argc, char **argv)
 	options o = { .answer = { .threads = 1 } };
 	int rc = parse_options(&o, argc, argv);
 	if (rc >= 0)
-		return rc;
+		return cli_finish(rc);   /* --help, --version, or a usage error */
 	int npos = argc - optind;
 	char **pos = argv + optind;
 	const char *cmd = npos > 0 && (!strcmp(pos[0], "info") || !strcmp(pos[0], "verify"))
@@ -323,5 +323,5 @@ int main(int argc, char **argv)
 	}
 	answerer_free(ans);
 	sdb_db_close(db);
-	return rc;
+	return cli_finish(rc);
 }

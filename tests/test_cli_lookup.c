@@ -1581,3 +1581,63 @@ Test(lookup_errors, long_arguments_and_nul_bytes_are_read_whole)
 	unlink(path);
 	ck_db_remove(db);
 }
+
+/* A reader that cannot write the lock file (a root-owned database read by
+ * other users) would read without the protection of a registered snapshot,
+ * and a writer would reuse the pages it reads: it is refused, saying what
+ * to change. Run as an unprivileged user (nobody) with setpriv. */
+Test(lookup_db, reader_without_a_writable_lock_file_is_refused)
+{
+	char dir[] = "/tmp/slidedb-lock-XXXXXX", db[128], cmd[1024];
+	cr_assert(mkdtemp(dir));
+	cr_assert_eq(chmod(dir, 0755), 0);
+	snprintf(db, sizeof db, "%s/shared.lmdb", dir);
+	tk_build(db, "2x2", NULL);
+	snprintf(cmd, sizeof cmd, "chmod 644 '%s' '%s-lock'", db, db);
+	cr_assert_eq(system(cmd), 0);
+	char *out, *err;
+	snprintf(cmd, sizeof cmd, "setpriv --reuid=65534 --regid=65534 --clear-groups %s --db '%s' "
+	         "'1 2 0 3'", SLIDEDB_LOOKUP, db);
+	int rc = tk_run(cmd, NULL, &out, &err);
+	cr_assert_eq(rc, 1, "answered without a lock: '%s' '%s'", out, err);
+	cr_assert_str_empty(out);
+	ck_assert_one_line(err, "lock file not writable");
+	cr_assert(strstr(err, "lock file") && strstr(err, "chmod a+rw"), "%s", err);
+	free(out);
+	free(err);
+	/* made writable for readers, as the message says: answered */
+	snprintf(cmd, sizeof cmd, "chmod a+rw '%s-lock'", db);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "setpriv --reuid=65534 --regid=65534 --clear-groups %s --db '%s' "
+	         "--only moves '1 2 0 3'", SLIDEDB_LOOKUP, db);
+	rc = tk_run(cmd, NULL, &out, &err);
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_assert_str_eq(out, "r\n");
+	free(out);
+	free(err);
+	ck_db_remove(db);
+	rmdir(dir);
+}
+
+/* Output that cannot be written is a failure, whatever the command. */
+Test(lookup_cli, a_full_standard_output_fails)
+{
+	char db[TEXT_MAX], cmd[2 * TEXT_MAX];
+	db_build(db, sizeof db, "2x2");
+	static const char *const runs[][2] = {
+		{ SLIDEDB_LOOKUP, "verify" },
+		{ SLIDEDB_LOOKUP, "info --json" },
+		{ SLIDEDB_LOOKUP, "'1 2 0 3'" },
+		{ SLIDEDB_LOOKUP, "--help" },
+		{ SLIDEDB_GEN, "full 2x2" },
+	};
+	for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+		snprintf(cmd, sizeof cmd, "(%s %s --db '%s' >/dev/full)", runs[i][0], runs[i][1], db);
+		char *err;
+		int rc = tk_run(cmd, NULL, NULL, &err);
+		cr_assert_eq(rc, 1, "%s: exit %d", cmd, rc);
+		cr_assert(strstr(err, "No space left"), "%s: '%s'", cmd, err);
+		free(err);
+	}
+	ck_db_remove(db);
+}
