@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Set up on a fresh Debian 12 machine, build with warnings as errors under
-# AddressSanitizer and UndefinedBehaviorSanitizer, run every test suite, then
-# install into a scratch prefix and build the example against the installed
-# package with pkg-config and with CMake's find_package. ctest's summary is
-# the last thing printed.
+# AddressSanitizer and UndefinedBehaviorSanitizer, install into a scratch
+# prefix and build the example against the installed package with
+# pkg-config and with CMake's find_package, run the fuzz targets for a smoke
+# time (clang), the threaded test under ThreadSanitizer, then every test
+# suite. ctest's summary is the last thing printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -59,6 +60,12 @@ for target in board query partition import; do
 done
 # a database file is trusted input: its corpus only (see tests/fuzz/README.md)
 fuzz_smoke open -runs=0 tests/fuzz/corpus/open
+
+echo "== threads on one database handle (ThreadSanitizer)"
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DSLIDEDB_TSAN=ON -DSLIDEDB_WERROR=ON \
+	-DSLIDEDB_BENCH=OFF -DCMAKE_C_FLAGS="-O1" >/dev/null
+cmake --build build-tsan -j"$(nproc)" --target test_threads slidedb-gen >/dev/null
+TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_threads build-tsan/slidedb-gen "$scratch/tsan"
 
 echo "== test suites (ASan + UBSan)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1

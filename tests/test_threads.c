@@ -1,0 +1,96 @@
+/* The library's promise that one read-only database handle may answer on
+ * several threads at once: full-table answers, searches whose heuristic is
+ * opened on first use and shared, and table reads, all at the same time.
+ * A plain program (Criterion's runner does not start under ThreadSanitizer):
+ * scripts/test.sh runs it under ThreadSanitizer, ctest under ASan.
+ *   test_threads SLIDEDB_GEN SCRATCH_DIR */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "slidedb.h"
+
+enum { THREADS = 4, ROUNDS = 40 };
+
+typedef struct worker {
+	const sdb_db *db;
+	unsigned seed;
+	int answers, failures;
+} worker;
+
+/* Whether the moves lead from start to goal, each one legal. */
+static int replays(const sdb_board *start, const char *moves, const sdb_board *goal)
+{
+	sdb_board b = *start;
+	for (const char *m = moves; *m; m++)
+		if (sdb_board_apply(&b, sdb_move_from_letter(*m)))
+			return 0;
+	return sdb_board_equal(&b, goal);
+}
+
+static void *work(void *arg)
+{
+	worker *w = arg;
+	sdb_board g3, g4;
+	sdb_board_goal(&g3, 3, 3, 8);
+	sdb_board_goal(&g4, 4, 4, 15);
+	for (int r = 0; r < ROUNDS; r++) {
+		const sdb_board *goal = r % 2 ? &g4 : &g3;
+		sdb_board s = *goal;
+		for (int k = 0; k < (r % 2 ? 12 : 40); k++)
+			sdb_board_apply(&s, rand_r(&w->seed) % 4);   /* illegal moves are refused */
+		sdb_answer a;
+		int err = sdb_answer_query(&a, w->db, &s, goal, NULL);
+		w->answers++;
+		if (err || !a.solvable || (int)strlen(a.moves) != a.distance || !replays(&s, a.moves, goal))
+			w->failures++;
+		if (!sdb_table_data(sdb_table_at(w->db, r % sdb_table_count(w->db))))
+			w->failures++;
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s SLIDEDB_GEN SCRATCH_DIR\n", argv[0]);
+		return 2;
+	}
+	char path[512], cmd[2048];
+	snprintf(path, sizeof path, "%s/threads-%d.lmdb", argv[2], (int)getpid());
+	/* built on one thread: under ThreadSanitizer only this program's threads run */
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s' && %s full 3x3 -t 1 -q --db '%s' && "
+	         "%s pdb 4x4 --partition 5-5-5 -t 1 -q --db '%s'", argv[2], argv[1], path, argv[1],
+	         path);
+	if (system(cmd) != 0) {
+		fprintf(stderr, "test_threads: building the tables failed\n");
+		return 1;
+	}
+	sdb_db *db;
+	if (sdb_db_open(&db, path, SDB_RDONLY)) {
+		fprintf(stderr, "test_threads: %s\n", sdb_errdetail());
+		return 1;
+	}
+	pthread_t th[THREADS];
+	worker w[THREADS];
+	for (int i = 0; i < THREADS; i++) {
+		w[i] = (worker){ db, 77u + (unsigned)i, 0, 0 };
+		if (pthread_create(&th[i], NULL, work, &w[i]))
+			return 1;
+	}
+	int answers = 0, failures = 0;
+	for (int i = 0; i < THREADS; i++) {
+		pthread_join(th[i], NULL);
+		answers += w[i].answers;
+		failures += w[i].failures;
+	}
+	sdb_db_close(db);
+	snprintf(cmd, sizeof cmd, "rm -f '%s' '%s-lock'", path, path);
+	if (system(cmd) != 0)
+		return 1;
+	printf("test_threads: %d answers on %d threads sharing one handle, %d wrong or failed\n",
+	       answers, THREADS, failures);
+	return failures ? 1 : 0;
+}
