@@ -6,12 +6,14 @@
  * catalog entry in one write transaction, so a killed writer leaves the
  * previous database intact. */
 #include <errno.h>
+#include <fcntl.h>
 #include <lmdb.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -72,6 +74,14 @@ static int lmdb_fail(const sdb_db *db, int rc, const char *what)
 		return sdb_fail(SDB_EVERSION, "%s: written by another LMDB version", db->path);
 	if (rc == ENOMEM)
 		return sdb_fail(SDB_ENOMEM, "%s: %s: out of memory", db->path, what);
+	/* LMDB reports a write that ran out of space as EIO: say so when the
+	 * file system is (nearly) full, so the user knows what to free. */
+	struct statvfs fs;
+	if ((rc == EIO || rc == ENOSPC) && statvfs(db->path, &fs) == 0 &&
+	    (uint64_t)fs.f_bavail * fs.f_frsize < ((uint64_t)64 << 20))
+		return sdb_fail(SDB_EIO, "%s: %s: no space left on the device (%llu KiB free)",
+		                db->path, what,
+		                (unsigned long long)((uint64_t)fs.f_bavail * fs.f_frsize >> 10));
 	return sdb_fail(SDB_EIO, "%s: %s: %s", db->path, what, mdb_strerror(rc));
 }
 
@@ -270,6 +280,26 @@ static int create_layout(sdb_db *db, int existed)
 	return rc ? lmdb_fail(db, rc, "creating the database") : SDB_OK;
 }
 
+/* LMDB sizes a new lock file with ftruncate and writes it through a memory
+ * map: on a full file system the first write is a SIGBUS. Give the lock
+ * file real blocks first, so that a full disk is an error, not a crash.
+ * Where we may not create it, LMDB's own open says why. */
+static int prepare_lock_file(const sdb_db *db)
+{
+	char lock[4096 + 8];
+	snprintf(lock, sizeof lock, "%s-lock", db->path);
+	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return SDB_OK;
+	/* LMDB's lock file: a header and 126 reader slots of 64 bytes, 8 KiB */
+	int rc = posix_fallocate(fd, 0, 8192);
+	close(fd);
+	if (rc == ENOSPC || rc == EDQUOT)
+		return sdb_fail(SDB_EIO, "%s: no space left on the device for its lock file %s (%s)",
+		                db->path, lock, strerror(rc));
+	return SDB_OK;
+}
+
 static int open_env(sdb_db *db, int rdonly)
 {
 	int rc = mdb_env_create(&db->env);
@@ -280,6 +310,9 @@ static int open_env(sdb_db *db, int rdonly)
 	if (rc)
 		return lmdb_fail(db, rc, "opening");
 	unsigned fl = MDB_NOSUBDIR | (rdonly ? MDB_RDONLY : 0);
+	int err = prepare_lock_file(db);
+	if (err)
+		return err;
 	rc = mdb_env_open(db->env, db->path, fl, 0644);
 	if (rdonly && rc == EROFS) {
 		/* A read-only file system: no writer can exist (none can commit to

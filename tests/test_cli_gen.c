@@ -663,3 +663,48 @@ Test(gen_db, slidedb_db_environment_names_the_database)
 	free(info);
 	ck_db_remove(db);
 }
+
+/* A full disk is an error, never a crash or a damaged database: a reader that
+ * must create its lock file once got a SIGBUS (exit 135), and a commit said
+ * "Input/output error". Needs a small tmpfs (mounted here as root). */
+Test(gen_full, a_full_disk_is_an_error_and_loses_nothing)
+{
+	char dir[] = "/tmp/slidedb-full-XXXXXX", db[128], cmd[512];
+	cr_assert(mkdtemp(dir));
+	snprintf(cmd, sizeof cmd, "mount -t tmpfs -o size=2m tmpfs '%s' 2>/dev/null", dir);
+	if (system(cmd) != 0) {
+		rmdir(dir);
+		cr_skip_test("cannot mount a 2 MiB tmpfs here (not root?): a full disk is not tried");
+	}
+	snprintf(db, sizeof db, "%s/a.lmdb", dir);
+	char *out, *err;
+	cr_assert_eq(ck_gen(db, &out, &err, "full 2x4 -q"), 0, "%s", err);
+	free(out);
+	free(err);
+	snprintf(cmd, sizeof cmd, "rm '%s-lock' && dd if=/dev/zero of='%s/fill' bs=1k count=3000 "
+	         "2>/dev/null; true", db, dir);
+	cr_assert_eq(system(cmd), 0);
+	int rc = ck_lookup(db, NULL, &out, &err, "%s", "'1 2 3 4 5 6 0 7'");
+	cr_assert_eq(rc, 1, "a reader on a full disk: exit %d: %s", rc, err);
+	ck_assert_one_line(err, "lock file on a full disk");
+	cr_assert(strstr(err, "no space left"), "%s", err);
+	free(out);
+	free(err);
+	/* room for the lock file, not for the tables: the commit fails cleanly */
+	snprintf(cmd, sizeof cmd, "rm '%s/fill' && dd if=/dev/zero of='%s/fill' bs=1k count=1700 "
+	         "2>/dev/null; true", dir, dir);
+	cr_assert_eq(system(cmd), 0);
+	rc = ck_gen(db, &out, &err, "full 3x3");
+	cr_assert_eq(rc, 1, "a commit on a full disk: exit %d", rc);
+	ck_assert_one_line(err, "commit on a full disk");
+	cr_assert(strstr(err, "no space left"), "%s", err);
+	free(out);
+	free(err);
+	rc = ck_lookup(db, NULL, &out, &err, "%s", "verify");
+	cr_assert_eq(rc, 0, "the database after a failed commit: %s %s", out, err);
+	cr_assert(strstr(out, "2 tables, all intact"), "%s", out);
+	free(out);
+	free(err);
+	snprintf(cmd, sizeof cmd, "umount '%s' && rmdir '%s'", dir, dir);
+	cr_assert_eq(system(cmd), 0);
+}
