@@ -97,6 +97,12 @@ gen_row() {
 		"$build/bench/check_counts" "$work/g.lmdb" full-5x2-b0 "$(sed -n 's/^5x2 [^ ]* //p' "$data/distributions.txt")"
 		echo
 	fi
+	echo "## Hostile trial (\`bench/hostile.sh\`)"
+	echo
+	bench/hostile.sh "$build"
+	echo
+	# fuzz campaigns take hours: recorded by hand when run (tests/fuzz/README.md)
+	[ -f bench/fuzz-campaigns.md ] && cat bench/fuzz-campaigns.md
 } > bench/RESULTS.md.new
 mv bench/RESULTS.md.new bench/RESULTS.md
 cat bench/RESULTS.md

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# A hostile trial of the programs, as an attacker and a clumsy user would try
+# them: generators killed at random moments, readers answering while
+# writers commit, and bad input. Prints a table for bench/RESULTS.md.
+#   bench/hostile.sh [BUILD_DIR]     (Release build; about 3 minutes)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-bench}
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DSLIDEDB_TESTS=OFF >/dev/null
+cmake --build "$build" -j2 >/dev/null
+gen=$build/slidedb-gen
+lookup=$build/slidedb-lookup
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# 1. Kills: a database with 2x4 tables; 3x3 built over it and killed with
+#    SIGKILL after a random delay. Afterwards the database must verify and
+#    answer, holding the 2x4 tables and either all or none of the 3x3 ones.
+kills=60 survived=0
+db=$work/kill.lmdb
+"$gen" full 2x4 --db "$db" -q
+for i in $(seq $kills); do
+	"$gen" full 3x3 --db "$db" -q --threads 2 &
+	pid=$!
+	sleep "0.0$((RANDOM % 60))"
+	kill -9 $pid 2>/dev/null || true
+	wait $pid 2>/dev/null || true
+	tables=$("$lookup" --db "$db" info --json | tr ',' '\n' | awk '/"name":"full-3x3/ { n++ } END { print n + 0 }')
+	if "$lookup" --db "$db" verify >/dev/null && { [ "$tables" = 0 ] || [ "$tables" = 3 ]; } &&
+	   [ "$("$lookup" --db "$db" --only distance 1 2 3 4 5 6 0 7)" = 1 ]; then
+		survived=$((survived + 1))
+	fi
+	"$gen" rm full-3x3 --db "$db" -q 2>/dev/null || true
+done
+
+# 2. Readers during commits: 3x3 queries answered by readers started one
+#    after another while a writer rebuilds the 3x3 tables again and again;
+#    every answer must equal the answer of a quiet database.
+db=$work/busy.lmdb
+"$gen" full 3x3 --db "$db" -q
+printf '8 6 7 2 5 4 3 0 1\n6 4 7 8 5 0 3 2 1\n1 2 3 4 5 6 7 0 8\n2 3 4 1 5 0 7 6 8\n' >"$work/q"
+"$lookup" --db "$db" <"$work/q" >"$work/want"
+( for i in $(seq 40); do "$gen" full 3x3 --db "$db" -q; done ) &
+writer=$!
+readers=0 wrong=0
+while kill -0 $writer 2>/dev/null; do
+	"$lookup" --db "$db" <"$work/q" >"$work/got" 2>/dev/null || true
+	cmp -s "$work/want" "$work/got" || wrong=$((wrong + 1))
+	readers=$((readers + 1))
+done
+wait $writer
+
+# 3. Bad input: every line of a file of hand-made bad queries gets exactly one
+#    error line, and random bytes never crash the reader.
+bad=$work/bad
+{
+	printf '1 2 3 4 5 6 7 8 8\n1 2 3\n[[1,2,7],[4,3],[6,5,8,0]]\n99999999999999999999x2\n'
+	printf '1 2 3 ; 4 5 6 ; 7 8 0\n%%s\n\x01\x02\n[[[[[[[[[[1]]]]]]]]]]\nx x x x x x x x x\n'
+	printf '1 2 3 4 5 6 7 0 8 ; 1 2 3 4 5 6 7 8\n0 1 2 3 4 5 6 7 99\n))\n'
+} >"$bad"
+nbad=$(wc -l <"$bad")
+nout=$("$lookup" --db "$db" <"$bad" 2>/dev/null | grep -c '^error: ' || true)
+head -c 4000000 /dev/urandom >"$work/random"
+set +e
+"$lookup" --db "$db" <"$work/random" >/dev/null 2>&1
+random_rc=$?
+set -e
+
+echo "| trial | tried | passed |"
+echo "|---|---|---|"
+echo "| \`slidedb-gen full 3x3\` killed (SIGKILL) at a random moment over a 2x4 database; then verify, all-or-none, an answer | $kills | $survived |"
+echo "| readers answering 4 queries while a writer commits 40 rebuilds of the 3x3 tables; answers equal to a quiet database's | $readers readers | $((readers - wrong)) |"
+echo "| hand-made bad query lines, one \`error:\` line each | $nbad | $nout |"
+echo "| 4 MB of random bytes as queries, no crash (exit 1) | 1 | $([ $random_rc = 1 ] && echo 1 || echo "0 (exit $random_rc)") |"
