@@ -1641,3 +1641,25 @@ Test(lookup_cli, a_full_standard_output_fails)
 	}
 	ck_db_remove(db);
 }
+
+/* JSON output stays valid UTF-8 whatever bytes the input had: invalid
+ * sequences become U+FFFD, valid ones pass through. */
+Test(lookup_batch, json_escapes_invalid_utf8)
+{
+	char db[TEXT_MAX];
+	db_build(db, sizeof db, "2x2");
+	char *out, *err;
+	int rc = ck_lookup(db, "1 2 \xff\xfe 0\n1 \xc3\xa9 3 0\n", &out, &err, "%s", "--json");
+	cr_assert_eq(rc, 1);
+	char **lines;
+	int n = ck_split_lines(out, &lines);
+	cr_assert_eq(n, 2, "'%s'", out);
+	cr_assert(strstr(lines[0], "\"input\":\"1 2 \\ufffd\\ufffd 0\""), "%s", lines[0]);
+	cr_assert(strstr(lines[1], "\"input\":\"1 \xc3\xa9 3 0\""), "%s", lines[1]);
+	for (const unsigned char *p = (const unsigned char *)out; *p; p++)
+		cr_assert(*p != 0xff && *p != 0xfe, "a raw invalid byte in the JSON");
+	free(lines);
+	free(out);
+	free(err);
+	ck_db_remove(db);
+}
