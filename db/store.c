@@ -25,7 +25,7 @@
 #define FORMAT_KEY "format"
 /* The oldest format this slidedb reads (and converts on the first write). */
 #define OLDEST_FORMAT 2u
-enum { MAX_HEURISTICS = 32 };
+enum { MAX_HEURISTICS = 32, MAX_CATALOG = 1 << 16 };
 
 struct sdb_db {
 	MDB_env *env;
@@ -83,6 +83,87 @@ static int lmdb_fail(const sdb_db *db, int rc, const char *what)
 		                db->path, what,
 		                (unsigned long long)((uint64_t)fs.f_bavail * fs.f_frsize >> 10));
 	return sdb_fail(SDB_EIO, "%s: %s: %s", db->path, what, mdb_strerror(rc));
+}
+
+/* LMDB's meta pages, read before LMDB reads anything: LMDB trusts them, and
+ * a damaged one divides by a zero page size, maps pages past the end of
+ * the file (SIGBUS) or asserts on a root page of 0 or 1. What can be checked
+ * from the two meta pages is checked here; the B-tree pages below them stay
+ * trusted (slidedb.h, caveats). The layout is LMDB 0.9's on 64-bit
+ * machines: page header 16 bytes, then magic, version, address, map size,
+ * the free and main databases' records (48 bytes each), last page, txnid. */
+enum {
+	META_MAGIC = 0xBEEFC0DEu, META_MAGIC_AT = 16, META_VERSION_AT = 20, META_PSIZE_AT = 40,
+	META_FREE_ROOT_AT = 80, META_MAIN_ROOT_AT = 128, META_LAST_AT = 136, META_END = 152,
+	PAGE_MIN = 512, PAGE_MAX = 65536
+};
+
+static uint64_t le64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof v);   /* LMDB writes native order: little-endian here */
+	return v;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+/* One meta page: its page size and last page, or -1 if it cannot be one. */
+static int read_meta(const uint8_t *m, uint32_t *psize, uint64_t *last)
+{
+	*psize = le32(m + META_PSIZE_AT);
+	*last = le64(m + META_LAST_AT);
+	uint64_t roots[2] = { le64(m + META_FREE_ROOT_AT), le64(m + META_MAIN_ROOT_AT) };
+	if (le32(m + META_MAGIC_AT) != META_MAGIC || le32(m + META_VERSION_AT) != 1 ||
+	    *psize < PAGE_MIN || *psize > PAGE_MAX || (*psize & (*psize - 1)) || *last < 1)
+		return -1;
+	for (int i = 0; i < 2; i++)   /* empty (~0), or a page past the two metas */
+		if (roots[i] != UINT64_MAX && (roots[i] < 2 || roots[i] > *last))
+			return -1;
+	return 0;
+}
+
+static int check_meta_pages(const sdb_db *db)
+{
+	_Static_assert(sizeof(size_t) == 8, "the meta layout checked is LMDB's on 64-bit machines");
+	int fd = open(db->path, O_RDONLY | O_CLOEXEC);
+	struct stat fs;
+	if (fd < 0 || fstat(fd, &fs)) {
+		if (fd >= 0)
+			close(fd);
+		return SDB_OK;   /* LMDB's open says why */
+	}
+	if (fs.st_size == 0) {   /* a new file: LMDB writes its metas */
+		close(fd);
+		return SDB_OK;
+	}
+	uint8_t m0[META_END], m1[META_END];
+	uint32_t ps0 = 0, ps1 = 0;
+	uint64_t last0 = 0, last1 = 0;
+	int ok = pread(fd, m0, sizeof m0, 0) == (ssize_t)sizeof m0 &&
+	         le32(m0 + META_MAGIC_AT) == META_MAGIC;
+	if (!ok) {
+		close(fd);
+		return sdb_fail(SDB_ECORRUPT, "%s: not a valid slidedb database (not an LMDB file)",
+		                db->path);
+	}
+	ok = read_meta(m0, &ps0, &last0) == 0 &&
+	     pread(fd, m1, sizeof m1, ps0) == (ssize_t)sizeof m1 &&
+	     read_meta(m1, &ps1, &last1) == 0 && ps1 == ps0;
+	close(fd);
+	if (!ok)
+		return sdb_fail(SDB_ECORRUPT, "%s: not a valid slidedb database (damaged LMDB meta "
+		                "pages)", db->path);
+	uint64_t need = ((last0 > last1 ? last0 : last1) + 1) * ps0;
+	if ((uint64_t)fs.st_size < need || (uint64_t)fs.st_size % ps0)
+		return sdb_fail(SDB_ECORRUPT, "%s: truncated (%lld bytes, the database needs %llu in "
+		                "whole pages of %u)", db->path, (long long)fs.st_size,
+		                (unsigned long long)need, ps0);
+	return SDB_OK;
 }
 
 /* A file shorter than LMDB's last page is truncated: reading past its end
@@ -167,6 +248,9 @@ static int load_catalog(sdb_db *db, MDB_txn *txn)
 	int rc = mdb_stat(txn, db->catalog, &st);
 	if (rc)
 		return lmdb_fail(db, rc, "reading the catalog");
+	if (st.ms_entries > MAX_CATALOG)
+		return sdb_fail(SDB_ECORRUPT, "%s: the catalog claims %zu tables (damaged)", db->path,
+		                st.ms_entries);
 	db->table = calloc(st.ms_entries ? st.ms_entries : 1, sizeof *db->table);
 	if (!db->table)
 		return sdb_fail(SDB_ENOMEM, "%s: out of memory", db->path);
@@ -310,7 +394,9 @@ static int open_env(sdb_db *db, int rdonly)
 	if (rc)
 		return lmdb_fail(db, rc, "opening");
 	unsigned fl = MDB_NOSUBDIR | (rdonly ? MDB_RDONLY : 0);
-	int err = prepare_lock_file(db);
+	int err = check_meta_pages(db);
+	if (!err)
+		err = prepare_lock_file(db);
 	if (err)
 		return err;
 	rc = mdb_env_open(db->env, db->path, fl, 0644);

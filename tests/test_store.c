@@ -260,6 +260,34 @@ Test(store, empty_lmdb_file_of_a_stopped_build)
 	unlink(path);
 }
 
+/* Database files that crashed the programs in a fuzz campaign (a zero page
+ * size, pages past the end of the file, a root page of 0 or 1 in a meta
+ * page, a catalog claiming billions of tables): each is refused with
+ * SDB_ECORRUPT before LMDB or slidedb trusts what it says. */
+Test(store, fuzzed_files_that_crashed_are_refused)
+{
+	char cmd[4096], list[512], *names;
+	snprintf(list, sizeof list, "%s/tests/data/damaged", SLIDEDB_SOURCE_DIR);
+	snprintf(cmd, sizeof cmd, "ls '%s'", list);
+	cr_assert_eq(tk_run(cmd, NULL, &names, NULL), 0);
+	int n = 0;
+	for (char *name = strtok(names, "\n"); name; name = strtok(NULL, "\n")) {
+		char src[1024], path[512];
+		snprintf(src, sizeof src, "%s/%s", list, name);
+		tk_tmp_path(path, sizeof path, "fuzzed.lmdb");
+		snprintf(cmd, sizeof cmd, "cp '%s' '%s'", src, path);
+		cr_assert_eq(system(cmd), 0);
+		sdb_db *db;
+		int err = sdb_db_open(&db, path, SDB_RDONLY);
+		cr_assert_eq(err, SDB_ECORRUPT, "%s: opened (%d: %s)", name, err, sdb_errdetail());
+		snprintf(cmd, sizeof cmd, "rm -f '%s' '%s-lock'", path, path);
+		cr_assert_eq(system(cmd), 0);
+		n++;
+	}
+	cr_assert_geq(n, 8, "the fixtures are missing: %d files", n);
+	free(names);
+}
+
 Test(store, other_format_version_is_refused)
 {
 	char path[512];
