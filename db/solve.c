@@ -33,7 +33,10 @@ static int dfs(search *s, const sdb_hstate *st, int g, int bound, int prev)
 			s->next_bound = f;
 		return 0;
 	}
-	if (st->value == 0 && sdb_board_equal(&st->board[0], &s->goal)) {
+	/* The goal is the goal board, whatever the heuristic says there: a set
+	 * that does not give 0 at the goal (a crafted one) must not hide it. The
+	 * blank's cell rules out most nodes before the comparison. */
+	if (st->board[0].blank == s->goal.blank && sdb_board_equal(&st->board[0], &s->goal)) {
 		s->found_depth = g;
 		return FOUND;
 	}

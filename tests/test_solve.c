@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "slidedb_engine.h"
 #include "testkit.h"
 
 /* Answers without the move sequence: the distance and best move only. */
@@ -264,6 +265,70 @@ Test(solve, korf_easy_instances_4x4, .timeout = 600)
 	near_edge = edge_goal;
 	sdb_board_apply(&near_edge, SDB_DOWN);
 	cr_assert_eq(sdb_solve(&a, &st, h, &near_edge, &edge_goal, NULL), SDB_EINVAL);
+	sdb_heuristic_close(h);
+	sdb_db_close(db);
+}
+
+/* IDA* reports what it found: the depth at which it reached the goal and the
+ * path it took, even with a heuristic that overestimates (a set whose
+ * entries were raised and whose CRC was recomputed, so that it passes every
+ * check). Once the search bound was reported as the distance and the moves
+ * were padded with illegal ones. */
+Test(solve, reports_the_depth_found_not_the_bound, .timeout = 60)
+{
+	char src[512], dst[512], cmd[1024], *err;
+	tk_tmp_path(src, sizeof src, "exact-set.lmdb");
+	snprintf(cmd, sizeof cmd, "%s pdb 3x3 --partition 1,2,3,4,5,6,7,8 --db '%s' -q",
+	         SLIDEDB_GEN, src);
+	cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 0, "%s", err);
+	free(err);
+	sdb_db *in;
+	cr_assert_eq(sdb_db_open(&in, src, SDB_RDONLY), 0);
+	const sdb_table *t = sdb_table_at(in, 0);
+	sdb_table_info info = *sdb_table_meta(t);
+	uint64_t bytes = sdb_table_bytes(&info);
+	/* every entry 6 moves too many, the goal's too: one byte per entry, or
+	 * a nibble of (value - Manhattan) / 2 raised by 3 */
+	uint8_t *raised = malloc(bytes);
+	memcpy(raised, sdb_table_data(t), bytes);
+	for (uint64_t i = 0; i < bytes; i++) {
+		if (info.entry_format == SDB_ENTRY_DIST8) {
+			raised[i] = (uint8_t)(raised[i] < 240 ? raised[i] + 6 : raised[i]);
+			continue;
+		}
+		int lo = raised[i] & 15, hi = raised[i] >> 4;
+		lo = lo + 3 > 15 ? 15 : lo + 3;
+		hi = hi + 3 > 15 ? 15 : hi + 3;
+		raised[i] = (uint8_t)(lo | hi << 4);
+	}
+	sdb_db_close(in);
+	tk_tmp_path(dst, sizeof dst, "raised-set.lmdb");
+	sdb_db *out;
+	sdb_writer *w;
+	uint8_t *data;
+	cr_assert_eq(sdb_db_open(&out, dst, SDB_CREATE), 0);
+	cr_assert_eq(sdb_writer_begin(&w, out), 0);
+	cr_assert_eq(sdb_writer_reserve(w, &data, info.name, bytes), 0);
+	memcpy(data, raised, bytes);
+	cr_assert_eq(sdb_writer_put_meta(w, &info), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_writer_commit(w), 0);
+	sdb_db_close(out);
+	free(raised);
+
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, dst, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	sdb_board goal, start;
+	sdb_board_goal(&goal, 3, 3, 8);
+	sdb_heuristic *h;
+	cr_assert_eq(sdb_heuristic_open(&h, db, &goal, info.set), 0, "%s", sdb_errdetail());
+	sdb_board_parse(&start, "1 2 3 4 5 6 0 7 8", 3, 3);   /* two moves: rr */
+	cr_assert_gt(sdb_heuristic_value(h, &start), 2, "the raised set must overestimate");
+	sdb_answer a;
+	sdb_solve_stats st;
+	cr_assert_eq(sdb_solve(&a, &st, h, &start, &goal, NULL), 0, "%s", sdb_errdetail());
+	cr_assert_eq(a.distance, (int)strlen(a.moves), "distance %d for moves '%s'", a.distance,
+	             a.moves);
+	cr_assert(tk_replay(&start, a.moves, &goal), "moves '%s' do not replay", a.moves);
 	sdb_heuristic_close(h);
 	sdb_db_close(db);
 }
