@@ -523,7 +523,7 @@ typedef struct sdb_heuristic sdb_heuristic;
  *
  * Every table of the set is checked against its CRC-32 first, so a damaged
  * set is refused rather than giving wrong bounds: this reads the whole set
- * once (about 0.4 s for the 747 MB of the 7-8 set; bench/RESULTS.md).
+ * once (0.21 s for one 4x4 query with the 747 MB 7-8 set; bench/RESULTS.md).
  * sdb_answer_query() opens each set once per database handle.
  * @param[out] h    the heuristic, closed with sdb_heuristic_close(); it reads
  *                  the tables of @p db, which must stay open
