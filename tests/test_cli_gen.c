@@ -14,12 +14,7 @@
 enum { CMD_MAX = 8192, TEXT_MAX = 512 };
 
 /* ------------------------------------------------------------------ */
-/* Scratch databases and refusals                                       */
-
-static void db_path(char *path, size_t cap, const char *name)
-{
-	tk_tmp_path(path, cap, name);
-}
+/* Refusals                                                             */
 
 /* A refusal: exit code want, nothing on stdout, one stderr line with the
  * fragment. */
@@ -130,7 +125,7 @@ static char *queries_3x3(int count, unsigned seed)
 Test(gen_full, builds_three_tables_for_3x3)
 {
 	char db[TEXT_MAX];
-	db_path(db, sizeof db, "gen-3x3.lmdb");
+	tk_tmp_path(db, sizeof db, "gen-3x3.lmdb");
 	char *out, *err;
 	int rc = ck_gen(db, &out, &err, "full 3x3");
 	cr_assert_eq(rc, 0, "%s", err);
@@ -168,7 +163,7 @@ Test(gen_full, builds_three_tables_for_3x3)
 Test(gen_full, json_one_object_per_table)
 {
 	char db[TEXT_MAX];
-	db_path(db, sizeof db, "gen-json.lmdb");
+	tk_tmp_path(db, sizeof db, "gen-json.lmdb");
 	char *out, *err;
 	int rc = ck_gen(db, &out, &err, "full 3x3 --json");
 	cr_assert_eq(rc, 0, "%s", err);
@@ -228,7 +223,7 @@ Test(gen_full, goal_builds_only_that_blank_class)
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char db[TEXT_MAX];
-		db_path(db, sizeof db, "gen-goal.lmdb");
+		tk_tmp_path(db, sizeof db, "gen-goal.lmdb");
 		char *out, *err;
 		int rc = ck_gen(db, &out, &err, "full 3x3 --goal '%s' --json", cases[i].goal);
 		cr_assert_eq(rc, 0, "--goal '%s': %s", cases[i].goal, err);
@@ -286,7 +281,7 @@ Test(gen_full, bad_goal_refused)
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char db[TEXT_MAX];
-		db_path(db, sizeof db, "gen-badgoal.lmdb");
+		tk_tmp_path(db, sizeof db, "gen-badgoal.lmdb");
 		char *out, *err;
 		int rc = ck_gen(db, &out, &err, "full 3x3 --goal '%s'", cases[i].goal);
 		cr_assert(strstr(err, "--goal"), "--goal '%s': '%s' does not name --goal",
@@ -301,7 +296,7 @@ Test(gen_full, boards_beyond_12_cells_refused)
 	const char *sizes[] = { "4x4", "3x5", "5x3", "2x7", "7x2", "2x8" };
 	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
 		char db[TEXT_MAX];
-		db_path(db, sizeof db, "gen-big.lmdb");
+		tk_tmp_path(db, sizeof db, "gen-big.lmdb");
 		char *out, *err;
 		int rc = ck_gen(db, &out, &err, "full %s", sizes[i]);
 		cr_assert(strstr(err, sizes[i]), "%s: '%s' does not name the size", sizes[i], err);
@@ -316,7 +311,7 @@ Test(gen_full, boards_beyond_12_cells_refused)
 Test(gen_usage, bad_sizes_commands_and_options_exit_2)
 {
 	char db[TEXT_MAX];
-	db_path(db, sizeof db, "gen-usage.lmdb");
+	tk_tmp_path(db, sizeof db, "gen-usage.lmdb");
 	static const struct {
 		const char *args, *what;
 	} cases[] = {
@@ -381,7 +376,7 @@ Test(gen_usage, help_and_version)
 	}
 	/* Help builds nothing. */
 	char db[TEXT_MAX];
-	db_path(db, sizeof db, "gen-help.lmdb");
+	tk_tmp_path(db, sizeof db, "gen-help.lmdb");
 	char *out, *err;
 	cr_assert_eq(ck_gen(NULL, &out, &err, "full 3x3 --db '%s' --help", db), 0);
 	cr_assert(!ck_exists(db));
@@ -419,8 +414,8 @@ static void assert_same_tables(const char *a, const char *b)
 Test(gen_threads, one_and_two_threads_build_the_same_bytes)
 {
 	char one[TEXT_MAX], two[TEXT_MAX];
-	db_path(one, sizeof one, "gen-t1.lmdb");
-	db_path(two, sizeof two, "gen-t2.lmdb");
+	tk_tmp_path(one, sizeof one, "gen-t1.lmdb");
+	tk_tmp_path(two, sizeof two, "gen-t2.lmdb");
 	tk_build(one, "2x4", "--threads 1");
 	tk_build(one, "3x3", "--threads 1");
 	tk_build(two, "2x4", "--threads 2");
@@ -454,7 +449,7 @@ Test(gen_threads, one_and_two_threads_build_the_same_bytes)
 Test(gen_rebuild, rebuild_keeps_valid_and_other_sizes_stay)
 {
 	char db[TEXT_MAX];
-	db_path(db, sizeof db, "gen-rebuild.lmdb");
+	tk_tmp_path(db, sizeof db, "gen-rebuild.lmdb");
 	tk_build(db, "3x3", NULL);
 	char *first = info_json(db);
 	char *q = queries_3x3(40, 8u);
@@ -505,7 +500,7 @@ Test(gen_rebuild, rebuild_keeps_valid_and_other_sizes_stay)
 
 	/* A fresh database: 2x3 first, then 3x3. */
 	char db2[TEXT_MAX];
-	db_path(db2, sizeof db2, "gen-2x3-3x3.lmdb");
+	tk_tmp_path(db2, sizeof db2, "gen-2x3-3x3.lmdb");
 	tk_build(db2, "2x3", NULL);
 	char *small = info_json(db2);
 	tk_build(db2, "3x3", NULL);
@@ -534,7 +529,7 @@ Test(gen_rebuild, rebuild_keeps_valid_and_other_sizes_stay)
 Test(gen_crash, killed_build_leaves_the_database_intact, .timeout = 120)
 {
 	char db[TEXT_MAX];
-	db_path(db, sizeof db, "gen-killed.lmdb");
+	tk_tmp_path(db, sizeof db, "gen-killed.lmdb");
 	tk_build(db, "3x3", NULL);
 	char *before = info_json(db);
 	char *q = queries_3x3(60, 99u);
@@ -650,7 +645,7 @@ Test(gen_db, non_slidedb_files_refused_and_unchanged)
 Test(gen_db, slidedb_db_environment_names_the_database)
 {
 	char db[TEXT_MAX], cmd[CMD_MAX];
-	db_path(db, sizeof db, "gen-env.lmdb");
+	tk_tmp_path(db, sizeof db, "gen-env.lmdb");
 	snprintf(cmd, sizeof cmd, "cd / && SLIDEDB_DB='%s' %s full 2x3 -q", db, SLIDEDB_GEN);
 	char *out, *err;
 	int rc = tk_run(cmd, NULL, &out, &err);

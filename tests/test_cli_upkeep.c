@@ -187,12 +187,6 @@ static char *answers(const char *db, const char *queries)
 	return out;
 }
 
-/* A fresh database path. */
-static void db_path(char *path, size_t cap, const char *name)
-{
-	tk_tmp_path(path, cap, name);
-}
-
 /* The standard set of the suite: full 3x3, full 2x3, a complete 3x3 set. */
 #define SET_3X3 "pdb-3x3-b0-1,2,3,4_5,6,7,8"
 static const char *ALL_TABLES[] = {
@@ -217,7 +211,7 @@ static void build_standard(const char *db)
 Test(upkeep_rm, one_table_and_the_rest_still_answer)
 {
 	char db[TEXT_MAX];
-	db_path(db, sizeof db, "rm-one.lmdb");
+	tk_tmp_path(db, sizeof db, "rm-one.lmdb");
 	build_standard(db);
 	char *queries = some_queries(40, 7);
 	char *before = answers(db, queries);
@@ -264,7 +258,7 @@ Test(upkeep_rm, one_table_and_the_rest_still_answer)
 Test(upkeep_rm, a_set_and_a_full_size)
 {
 	char db[TEXT_MAX];
-	db_path(db, sizeof db, "rm-set.lmdb");
+	tk_tmp_path(db, sizeof db, "rm-set.lmdb");
 	build_standard(db);
 	const char *q2x3 = "1 2 3 0 4 5 ; 1 2 3 4 5 0\n4 1 2 0 5 3 ; 0 1 2 3 4 5\n"
 	                   "1 2 0 3 4 5 ; 1 2 3 4 5 0\n";
@@ -311,7 +305,7 @@ Test(upkeep_rm, a_set_and_a_full_size)
 Test(upkeep_rm, several_names_are_one_transaction)
 {
 	char db[TEXT_MAX];
-	db_path(db, sizeof db, "rm-tx.lmdb");
+	tk_tmp_path(db, sizeof db, "rm-tx.lmdb");
 	build_standard(db);
 	char *info0 = info_json(db, NULL);
 	static const struct {
@@ -349,7 +343,7 @@ Test(upkeep_rm, several_names_are_one_transaction)
 Test(upkeep_rm, missing_database_and_usage)
 {
 	char db[TEXT_MAX];
-	db_path(db, sizeof db, "rm-missing.lmdb");
+	tk_tmp_path(db, sizeof db, "rm-missing.lmdb");
 	char *out, *err;
 	int rc = ck_gen(db, &out, &err, "rm full-3x3");
 	assert_refused(rc, 1, out, err, "rm on a missing database", db, "nothing was removed", NULL);
@@ -362,7 +356,7 @@ Test(upkeep_rm, missing_database_and_usage)
 Test(upkeep_rm, library_remove_and_select)
 {
 	char path[TEXT_MAX];
-	db_path(path, sizeof path, "rm-lib.lmdb");
+	tk_tmp_path(path, sizeof path, "rm-lib.lmdb");
 	build_standard(path);
 	sdb_db *db;
 	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
@@ -424,7 +418,7 @@ Test(upkeep_rm, library_remove_and_select)
 Test(upkeep_compact, rebuilds_grow_the_file_and_compact_shrinks_it)
 {
 	char db[TEXT_MAX];
-	db_path(db, sizeof db, "compact.lmdb");
+	tk_tmp_path(db, sizeof db, "compact.lmdb");
 	long long sizes[3];
 	for (int i = 0; i < 3; i++) {
 		GEN(db, "full 3x3 -q");
@@ -528,7 +522,7 @@ static void reader_stop(reader *r)
 Test(upkeep_compact, refused_while_another_process_reads)
 {
 	char db[TEXT_MAX];
-	db_path(db, sizeof db, "compact-busy.lmdb");
+	tk_tmp_path(db, sizeof db, "compact-busy.lmdb");
 	GEN(db, "full 3x3 -q");
 	GEN(db, "full 3x3 -q");   /* a rebuild: there is space to give back */
 	reader r;
@@ -556,7 +550,7 @@ Test(upkeep_compact, refused_while_another_process_reads)
 Test(upkeep_compact, missing_or_foreign_file_and_library)
 {
 	char db[TEXT_MAX];
-	db_path(db, sizeof db, "compact-missing.lmdb");
+	tk_tmp_path(db, sizeof db, "compact-missing.lmdb");
 	char *out, *err;
 	int rc = ck_gen(db, &out, &err, "compact");
 	assert_refused(rc, 1, out, err, "compact of a missing database", db, NULL);
@@ -570,7 +564,7 @@ Test(upkeep_compact, missing_or_foreign_file_and_library)
 
 	/* A file that is not a database is refused and left alone. */
 	char junk[TEXT_MAX];
-	db_path(junk, sizeof junk, "compact-junk");
+	tk_tmp_path(junk, sizeof junk, "compact-junk");
 	ck_write_file(junk, "not a database\n", 15);
 	snapshot s = snap(junk);
 	rc = ck_gen(junk, &out, &err, "compact");
@@ -610,9 +604,9 @@ static int any_with_prefix(const char *prefix)
 Test(upkeep_export, several_names_and_full_size)
 {
 	char db[TEXT_MAX], file[TEXT_MAX], copy[TEXT_MAX];
-	db_path(db, sizeof db, "export.lmdb");
-	db_path(file, sizeof file, "export.gz");
-	db_path(copy, sizeof copy, "export-copy.lmdb");
+	tk_tmp_path(db, sizeof db, "export.lmdb");
+	tk_tmp_path(file, sizeof file, "export.gz");
+	tk_tmp_path(copy, sizeof copy, "export-copy.lmdb");
 	build_standard(db);
 	char *info0 = info_json(db, NULL);
 
@@ -669,8 +663,8 @@ Test(upkeep_export, several_names_and_full_size)
 Test(upkeep_export, unknown_name_leaves_no_file)
 {
 	char db[TEXT_MAX], file[TEXT_MAX];
-	db_path(db, sizeof db, "export-unknown.lmdb");
-	db_path(file, sizeof file, "export-unknown.gz");
+	tk_tmp_path(db, sizeof db, "export-unknown.lmdb");
+	tk_tmp_path(file, sizeof file, "export-unknown.gz");
 	GEN(db, "full 2x3 -q");
 	static const struct {
 		const char *names, *unknown;
@@ -697,9 +691,9 @@ Test(upkeep_export, unknown_name_leaves_no_file)
 Test(upkeep_export, import_over_existing_tables_needs_replace)
 {
 	char src[TEXT_MAX], dst[TEXT_MAX], file[TEXT_MAX];
-	db_path(src, sizeof src, "import-src.lmdb");
-	db_path(dst, sizeof dst, "import-dst.lmdb");
-	db_path(file, sizeof file, "import.gz");
+	tk_tmp_path(src, sizeof src, "import-src.lmdb");
+	tk_tmp_path(dst, sizeof dst, "import-dst.lmdb");
+	tk_tmp_path(file, sizeof file, "import.gz");
 	GEN(src, "full 3x3 -q --threads 1");
 	GEN(dst, "full 3x3 -q --threads 2 --goal '1 2 3 4 0 5 6 7 8'");   /* only full-3x3-b4 */
 	GEN(dst, "full 2x3 -q --threads 2");
@@ -743,7 +737,7 @@ Test(upkeep_export, import_over_existing_tables_needs_replace)
 
 	/* A failed import into a database that does not exist creates none. */
 	char none[TEXT_MAX];
-	db_path(none, sizeof none, "import-none.lmdb");
+	tk_tmp_path(none, sizeof none, "import-none.lmdb");
 	rc = ck_gen(none, &out, &err, "import '%s.missing'", file);
 	assert_refused(rc, 1, out, err, "import of a missing file", ".missing", NULL);
 	cr_assert(!ck_exists(none), "a failed import created %s", none);
@@ -758,7 +752,7 @@ Test(upkeep_export, import_over_existing_tables_needs_replace)
 Test(upkeep_info, only_the_named_tables)
 {
 	char db[TEXT_MAX];
-	db_path(db, sizeof db, "info-names.lmdb");
+	tk_tmp_path(db, sizeof db, "info-names.lmdb");
 	build_standard(db);
 	static const struct {
 		const char *names;
@@ -817,7 +811,7 @@ Test(upkeep_info, only_the_named_tables)
 Test(upkeep_info, bytes_of_full_and_nibble_tables)
 {
 	char db[TEXT_MAX];
-	db_path(db, sizeof db, "info-bytes.lmdb");
+	tk_tmp_path(db, sizeof db, "info-bytes.lmdb");
 	build_standard(db);
 	GEN(db, "pdb 3x3 --partition 1,2,3,4/5,6,7,8 --blank min -q");
 	char *info = info_json(db, NULL);
@@ -859,7 +853,7 @@ Test(upkeep_info, bytes_of_full_and_nibble_tables)
 Test(upkeep_info, tiles_a_partial_set_leaves_out)
 {
 	char db[TEXT_MAX];
-	db_path(db, sizeof db, "info-partial.lmdb");
+	tk_tmp_path(db, sizeof db, "info-partial.lmdb");
 	/* Typed for the default goal (blank last), the set's tiles are shown as
 	 * typed, as in its name. */
 	GEN(db, "pdb 3x3 --partition 1,2,3/4,5,6 --partial -q");
@@ -911,7 +905,7 @@ Test(upkeep_info, tiles_a_partial_set_leaves_out)
 	 * other tiles of the ordered goal, and the name says so too: its groups
 	 * and what it leaves out still split the tiles 1..8, two left out. */
 	char db2[TEXT_MAX];
-	db_path(db2, sizeof db2, "info-partial2.lmdb");
+	tk_tmp_path(db2, sizeof db2, "info-partial2.lmdb");
 	GEN(db2, "pdb 3x3 --partition 1,2,3/4,5,6 --partial --goal '0 1 2 3 4 5 6 7 8' -q");
 	char *info2 = info_json(db2, NULL);
 	/* blank first: tile t there is tile 9 - t of the ordered goal */
@@ -939,8 +933,8 @@ Test(upkeep_info, tiles_a_partial_set_leaves_out)
 Test(upkeep_usage, options_of_another_command_are_usage_errors)
 {
 	char fresh[TEXT_MAX], db[TEXT_MAX];
-	db_path(fresh, sizeof fresh, "usage-fresh.lmdb");
-	db_path(db, sizeof db, "usage.lmdb");
+	tk_tmp_path(fresh, sizeof fresh, "usage-fresh.lmdb");
+	tk_tmp_path(db, sizeof db, "usage.lmdb");
 	GEN(db, "full 2x3 -q");
 	static const struct {
 		const char *args, *option, *command;
@@ -1073,8 +1067,8 @@ Test(upkeep_usage, help_of_a_command_shows_its_own_options)
 Test(upkeep_partition, leaving_tiles_out_needs_partial)
 {
 	char fresh[TEXT_MAX], db[TEXT_MAX];
-	db_path(fresh, sizeof fresh, "part-fresh.lmdb");
-	db_path(db, sizeof db, "part.lmdb");
+	tk_tmp_path(fresh, sizeof fresh, "part-fresh.lmdb");
+	tk_tmp_path(db, sizeof db, "part.lmdb");
 	GEN(db, "full 2x3 -q");
 	static const struct {
 		const char *spec, *left;
@@ -1114,7 +1108,7 @@ Test(upkeep_partition, leaving_tiles_out_needs_partial)
 Test(upkeep_partition, set_names)
 {
 	char db[TEXT_MAX];
-	db_path(db, sizeof db, "part-names.lmdb");
+	tk_tmp_path(db, sizeof db, "part-names.lmdb");
 	GEN(db, "pdb 3x3 --partition 1,2,3/4,5,6 --partial --name myset -q");
 	char *info = info_json(db, NULL);
 	ck_assert_tables(info, (const char *[]){ "myset/g0", "myset/g1" }, 2, "--name myset");
@@ -1180,7 +1174,7 @@ Test(upkeep_partition, set_names)
 Test(upkeep_partition, rebuild_with_fewer_groups_drops_the_old_ones)
 {
 	char db[TEXT_MAX];
-	db_path(db, sizeof db, "part-stale.lmdb");
+	tk_tmp_path(db, sizeof db, "part-stale.lmdb");
 	GEN(db, "pdb 3x3 --partition 1,2,3/4,5,6/7,8 --name s -q");
 	GEN(db, "pdb 3x3 --partition 1,2,3,4/5,6,7,8 --name s -q");
 	GEN(db, "pdb 3x3 --partition 1,2,3/4,5,6 --partial --name s -q");
