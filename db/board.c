@@ -385,6 +385,14 @@ int sdb_board_apply(sdb_board *b, int move)
 	return SDB_OK;
 }
 
+int sdb_move_tile(const sdb_board *b, int move)
+{
+	if (move < 0 || move > 3 || !(sdb_board_moves(b) >> move & 1))
+		return -1;
+	const int delta[4] = { -b->w, b->w, -1, 1 };
+	return b->cell[b->blank + delta[move]];
+}
+
 int sdb_board_parity(const sdb_board *b)
 {
 	/* Inversions: for each tile, the tiles already seen that are larger. */

@@ -56,6 +56,45 @@ int sdb_board_from_cells(sdb_board *b, const sdb_cells *c, int w, int h);
  * (the caller goes on), 0 if not (the answer is complete), or SDB_EINVAL. */
 int sdb_answer_begin(sdb_answer *a, const sdb_board *start, const sdb_board *goal);
 
+/* What is wanted of the optimal sequences beyond the first (every best
+ * move, their number, the sequences themselves), and what was found. */
+typedef struct sdb_optimal {
+	int count_all;           /* count every optimal sequence into count */
+	uint64_t limit;          /* give at most this many sequences to fn */
+	sdb_path_fn fn;
+	void *ctx;
+	unsigned best_moves;     /* out: first moves of optimal sequences (caller's) */
+	sdb_count count;         /* out, with count_all */
+	uint64_t emitted;        /* out: sequences given to fn */
+	int stopped;             /* out: fn asked to stop */
+} sdb_optimal;
+
+/* c += v; -1 if the count passes 2^128 - 1 (c is then meaningless). */
+static inline int sdb_count_add(sdb_count *c, uint64_t v)
+{
+	uint64_t lo = c->lo + v;
+	int carry = lo < c->lo;
+	c->lo = lo;
+	return carry && ++c->hi == 0 ? -1 : 0;
+}
+
+/* sdb_solve(), then, with en, a second pass at the optimal bound that
+ * visits the optimal sequences as en asks (solve.c). */
+int sdb_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
+                      const sdb_board *start, const sdb_board *goal,
+                      const sdb_solve_limits *limits, sdb_optimal *en);
+
+/* The same from a full table (optimal.c): cur is the start in the table's
+ * frame f, at distance d. 0, SDB_ECORRUPT (the table contradicts itself;
+ * the caller says so), SDB_ENOMEM or SDB_ETOOBIG (over 2^128). */
+int sdb_table_optimal(const sdb_table *t, const sdb_frame *f, const sdb_board *cur, int d,
+                      sdb_optimal *en);
+
+/* The full table for goals like this one (its data resolved), or NULL with
+ * *err and the detail set (SDB_ENOTFOUND naming the command, SDB_ETOOBIG,
+ * SDB_ECORRUPT). */
+const sdb_table *sdb_find_for_goal(const sdb_db *db, const sdb_board *goal, int *err);
+
 /* Permutation parity (0 or 1) of the tiles of b read row-major, blank skipped. */
 int sdb_board_parity(const sdb_board *b);
 

@@ -43,7 +43,7 @@ static int has_full_size(const sdb_db *db, int w, int h)
 }
 
 /* The table for goals like this one, or NULL with *err set. */
-static const sdb_table *find_for_goal(const sdb_db *db, const sdb_board *goal, int *err)
+const sdb_table *sdb_find_for_goal(const sdb_db *db, const sdb_board *goal, int *err)
 {
 	int w = goal->w, h = goal->h;
 	if (goal->n > SDB_MAX_FULL_CELLS) {
@@ -85,7 +85,7 @@ static const sdb_table *find_for_goal(const sdb_db *db, const sdb_board *goal, i
 const sdb_table *sdb_table_for_goal(const sdb_db *db, const sdb_board *goal)
 {
 	int err;
-	const sdb_table *t = find_for_goal(db, goal, &err);
+	const sdb_table *t = sdb_find_for_goal(db, goal, &err);
 	if (t)
 		sdb_done(SDB_OK);
 	return t;
@@ -136,7 +136,8 @@ int sdb_answer_begin(sdb_answer *a, const sdb_board *start, const sdb_board *goa
 
 /* A search, for boards too large for full tables. */
 static int answer_by_search(sdb_answer *a, const sdb_db *db, const sdb_board *start,
-                            const sdb_board *goal, const sdb_answer_opts *opts)
+                            const sdb_board *goal, const sdb_answer_opts *opts,
+                            sdb_optimal *en)
 {
 	const sdb_heuristic *h;
 	const char *note;
@@ -144,17 +145,17 @@ static int answer_by_search(sdb_answer *a, const sdb_db *db, const sdb_board *st
 	if (err)
 		return err;
 	sdb_solve_stats stats;
-	err = sdb_solve(a, &stats, h, start, goal, opts ? &opts->limits : NULL);
+	err = sdb_solve_optimal(a, &stats, h, start, goal, opts ? &opts->limits : NULL, en);
 	a->note = note;
 	return err;
 }
 
 /* Read from the full table: the distance and best move, and the walk. */
 static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *start,
-                           const sdb_board *goal, int want_moves)
+                           const sdb_board *goal, int want_moves, sdb_optimal *en)
 {
 	int err = SDB_OK;
-	const sdb_table *t = find_for_goal(db, goal, &err);
+	const sdb_table *t = sdb_find_for_goal(db, goal, &err);
 	if (!t)
 		return err;
 	sdb_frame frame;
@@ -172,6 +173,15 @@ static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *sta
 	a->method = SDB_METHOD_TABLE;
 	a->distance = d;
 	a->best_move = d ? frame.move_back[e >> 6] : -1;
+	if (en) {
+		int err = sdb_table_optimal(t, &frame, &cur, d, en);
+		if (err == SDB_ECORRUPT)
+			return corrupt_path(db, t);
+		if (err == SDB_ETOOBIG)
+			return sdb_fail(err, "more than 2^128 optimal solutions");
+		if (err)
+			return sdb_fail(err, "out of memory counting optimal solutions");
+	}
 	if (!want_moves)
 		return check_neighbours(db, t, &cur, d, e >> 6);
 	/* Walk the best moves. A horizontal move keeps the tile order, so its
@@ -203,13 +213,55 @@ static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *sta
 	return SDB_OK;
 }
 
-int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
-                     const sdb_board *goal, const sdb_answer_opts *opts)
+/* The answer, and with en what en asks about the optimal sequences. */
+static int answer(sdb_answer *a, const sdb_db *db, const sdb_board *start,
+                  const sdb_board *goal, const sdb_answer_opts *opts, sdb_optimal *en)
 {
 	int ok = sdb_answer_begin(a, start, goal);
 	if (ok <= 0)
-		return sdb_done(ok);   /* an error, or answered: unsolvable */
-	int err = goal->n > SDB_MAX_FULL_CELLS ? answer_by_search(a, db, start, goal, opts)
-	          : answer_by_table(a, db, start, goal, opts ? opts->want_moves : 1);
+		return ok;   /* an error, or answered: unsolvable */
+	if (goal->n > SDB_MAX_FULL_CELLS)
+		return answer_by_search(a, db, start, goal, opts, en);
+	return answer_by_table(a, db, start, goal, opts ? opts->want_moves : 1, en);
+}
+
+static int no_paths(void *ctx, const char *moves)
+{
+	(void)ctx;
+	(void)moves;
+	return 0;
+}
+
+int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
+                     const sdb_board *goal, const sdb_answer_opts *opts)
+{
+	sdb_optimal en = { .fn = no_paths };
+	const int want_optimal = opts && (opts->want_best_moves || opts->want_count);
+	a->best_moves = 0;
+	a->solutions.hi = a->solutions.lo = 0;
+	if (want_optimal)
+		en.count_all = opts->want_count;
+	int err = answer(a, db, start, goal, opts, want_optimal ? &en : NULL);
+	if (!err && want_optimal && a->solvable) {
+		a->best_moves = en.best_moves;
+		a->solutions = en.count;
+	}
+	return sdb_done(err);
+}
+
+int sdb_answer_paths(sdb_answer *a, const sdb_db *db, const sdb_board *start,
+                     const sdb_board *goal, uint64_t limit, const sdb_answer_opts *opts,
+                     sdb_path_fn fn, void *ctx)
+{
+	sdb_answer local;
+	if (!a)
+		a = &local;
+	sdb_optimal en = { .limit = limit, .fn = fn, .ctx = ctx };
+	sdb_answer_opts o = { .want_moves = 1 };
+	if (opts)
+		o.limits = opts->limits;
+	a->best_moves = 0;
+	a->solutions.hi = a->solutions.lo = 0;
+	int err = answer(a, db, start, goal, &o, limit ? &en : NULL);
 	return sdb_done(err);
 }

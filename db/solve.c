@@ -1,12 +1,13 @@
 /* IDA*: depth-first searches with a growing bound on f = g + h, in the
  * heuristic's frame, never undoing the previous move. Each depth keeps its
  * own copy of the followed state, so undoing a move costs nothing. */
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "internal.h"
 
-enum { CHECK_EVERY = 1 << 14, FOUND = 1, STOPPED = 2 };
+enum { CHECK_EVERY = 1 << 14, FOUND = 1, STOPPED = 2, NEXT_FIRST = 3, LIMIT_DONE = 4 };
 
 typedef struct search {
 	const sdb_heuristic *h;
@@ -15,6 +16,11 @@ typedef struct search {
 	double deadline;
 	int next_bound;
 	int found_depth;                /* moves to the goal, once found */
+	uint8_t order[4];               /* frame moves in the caller's order u d l r,
+	                                   so the first sequence found is the
+	                                   lexicographically smallest */
+	const uint8_t *move_back;       /* frame move -> caller's move */
+	sdb_optimal *en;                /* enumerating every optimal sequence, or NULL */
 	uint8_t path[SDB_MAX_MOVES];    /* frame moves */
 } search;
 
@@ -24,6 +30,8 @@ static double now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+static int visit(search *s, int g);
 
 static int dfs(search *s, const sdb_hstate *st, int g, int bound, int prev)
 {
@@ -38,7 +46,7 @@ static int dfs(search *s, const sdb_hstate *st, int g, int bound, int prev)
 	 * blank's cell rules out most nodes before the comparison. */
 	if (st->board[0].blank == s->goal.blank && sdb_board_equal(&st->board[0], &s->goal)) {
 		s->found_depth = g;
-		return FOUND;
+		return s->en ? visit(s, g) : FOUND;
 	}
 	if (g >= SDB_MAX_MOVES)
 		return 0;
@@ -46,21 +54,69 @@ static int dfs(search *s, const sdb_hstate *st, int g, int bound, int prev)
 	    (++s->nodes % CHECK_EVERY == 0 && s->deadline > 0 && now() > s->deadline))
 		return STOPPED;
 	unsigned moves = sdb_board_moves(&st->board[0]);
-	for (int m = 0; m < 4; m++) {
+	for (int k = 0; k < 4; k++) {
+		const int m = s->order[k];
 		if (!(moves >> m & 1) || (prev >= 0 && m == (prev ^ 1)))   /* u^1 = d, l^1 = r */
 			continue;
 		sdb_hstate child = *st;
 		sdb_heuristic_move_frame(s->h, &child, m);
 		s->path[g] = (uint8_t)m;
 		int r = dfs(s, &child, g + 1, bound, m);
+		if (r == NEXT_FIRST && g == 0)
+			continue;   /* this first move is known to be optimal: try the next */
 		if (r)
 			return r;
 	}
 	return 0;
 }
 
+/* An optimal sequence found while enumerating at the optimal bound. */
+static int visit(search *s, int g)
+{
+	sdb_optimal *en = s->en;
+	if (g > 0)
+		en->best_moves |= 1u << s->move_back[s->path[0]];
+	if (en->count_all && sdb_count_add(&en->count, 1))
+		return STOPPED;   /* cannot happen below 2^128 sequences; stop rather than wrap */
+	if (en->emitted < en->limit) {
+		char moves[SDB_MAX_MOVES + 1];
+		for (int k = 0; k < g; k++)
+			moves[k] = sdb_move_letter(s->move_back[s->path[k]]);
+		moves[g] = '\0';
+		en->emitted++;
+		if (en->fn(en->ctx, moves)) {
+			en->limit = en->emitted;   /* the caller has enough */
+			en->stopped = 1;
+		}
+	}
+	if (en->count_all || en->emitted < en->limit)
+		return 0;
+	if (en->limit > 0 || en->stopped)
+		return LIMIT_DONE;
+	return NEXT_FIRST;   /* only first moves wanted: one sequence per first move */
+}
+
 int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
               const sdb_board *start, const sdb_board *goal, const sdb_solve_limits *limits)
+{
+	return sdb_solve_optimal(a, stats, h, start, goal, limits, NULL);
+}
+
+static int limit_error(const search *s, const sdb_solve_limits *limits, double seconds,
+                       const char *what)
+{
+	if (s->max_nodes && s->nodes >= s->max_nodes)
+		return sdb_fail(SDB_ELIMIT, "search stopped at its limit of %llu nodes (%.1f s, %s)",
+		                (unsigned long long)s->max_nodes, seconds, what);
+	if (limits && limits->timeout > 0)
+		return sdb_fail(SDB_ELIMIT, "search stopped at its time limit of %g s (%llu nodes, "
+		                "%s)", limits->timeout, (unsigned long long)s->nodes, what);
+	return sdb_fail(SDB_ELIMIT, "more than 2^128 optimal solutions");
+}
+
+int sdb_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
+                      const sdb_board *start, const sdb_board *goal,
+                      const sdb_solve_limits *limits, sdb_optimal *en)
 {
 	double t0 = now();
 	memset(stats, 0, sizeof *stats);
@@ -75,6 +131,8 @@ int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
 	if (err)
 		return err;
 	sdb_frame_board(&frame, &s.goal, goal);
+	memcpy(s.order, frame.move_in, sizeof s.order);
+	s.move_back = frame.move_back;
 	if (limits) {
 		s.max_nodes = limits->max_nodes;
 		s.deadline = limits->timeout > 0 ? t0 + limits->timeout : 0;
@@ -93,14 +151,10 @@ int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
 	}
 	stats->nodes = s.nodes;
 	stats->seconds = now() - t0;
-	if (r == STOPPED && s.max_nodes && s.nodes >= s.max_nodes)
-		return sdb_fail(SDB_ELIMIT, "search stopped at its limit of %llu nodes (%.1f s, no "
-		                "solution within %d moves)", (unsigned long long)s.max_nodes,
-		                stats->seconds, bound - 1);
+	char what[64];
+	snprintf(what, sizeof what, "no solution within %d moves", bound - 1);
 	if (r == STOPPED)
-		return sdb_fail(SDB_ELIMIT, "search stopped at its time limit of %g s (%llu nodes, "
-		                "no solution within %d moves)", limits->timeout,
-		                (unsigned long long)s.nodes, bound - 1);
+		return limit_error(&s, limits, stats->seconds, what);
 	if (r != FOUND)
 		return sdb_fail(SDB_ELIMIT, "no solution within %d moves", SDB_MAX_MOVES);
 	/* The answer is what was found: the depth at the goal and the path to it
@@ -116,5 +170,16 @@ int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
 	a->nodes = stats->nodes;
 	a->heuristic = stats->heuristic;
 	a->heuristic_name = sdb_heuristic_name(h);
+	if (en) {
+		/* Every optimal sequence has exactly depth moves: search that bound
+		 * once more and visit them all (or as many as wanted). */
+		s.en = en;
+		r = dfs(&s, &st, 0, depth, -1);
+		stats->nodes = a->nodes = s.nodes;
+		stats->seconds = now() - t0;
+		if (r == STOPPED)
+			return limit_error(&s, limits, stats->seconds, "while counting the optimal "
+			                   "solutions");
+	}
 	return sdb_done(SDB_OK);
 }

@@ -24,7 +24,10 @@ typedef struct job {
 	int line, err;
 	sdb_query q;
 	sdb_answer a;
-	char *why;   /* the reason of a failed query (malloc'ed) */
+	out all;       /* --all: the optimal sequences, each ended by '\n' */
+	char *moves;   /* check mode: the sequence judged (malloc'ed with its query) */
+	sdb_check c;
+	char *why;     /* the reason of a failed query (malloc'ed) */
 } job;
 
 /* Keep the library's reason of a failure (batches are mostly good queries:
@@ -49,12 +52,64 @@ void answerer_free(answerer *a)
 	free(a);
 }
 
+/* Split a check line at its last ';': the query before, the moves after
+ * (blanks around them dropped). */
+static int parse_check(answerer *a, job *j)
+{
+	char *query = strdup(j->text);
+	if (!query) {
+		j->why = NULL;
+		return SDB_ENOMEM;
+	}
+	j->moves = query;   /* freed with the job */
+	char *semi = strrchr(query, ';');
+	if (!semi) {   /* "START MOVES": a last word of move letters */
+		size_t end = strlen(query);
+		while (end && strchr(" \t\r", query[end - 1]))
+			end--;
+		size_t word = end;
+		while (word && strchr("udlrUDLR", query[word - 1]))
+			word--;
+		if (word == end || word == 0 || !strchr(" \t", query[word - 1])) {
+			j->why = strdup("expected 'START [; GOAL] ; MOVES'");
+			return SDB_EINVAL;
+		}
+		semi = query + word - 1;
+	}
+	*semi = '\0';
+	char *m = semi + 1;
+	m += strspn(m, " \t");
+	size_t len = strlen(m);
+	while (len && (m[len - 1] == ' ' || m[len - 1] == '\t' || m[len - 1] == '\r'))
+		m[--len] = '\0';
+	int err = sdb_query_parse(&j->q, query, a->opts.w, a->opts.h, a->db);
+	memmove(query, m, len + 1);   /* the query is parsed: keep only the moves */
+	return err;
+}
+
+static int add_sequence(void *ctx, const char *moves)
+{
+	out *all = ctx;
+	out_str(all, moves);
+	out_char(all, '\n');
+	return 0;
+}
+
 static void solve(answerer *a, job *j)
 {
 	if (j->err)
 		return;
-	const sdb_answer_opts opts = { 1, a->opts.limits };
-	j->err = sdb_answer_query(&j->a, a->db, &j->q.start, &j->q.goal, &opts);
+	const report_opts *r = &a->opts.report;
+	const sdb_answer_opts opts = { .want_moves = 1, .limits = a->opts.limits,
+	                               .want_best_moves = r->all_best, .want_count = r->count };
+	if (a->opts.check)
+		j->err = sdb_check_moves(&j->c, a->db, &j->q.start, &j->q.goal, j->moves, &opts);
+	else
+		j->err = sdb_answer_query(&j->a, a->db, &j->q.start, &j->q.goal, &opts);
+	if (!j->err && r->all && j->a.solvable)
+		j->err = sdb_answer_paths(NULL, a->db, &j->q.start, &j->q.goal, r->limit, &opts,
+		                          add_sequence, &j->all);
+	out_char(&j->all, '\0');   /* a string, also when empty */
 	if (j->err)
 		keep_reason(j);
 }
@@ -87,7 +142,13 @@ static int report(answerer *a, out *o, const job *j)
 		report_error(o, &a->opts.report, j->line, j->text, reason);
 		return 1;
 	}
-	report_answer(o, &a->opts.report, &j->q, &j->a);
+	const char blank = report_blank_of(j->text);
+	if (a->opts.check) {
+		report_check(o, &a->opts.report, &j->q, j->moves, &j->c, blank);
+		return 0;
+	}
+	const answer_extra x = { j->all.buf, blank };
+	report_answer(o, &a->opts.report, &j->q, &j->a, &x);
 	return 0;
 }
 
@@ -103,13 +164,16 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 		job *j = &jobs[i];
 		j->text = queries[i];
 		j->line = linenos ? linenos[i] : 0;
-		j->err = sdb_query_parse(&j->q, j->text, a->opts.w, a->opts.h, a->db);
-		if (j->err)
+		j->err = a->opts.check ? parse_check(a, j)
+		         : sdb_query_parse(&j->q, j->text, a->opts.w, a->opts.h, a->db);
+		if (j->err && !j->why)
 			keep_reason(j);
 		searches += !j->err && j->q.goal.n > SDB_MAX_FULL_CELLS;
 	}
-	/* Threads only pay for searches; table answers take well under a microsecond. */
-	int threads = searches > 1 ? a->opts.threads : 1;
+	/* Threads pay for searches and for counting or listing optimal
+	 * sequences; a table's answer takes well under a microsecond. */
+	const report_opts *r = &a->opts.report;
+	int threads = searches > 1 || ((r->count || r->all) && n > 1) ? a->opts.threads : 1;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
 	for (int i = 0; i < n; i++)
 		solve(a, &jobs[i]);
@@ -117,6 +181,8 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 	for (int i = 0; i < n; i++) {
 		failed |= report(a, o, &jobs[i]);
 		free(jobs[i].why);
+		free(jobs[i].moves);
+		out_free(&jobs[i].all);
 	}
 	free(jobs);
 	return failed;

@@ -8,6 +8,7 @@
 #include "report.h"
 
 typedef struct answer_opts {
+	int check;                 /* judge move sequences ("START [; GOAL] ; MOVES") */
 	int w, h;                  /* --size, or 0 */
 	report_opts report;
 	sdb_solve_limits limits;   /* per searched query */
@@ -20,7 +21,7 @@ answerer *answerer_new(const sdb_db *db, const answer_opts *opts);
 void answerer_free(answerer *a);
 
 /* Answer queries[0..n) into o, in order, one answer line (or error line) for
- * each; linenos[i] is the input line of queries[i] (NULL: the command line).
+ * each (the checker's verdict in check mode); linenos[i] is the input line of queries[i] (NULL: the command line).
  * Error messages go to stderr in the same order. Returns 1 if any query
  * failed, else 0. */
 int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n);

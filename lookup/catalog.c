@@ -183,7 +183,31 @@ static void info_text(out *o, const sdb_table_info *in)
 	out_char(o, '\n');
 }
 
-int catalog_info(const sdb_db *db, const char *const *names, int nnames, int json)
+/* The states per distance as a bar chart: one line per distance, bars
+ * scaled to the largest count (a count too small for one '#' shows as '.'). */
+static void histogram(out *o, const sdb_table_info *in)
+{
+	enum { BAR = 50 };
+	uint64_t most = 1;
+	int numw = 1;
+	for (int d = 0; d <= in->max_distance; d++)
+		most = in->counts[d] > most ? in->counts[d] : most;
+	for (uint64_t v = most; v >= 10; v /= 10)
+		numw++;
+	for (int d = 0; d <= in->max_distance; d++) {
+		const uint64_t c = in->counts[d];
+		const int len = (int)((double)c / (double)most * BAR + 0.5);
+		out_printf(o, "  %3d %*llu |", d, numw, (unsigned long long)c);
+		for (int k = 0; k < len; k++)
+			out_char(o, '#');
+		if (len == 0 && c > 0)
+			out_char(o, '.');
+		out_char(o, '\n');
+	}
+}
+
+int catalog_info(const sdb_db *db, const char *const *names, int nnames, int json,
+                 int with_histogram)
 {
 	out o = { 0 };
 	const sdb_table **list;
@@ -205,6 +229,8 @@ int catalog_info(const sdb_db *db, const char *const *names, int nnames, int jso
 			info_json(&o, in);
 		} else {
 			info_text(&o, in);
+			if (with_histogram)
+				histogram(&o, in);
 		}
 	}
 	if (json)

@@ -6,8 +6,10 @@
 #include "slidedb.h"
 
 /* Print the metadata of the tables names mean (every table when nnames is
- * 0); returns the exit code. */
-int catalog_info(const sdb_db *db, const char *const *names, int nnames, int json);
+ * 0), in text with the states per distance drawn as a bar chart when
+ * with_histogram; returns the exit code. */
+int catalog_info(const sdb_db *db, const char *const *names, int nnames, int json,
+                 int with_histogram);
 /* Re-check the CRC and counts of the tables names mean (all when nnames is
  * 0); returns 0, or 1 on any mismatch or unknown name. */
 int catalog_verify(const sdb_db *db, const char *const *names, int nnames, int json);

@@ -11,97 +11,324 @@
 #include "lines.h"
 #include "opts.h"
 #include "out.h"
+#include "random.h"
 
 enum { FLUSH_AT = 1 << 16, BATCH = 1024 };
 
-static void usage(FILE *f)
+/* Commands: the first word that is not an option's, if it is one of
+ * these; else the words are a query. */
+enum { ANSWER = 1 << 0, CHECK = 1 << 1, RANDOM = 1 << 2, INFO = 1 << 3, VERIFY = 1 << 4,
+       ALL = 0x1f, SOLVING = ANSWER | CHECK | RANDOM };
+
+/* Long-only options get codes above any character. */
+enum { OPT_ALL_BEST = 256, OPT_COUNT, OPT_ALL, OPT_LIMIT, OPT_GRID, OPT_TILES, OPT_HISTOGRAM,
+       OPT_GOAL, OPT_DISTANCE, OPT_MIN_DISTANCE, OPT_MAX_DISTANCE, OPT_BOARDS, OPT_SEED,
+       OPT_WALK };
+
+static const struct lookup_option {
+	const char *name;
+	int has_arg, code;
+	unsigned commands;
+	const char *help;
+} lookup_options[] = {
+	{ "db", required_argument, 'd', ALL,
+	  "-d, --db PATH       database file (default $SLIDEDB_DB or slidedb.lmdb)" },
+	{ "size", required_argument, 's', SOLVING,
+	  "-s, --size WxH      board size, when the number of cells fits several" },
+	{ "json", no_argument, 'j', ALL, "-j, --json          one JSON object per answer and line" },
+	{ "path", no_argument, 'p', ANSWER | RANDOM,
+	  "-p, --path          also print every board along the way" },
+	{ "only", required_argument, 'o', ANSWER,
+	  "-o, --only FIELD    print only 'distance', 'moves', 'best', 'best-moves' or\n"
+	  "                      'solutions' (judge formats)" },
+	{ "all-best", no_argument, OPT_ALL_BEST, ANSWER | RANDOM,
+	  "    --all-best      every first move that starts an optimal solution" },
+	{ "count", no_argument, OPT_COUNT, ANSWER,
+	  "    --count         the exact number of optimal solutions" },
+	{ "all", no_argument, OPT_ALL, ANSWER,
+	  "    --all           the optimal solutions themselves, in the order u < d < l < r" },
+	{ "limit", required_argument, OPT_LIMIT, ANSWER,
+	  "    --limit N       at most N solutions with --all (default 100)" },
+	{ "grid", no_argument, OPT_GRID, SOLVING,
+	  "    --grid          draw the boards as grids" },
+	{ "tiles", no_argument, OPT_TILES, ANSWER | RANDOM,
+	  "    --tiles         name each move also by the tile that slides" },
+	{ "goal", required_argument, OPT_GOAL, RANDOM,
+	  "    --goal BOARD    the goal to draw boards for (default: tiles in order)" },
+	{ "distance", required_argument, OPT_DISTANCE, RANDOM,
+	  "    --distance D    boards exactly D moves from the goal" },
+	{ "min-distance", required_argument, OPT_MIN_DISTANCE, RANDOM,
+	  "    --min-distance A  boards at least A moves from the goal" },
+	{ "max-distance", required_argument, OPT_MAX_DISTANCE, RANDOM,
+	  "    --max-distance B  boards at most B moves from the goal" },
+	{ "count", required_argument, OPT_BOARDS, RANDOM,
+	  "    --count N       draw N boards (default 1)" },
+	{ "seed", required_argument, OPT_SEED, RANDOM,
+	  "    --seed S        the same seed draws the same boards" },
+	{ "walk", required_argument, OPT_WALK, RANDOM,
+	  "    --walk N        scramble by a random walk of N moves instead" },
+	{ "histogram", no_argument, OPT_HISTOGRAM, INFO,
+	  "    --histogram     draw the states per distance as a bar chart" },
+	{ "threads", required_argument, 't', ANSWER | CHECK,
+	  "-t, --threads N     answer a batch on N threads (searches, counts; default 1)" },
+	{ "max-nodes", required_argument, 'n', SOLVING,
+	  "-n, --max-nodes N   give up a search after N nodes" },
+	{ "timeout", required_argument, 'T', SOLVING,
+	  "-T, --timeout S     give up a search after S seconds" },
+	{ "help", no_argument, 'h', ALL, "-h, --help          show this help" },
+	{ "version", no_argument, 'V', ALL, "-V, --version       show the version" },
+};
+enum { NOPTIONS = sizeof lookup_options / sizeof *lookup_options };
+
+static const struct command {
+	const char *name;
+	unsigned bit;
+	const char *synopsis, *summary;
+} commands[] = {
+	{ NULL, ANSWER, "[START [GOAL]]",
+	  "the distance, best move and an optimal sequence (standard input: a batch)" },
+	{ "check", CHECK, "check [START [GOAL] MOVES]",
+	  "judge a move sequence: optimal, longer than optimal, illegal, short" },
+	{ "random", RANDOM, "random [--distance D] [--count N]",
+	  "boards drawn uniformly at a distance from the goal" },
+	{ "info", INFO, "info [NAME...]",
+	  "list the tables (or those named: a table, a set, or full-WxH)" },
+	{ "verify", VERIFY, "verify [NAME...]", "re-check the tables' CRC-32 and counts" },
+};
+enum { NCOMMANDS = sizeof commands / sizeof *commands };
+
+static void usage(FILE *f, const struct command *only)
 {
-	fprintf(f,
-	        "Usage: %s [OPTIONS] [START [GOAL]]\n"
-	        "       %s [OPTIONS] info [NAME...]\n"
-	        "       %s [OPTIONS] verify [NAME...]\n"
-	        "Answer optimal-move questions: the distance, the best move and a whole\n"
-	        "optimal sequence of moves, named by the direction the blank travels (u d l r).\n"
-	        "Boards of up to 12 cells are read from the full tables of slidedb-gen full;\n"
-	        "larger ones (4x4) are solved optimally by IDA* on a pattern-database set\n"
-	        "(slidedb-gen pdb), or on Manhattan distance + linear conflicts without one.\n"
-	        "\n"
-	        "A board is its cells row by row: numbers separated by spaces or commas with\n"
-	        "0, x, X, _ or . for the blank (\"1 2 3 x 4 6 7 5 8\"), or one character per cell\n"
-	        "(\"123804765\"). GOAL defaults to the tiles in order with the blank last.\n"
-	        "With no START, queries are read from standard input, one per line: a start,\n"
-	        "then optionally a goal (two boards' worth of numbers, or 'START ; GOAL');\n"
-	        "blank lines and # comments are skipped. A board may also be written as a\n"
-	        "grid, one row per line (rows of 2 or 3 cells, or W cells with --size WxH),\n"
-	        "ended by a blank line. Every query gets exactly one line of output, an\n"
-	        "'error: ...' line (JSON: an object with \"error\") for a bad one. Each answer\n"
-	        "is written as soon as its query is answered and no more input is waiting.\n"
-	        "\n"
-	        "  info [NAME...]    list the tables (or those named: a table, a set, or\n"
-	        "                    full-WxH), their metadata and counts per distance\n"
-	        "  verify [NAME...]  re-check the tables' CRC-32 and counts\n"
-	        "\n"
-	        "Options:\n"
-	        "  -d, --db PATH     database file (default $SLIDEDB_DB or slidedb.lmdb)\n"
-	        "  -s, --size WxH    board size, when the number of cells fits several\n"
-	        "  -j, --json        one JSON object per answer and line\n"
-	        "  -p, --path        also print every board along the way\n"
-	        "  -o, --only FIELD  print only 'distance', 'moves' or 'best' (judge formats)\n"
-	        "  -t, --threads N   solve searched queries of a batch on N threads (default 1)\n"
-	        "  -n, --max-nodes N give up a search after N nodes\n"
-	        "  -T, --timeout S   give up a search after S seconds\n"
-	        "  -h, --help        show this help\n"
-	        "  -V, --version     show the version\n"
-	        "\n"
-	        "Exit status: 0 all answered, 1 a query or the database failed, 2 usage.\n"
-	        "Example: %s 1 2 3 4 5 6 0 7 8   ->   distance 2  best r  moves rr\n",
-	        cli_prog, cli_prog, cli_prog, cli_prog);
+	for (int i = 0; i < NCOMMANDS; i++)
+		if (!only || only == &commands[i])
+			fprintf(f, "%s %s [OPTIONS] %s\n", i && !only ? "      " : "Usage:", cli_prog,
+			        commands[i].synopsis);
+	if (!only || only->bit == ANSWER)
+		fputs("Answer optimal-move questions: the distance, the best move and a whole\n"
+		      "optimal sequence of moves, named by the direction the blank travels (u d l r).\n"
+		      "Boards of up to 12 cells are read from the full tables of slidedb-gen full;\n"
+		      "larger ones (4x4) are solved optimally by IDA* on a pattern-database set\n"
+		      "(slidedb-gen pdb), or on Manhattan distance + linear conflicts without one.\n"
+		      "\n"
+		      "A board is its cells row by row: numbers separated by spaces or commas with\n"
+		      "0, x, X, _ or . for the blank (\"1 2 3 x 4 6 7 5 8\"), or one character per cell\n"
+		      "(\"123804765\"). GOAL defaults to the tiles in order with the blank last.\n"
+		      "With no START, queries are read from standard input, one per line: a start,\n"
+		      "then optionally a goal (two boards' worth of numbers, or 'START ; GOAL');\n"
+		      "blank lines and # comments are skipped. A board may also be written as a\n"
+		      "grid, one row per line (rows of 2 or 3 cells, or W cells with --size WxH),\n"
+		      "ended by a blank line. Every query gets exactly one line of output, an\n"
+		      "'error: ...' line (JSON: an object with \"error\") for a bad one. Each answer\n"
+		      "is written as soon as its query is answered and no more input is waiting.\n",
+		      f);
+	if (!only || only->bit == CHECK)
+		fputs("\ncheck: with no START, lines 'START [; GOAL] ; MOVES' from standard input.\n"
+		      "A verdict is data: the exit status is 0 unless the input is malformed.\n", f);
+	if (!only || only->bit == RANDOM)
+		fputs("\nrandom: uniform among the boards at the distance asked (a full table is\n"
+		      "needed), or among all boards reachable from the goal without one.\n", f);
+	fputc('\n', f);
+	for (int i = 0; i < NCOMMANDS; i++)
+		if (!only && commands[i].name)
+			fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fputs(only ? "Options:\n" : "\nOptions:\n", f);
+	for (int i = 0; i < NOPTIONS; i++) {
+		const struct lookup_option *g = &lookup_options[i];
+		if (only ? !(g->commands & only->bit) : g->code == OPT_BOARDS)
+			continue;
+		fprintf(f, "  %s", g->help);
+		if (!only && g->commands != ALL) {
+			fputs(" (", f);
+			for (int c = 0, first = 1; c < NCOMMANDS; c++)
+				if (g->commands & commands[c].bit) {
+					fprintf(f, "%s%s", first ? "" : ", ",
+					        commands[c].name ? commands[c].name : "answers");
+					first = 0;
+				}
+			fputc(')', f);
+		}
+		fputc('\n', f);
+	}
+	fputs("\nExit status: 0 all answered, 1 a query or the database failed, 2 usage.\n", f);
+	if (!only || only->bit == ANSWER)
+		fprintf(f, "Example: %s 1 2 3 4 5 6 0 7 8   ->   distance 2  best r  moves rr\n",
+		        cli_prog);
+	if (!only || only->bit == CHECK)
+		fprintf(f, "Example: %s check 1 2 3 4 5 6 0 7 8 rr   ->   optimal\n", cli_prog);
+	if (!only || only->bit == RANDOM)
+		fprintf(f, "Example: %s random --distance 20 --count 5 --seed 1\n", cli_prog);
 }
 
 typedef struct options {
 	const char *db_path;
+	int histogram;
+	random_opts random;
 	answer_opts answer;
 } options;
 
-/* Returns -1 to go on, or an exit code. */
-static int parse_options(options *o, int argc, char **argv)
+/* The command the words name: the first word that is not an option or an
+ * option's value. A query is never a command's name. */
+static const struct command *find_command(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "size", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "path", no_argument, NULL, 'p' },
-		{ "only", required_argument, NULL, 'o' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "max-nodes", required_argument, NULL, 'n' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--"))
+			a = i + 1 < argc ? argv[i + 1] : "";
+		else if (a[0] == '-' && a[1] == '-') {
+			size_t len = strcspn(a + 2, "=");
+			int takes = 0;
+			for (int k = 0; k < NOPTIONS; k++)
+				if (strlen(lookup_options[k].name) == len &&
+				    !strncmp(lookup_options[k].name, a + 2, len))
+					takes |= lookup_options[k].has_arg == required_argument &&
+					         lookup_options[k].code != OPT_BOARDS;
+			/* --count takes a value only in random: skip a number after it. */
+			if (!strcmp(a, "--count") && i + 1 < argc &&
+			    strspn(argv[i + 1], "0123456789") == strlen(argv[i + 1]))
+				takes = 1;
+			i += takes && !a[2 + len];
+			continue;
+		} else if (a[0] == '-' && a[1]) {
+			for (const char *p = a + 1; *p; p++) {
+				const struct lookup_option *g = NULL;
+				for (int k = 0; k < NOPTIONS; k++)
+					if (lookup_options[k].code == *p)
+						g = &lookup_options[k];
+				if (g && g->has_arg == required_argument) {
+					i += !p[1];
+					break;
+				}
+			}
+			continue;
+		}
+		for (int c = 1; c < NCOMMANDS; c++)
+			if (!strcmp(a, commands[c].name))
+				return &commands[c];
+		return &commands[0];
+	}
+	return &commands[0];
+}
+
+static int refuse(const struct command *cmd, char **argv)
+{
+	const char *given = cli_refused_option(argv);
+	for (int i = 0; i < NOPTIONS; i++) {
+		const struct lookup_option *g = &lookup_options[i];
+		size_t len = strcspn(given + 2, "=");
+		int is_it = given[1] == '-' ? strlen(g->name) == len && !strncmp(given + 2, g->name, len)
+		            : g->code < 256 && given[1] == g->code;
+		if (is_it)
+			return cli_usage("option '%s' does not apply to %s%s%s", given,
+			                 cmd->name ? "'" : "", cmd->name ? cmd->name : "answers",
+			                 cmd->name ? "'" : "");
+	}
+	return cli_usage("unknown option '%s'", given);
+}
+
+static int parse_distance(int *d, const char *opt, const char *text)
+{
+	long v;
+	if (!cli_parse_long(&v, text, 0, SDB_MAX_DISTANCE - 1))
+		return cli_usage("%s '%s' is not a number of moves from 0 to %d", opt, text,
+		                 SDB_MAX_DISTANCE - 1);
+	*d = (int)v;
+	return -1;
+}
+
+/* Returns -1 to go on, or an exit code. */
+static int parse_options(options *o, const struct command *cmd, int argc, char **argv)
+{
+	struct option longopts[NOPTIONS + 1];
+	char shortopts[3 * NOPTIONS + 2] = ":";
+	int nl = 0;
+	size_t len = 1;
+	for (int i = 0; i < NOPTIONS; i++) {
+		const struct lookup_option *g = &lookup_options[i];
+		if (!(g->commands & cmd->bit))
+			continue;
+		longopts[nl++] = (struct option){ g->name, g->has_arg, NULL, g->code };
+		if (g->code < 256) {
+			shortopts[len++] = (char)g->code;
+			if (g->has_arg)
+				shortopts[len++] = ':';
+		}
+	}
+	longopts[nl] = (struct option){ NULL, 0, NULL, 0 };
+	shortopts[len] = '\0';
 	answer_opts *a = &o->answer;
+	report_opts *r = &a->report;
+	random_opts *rnd = &o->random;
+	int min_d = -1, max_d = -1, rc;
 	double v;
 	long n;
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:s:jpo:t:n:T:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': o->db_path = optarg; break;
 		case 's':
 			if (sdb_size_parse(&a->w, &a->h, optarg))
 				return cli_usage("--size: %s", sdb_errdetail());
 			break;
-		case 'j': a->report.json = 1; break;
-		case 'p': a->report.path = 1; break;
+		case 'j': r->json = 1; break;
+		case 'p': r->path = 1; break;
 		case 'o':
 			if (!strcmp(optarg, "distance"))
-				a->report.only = ONLY_DISTANCE;
+				r->only = ONLY_DISTANCE;
 			else if (!strcmp(optarg, "moves"))
-				a->report.only = ONLY_MOVES;
+				r->only = ONLY_MOVES;
 			else if (!strcmp(optarg, "best"))
-				a->report.only = ONLY_BEST;
+				r->only = ONLY_BEST;
+			else if (!strcmp(optarg, "best-moves"))
+				r->only = ONLY_BEST_MOVES, r->all_best = 1;
+			else if (!strcmp(optarg, "solutions"))
+				r->only = ONLY_SOLUTIONS, r->count = 1;
 			else
-				return cli_usage("--only '%s': expected distance, moves or best", optarg);
+				return cli_usage("--only '%s': expected distance, moves, best, best-moves or "
+				                 "solutions", optarg);
+			break;
+		case OPT_ALL_BEST: r->all_best = 1; break;
+		case OPT_COUNT: r->count = 1; break;
+		case OPT_ALL: r->all = 1; break;
+		case OPT_LIMIT:
+			if (!cli_parse_double(&v, optarg, 1, 1e12) || v != (double)(uint64_t)v)
+				return cli_usage("--limit '%s' is not a positive whole number", optarg);
+			r->limit = (uint64_t)v;
+			break;
+		case OPT_GRID: r->grid = 1; break;
+		case OPT_TILES: r->tiles = 1; break;
+		case OPT_HISTOGRAM: o->histogram = 1; break;
+		case OPT_GOAL: rnd->goal_text = optarg; break;
+		case OPT_DISTANCE:
+			if ((rc = parse_distance(&min_d, "--distance", optarg)) >= 0)
+				return rc;
+			max_d = min_d;
+			break;
+		case OPT_MIN_DISTANCE:
+			if ((rc = parse_distance(&min_d, "--min-distance", optarg)) >= 0)
+				return rc;
+			break;
+		case OPT_MAX_DISTANCE:
+			if ((rc = parse_distance(&max_d, "--max-distance", optarg)) >= 0)
+				return rc;
+			break;
+		case OPT_BOARDS:
+			if (!cli_parse_double(&v, optarg, 1, 1e15) || v != (double)(uint64_t)v)
+				return cli_usage("--count '%s' is not a positive whole number", optarg);
+			rnd->count = (uint64_t)v;
+			break;
+		case OPT_SEED:
+			if (!cli_parse_double(&v, optarg, 0, 9.2e18) || v != (double)(uint64_t)v ||
+			    strspn(optarg, "0123456789") != strlen(optarg))
+				return cli_usage("--seed '%s' is not a whole number", optarg);
+			rnd->seed = strtoull(optarg, NULL, 10);
+			rnd->seed_given = 1;
+			break;
+		case OPT_WALK:
+			if (!cli_parse_long(&n, optarg, 0, 1000000))
+				return cli_usage("--walk '%s' is not a number of moves from 0 to 1000000",
+				                 optarg);
+			rnd->walk = (int)n;
 			break;
 		case 't':
 			if (!cli_parse_long(&n, optarg, 1, 1024))
@@ -118,15 +345,31 @@ static int parse_options(options *o, int argc, char **argv)
 				return cli_usage("--timeout '%s' is not a number of seconds", optarg);
 			a->limits.timeout = v;
 			break;
-		case 'h': usage(stdout); return 0;
+		case 'h': usage(stdout, cmd->bit == ANSWER ? NULL : cmd); return 0;
 		case 'V': printf("%s %s\n", cli_prog, sdb_version()); return 0;
 		case ':': return cli_usage("option '%s' needs a value", argv[optind - 1]);
-		default: return cli_usage("unknown option '%s'", cli_refused_option(argv));
+		default: return refuse(cmd, argv);
 		}
 	}
-	if (a->report.only && (a->report.json || a->report.path))
-		return cli_usage("--only prints one plain field: it does not combine with --json or "
-		                 "--path");
+	if (r->only && (r->json || r->path || r->grid || r->tiles || r->all))
+		return cli_usage("--only prints one plain field: it does not combine with --json, "
+		                 "--path, --grid, --tiles or --all");
+	if (r->limit && !r->all)
+		return cli_usage("--limit bounds the solutions of --all: give --all too");
+	if (!r->limit)
+		r->limit = 100;
+	if (o->histogram && r->json)
+		return cli_usage("--histogram draws a chart: with --json the counts are in \"counts\"");
+	if ((min_d >= 0) != (max_d >= 0)) {   /* one end given: the other is open */
+		if (min_d < 0)
+			min_d = 0;
+		else
+			max_d = SDB_MAX_DISTANCE - 1;
+	}
+	if (min_d > max_d)
+		return cli_usage("--min-distance %d is above --max-distance %d", min_d, max_d);
+	rnd->min_distance = min_d;
+	rnd->max_distance = max_d;
 	return -1;
 }
 
@@ -210,7 +453,7 @@ static int answer_stream(answerer *ans, const answer_opts *opts)
 				if (!line[k])
 					line[k] = '?';   /* a NUL byte: reported, never a cut line */
 			int blank = !line || strip_comment(line);
-			int width = blank ? 0 : sdb_query_grid_row(line, opts->w, opts->h);
+			int width = blank || opts->check ? 0 : sdb_query_grid_row(line, opts->w, opts->h);
 			if (g.text && (blank || width != g.width)) {   /* the grid ends here */
 				batch[n] = g.text;
 				linenos[n++] = g.line;
@@ -289,29 +532,67 @@ static char *join_args(int argc, char **argv)
 	return text;
 }
 
+/* check START [GOAL] MOVES: the last word is the moves, the others the query. */
+static int check_args(answerer *ans, int npos, char **pos)
+{
+	if (npos < 2)
+		return cli_usage("check needs START [GOAL] MOVES (or no words: lines from standard "
+		                 "input)");
+	char *query = join_args(npos - 1, pos);
+	size_t len = query ? strlen(query) + strlen(pos[npos - 1]) + 4 : 0;
+	char *text = query ? malloc(len) : NULL;
+	if (!text) {
+		free(query);
+		return cli_fail("out of memory");
+	}
+	snprintf(text, len, "%s ; %s", query, pos[npos - 1]);
+	free(query);
+	out out = { 0 };
+	int rc = answer_batch(ans, &out, &text, NULL, 1);
+	if (out_flush(&out, stdout) || fflush(stdout))
+		rc = cli_fail("writing the answer failed: %s", strerror(errno));
+	out_free(&out);
+	free(text);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	cli_prog = "slidedb-lookup";
-	options o = { .answer = { .threads = 1 } };
-	int rc = parse_options(&o, argc, argv);
+	options o = { .answer = { .threads = 1 },
+	              .random = { .walk = -1, .count = 1 } };
+	const struct command *cmd = find_command(argc, argv);
+	int rc = parse_options(&o, cmd, argc, argv);
 	if (rc >= 0)
 		return cli_finish(rc);   /* --help, --version, or a usage error */
 	int npos = argc - optind;
 	char **pos = argv + optind;
-	const char *cmd = npos > 0 && (!strcmp(pos[0], "info") || !strcmp(pos[0], "verify"))
-	                  ? pos[0] : NULL;
+	if (cmd->name) {   /* the command's own word */
+		npos--;
+		pos++;
+	}
+	o.answer.check = cmd->bit == CHECK;
+	if (cmd->bit == RANDOM) {
+		if (npos > 0)
+			return cli_finish(cli_usage("random takes no words: '%s'", pos[0]));
+		o.random.db_path = o.db_path;
+		o.random.answer = o.answer;
+		return cli_finish(random_run(&o.random));
+	}
 	sdb_db *db;
 	if (sdb_db_open(&db, o.db_path, SDB_RDONLY))
-		return cli_fail_lib(NULL);
+		return cli_finish(cli_fail_lib(NULL));
 	answerer *ans = answerer_new(db, &o.answer);
 	if (!ans) {
 		rc = cli_fail("out of memory");
-	} else if (cmd && !strcmp(cmd, "info")) {
-		rc = catalog_info(db, (const char *const *)pos + 1, npos - 1, o.answer.report.json);
-	} else if (cmd) {
-		rc = catalog_verify(db, (const char *const *)pos + 1, npos - 1, o.answer.report.json);
+	} else if (cmd->bit == INFO) {
+		rc = catalog_info(db, (const char *const *)pos, npos, o.answer.report.json, o.histogram);
+	} else if (cmd->bit == VERIFY) {
+		rc = catalog_verify(db, (const char *const *)pos, npos, o.answer.report.json);
 	} else if (npos == 0) {
 		rc = answer_stream(ans, &o.answer);
+	} else if (cmd->bit == CHECK) {
+		rc = check_args(ans, npos, pos);
 	} else {
 		char *text = join_args(npos, pos);
 		out out = { 0 };

@@ -1,8 +1,18 @@
-/* Formatting of answers. Text: "distance 2  best r  moves ru", one line per
- * query; JSON: one object per query and line. */
+/* Formatting of answers. Text: "distance 2  best r  moves rr", one line per
+ * query (and with --grid the boards drawn below it); JSON: one object per
+ * query and line. */
+#include <stdio.h>
 #include <string.h>
 
 #include "report.h"
+
+enum { GRID_COLUMNS = 80, GRID_GAP = 3 };
+
+char report_blank_of(const char *text)
+{
+	const char *p = strpbrk(text, "xX_.");
+	return p ? *p : '0';
+}
 
 static void board_text(out *o, const sdb_board *b)
 {
@@ -18,59 +28,241 @@ static void board_json(out *o, const sdb_board *b)
 	out_char(o, '"');
 }
 
-/* The boards from start along the moves, as JSON strings or text lines. */
-static void path_boards(out *o, const sdb_board *start, const char *moves, int json)
+/* One row of a board as a grid: cells right-aligned in columns as wide as
+ * the largest tile, the blank as the input wrote it. */
+static void grid_row(out *o, const sdb_board *b, int row, char blank)
 {
-	sdb_board b = *start;
-	for (int k = 0;; k++) {
-		if (json) {
-			out_str(o, k ? "," : "");
-			board_json(o, &b);
-		} else {
-			out_printf(o, "%4d %c  ", k, k ? moves[k - 1] : ' ');
-			board_text(o, &b);
-			out_char(o, '\n');
-		}
-		if (!moves[k])
-			break;
-		sdb_board_apply(&b, sdb_move_from_letter(moves[k]));
+	const int wide = b->n > 10;
+	for (int x = 0; x < b->w; x++) {
+		int v = b->cell[row * b->w + x];
+		if (x)
+			out_char(o, ' ');
+		if (wide && v < 10)
+			out_char(o, ' ');
+		if (v >= 10)
+			out_char(o, (char)('0' + v / 10));
+		out_char(o, v ? (char)('0' + v % 10) : blank);
 	}
 }
 
-static void answer_json(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a)
+static int grid_width(const sdb_board *b)
+{
+	return b->w * (b->n > 10 ? 3 : 2) - 1;
+}
+
+static void pad(out *o, int n)
+{
+	for (int i = 0; i < n; i++)
+		out_char(o, ' ');
+}
+
+void report_grids(out *o, const sdb_board *boards, const char *const *labels, int n,
+                  char blank)
+{
+	if (n == 0)
+		return;
+	int colw = grid_width(&boards[0]);
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(labels[i]) > colw)
+			colw = (int)strlen(labels[i]);
+	int per_line = (GRID_COLUMNS + GRID_GAP) / (colw + GRID_GAP);
+	per_line = per_line < 1 ? 1 : per_line;
+	for (int first = 0; first < n; first += per_line) {
+		const int last = first + per_line < n ? first + per_line : n;
+		if (first)
+			out_char(o, '\n');
+		for (int i = first; i < last; i++) {
+			out_str(o, labels[i]);
+			if (i + 1 < last)
+				pad(o, colw + GRID_GAP - (int)strlen(labels[i]));
+		}
+		out_char(o, '\n');
+		for (int row = 0; row < boards[0].h; row++) {
+			for (int i = first; i < last; i++) {
+				grid_row(o, &boards[i], row, blank);
+				if (i + 1 < last)
+					pad(o, colw + GRID_GAP - grid_width(&boards[i]));
+			}
+			out_char(o, '\n');
+		}
+	}
+	out_char(o, '\n');
+}
+
+static void grid_json(out *o, const sdb_board *b, char blank)
+{
+	out_char(o, '[');
+	for (int row = 0; row < b->h; row++) {
+		out_str(o, row ? ",\"" : "\"");
+		grid_row(o, b, row, blank);
+		out_char(o, '"');
+	}
+	out_char(o, ']');
+}
+
+/* The tiles that slide along moves from start, as JSON numbers or text. */
+static void tile_list(out *o, const sdb_board *start, const char *moves, const char *sep)
+{
+	sdb_board b = *start;
+	for (int k = 0; moves[k]; k++) {
+		int m = sdb_move_from_letter(moves[k]);
+		if (k)
+			out_str(o, sep);
+		out_u64(o, (uint64_t)sdb_move_tile(&b, m));
+		sdb_board_apply(&b, m);
+	}
+}
+
+/* The boards from start along the moves: JSON strings, JSON grids, text
+ * lines, or text grids. */
+static void path_boards(out *o, const report_opts *r, const sdb_board *start,
+                        const char *moves, char blank, int json)
+{
+	sdb_board boards[SDB_MAX_MOVES + 1];
+	char labels[SDB_MAX_MOVES + 1][24];
+	const char *label[SDB_MAX_MOVES + 1];
+	int n = 0;
+	boards[0] = *start;
+	for (;; n++) {
+		const sdb_board *b = &boards[n];
+		const int m = n ? sdb_move_from_letter(moves[n - 1]) : -1;
+		const int tile = n ? sdb_move_tile(&boards[n - 1], m) : 0;
+		if (json && r->grid) {
+			out_str(o, n ? "," : "");
+			grid_json(o, b, blank);
+		} else if (json) {
+			out_str(o, n ? "," : "");
+			board_json(o, b);
+		} else if (r->grid) {
+			if (!n)
+				snprintf(labels[n], sizeof labels[n], "0");
+			else if (r->tiles)
+				snprintf(labels[n], sizeof labels[n], "%d %c %d", n, moves[n - 1], tile);
+			else
+				snprintf(labels[n], sizeof labels[n], "%d %c", n, moves[n - 1]);
+			label[n] = labels[n];
+		} else {
+			out_printf(o, "%4d %c  ", n, n ? moves[n - 1] : ' ');
+			if (r->tiles)
+				out_printf(o, n ? "%2d  " : "    ", tile);
+			board_text(o, b);
+			out_char(o, '\n');
+		}
+		if (!moves[n])
+			break;
+		boards[n + 1] = *b;
+		sdb_board_apply(&boards[n + 1], sdb_move_from_letter(moves[n]));
+	}
+	if (!json && r->grid)
+		report_grids(o, boards, label, n + 1, blank);
+}
+
+static void json_size(out *o, const sdb_board *b)
+{
+	out_str(o, ",\"size\":\"");
+	out_u64(o, b->w);
+	out_char(o, 'x');
+	out_u64(o, b->h);
+	out_char(o, '"');
+}
+
+static void json_count(out *o, const sdb_count *c)
+{
+	char text[48];
+	sdb_count_format(text, sizeof text, c);
+	out_str(o, text);
+}
+
+static void json_best_moves(out *o, unsigned best_moves)
+{
+	out_char(o, '"');
+	for (int m = 0; m < 4; m++)
+		if (best_moves >> m & 1)
+			out_char(o, sdb_move_letter(m));
+	out_char(o, '"');
+}
+
+static void json_all(out *o, const char *all)
+{
+	out_char(o, '[');
+	for (const char *p = all; *p;) {
+		size_t len = strcspn(p, "\n");
+		out_str(o, p == all ? "\"" : ",\"");
+		out_mem(o, p, len);
+		out_char(o, '"');
+		p += len + (p[len] == '\n');
+	}
+	out_char(o, ']');
+}
+
+static void answer_json(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a,
+                        const answer_extra *x)
 {
 	out_str(o, "{\"start\":");
 	board_json(o, &q->start);
 	out_str(o, ",\"goal\":");
 	board_json(o, &q->goal);
-	out_str(o, ",\"size\":\"");
-	out_u64(o, q->start.w);
-	out_char(o, 'x');
-	out_u64(o, q->start.h);
-	out_char(o, '"');
+	json_size(o, &q->start);
 	if (!a->solvable) {
 		out_str(o, ",\"solvable\":false,\"distance\":null,\"best_move\":null,\"moves\":null");
+		if (r->tiles)
+			out_str(o, ",\"tiles\":null");
+		if (r->all_best)
+			out_str(o, ",\"best_moves\":null");
+		if (r->count)
+			out_str(o, ",\"solutions\":null");
+		if (r->all)
+			out_str(o, ",\"all_moves\":null");
 		if (r->path)
 			out_str(o, ",\"path\":null");
-		out_str(o, "}\n");
-		return;
-	}
-	out_str(o, ",\"solvable\":true,\"distance\":");
-	out_u64(o, (uint64_t)a->distance);
-	if (a->best_move < 0) {
-		out_str(o, ",\"best_move\":null");
 	} else {
-		out_str(o, ",\"best_move\":\"");
-		out_char(o, sdb_move_letter(a->best_move));
+		out_str(o, ",\"solvable\":true,\"distance\":");
+		out_u64(o, (uint64_t)a->distance);
+		if (a->best_move < 0) {
+			out_str(o, ",\"best_move\":null");
+		} else {
+			out_str(o, ",\"best_move\":\"");
+			out_char(o, sdb_move_letter(a->best_move));
+			out_char(o, '"');
+		}
+		out_str(o, ",\"moves\":\"");
+		out_str(o, a->moves);
 		out_char(o, '"');
+		if (r->tiles) {
+			out_str(o, ",\"tiles\":[");
+			tile_list(o, &q->start, a->moves, ",");
+			out_char(o, ']');
+		}
+		if (r->all_best) {
+			out_str(o, ",\"best_moves\":");
+			json_best_moves(o, a->best_moves);
+		}
+		if (r->count) {
+			out_str(o, ",\"solutions\":");
+			json_count(o, &a->solutions);
+		}
+		if (r->all) {
+			out_str(o, ",\"all_moves\":");
+			json_all(o, x->all ? x->all : "");
+		}
+		if (r->path && !r->grid) {
+			out_str(o, ",\"path\":[");
+			path_boards(o, r, &q->start, a->moves, x->blank, 1);
+			out_char(o, ']');
+		}
 	}
-	out_str(o, ",\"moves\":\"");
-	out_str(o, a->moves);
-	out_char(o, '"');
-	if (r->path) {
-		out_str(o, ",\"path\":[");
-		path_boards(o, &q->start, a->moves, 1);
-		out_char(o, ']');
+	if (r->grid) {
+		out_str(o, ",\"start_grid\":");
+		grid_json(o, &q->start, x->blank);
+		out_str(o, ",\"goal_grid\":");
+		grid_json(o, &q->goal, x->blank);
+		if (r->path && !a->solvable) {
+			out_str(o, ",\"path_grids\":null");
+		} else if (r->path) {
+			out_str(o, ",\"path_grids\":[");
+			path_boards(o, r, &q->start, a->moves, x->blank, 1);
+			out_char(o, ']');
+		}
 	}
 	if (a->method == SDB_METHOD_SEARCH) {
 		out_str(o, ",\"nodes\":");
@@ -81,23 +273,36 @@ static void answer_json(out *o, const report_opts *r, const sdb_query *q, const 
 	out_str(o, "}\n");
 }
 
-static void answer_text(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a)
+static void text_best_moves(out *o, unsigned best_moves)
+{
+	if (!best_moves)
+		out_char(o, '-');
+	for (int m = 0; m < 4; m++)
+		if (best_moves >> m & 1)
+			out_char(o, sdb_move_letter(m));
+}
+
+static void answer_text(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a,
+                        const answer_extra *x)
 {
 	if (!a->solvable) {
 		out_str(o, "unsolvable\n");
+		if (r->grid) {
+			const sdb_board boards[2] = { q->start, q->goal };
+			const char *labels[2] = { "start", "goal" };
+			report_grids(o, boards, labels, 2, x->blank);
+		}
 		return;
 	}
 	char best = a->best_move < 0 ? '-' : sdb_move_letter(a->best_move);
+	char count[48];
+	sdb_count_format(count, sizeof count, &a->solutions);
 	switch (r->only) {
-	case ONLY_DISTANCE:
-		out_u64(o, (uint64_t)a->distance);
-		break;
-	case ONLY_MOVES:
-		out_str(o, a->moves);
-		break;
-	case ONLY_BEST:
-		out_char(o, best);
-		break;
+	case ONLY_DISTANCE: out_u64(o, (uint64_t)a->distance); break;
+	case ONLY_MOVES: out_str(o, a->moves); break;
+	case ONLY_BEST: out_char(o, best); break;
+	case ONLY_BEST_MOVES: text_best_moves(o, a->best_moves); break;
+	case ONLY_SOLUTIONS: out_str(o, count); break;
 	default:
 		out_str(o, "distance ");
 		out_u64(o, (uint64_t)a->distance);
@@ -105,18 +310,114 @@ static void answer_text(out *o, const report_opts *r, const sdb_query *q, const 
 		out_char(o, best);
 		out_str(o, "  moves ");
 		out_str(o, a->distance ? a->moves : "-");
+		if (r->tiles) {
+			out_str(o, "  tiles ");
+			if (a->distance)
+				tile_list(o, &q->start, a->moves, " ");
+			else
+				out_char(o, '-');
+		}
+		if (r->all_best) {
+			out_str(o, "  best-moves ");
+			text_best_moves(o, a->best_moves);
+		}
+		if (r->count) {
+			out_str(o, "  solutions ");
+			out_str(o, count);
+		}
+		if (r->all) {
+			out_str(o, "  all");
+			for (const char *p = x->all ? x->all : ""; *p;) {
+				size_t len = strcspn(p, "\n");
+				out_char(o, ' ');
+				if (len)
+					out_mem(o, p, len);
+				else
+					out_char(o, '-');
+				p += len + (p[len] == '\n');
+			}
+		}
 	}
 	out_char(o, '\n');
-	if (r->path)
-		path_boards(o, &q->start, a->moves, 0);
+	if (r->path) {
+		path_boards(o, r, &q->start, a->moves, x->blank, 0);
+	} else if (r->grid) {
+		const sdb_board boards[2] = { q->start, q->goal };
+		const char *labels[2] = { "start", "goal" };
+		report_grids(o, boards, labels, 2, x->blank);
+	}
 }
 
-void report_answer(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a)
+void report_answer(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a,
+                   const answer_extra *x)
 {
 	if (r->json)
-		answer_json(o, r, q, a);
+		answer_json(o, r, q, a, x);
 	else
-		answer_text(o, r, q, a);
+		answer_text(o, r, q, a, x);
+}
+
+static void verdict(out *o, const sdb_check *c)
+{
+	if (!c->solvable)
+		out_str(o, "unsolvable");
+	else if (!c->legal)
+		out_printf(o, "illegal move '%c' at step %d", sdb_move_letter(c->illegal_move),
+		           c->illegal_step);
+	else if (!c->reaches_goal)
+		out_printf(o, "does not reach the goal (ends %d move%s away)", c->end_distance,
+		           c->end_distance == 1 ? "" : "s");
+	else if (c->optimal)
+		out_str(o, "optimal");
+	else
+		out_printf(o, "valid, %d moves longer than optimal", c->length - c->distance);
+}
+
+static void json_bool(out *o, const char *key, int v)
+{
+	out_str(o, key);
+	out_str(o, v ? "true" : "false");
+}
+
+static void json_int_or_null(out *o, const char *key, int v, int null)
+{
+	out_str(o, key);
+	if (null)
+		out_str(o, "null");
+	else
+		out_u64(o, (uint64_t)v);
+}
+
+void report_check(out *o, const report_opts *r, const sdb_query *q, const char *moves,
+                  const sdb_check *c, char blank)
+{
+	if (!r->json) {
+		verdict(o, c);
+		out_char(o, '\n');
+		if (r->grid) {
+			const sdb_board boards[3] = { q->start, c->end, q->goal };
+			const char *labels[3] = { "start", c->legal ? "end" : "stopped", "goal" };
+			report_grids(o, boards, labels, 3, blank);
+		}
+		return;
+	}
+	out_str(o, "{\"start\":");
+	board_json(o, &q->start);
+	out_str(o, ",\"goal\":");
+	board_json(o, &q->goal);
+	json_size(o, &q->start);
+	out_str(o, ",\"moves\":");
+	out_json_str(o, moves);
+	json_bool(o, ",\"legal\":", c->legal);
+	json_int_or_null(o, ",\"illegal_step\":", c->illegal_step, c->legal);
+	json_bool(o, ",\"reaches_goal\":", c->reaches_goal);
+	json_int_or_null(o, ",\"length\":", c->length, 0);
+	json_int_or_null(o, ",\"distance\":", c->distance, !c->solvable);
+	json_bool(o, ",\"optimal\":", c->optimal);
+	json_int_or_null(o, ",\"end_distance\":", c->end_distance, !c->solvable);
+	out_str(o, ",\"verdict\":\"");
+	verdict(o, c);
+	out_str(o, "\"}\n");
 }
 
 void report_error(out *o, const report_opts *r, int line, const char *input, const char *msg)

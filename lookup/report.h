@@ -1,21 +1,50 @@
-/* Writing answers: the text line, the JSON object, the path boards. */
+/* Writing answers: the text line, the JSON object, the path boards, grids,
+ * and the checker's verdicts. */
 #ifndef SLIDEDB_REPORT_H
 #define SLIDEDB_REPORT_H
 
 #include "out.h"
 #include "slidedb.h"
 
-enum report_only { ONLY_ALL, ONLY_DISTANCE, ONLY_MOVES, ONLY_BEST };
+enum report_only { ONLY_ALL, ONLY_DISTANCE, ONLY_MOVES, ONLY_BEST, ONLY_BEST_MOVES,
+                   ONLY_SOLUTIONS };
 
 typedef struct report_opts {
-	int json;   /* one JSON object per query and line */
-	int path;   /* every board along the way */
-	int only;   /* enum report_only: one field, plain (judge formats) */
+	int json;       /* one JSON object per query and line */
+	int path;       /* every board along the way */
+	int only;       /* enum report_only: one field, plain (judge formats) */
+	int tiles;      /* name each move also by the tile that slides */
+	int all_best;   /* every first move of an optimal solution */
+	int count;      /* the number of optimal solutions */
+	int all;        /* the optimal sequences themselves (up to limit) */
+	uint64_t limit;
+	int grid;       /* boards drawn as grids */
 } report_opts;
+
+/* What an answer has beyond sdb_answer. */
+typedef struct answer_extra {
+	const char *all;   /* --all: the sequences, each ended by '\n' */
+	char blank;        /* how the input wrote the blank: '0', 'x', '_', ... */
+} answer_extra;
+
+/* How a query's text writes the blank: the first blank character of any
+ * notation (x X _ .) it holds, else '0'. */
+char report_blank_of(const char *text);
 
 /* Append the answer a to query q (searched answers add their nodes and
  * heuristic in JSON). */
-void report_answer(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a);
+void report_answer(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a,
+                   const answer_extra *x);
+
+/* Append the checker's verdict on moves (the text verdicts of the man page;
+ * JSON: the fields, and the verdict as "verdict"). */
+void report_check(out *o, const report_opts *r, const sdb_query *q, const char *moves,
+                  const sdb_check *c, char blank);
+
+/* Append boards drawn as grids side by side under their labels, wrapped at
+ * 80 columns, then a blank line. */
+void report_grids(out *o, const sdb_board *boards, const char *const *labels, int n,
+                  char blank);
 
 /* Append the report of a query that could not be answered, in its place:
  * one line in every mode ("error: MESSAGE" in text modes, an object with

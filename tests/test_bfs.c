@@ -8,10 +8,6 @@
 #include "progress.h"
 #include "testkit.h"
 
-/* OEIS A089473: 3x3 states by distance from a corner-blank goal. */
-static const uint64_t a089473[] = { 1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024,
-	1893, 2512, 4485, 5638, 9529, 10878, 16993, 17110, 23952, 20224, 24047, 15578, 14560,
-	6274, 3910, 760, 221, 2 };
 /* OEIS A090036: 5x2 (and 2x5) states by distance from a corner-blank goal. */
 static const uint64_t a090036[] = { 1, 2, 3, 6, 11, 19, 30, 44, 68, 112, 176, 271, 411, 602,
 	851, 1232, 1783, 2530, 3567, 4996, 6838, 9279, 12463, 16597, 21848, 28227, 35682, 44464,
@@ -93,7 +89,7 @@ static void published_counts(int w, int h, const uint64_t *want, int len)
 
 Test(bfs, oeis_a089473_3x3)
 {
-	published_counts(3, 3, a089473, (int)(sizeof a089473 / sizeof *a089473));
+	published_counts(3, 3, tk_a089473, TK_A089473_LEN);
 }
 
 Test(bfs, oeis_a090036_5x2_and_2x5)

@@ -289,7 +289,7 @@ Test(query, sixteen_cells_follow_the_tables)
 	cr_assert_str_eq(a.moves, "rdr");
 	cr_assert_str_eq(a.heuristic_name, "pdb-4x4-b0-5-5-5");
 	cr_assert_null(a.note);
-	const sdb_answer_opts few = { 1, { 2, 0 } };
+	const sdb_answer_opts few = { .want_moves = 1, .limits = { .max_nodes = 2 } };
 	cr_assert_eq(sdb_answer_query(&a, db, &q.start, &q.goal, &few), SDB_ELIMIT);
 	cr_assert(strstr(sdb_errdetail(), "limit"), "%s", sdb_errdetail());
 	/* Heuristics refuse a board of another size instead of a number. */

@@ -1,6 +1,7 @@
 /* The library's promise that one read-only database handle may answer on
- * several threads at once: full-table answers, searches whose heuristic is
- * opened on first use and shared, and table reads, all at the same time.
+ * several threads at once: full-table answers (with counts of solutions and
+ * every best move), searches whose heuristic is opened on first use and
+ * shared, table reads, and one sampler drawing for all, at the same time.
  * A plain program (Criterion's runner does not start under ThreadSanitizer):
  * scripts/test.sh runs it under ThreadSanitizer, ctest under ASan.
  *   test_threads SLIDEDB_GEN SCRATCH_DIR */
@@ -16,6 +17,7 @@ enum { THREADS = 4, ROUNDS = 40 };
 
 typedef struct worker {
 	const sdb_db *db;
+	const sdb_sampler *sampler;   /* shared: each thread has its own generator */
 	unsigned seed;
 	int answers, failures;
 } worker;
@@ -42,9 +44,24 @@ static void *work(void *arg)
 		for (int k = 0; k < (r % 2 ? 12 : 40); k++)
 			sdb_board_apply(&s, rand_r(&w->seed) % 4);   /* illegal moves are refused */
 		sdb_answer a;
-		int err = sdb_answer_query(&a, w->db, &s, goal, NULL);
+		/* every other round also counts the solutions and finds every best move */
+		const sdb_answer_opts all = { .want_moves = 1, .want_best_moves = 1,
+			                      .want_count = r % 4 < 2 };
+		int err = sdb_answer_query(&a, w->db, &s, goal, &all);
 		w->answers++;
 		if (err || !a.solvable || (int)strlen(a.moves) != a.distance || !replays(&s, a.moves, goal))
+			w->failures++;
+		if (a.distance > 0 && !(a.best_moves >> a.best_move & 1))
+			w->failures++;
+		if (r % 4 < 2 && a.solutions.lo == 0 && a.solutions.hi == 0)
+			w->failures++;
+		/* a board at distance 20 from the shared sampler */
+		sdb_rng rng;
+		sdb_rng_seed(&rng, w->seed + (unsigned)r);
+		sdb_board drawn;
+		const sdb_answer_opts plain = { .want_moves = 0 };
+		if (sdb_sampler_draw(w->sampler, &drawn, 1, &rng) ||
+		    sdb_answer_query(&a, w->db, &drawn, &g3, &plain) || a.distance != 20)
 			w->failures++;
 		if (!sdb_table_data(sdb_table_at(w->db, r % sdb_table_count(w->db))))
 			w->failures++;
@@ -73,10 +90,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "test_threads: %s\n", sdb_errdetail());
 		return 1;
 	}
+	sdb_board g3;
+	sdb_board_goal(&g3, 3, 3, 8);
+	sdb_sampler *sampler;
+	if (sdb_sampler_open(&sampler, db, &g3, 20, 20)) {
+		fprintf(stderr, "test_threads: %s\n", sdb_errdetail());
+		return 1;
+	}
 	pthread_t th[THREADS];
 	worker w[THREADS];
 	for (int i = 0; i < THREADS; i++) {
-		w[i] = (worker){ db, 77u + (unsigned)i, 0, 0 };
+		w[i] = (worker){ db, sampler, 77u + (unsigned)i, 0, 0 };
 		if (pthread_create(&th[i], NULL, work, &w[i]))
 			return 1;
 	}
@@ -86,6 +110,7 @@ int main(int argc, char **argv)
 		answers += w[i].answers;
 		failures += w[i].failures;
 	}
+	sdb_sampler_close(sampler);
 	sdb_db_close(db);
 	snprintf(cmd, sizeof cmd, "rm -f '%s' '%s-lock'", path, path);
 	if (system(cmd) != 0)

@@ -10,6 +10,10 @@
 #include "clikit.h"
 #include "testkit.h"
 
+const uint64_t tk_a089473[TK_A089473_LEN] = { 1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396,
+	748, 1024, 1893, 2512, 4485, 5638, 9529, 10878, 16993, 17110, 23952, 20224, 24047, 15578,
+	14560, 6274, 3910, 760, 221, 2 };
+
 uint64_t tk_pack(const sdb_board *b)
 {
 	uint64_t key = 0;
@@ -83,6 +87,12 @@ int simple_bfs_dist(const simple_bfs *s, const sdb_board *b)
 {
 	uint64_t slot = slot_of(s, tk_pack(b));
 	return s->keys[slot] ? s->dist[slot] : -1;
+}
+
+uint64_t simple_bfs_slot(const simple_bfs *s, const sdb_board *b)
+{
+	uint64_t slot = slot_of(s, tk_pack(b));
+	return s->keys[slot] ? slot : UINT64_MAX;
 }
 
 void simple_bfs_free(simple_bfs *s)

@@ -25,6 +25,14 @@ void simple_bfs_run(simple_bfs *s, const sdb_board *goal);
 /* Distance of b from the goal, or -1 if unreachable. */
 int simple_bfs_dist(const simple_bfs *s, const sdb_board *b);
 void simple_bfs_free(simple_bfs *s);
+/* The slot of b in s->keys and s->dist, or UINT64_MAX if unreachable: for
+ * computations that keep a value per state beside the BFS. */
+uint64_t simple_bfs_slot(const simple_bfs *s, const sdb_board *b);
+
+/* OEIS A089473: 3x3 states by distance from a corner-blank goal (the
+ * standard goal's), published counts to check against. */
+enum { TK_A089473_LEN = 32 };
+extern const uint64_t tk_a089473[TK_A089473_LEN];
 
 /* Apply moves (letters u d l r) to start: 1 if every move is legal and the
  * result is goal after exactly strlen(moves) moves. */

@@ -200,6 +200,11 @@ int sdb_board_apply(sdb_board *b, int move);
  * @return 1 solvable, 0 not, #SDB_EINVAL if the sizes differ. */
 int sdb_board_solvable(const sdb_board *start, const sdb_board *goal);
 
+/** @brief The tile that slides when the blank travels in direction @p move
+ * (it moves the other way, into the blank's cell).
+ * @return the tile (1 .. n-1), or -1 when the move would leave the board. */
+int sdb_move_tile(const sdb_board *b, int move);
+
 /** @brief The letter of a move: 'u', 'd', 'l' or 'r'; '?' if invalid. */
 char sdb_move_letter(int move);
 
@@ -447,6 +452,18 @@ typedef struct sdb_solve_limits {
 	double timeout;          /**< seconds */
 } sdb_solve_limits;
 
+/** @brief A count of move sequences: an unsigned 128-bit integer, exact.
+ * (Optimal solutions of a 3x4 board at distance 53 can exceed 2^64 in
+ * principle; 128 bits hold any count of sequences of up to 80 moves.) */
+typedef struct sdb_count {
+	uint64_t hi, lo;         /**< the value is hi * 2^64 + lo */
+} sdb_count;
+
+/** @brief Write a count in decimal ("1", "340282366920938463463374607431768211455").
+ * @return the length written, or #SDB_EINVAL if @p cap is under 40 bytes
+ * and too small. */
+int sdb_count_format(char *buf, size_t cap, const sdb_count *c);
+
 /** How an answer was found. */
 enum sdb_method {
 	SDB_METHOD_NONE = 0,     /**< no work: an unsolvable pair */
@@ -470,6 +487,12 @@ typedef struct sdb_answer {
 	const char *note;              /**< NULL, or why a weaker heuristic was used,
 	                                    with the command that builds a set (valid
 	                                    as long as the database is open) */
+	/* Filled only when asked for (sdb_answer_opts): */
+	unsigned best_moves;           /**< bit m set for every move m (enum sdb_move)
+	                                    that starts an optimal solution; 0 at the
+	                                    goal and when unsolvable */
+	sdb_count solutions;           /**< the number of distinct optimal move
+	                                    sequences: 1 at the goal, 0 when unsolvable */
 } sdb_answer;
 
 /** @brief Options of sdb_answer_query(). */
@@ -477,6 +500,12 @@ typedef struct sdb_answer_opts {
 	int want_moves;             /**< fill a->moves (tables: a walk of the
 	                                 table; searches always find them) */
 	sdb_solve_limits limits;    /**< bounds on a search (4x4) */
+	int want_best_moves;        /**< fill a->best_moves: O(1) from a table; a
+	                                 search looks for one solution per first move */
+	int want_count;             /**< fill a->solutions (and a->best_moves): a
+	                                 table walks the states on optimal paths,
+	                                 layer by layer; a search visits every
+	                                 optimal sequence, within its limits */
 } sdb_answer_opts;
 
 /** @brief Find the full table that answers goals like @p goal.
@@ -506,6 +535,119 @@ int sdb_db_has_size(const sdb_db *db, int w, int h);
  * itself on the way), #SDB_ELIMIT (a search hit a limit), #SDB_ENOMEM. */
 int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
                      const sdb_board *goal, const sdb_answer_opts *opts);
+
+/** @brief Called with each optimal sequence by sdb_answer_paths().
+ * @param moves  the sequence, NUL-terminated ("" when start is the goal);
+ *               valid during the call only
+ * @return 0 to go on, non-zero to stop (sdb_answer_paths() then returns 0) */
+typedef int (*sdb_path_fn)(void *ctx, const char *moves);
+
+/** @brief Every optimal move sequence from @p start to @p goal, in
+ * lexicographic order of u < d < l < r, at most @p limit of them.
+ *
+ * Tables give each sequence in O(distance) reads (every state on an optimal
+ * path leads on to the goal, so nothing is searched twice); larger boards
+ * are searched at the optimal bound found by IDA*, within @p limits.
+ * @param[in] limit   the most sequences to give (0: none, only the answer)
+ * @param[in] opts    NULL: no limits; want_* fields are ignored
+ * @param[out] a      the answer (distance, a first sequence), as from
+ *                    sdb_answer_query(); may be NULL
+ * @return 0 (also when unsolvable: @p fn is not called), or an error as
+ * sdb_answer_query(). */
+int sdb_answer_paths(sdb_answer *a, const sdb_db *db, const sdb_board *start,
+                     const sdb_board *goal, uint64_t limit, const sdb_answer_opts *opts,
+                     sdb_path_fn fn, void *ctx);
+/**@}*/
+
+/** @name Checking a move sequence
+ *
+ * What a judge does with a contestant's answer: replay it, then compare it
+ * with the optimal distance. */
+/**@{*/
+/** @brief The verdict on one move sequence. */
+typedef struct sdb_check {
+	int solvable;            /**< the goal can be reached from the start at all */
+	int legal;               /**< every move stays on the board */
+	int illegal_step;        /**< 1-based step of the first move off the board, or 0 */
+	int illegal_move;        /**< that move (enum sdb_move), or -1 */
+	int length;              /**< number of moves in the sequence */
+	int reaches_goal;        /**< legal, and the last board is the goal */
+	int distance;            /**< optimal distance from the start, -1 if unsolvable */
+	int end_distance;        /**< distance from the board where the replay
+	                              stopped (the last legal one) to the goal, -1
+	                              if unsolvable */
+	int optimal;             /**< reaches_goal and length == distance */
+	sdb_board end;           /**< the board where the replay stopped */
+} sdb_check;
+
+/** @brief Replay @p moves from @p start and judge them against @p goal.
+ *
+ * A sequence that leaves the board, falls short or is longer than optimal
+ * is a verdict (return 0), not an error. Distances come from
+ * sdb_answer_query() (tables, or a search within @p opts->limits).
+ * @param[in] moves  letters u d l r (either case); "" is the empty sequence
+ * @param[in] opts   NULL: no limits; only the limits are used
+ * @return 0, #SDB_EINVAL (sizes differ, or a character that is not a move;
+ * the detail names its position), or an error of sdb_answer_query(). */
+int sdb_check_moves(sdb_check *c, const sdb_db *db, const sdb_board *start,
+                    const sdb_board *goal, const char *moves, const sdb_answer_opts *opts);
+/**@}*/
+
+/** @name Random boards
+ *
+ * Boards drawn for people (puzzles of a chosen difficulty) and for
+ * learning (uniform samples at each distance). The generator is
+ * xoshiro256** seeded by splitmix64: the same seed gives the same boards
+ * on every machine and in every version of this format. */
+/**@{*/
+/** @brief A pseudo-random generator's state. Plain data. */
+typedef struct sdb_rng {
+	uint64_t s[4];
+} sdb_rng;
+
+/** @brief Seed a generator. */
+void sdb_rng_seed(sdb_rng *r, uint64_t seed);
+/** @brief The next 64 random bits. */
+uint64_t sdb_rng_next(sdb_rng *r);
+/** @brief A uniform integer in 0 .. @p n - 1, unbiased (n > 0). */
+uint64_t sdb_rng_below(sdb_rng *r, uint64_t n);
+
+/** @brief Draws boards uniformly among the states at chosen distances
+ * from a goal. */
+typedef struct sdb_sampler sdb_sampler;
+
+/** @brief Prepare to draw boards at distance @p min_distance ..
+ * @p max_distance (inclusive) from @p goal, uniformly among all such states.
+ *
+ * Pass -1, -1 for every state reachable from the goal (no table needed: a
+ * uniform permutation of the goal's parity class, for any board). A distance
+ * needs the goal's full table: where the distances asked hold at least one
+ * state in 16, a draw reads random entries until one fits (a few reads);
+ * rarer ones are listed by one pass over the table here (0.15 s for 3x4,
+ * bench/RESULTS.md) and drawn from the list.
+ * @return 0, #SDB_EINVAL (a range that holds no state: the detail gives the
+ * distances the table has), #SDB_ENOTFOUND (no full table: the detail names
+ * the command), #SDB_ETOOBIG (a distance asked on a board without full
+ * tables), #SDB_ENOMEM. */
+int sdb_sampler_open(sdb_sampler **s, const sdb_db *db, const sdb_board *goal,
+                     int min_distance, int max_distance);
+
+/** @brief Draw @p n boards. Thread-safe with one generator per thread.
+ * @return 0, or #SDB_ECORRUPT when the table does not hold the states its
+ * counts say (a damaged table). */
+int sdb_sampler_draw(const sdb_sampler *s, sdb_board *out, size_t n, sdb_rng *rng);
+
+/** @brief How many states the sampler draws among. */
+uint64_t sdb_sampler_population(const sdb_sampler *s);
+
+/** @brief Close a sampler. NULL is ok. */
+void sdb_sampler_close(sdb_sampler *s);
+
+/** @brief A random walk of @p steps moves from @p goal that never undoes
+ * its previous move: a scramble for boards without tables (its distance is
+ * at most @p steps).
+ * @return 0, or #SDB_EINVAL for a negative @p steps. */
+int sdb_random_walk(sdb_board *out, const sdb_board *goal, int steps, sdb_rng *rng);
 /**@}*/
 
 /** @name Heuristics for other solvers

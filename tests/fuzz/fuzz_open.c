@@ -10,14 +10,22 @@
 
 #include "slidedb.h"
 
-static char path[128];
+static char path[128], lock[160];
+
+/* One file per fuzzing process, removed when it ends. */
+static void remove_files(void)
+{
+	unlink(path);
+	unlink(lock);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (!path[0])
+	if (!path[0]) {
 		snprintf(path, sizeof path, "/tmp/slidedb-fuzz-open-%d.lmdb", (int)getpid());
-	char lock[160];
-	snprintf(lock, sizeof lock, "%s-lock", path);
+		snprintf(lock, sizeof lock, "%s-lock", path);
+		atexit(remove_files);
+	}
 	unlink(lock);
 	FILE *f = fopen(path, "wb");
 	if (!f || fwrite(data, 1, size, f) != size || fclose(f))
@@ -48,6 +56,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (sdb_answer_query(&a, db, &start, &goal, NULL) == SDB_OK && a.solvable &&
 		    a.distance > SDB_MAX_MOVES)
 			abort();
+		/* Counting and listing follow the table's distances wherever they
+		 * lead: a damaged table must give an error, never a crash. */
+		const sdb_answer_opts all = { .want_moves = 1, .want_best_moves = 1,
+			                      .want_count = 1 };
+		if (sdb_answer_query(&a, db, &start, &goal, &all) == SDB_OK && a.solvable &&
+		    a.distance > 0 && !(a.best_moves >> a.best_move & 1))
+			abort();   /* the stored best move is one of the best moves */
+		sdb_sampler *s;
+		if (sdb_sampler_open(&s, db, &goal, in->max_distance, in->max_distance) == SDB_OK) {
+			sdb_rng rng;
+			sdb_board drawn[4];
+			sdb_rng_seed(&rng, 1);
+			sdb_sampler_draw(s, drawn, 4, &rng);
+			sdb_sampler_close(s);
+		}
 	}
 	sdb_db_close(db);
 	return 0;

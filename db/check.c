@@ -1,0 +1,59 @@
+/* The move checker: replay a sequence, then judge it against the optimal
+ * distance (what an online judge does with a contestant's answer). */
+#include <limits.h>
+#include <string.h>
+
+#include "internal.h"
+
+int sdb_check_moves(sdb_check *c, const sdb_db *db, const sdb_board *start,
+                    const sdb_board *goal, const char *moves, const sdb_answer_opts *opts)
+{
+	memset(c, 0, sizeof *c);
+	c->illegal_move = -1;
+	c->distance = c->end_distance = -1;
+	c->legal = 1;
+	c->end = *start;
+	if (start->w != goal->w || start->h != goal->h)
+		return sdb_fail(SDB_EINVAL, "start is %dx%d but goal is %dx%d", start->w, start->h,
+		                goal->w, goal->h);
+	const size_t len = strlen(moves);
+	for (size_t k = 0; k < len; k++)
+		if (sdb_move_from_letter((unsigned char)moves[k]) < 0)
+			return sdb_fail(SDB_EINVAL, "moves: '%c' at position %zu is not a move (u d l r)",
+			                moves[k] >= ' ' && moves[k] < 127 ? moves[k] : '?', k + 1);
+	if (len > INT_MAX)
+		return sdb_fail(SDB_EINVAL, "moves: %zu moves are too many to count", len);
+	c->length = (int)len;
+	for (size_t k = 0; k < len; k++) {
+		int m = sdb_move_from_letter((unsigned char)moves[k]);
+		if (!(sdb_board_moves(&c->end) >> m & 1)) {
+			c->legal = 0;
+			c->illegal_step = (int)k + 1;
+			c->illegal_move = m;
+			break;
+		}
+		sdb_board_apply(&c->end, m);
+	}
+	c->reaches_goal = c->legal && sdb_board_equal(&c->end, goal);
+	/* The moves keep the pair's solvability: one test says it for both. */
+	c->solvable = sdb_board_solvable(start, goal);
+	if (!c->solvable)
+		return sdb_done(SDB_OK);
+	sdb_answer_opts o = { .want_moves = 0 };
+	if (opts)
+		o.limits = opts->limits;
+	sdb_answer a;
+	int err = sdb_answer_query(&a, db, start, goal, &o);
+	if (err)
+		return err;
+	c->distance = a.distance;
+	if (c->reaches_goal) {
+		c->end_distance = 0;
+	} else if ((err = sdb_answer_query(&a, db, &c->end, goal, &o))) {
+		return err;
+	} else {
+		c->end_distance = a.distance;
+	}
+	c->optimal = c->reaches_goal && c->length == c->distance;
+	return sdb_done(SDB_OK);
+}

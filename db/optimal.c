@@ -1,0 +1,202 @@
+/* Every optimal sequence out of a full table: the first moves that start
+ * one, how many there are, and the sequences in lexicographic order.
+ *
+ * The states on optimal paths from a start at distance d are exactly those
+ * reached by moves that lower the table's distance by one each time, so
+ * nothing here searches: counting walks them layer by layer (layer k holds
+ * the states k moves from the start and d-k from the goal, each with the
+ * number of optimal paths that reach it), and listing follows them depth
+ * first, where every branch ends at the goal. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum { DIST_MASK = 0x3f };
+
+typedef unsigned __int128 u128;
+
+/* One layer: the states (table indices, which fit 32 bits up to 12 cells)
+ * and how many optimal paths from the start reach each. While the next layer
+ * is being gathered it is an open-addressing hash on the index. */
+typedef struct layer {
+	uint32_t *index;
+	u128 *paths;
+	size_t n, cap;   /* cap: a power of two, slots of the hash */
+	size_t alloc;    /* slots allocated, >= cap */
+} layer;
+
+enum { EMPTY = UINT32_MAX };
+
+static int layer_reserve(layer *l, size_t want)
+{
+	size_t cap = 8;
+	while (cap < 2 * want)
+		cap *= 2;
+	if (cap > l->alloc) {
+		free(l->index);
+		free(l->paths);
+		l->index = malloc(cap * sizeof *l->index);
+		l->paths = malloc(cap * sizeof *l->paths);
+		l->alloc = l->index && l->paths ? cap : 0;
+		if (!l->alloc)
+			return SDB_ENOMEM;
+	}
+	l->cap = cap;
+	memset(l->index, 0xff, cap * sizeof *l->index);
+	l->n = 0;
+	return SDB_OK;
+}
+
+/* Add p paths to state i; -1 if the count passes 2^128 - 1. */
+static int layer_add(layer *l, uint32_t i, u128 p)
+{
+	size_t mask = l->cap - 1, slot = (size_t)(i * 0x9e3779b1u) & mask;
+	while (l->index[slot] != EMPTY && l->index[slot] != i)
+		slot = (slot + 1) & mask;
+	if (l->index[slot] == EMPTY) {
+		l->index[slot] = i;
+		l->paths[slot] = 0;
+		l->n++;
+	}
+	u128 sum = l->paths[slot] + p;
+	if (sum < p)
+		return -1;
+	l->paths[slot] = sum;
+	return 0;
+}
+
+/* Move the hash's entries to the front: the layer as a list. */
+static void layer_pack(layer *l)
+{
+	size_t k = 0;
+	for (size_t s = 0; s < l->cap && k < l->n; s++)
+		if (l->index[s] != EMPTY) {
+			l->index[k] = l->index[s];
+			l->paths[k++] = l->paths[s];
+		}
+}
+
+static int count_paths(sdb_count *out, const sdb_table *t, const sdb_board *cur, int d)
+{
+	const int w = cur->w, h = cur->h, cls = sdb_rank_class(cur);
+	const uint8_t *data = t->data;
+	layer a = { 0 }, b = { 0 };
+	layer *from = &a, *to = &b;
+	int err = layer_reserve(from, 1);
+	if (!err) {
+		from->index[0] = (uint32_t)sdb_rank(cur);
+		from->paths[0] = 1;
+		from->n = 1;
+	}
+	for (int k = 0; !err && k < d; k++) {
+		const int next = d - k - 1;
+		if ((err = layer_reserve(to, 4 * from->n)))
+			break;
+		for (size_t i = 0; i < from->n && !err; i++) {
+			uint64_t nbr[4];
+			sdb_rank_neighbors(nbr, NULL, w, h, cls, from->index[i]);
+			for (int m = 0; m < 4; m++)
+				if (nbr[m] != UINT64_MAX && (data[nbr[m]] & DIST_MASK) == next &&
+				    layer_add(to, (uint32_t)nbr[m], from->paths[i]))
+					err = SDB_ETOOBIG;
+		}
+		layer_pack(to);
+		if (!err && to->n == 0)
+			err = SDB_ECORRUPT;   /* a state with no way on: the table lies */
+		layer *swap = from;
+		from = to;
+		to = swap;
+	}
+	if (!err && (from->n != 1 || from->index[0] != t->goal_index))
+		err = SDB_ECORRUPT;
+	if (!err) {
+		out->hi = (uint64_t)(from->paths[0] >> 64);
+		out->lo = (uint64_t)from->paths[0];
+	}
+	free(a.index);
+	free(a.paths);
+	free(b.index);
+	free(b.paths);
+	return err;
+}
+
+typedef struct lister {
+	const sdb_table *t;
+	const sdb_frame *f;
+	sdb_optimal *en;
+	char moves[SDB_MAX_MOVES + 1];
+} lister;
+
+/* Depth first from b (d from the goal, g moves made), the caller's moves in
+ * the order u d l r. 1 when enough sequences were given, SDB_ECORRUPT. */
+static int list_paths(lister *ls, const sdb_board *b, int d, int g)
+{
+	sdb_optimal *en = ls->en;
+	if (d == 0) {
+		if (sdb_rank(b) != ls->t->goal_index)
+			return SDB_ECORRUPT;
+		ls->moves[g] = '\0';
+		en->emitted++;
+		if (en->fn(en->ctx, ls->moves))
+			en->stopped = 1;
+		return en->stopped || en->emitted >= en->limit;
+	}
+	const unsigned legal = sdb_board_moves(b);
+	int ways = 0;
+	for (int k = 0; k < 4; k++) {
+		const int m = ls->f->move_in[k];
+		if (!(legal >> m & 1))
+			continue;
+		sdb_board next = *b;
+		sdb_board_apply(&next, m);
+		if ((ls->t->data[sdb_rank(&next)] & DIST_MASK) != d - 1)
+			continue;
+		ways++;
+		ls->moves[g] = sdb_move_letter(k);
+		int r = list_paths(ls, &next, d - 1, g + 1);
+		if (r)
+			return r;
+	}
+	return ways ? 0 : SDB_ECORRUPT;
+}
+
+int sdb_table_optimal(const sdb_table *t, const sdb_frame *f, const sdb_board *cur, int d,
+                      sdb_optimal *en)
+{
+	const unsigned legal = sdb_board_moves(cur);
+	for (int m = 0; m < 4 && d > 0; m++) {
+		if (!(legal >> m & 1))
+			continue;
+		sdb_board next = *cur;
+		sdb_board_apply(&next, m);
+		if ((t->data[sdb_rank(&next)] & DIST_MASK) == d - 1)
+			en->best_moves |= 1u << f->move_back[m];
+	}
+	int err = SDB_OK;
+	if (en->count_all)
+		err = count_paths(&en->count, t, cur, d);
+	if (!err && en->limit > 0) {
+		lister ls = { .t = t, .f = f, .en = en };
+		err = list_paths(&ls, cur, d, 0);
+		err = err < 0 ? err : SDB_OK;
+	}
+	return err;
+}
+
+int sdb_count_format(char *buf, size_t cap, const sdb_count *c)
+{
+	char digits[40];
+	int n = 0;
+	u128 v = (u128)c->hi << 64 | c->lo;
+	do {
+		digits[n++] = (char)('0' + (int)(v % 10));
+		v /= 10;
+	} while (v);
+	if ((size_t)n >= cap)
+		return sdb_fail(SDB_EINVAL, "buffer too small for a count");
+	for (int i = 0; i < n; i++)
+		buf[i] = digits[n - 1 - i];
+	buf[n] = '\0';
+	return n;
+}

@@ -1,0 +1,811 @@
+/* Answers for people, through the library: every best move, the number of
+ * optimal solutions and the solutions themselves, the move checker, and
+ * random boards. Checked against a deliberately simple computation: BFS
+ * layers from the goal (testkit's simple BFS) and paths counted by dynamic
+ * programming over them, layer by layer; random boards against the
+ * published counts per distance (OEIS A089473) by chi-square tests. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clikit.h"
+
+typedef unsigned __int128 u128;
+
+/* --- The oracle: distances from a goal and, per state, the number of
+ * shortest paths to the goal (paths(goal) = 1; paths(x) = the sum over the
+ * neighbours one step closer). */
+typedef struct oracle {
+	simple_bfs bfs;
+	u128 *paths;   /* per slot of bfs */
+} oracle;
+
+static void oracle_run(oracle *o, const sdb_board *goal)
+{
+	simple_bfs_run(&o->bfs, goal);
+	simple_bfs *s = &o->bfs;
+	o->paths = calloc(s->cap, sizeof *o->paths);
+	cr_assert(o->paths);
+	o->paths[simple_bfs_slot(s, goal)] = 1;
+	for (int d = 1; d <= s->max; d++)
+		for (uint64_t i = 0; i < s->cap; i++) {
+			if (!s->keys[i] || s->dist[i] != d)
+				continue;
+			sdb_board b;
+			tk_unpack(&b, s->w, s->h, s->keys[i]);
+			for (int m = 0; m < 4; m++) {
+				sdb_board n = b;
+				if (sdb_board_apply(&n, m) == 0 && simple_bfs_dist(s, &n) == d - 1)
+					o->paths[i] += o->paths[simple_bfs_slot(s, &n)];
+			}
+		}
+}
+
+static void oracle_free(oracle *o)
+{
+	simple_bfs_free(&o->bfs);
+	free(o->paths);
+}
+
+/* Every first move of a shortest path from b, as bits of enum sdb_move. */
+static unsigned oracle_best(const oracle *o, const sdb_board *b)
+{
+	int d = simple_bfs_dist(&o->bfs, b);
+	unsigned best = 0;
+	for (int m = 0; m < 4 && d > 0; m++) {
+		sdb_board n = *b;
+		if (sdb_board_apply(&n, m) == 0 && simple_bfs_dist(&o->bfs, &n) == d - 1)
+			best |= 1u << m;
+	}
+	return best;
+}
+
+static u128 count_of(const sdb_count *c)
+{
+	return (u128)c->hi << 64 | c->lo;
+}
+
+static const char *text_of(const sdb_board *b)
+{
+	static __thread char buf[3 * SDB_MAX_CELLS];
+	sdb_board_format(buf, sizeof buf, b);
+	return buf;
+}
+
+/* A database with full tables for every goal class of w x h. */
+static void build_all_classes(char *path, size_t cap, int w, int h, const char *name)
+{
+	int blanks[SDB_MAX_CELLS], n = 0;
+	for (int c = 0; c < w * h; c++)
+		if (sdb_sym_representative(w, h, c) == c)
+			blanks[n++] = c;
+	tk_tmp_path(path, cap, name);
+	tk_build_lib(path, w, h, blanks, n);
+}
+
+/* The library's answer for (start, goal) equals the oracle's. */
+static void assert_like_oracle(const sdb_db *db, const oracle *o, const sdb_board *start,
+                               const sdb_board *goal)
+{
+	const sdb_answer_opts opts = { .want_moves = 1, .want_best_moves = 1, .want_count = 1 };
+	sdb_answer a;
+	cr_assert_eq(sdb_answer_query(&a, db, start, goal, &opts), 0, "%s", sdb_errdetail());
+	int d = simple_bfs_dist(&o->bfs, start);
+	if (d < 0) {
+		cr_assert_eq(a.solvable, 0, "%s: unreachable but solvable", text_of(start));
+		cr_assert_eq(a.best_moves, 0u);
+		cr_assert(count_of(&a.solutions) == 0);
+		return;
+	}
+	uint64_t slot = simple_bfs_slot(&o->bfs, start);
+	cr_assert_eq(a.distance, d, "%s: distance %d, BFS %d", text_of(start), a.distance, d);
+	cr_assert_eq(a.best_moves, oracle_best(o, start), "%s -> %s: best moves %x, BFS %x",
+	             text_of(start), text_of(goal), a.best_moves, oracle_best(o, start));
+	cr_assert(count_of(&a.solutions) == o->paths[slot], "%s: %llu solutions, DP %llu",
+	          text_of(start), (unsigned long long)count_of(&a.solutions),
+	          (unsigned long long)o->paths[slot]);
+	cr_assert(tk_replay(start, a.moves, goal) && (int)strlen(a.moves) == d);
+	cr_assert(d == 0 || (a.best_moves >> a.best_move & 1), "the best move is a best move");
+}
+
+/* Every pair (start, goal) of a small board: 720 goals x 720 starts. */
+static void every_pair(int w, int h, const char *name)
+{
+	char path[512];
+	build_all_classes(path, sizeof path, w, h, name);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	const int n = w * h;
+	uint8_t perm[SDB_MAX_CELLS];
+	for (int i = 0; i < n; i++)
+		perm[i] = (uint8_t)i;
+	/* Every permutation as a goal (next_permutation order). */
+	int goals = 0;
+	for (;;) {
+		sdb_board goal;
+		cr_assert_eq(sdb_board_set(&goal, w, h, perm), 0);
+		oracle o;
+		oracle_run(&o, &goal);
+		uint8_t sp[SDB_MAX_CELLS];
+		memcpy(sp, perm, (size_t)n);
+		for (int s = 0; s < 720; s++) {   /* every start: the permutations by rotation */
+			sdb_board start;
+			int k = s;
+			uint8_t cells[SDB_MAX_CELLS], pool[SDB_MAX_CELLS];
+			for (int i = 0; i < n; i++)
+				pool[i] = (uint8_t)i;
+			for (int i = n; i > 0; i--) {   /* the s-th permutation (factorial base) */
+				int pick = k % i;
+				k /= i;
+				cells[n - i] = pool[pick];
+				memmove(pool + pick, pool + pick + 1, (size_t)(i - pick - 1));
+			}
+			cr_assert_eq(sdb_board_set(&start, w, h, cells), 0);
+			assert_like_oracle(db, &o, &start, &goal);
+		}
+		oracle_free(&o);
+		goals++;
+		/* next permutation */
+		int i = n - 2;
+		while (i >= 0 && perm[i] >= perm[i + 1])
+			i--;
+		if (i < 0)
+			break;
+		int j = n - 1;
+		while (perm[j] <= perm[i])
+			j--;
+		uint8_t t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+		for (int a = i + 1, b = n - 1; a < b; a++, b--) {
+			t = perm[a];
+			perm[a] = perm[b];
+			perm[b] = t;
+		}
+	}
+	cr_assert_eq(goals, 720);
+	sdb_db_close(db);
+	remove(path);
+}
+
+Test(optimal, every_pair_of_2x3_agrees_with_bfs_and_dp, .timeout = 300)
+{
+	every_pair(2, 3, "opt-2x3.lmdb");
+}
+
+Test(optimal, every_pair_of_3x2_agrees_with_bfs_and_dp, .timeout = 300)
+{
+	every_pair(3, 2, "opt-3x2.lmdb");
+}
+
+/* Random 3x3 pairs: goals of every class, starts drawn by the library. */
+Test(optimal, random_3x3_pairs_agree_with_bfs_and_dp, .timeout = 300)
+{
+	char path[512];
+	build_all_classes(path, sizeof path, 3, 3, "opt-3x3.lmdb");
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	const char *goals[] = { "1 2 3 4 5 6 7 8 0", "1 2 3 4 0 5 6 7 8", "8 0 7 6 5 4 3 2 1",
+		                "0 1 2 3 4 5 6 7 8" };
+	sdb_rng rng;
+	sdb_rng_seed(&rng, 7);
+	for (size_t g = 0; g < sizeof goals / sizeof *goals; g++) {
+		sdb_board goal;
+		cr_assert_eq(sdb_board_parse(&goal, goals[g], 3, 3), 0);
+		oracle o;
+		oracle_run(&o, &goal);
+		sdb_sampler *any;
+		cr_assert_eq(sdb_sampler_open(&any, NULL, &goal, -1, -1), 0);
+		for (int i = 0; i < 1500; i++) {
+			sdb_board start;
+			sdb_sampler_draw(any, &start, 1, &rng);
+			assert_like_oracle(db, &o, &start, &goal);
+			/* and its unsolvable twin: two tiles swapped */
+			int a = start.cell[0] ? 0 : 1, b = start.cell[a + 1] ? a + 1 : a + 2;
+			uint8_t t = start.cell[a];
+			start.cell[a] = start.cell[b];
+			start.cell[b] = t;
+			if (i % 10 == 0)
+				assert_like_oracle(db, &o, &start, &goal);
+		}
+		/* The hardest: every state at the largest distance. */
+		for (uint64_t i = 0; i < o.bfs.cap; i++)
+			if (o.bfs.keys[i] && o.bfs.dist[i] == o.bfs.max) {
+				sdb_board start;
+				tk_unpack(&start, 3, 3, o.bfs.keys[i]);
+				assert_like_oracle(db, &o, &start, &goal);
+			}
+		sdb_sampler_close(any);
+		oracle_free(&o);
+	}
+	sdb_db_close(db);
+	remove(path);
+}
+
+/* --- Every optimal sequence, in order. */
+
+typedef struct seqs {
+	char **v;
+	size_t n, cap;
+	uint64_t stop_after;   /* ask to stop after this many (0: never) */
+} seqs;
+
+static int collect(void *ctx, const char *moves)
+{
+	seqs *s = ctx;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 64;
+		s->v = realloc(s->v, s->cap * sizeof *s->v);
+		cr_assert(s->v);
+	}
+	s->v[s->n++] = strdup(moves);
+	return s->stop_after && s->n >= s->stop_after;
+}
+
+static void seqs_free(seqs *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof *s);
+}
+
+/* The oracle's sequences: depth first, moves in the order u d l r. */
+static void oracle_paths(const oracle *o, const sdb_board *b, char *moves, int g, seqs *out)
+{
+	int d = simple_bfs_dist(&o->bfs, b);
+	if (d == 0) {
+		moves[g] = '\0';
+		collect(out, moves);
+		return;
+	}
+	for (int m = 0; m < 4; m++) {
+		sdb_board n = *b;
+		if (sdb_board_apply(&n, m) == 0 && simple_bfs_dist(&o->bfs, &n) == d - 1) {
+			moves[g] = sdb_move_letter(m);
+			oracle_paths(o, &n, moves, g + 1, out);
+		}
+	}
+}
+
+/* u < d < l < r */
+static int move_order_cmp(const char *a, const char *b)
+{
+	for (; *a && *a == *b; a++, b++)
+		;
+	return sdb_move_from_letter(*a) - sdb_move_from_letter(*b);
+}
+
+static void assert_paths(const sdb_db *db, const oracle *o, const sdb_board *start,
+                         const sdb_board *goal, uint64_t limit)
+{
+	seqs want = { 0 }, got = { 0 };
+	char moves[SDB_MAX_MOVES + 1];
+	oracle_paths(o, start, moves, 0, &want);
+	sdb_answer a;
+	cr_assert_eq(sdb_answer_paths(&a, db, start, goal, limit, NULL, collect, &got), 0, "%s",
+	             sdb_errdetail());
+	size_t expect = want.n < limit ? want.n : (size_t)limit;
+	cr_assert_eq(got.n, expect, "%s: %zu sequences, expected %zu", text_of(start), got.n,
+	             expect);
+	for (size_t i = 0; i < got.n; i++) {
+		cr_assert_str_eq(got.v[i], want.v[i], "%s: sequence %zu", text_of(start), i);
+		cr_assert(tk_replay(start, got.v[i], goal) && (int)strlen(got.v[i]) == a.distance);
+		cr_assert(i == 0 || move_order_cmp(got.v[i - 1], got.v[i]) < 0, "not in order");
+	}
+	seqs_free(&want);
+	seqs_free(&got);
+}
+
+Test(optimal, every_sequence_in_order_from_tables, .timeout = 120)
+{
+	char path[512];
+	build_all_classes(path, sizeof path, 3, 3, "opt-seq.lmdb");
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	sdb_board goal;
+	cr_assert_eq(sdb_board_parse(&goal, "1 2 3 4 0 5 6 7 8", 3, 3), 0);   /* centre class */
+	oracle o;
+	oracle_run(&o, &goal);
+	sdb_rng rng;
+	sdb_rng_seed(&rng, 11);
+	sdb_sampler *s;
+	for (int d = 0; d <= o.bfs.max; d += 3) {
+		cr_assert_eq(sdb_sampler_open(&s, db, &goal, d, d), 0, "%s", sdb_errdetail());
+		for (int i = 0; i < 10; i++) {
+			sdb_board start;
+			sdb_sampler_draw(s, &start, 1, &rng);
+			assert_paths(db, &o, &start, &goal, 100000);
+			assert_paths(db, &o, &start, &goal, 3);   /* the first three */
+		}
+		sdb_sampler_close(s);
+	}
+	/* The callback stops the listing. */
+	sdb_board start;
+	cr_assert_eq(sdb_board_parse(&start, "8 6 7 2 5 4 3 0 1", 3, 3), 0);
+	seqs got = { .stop_after = 2 };
+	cr_assert_eq(sdb_answer_paths(NULL, db, &start, &goal, 50, NULL, collect, &got), 0);
+	cr_assert_eq(got.n, 2);
+	seqs_free(&got);
+	/* Unsolvable: no sequence, no error. */
+	cr_assert_eq(sdb_board_parse(&start, "1 2 3 4 0 5 6 8 7", 3, 3), 0);
+	cr_assert_eq(sdb_answer_paths(NULL, db, &start, &goal, 50, NULL, collect, &got), 0);
+	cr_assert_eq(got.n, 0);
+	oracle_free(&o);
+	sdb_db_close(db);
+	remove(path);
+}
+
+/* --- 4x4 by search, against a BFS of the states within 12 moves of the
+ * goal (every shortest path from such a state stays among them). */
+
+typedef struct ball {
+	uint64_t *keys;
+	uint8_t *dist;
+	uint64_t cap;
+} ball;
+
+static uint64_t ball_slot(const ball *b, uint64_t key)
+{
+	uint64_t i = (key * 0x9E3779B97F4A7C15ull) >> 24 & (b->cap - 1);
+	while (b->keys[i] && b->keys[i] != key)
+		i = (i + 1) & (b->cap - 1);
+	return i;
+}
+
+static int ball_dist(const ball *b, const sdb_board *s)
+{
+	uint64_t i = ball_slot(b, tk_pack(s));
+	return b->keys[i] ? b->dist[i] : -1;
+}
+
+static u128 ball_paths(const ball *b, const sdb_board *s)
+{
+	int d = ball_dist(b, s);
+	if (d == 0)
+		return 1;
+	u128 sum = 0;
+	for (int m = 0; m < 4; m++) {
+		sdb_board n = *s;
+		if (sdb_board_apply(&n, m) == 0 && ball_dist(b, &n) == d - 1)
+			sum += ball_paths(b, &n);
+	}
+	return sum;
+}
+
+Test(optimal, search_counts_on_4x4_agree_with_a_bfs_ball, .timeout = 300)
+{
+	enum { RADIUS = 12 };
+	ball b = { .cap = 1 << 17 };
+	b.keys = calloc(b.cap, sizeof *b.keys);
+	b.dist = calloc(b.cap, 1);
+	uint64_t *queue = malloc(b.cap * sizeof *queue), head = 0, tail = 0;
+	cr_assert(b.keys && b.dist && queue);
+	sdb_board goal;
+	sdb_board_goal(&goal, 4, 4, 15);
+	uint64_t k = tk_pack(&goal);
+	b.keys[ball_slot(&b, k)] = k;
+	queue[tail++] = k;
+	while (head < tail) {
+		uint64_t cur = queue[head++];
+		int d = b.dist[ball_slot(&b, cur)];
+		if (d == RADIUS)
+			continue;
+		sdb_board s;
+		tk_unpack(&s, 4, 4, cur);
+		for (int m = 0; m < 4; m++) {
+			sdb_board n = s;
+			if (sdb_board_apply(&n, m))
+				continue;
+			uint64_t nk = tk_pack(&n), slot = ball_slot(&b, nk);
+			if (b.keys[slot])
+				continue;
+			b.keys[slot] = nk;
+			b.dist[slot] = (uint8_t)(d + 1);
+			cr_assert_lt(tail, b.cap / 2);
+			queue[tail++] = nk;
+		}
+	}
+	/* No pattern set: the search runs on Manhattan + linear conflicts. */
+	char path[512];
+	tk_tmp_path(path, sizeof path, "opt-4x4.lmdb");
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_CREATE), 0);
+	const sdb_answer_opts opts = { .want_moves = 1, .want_best_moves = 1, .want_count = 1 };
+	int several = 0;
+	for (uint64_t i = 0; i < tail; i += 97) {
+		sdb_board start;
+		tk_unpack(&start, 4, 4, queue[i]);
+		sdb_answer a;
+		cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, &opts), 0, "%s", sdb_errdetail());
+		int d = ball_dist(&b, &start);
+		cr_assert_eq(a.distance, d, "%s", text_of(&start));
+		cr_assert_eq(a.method, SDB_METHOD_SEARCH);
+		unsigned best = 0;
+		for (int m = 0; m < 4 && d > 0; m++) {
+			sdb_board n = start;
+			if (sdb_board_apply(&n, m) == 0 && ball_dist(&b, &n) == d - 1)
+				best |= 1u << m;
+		}
+		cr_assert_eq(a.best_moves, best, "%s: best moves %x, BFS %x", text_of(&start),
+		             a.best_moves, best);
+		u128 want = ball_paths(&b, &start);
+		cr_assert(count_of(&a.solutions) == want, "%s: %llu solutions, DP %llu",
+		          text_of(&start), (unsigned long long)count_of(&a.solutions),
+		          (unsigned long long)want);
+		several += want > 1;
+		/* Best moves alone (one solution per first move) say the same. */
+		const sdb_answer_opts best_only = { .want_moves = 1, .want_best_moves = 1 };
+		cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, &best_only), 0);
+		cr_assert_eq(a.best_moves, best);
+		/* The sequences, in order, as many as counted. */
+		seqs got = { 0 };
+		cr_assert_eq(sdb_answer_paths(NULL, db, &start, &goal, 1000, NULL, collect, &got), 0);
+		cr_assert_eq(got.n, want < 1000 ? (size_t)want : 1000);
+		for (size_t j = 0; j < got.n; j++) {
+			cr_assert(tk_replay(&start, got.v[j], &goal) && (int)strlen(got.v[j]) == d);
+			cr_assert(j == 0 || move_order_cmp(got.v[j - 1], got.v[j]) < 0);
+		}
+		seqs_free(&got);
+	}
+	cr_assert_gt(several, 10, "few positions with several solutions: a weak test");
+	/* A node limit stops the count with SDB_ELIMIT, not a wrong number. */
+	sdb_board far;
+	cr_assert_eq(sdb_board_parse(&far, "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1", 4, 4), 0);
+	const sdb_answer_opts few = { .want_moves = 1, .want_count = 1,
+		                      .limits = { .max_nodes = 1000 } };
+	sdb_answer a;
+	cr_assert_eq(sdb_answer_query(&a, db, &far, &goal, &few), SDB_ELIMIT);
+	sdb_db_close(db);
+	ck_db_remove(path);
+	free(queue);
+	free(b.keys);
+	free(b.dist);
+}
+
+Test(optimal, counts_format_exactly)
+{
+	char buf[48];
+	sdb_count c = { 0, 0 };
+	cr_assert_eq(sdb_count_format(buf, sizeof buf, &c), 1);
+	cr_assert_str_eq(buf, "0");
+	c = (sdb_count){ UINT64_MAX, UINT64_MAX };
+	cr_assert_eq(sdb_count_format(buf, sizeof buf, &c), 39);
+	cr_assert_str_eq(buf, "340282366920938463463374607431768211455");
+	c = (sdb_count){ 1, 0 };
+	sdb_count_format(buf, sizeof buf, &c);
+	cr_assert_str_eq(buf, "18446744073709551616");
+	cr_assert_eq(sdb_count_format(buf, 3, &c), SDB_EINVAL);
+}
+
+/* --- The checker. */
+
+Test(optimal, checker_verdicts)
+{
+	char path[512];
+	build_all_classes(path, sizeof path, 3, 3, "opt-check.lmdb");
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	sdb_board start, goal, other;
+	cr_assert_eq(sdb_board_parse(&start, "1 2 3 4 5 6 0 7 8", 3, 3), 0);
+	sdb_board_goal(&goal, 3, 3, 8);
+	sdb_check c;
+	/* optimal */
+	cr_assert_eq(sdb_check_moves(&c, db, &start, &goal, "rr", NULL), 0);
+	cr_assert(c.solvable && c.legal && c.reaches_goal && c.optimal);
+	cr_assert_eq(c.length, 2);
+	cr_assert_eq(c.distance, 2);
+	cr_assert_eq(c.end_distance, 0);
+	cr_assert_eq(c.illegal_step, 0);
+	/* longer, upper case accepted */
+	cr_assert_eq(sdb_check_moves(&c, db, &start, &goal, "RLrr", NULL), 0);
+	cr_assert(c.legal && c.reaches_goal && !c.optimal);
+	cr_assert_eq(c.length - c.distance, 2);
+	/* illegal at the first step and at the last */
+	cr_assert_eq(sdb_check_moves(&c, db, &start, &goal, "d", NULL), 0);
+	cr_assert(!c.legal && !c.reaches_goal && !c.optimal);
+	cr_assert_eq(c.illegal_step, 1);
+	cr_assert_eq(c.illegal_move, SDB_DOWN);
+	cr_assert(sdb_board_equal(&c.end, &start));
+	cr_assert_eq(c.end_distance, 2);
+	cr_assert_eq(sdb_check_moves(&c, db, &start, &goal, "rrr", NULL), 0);
+	cr_assert_eq(c.illegal_step, 3);
+	cr_assert_eq(c.illegal_move, SDB_RIGHT);
+	cr_assert(sdb_board_equal(&c.end, &goal), "stopped before the illegal move");
+	/* short of the goal, and the empty sequence */
+	cr_assert_eq(sdb_check_moves(&c, db, &start, &goal, "r", NULL), 0);
+	cr_assert(c.legal && !c.reaches_goal);
+	cr_assert_eq(c.end_distance, 1);
+	cr_assert_eq(sdb_check_moves(&c, db, &start, &goal, "", NULL), 0);
+	cr_assert(c.legal && !c.reaches_goal && c.length == 0 && c.end_distance == 2);
+	cr_assert_eq(sdb_check_moves(&c, db, &goal, &goal, "", NULL), 0);
+	cr_assert(c.optimal && c.reaches_goal && c.distance == 0);
+	/* unsolvable pair */
+	cr_assert_eq(sdb_board_parse(&other, "1 2 3 4 5 6 0 8 7", 3, 3), 0);
+	cr_assert_eq(sdb_check_moves(&c, db, &other, &goal, "rr", NULL), 0);
+	cr_assert(!c.solvable && !c.optimal && !c.reaches_goal);
+	cr_assert_eq(c.distance, -1);
+	/* malformed: a letter that is not a move, sizes that differ */
+	cr_assert_eq(sdb_check_moves(&c, db, &start, &goal, "rx", NULL), SDB_EINVAL);
+	cr_assert(strstr(sdb_errdetail(), "'x' at position 2"), "%s", sdb_errdetail());
+	sdb_board small;
+	sdb_board_goal(&small, 2, 2, 3);
+	cr_assert_eq(sdb_check_moves(&c, db, &small, &goal, "", NULL), SDB_EINVAL);
+	/* A random walk's verdict agrees with its replay and the table. */
+	sdb_rng rng;
+	sdb_rng_seed(&rng, 5);
+	for (int i = 0; i < 300; i++) {
+		char moves[64];
+		int len = (int)sdb_rng_below(&rng, 40);
+		for (int k = 0; k < len; k++)
+			moves[k] = "udlr"[sdb_rng_below(&rng, 4)];
+		moves[len] = '\0';
+		cr_assert_eq(sdb_check_moves(&c, db, &start, &goal, moves, NULL), 0);
+		cr_assert_eq(c.reaches_goal, tk_replay(&start, moves, &goal));
+		cr_assert_eq(c.optimal, c.reaches_goal && len == 2);
+	}
+	sdb_db_close(db);
+	remove(path);
+}
+
+/* --- Random boards. */
+
+/* Chi-square's critical value at p = 0.001 (Wilson-Hilferty). */
+static double chi2_critical(int df)
+{
+	const double z = 3.0902, k = 2.0 / (9.0 * df);
+	return df * pow(1.0 - k + z * sqrt(k), 3.0);
+}
+
+/* Chi-square of observed against expected counts, bins with under 5
+ * expected merged into their neighbour; *df receives the degrees of freedom. */
+static double chi2(const uint64_t *observed, const double *expected, int n, int *df)
+{
+	double stat = 0, e = 0, o = 0;
+	int bins = 0;
+	for (int i = 0; i < n; i++) {
+		e += expected[i];
+		o += (double)observed[i];
+		if (e >= 5 || i == n - 1) {
+			stat += (o - e) * (o - e) / e;
+			bins++;
+			e = o = 0;
+		}
+	}
+	*df = bins - 1;
+	return stat;
+}
+
+static void open_3x3(sdb_db **db, char *path, size_t cap, const char *name)
+{
+	build_all_classes(path, cap, 3, 3, name);
+	cr_assert_eq(sdb_db_open(db, path, SDB_RDONLY), 0);
+}
+
+Test(random, uniform_over_all_boards_matches_published_counts, .timeout = 120)
+{
+	char path[512];
+	sdb_db *db;
+	open_3x3(&db, path, sizeof path, "rnd-all.lmdb");
+	sdb_board goal;
+	sdb_board_goal(&goal, 3, 3, 8);
+	sdb_sampler *s;
+	cr_assert_eq(sdb_sampler_open(&s, NULL, &goal, -1, -1), 0, "no table needed");
+	cr_assert_eq(sdb_sampler_population(s), 181440);
+	enum { N = 100000 };
+	static sdb_board boards[N];
+	sdb_rng rng;
+	sdb_rng_seed(&rng, 2026);
+	sdb_sampler_draw(s, boards, N, &rng);
+	uint64_t seen[TK_A089473_LEN] = { 0 };
+	for (int i = 0; i < N; i++) {
+		sdb_answer a;
+		const sdb_answer_opts no_moves = { .want_moves = 0 };
+		cr_assert_eq(sdb_answer_query(&a, db, &boards[i], &goal, &no_moves), 0);
+		cr_assert(a.solvable, "%s cannot reach the goal", text_of(&boards[i]));
+		seen[a.distance]++;
+	}
+	double expected[TK_A089473_LEN];
+	for (int d = 0; d < TK_A089473_LEN; d++)
+		expected[d] = (double)N * (double)tk_a089473[d] / 181440.0;
+	int df;
+	double stat = chi2(seen, expected, TK_A089473_LEN, &df);
+	cr_assert_lt(stat, chi2_critical(df), "chi-square %.1f with %d degrees of freedom", stat,
+	             df);
+	sdb_sampler_close(s);
+	sdb_db_close(db);
+	remove(path);
+}
+
+static int key_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* Within a distance, every state equally likely: both ways of drawing (a
+ * rare distance listed, a common one read at random). With per_state draws
+ * per state on average, all are drawn (a state is missed with odds
+ * e^-per_state), and the counts per state pass a chi-square test. */
+static void uniform_within(const sdb_db *db, const sdb_board *goal, int d, int per_state)
+{
+	sdb_sampler *s;
+	cr_assert_eq(sdb_sampler_open(&s, db, goal, d, d), 0, "%s", sdb_errdetail());
+	const uint64_t states = sdb_sampler_population(s);
+	const uint64_t n = states * (uint64_t)per_state;
+	sdb_board *boards = malloc(n * sizeof *boards);
+	cr_assert(boards);
+	sdb_rng rng;
+	sdb_rng_seed(&rng, 99);
+	sdb_sampler_draw(s, boards, n, &rng);
+	/* Count each state: sort packed keys. */
+	uint64_t *keys = malloc(n * sizeof *keys);
+	for (uint64_t i = 0; i < n; i++) {
+		sdb_answer a;
+		cr_assert_eq(sdb_answer_query(&a, db, &boards[i], goal, NULL), 0);
+		cr_assert_eq(a.distance, d, "drawn at %d, asked %d", a.distance, d);
+		keys[i] = tk_pack(&boards[i]);
+	}
+	qsort(keys, n, sizeof *keys, key_cmp);
+	uint64_t *seen = calloc(states, sizeof *seen), distinct = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		if (i == 0 || keys[i] != keys[i - 1])
+			distinct++;
+		cr_assert_leq(distinct, states, "more distinct boards than states at %d", d);
+		seen[distinct - 1]++;
+	}
+	cr_assert_eq(distinct, states, "distance %d: %llu of %llu states drawn", d,
+	             (unsigned long long)distinct, (unsigned long long)states);
+	double *expected = malloc(states * sizeof *expected);
+	for (uint64_t i = 0; i < states; i++)
+		expected[i] = per_state;
+	int df;
+	double stat = chi2(seen, expected, (int)states, &df);
+	cr_assert_lt(stat, chi2_critical(df), "distance %d: chi-square %.1f, %d degrees", d, stat,
+	             df);
+	free(expected);
+	free(seen);
+	free(keys);
+	free(boards);
+	sdb_sampler_close(s);
+}
+
+Test(random, every_state_of_a_distance_equally_likely, .timeout = 120)
+{
+	char path[512];
+	sdb_db *db;
+	open_3x3(&db, path, sizeof path, "rnd-within.lmdb");
+	sdb_board goal;
+	sdb_board_goal(&goal, 3, 3, 8);
+	uniform_within(db, &goal, 30, 100);   /* 221 states: listed */
+	uniform_within(db, &goal, 12, 20);    /* 748 states: listed */
+	uniform_within(db, &goal, 24, 20);    /* 24047 states: read at random */
+	sdb_board centre;
+	cr_assert_eq(sdb_board_parse(&centre, "1 2 3 4 0 5 6 7 8", 3, 3), 0);
+	uniform_within(db, &centre, 20, 20);  /* a goal of another class */
+	sdb_db_close(db);
+	remove(path);
+}
+
+Test(random, ranges_follow_the_counts, .timeout = 120)
+{
+	char path[512];
+	sdb_db *db;
+	open_3x3(&db, path, sizeof path, "rnd-range.lmdb");
+	sdb_board goal;
+	sdb_board_goal(&goal, 3, 3, 8);
+	const int ranges[][2] = { { 20, 24 }, { 27, 31 }, { 0, 31 }, { 3, 5 } };
+	for (size_t r = 0; r < sizeof ranges / sizeof *ranges; r++) {
+		const int lo = ranges[r][0], hi = ranges[r][1];
+		sdb_sampler *s;
+		cr_assert_eq(sdb_sampler_open(&s, db, &goal, lo, hi), 0);
+		uint64_t total = 0, seen[TK_A089473_LEN] = { 0 };
+		for (int d = lo; d <= hi; d++)
+			total += tk_a089473[d];
+		cr_assert_eq(sdb_sampler_population(s), total);
+		enum { N = 20000 };
+		static sdb_board boards[N];
+		sdb_rng rng;
+		sdb_rng_seed(&rng, 3 + r);
+		sdb_sampler_draw(s, boards, N, &rng);
+		for (int i = 0; i < N; i++) {
+			sdb_answer a;
+			cr_assert_eq(sdb_answer_query(&a, db, &boards[i], &goal, NULL), 0);
+			cr_assert(a.distance >= lo && a.distance <= hi, "%d outside %d..%d", a.distance,
+			          lo, hi);
+			seen[a.distance - lo]++;
+		}
+		double expected[TK_A089473_LEN];
+		for (int d = lo; d <= hi; d++)
+			expected[d - lo] = (double)N * (double)tk_a089473[d] / (double)total;
+		int df;
+		double stat = chi2(seen, expected, hi - lo + 1, &df);
+		cr_assert(df == 0 || stat < chi2_critical(df), "%d..%d: chi-square %.1f, %d degrees",
+		          lo, hi, stat, df);
+		sdb_sampler_close(s);
+	}
+	sdb_db_close(db);
+	remove(path);
+}
+
+Test(random, same_seed_same_boards_and_errors_are_clear)
+{
+	char path[512];
+	sdb_db *db;
+	open_3x3(&db, path, sizeof path, "rnd-seed.lmdb");
+	sdb_board goal;
+	sdb_board_goal(&goal, 3, 3, 8);
+	sdb_sampler *s;
+	cr_assert_eq(sdb_sampler_open(&s, db, &goal, 31, 31), 0);
+	cr_assert_eq(sdb_sampler_population(s), 2);
+	sdb_board a[50], b[50];
+	sdb_rng r1, r2;
+	sdb_rng_seed(&r1, 42);
+	sdb_rng_seed(&r2, 42);
+	sdb_sampler_draw(s, a, 50, &r1);
+	sdb_sampler_draw(s, b, 50, &r2);
+	cr_assert(!memcmp(a, b, sizeof a), "the same seed draws the same boards");
+	int both = 0;
+	for (int i = 1; i < 50; i++)
+		both |= !sdb_board_equal(&a[0], &a[i]);
+	cr_assert(both, "both states at 31 are drawn");
+	sdb_sampler_close(s);
+	/* The generator's first outputs are fixed forever (xoshiro256** seeded
+	 * by splitmix64): a change would change everyone's seeded boards. */
+	sdb_rng_seed(&r1, 0);
+	cr_assert_eq(sdb_rng_next(&r1), 0x99ec5f36cb75f2b4ull);
+	for (int i = 0; i < 1000; i++)
+		cr_assert_lt(sdb_rng_below(&r1, 7), 7u);
+	/* Distances that do not exist, and boards without tables. */
+	cr_assert_eq(sdb_sampler_open(&s, db, &goal, 32, 32), SDB_EINVAL);
+	cr_assert(strstr(sdb_errdetail(), "32") && strstr(sdb_errdetail(), "0 to 31"), "%s",
+	          sdb_errdetail());
+	cr_assert_null(s);
+	cr_assert_eq(sdb_sampler_open(&s, db, &goal, 5, 3), SDB_EINVAL);
+	cr_assert_eq(sdb_sampler_open(&s, db, &goal, -2, 3), SDB_EINVAL);
+	sdb_board big, small;
+	sdb_board_goal(&big, 4, 4, 15);
+	cr_assert_eq(sdb_sampler_open(&s, db, &big, 10, 10), SDB_ETOOBIG);
+	sdb_board_goal(&small, 2, 4, 7);
+	cr_assert_eq(sdb_sampler_open(&s, db, &small, 10, 10), SDB_ENOTFOUND);
+	cr_assert(strstr(sdb_errdetail(), "slidedb-gen full 2x4"), "%s", sdb_errdetail());
+	/* 4x4 among all boards: every one solvable, the blank anywhere. */
+	cr_assert_eq(sdb_sampler_open(&s, NULL, &big, -1, -1), 0);
+	int cells[16] = { 0 };
+	for (int i = 0; i < 4000; i++) {
+		sdb_board x;
+		sdb_sampler_draw(s, &x, 1, &r1);
+		cr_assert_eq(sdb_board_solvable(&x, &big), 1);
+		cells[x.blank]++;
+	}
+	for (int c = 0; c < 16; c++)
+		cr_assert(cells[c] > 150 && cells[c] < 350, "blank in cell %d %d times", c, cells[c]);
+	sdb_sampler_close(s);
+	/* Walks: never further than their length, solvable. */
+	for (int steps = 0; steps < 40; steps += 7) {
+		sdb_board x;
+		cr_assert_eq(sdb_random_walk(&x, &goal, steps, &r1), 0);
+		sdb_answer ans;
+		cr_assert_eq(sdb_answer_query(&ans, db, &x, &goal, NULL), 0);
+		cr_assert_leq(ans.distance, steps);
+		cr_assert_eq(ans.distance % 2, steps % 2, "a move changes the distance by one");
+	}
+	cr_assert_eq(sdb_random_walk(&big, &goal, -1, &r1), SDB_EINVAL);
+	sdb_db_close(db);
+	remove(path);
+}
+
+Test(board, the_tile_that_slides)
+{
+	sdb_board b;
+	cr_assert_eq(sdb_board_parse(&b, "1 2 3 4 0 5 6 7 8", 3, 3), 0);
+	cr_assert_eq(sdb_move_tile(&b, SDB_UP), 2);
+	cr_assert_eq(sdb_move_tile(&b, SDB_DOWN), 7);
+	cr_assert_eq(sdb_move_tile(&b, SDB_LEFT), 4);
+	cr_assert_eq(sdb_move_tile(&b, SDB_RIGHT), 5);
+	sdb_board_goal(&b, 3, 3, 8);
+	cr_assert_eq(sdb_move_tile(&b, SDB_DOWN), -1);
+	cr_assert_eq(sdb_move_tile(&b, SDB_RIGHT), -1);
+	cr_assert_eq(sdb_move_tile(&b, 7), -1);
+}
