@@ -97,6 +97,8 @@ gen_row() {
 		"$build/bench/check_counts" "$work/g.lmdb" full-5x2-b0 "$(sed -n 's/^5x2 [^ ]* //p' "$data/distributions.txt")"
 		echo
 	fi
+	bench/people.sh "$build" $( [ $quick = 1 ] && echo --quick)
+	echo
 	echo "## Hostile trial (\`bench/hostile.sh\`)"
 	echo
 	bench/hostile.sh "$build"

@@ -1,7 +1,7 @@
 /* Command-line helpers; see opts.h. */
 #include <errno.h>
-#include <string.h>
 #include <getopt.h>
+#include <string.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,4 +85,50 @@ int cli_finish(int rc)
 	if (fflush(stdout) != 0 || ferror(stdout))
 		return cli_fail("writing to standard output failed: %s", strerror(errno ? errno : EIO));
 	return rc;
+}
+
+int cli_getopt(int argc, char **argv, const cli_option *opts, int nopts, unsigned command)
+{
+	/* Rebuilt on each call: a few dozen entries, and no state to keep. */
+	struct option longopts[128];
+	char shortopts[3 * 128 + 2] = ":";
+	int n = 0;
+	size_t len = 1;
+	for (int i = 0; i < nopts && n < 127; i++) {
+		const cli_option *o = &opts[i];
+		const int mine = (o->commands & command) != 0;
+		int listed = 0;   /* a name listed already (one name, two meanings) */
+		for (int k = 0; k < n; k++)
+			listed |= !strcmp(longopts[k].name, o->name);
+		if (listed && !mine)
+			continue;
+		if (listed) {   /* this command's meaning replaces another's */
+			for (int k = 0; k < n; k++)
+				if (!strcmp(longopts[k].name, o->name))
+					longopts[k] = (struct option){ o->name, o->has_arg, NULL, o->code };
+		} else {
+			longopts[n++] = (struct option){ o->name, mine ? o->has_arg : no_argument, NULL,
+			                                 mine ? o->code : CLI_OPT_ELSEWHERE };
+		}
+		if (mine && o->code < 256) {
+			shortopts[len++] = (char)o->code;
+			if (o->has_arg)
+				shortopts[len++] = ':';
+		}
+	}
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+	shortopts[len] = '\0';
+	opterr = 0;
+	return getopt_long(argc, argv, shortopts, longopts, NULL);
+}
+
+int cli_refuse(char **argv, int c, const cli_option *opts, int nopts, const char *what)
+{
+	const char *given = c == CLI_OPT_ELSEWHERE ? argv[optind - 1] : cli_refused_option(argv);
+	if (c == CLI_OPT_ELSEWHERE)
+		return cli_usage("option '%s' does not apply to %s", given, what);
+	for (int i = 0; i < nopts; i++)
+		if (given[1] != '-' && opts[i].code < 256 && given[1] == opts[i].code)
+			return cli_usage("option '%s' does not apply to %s", given, what);
+	return cli_usage("unknown option '%s'", given);
 }

@@ -30,6 +30,32 @@ int cli_finish(int rc);
  * inside a group like -zq, so argv alone cannot tell), a long one as typed. */
 const char *cli_refused_option(char **argv);
 
+/* --- Commands and their options, from one table (as libgit2's CLI has
+ * them): each option says which commands take it (a bit mask). */
+typedef struct cli_option {
+	const char *name;        /* long name, without "--" */
+	int has_arg;             /* no_argument or required_argument (getopt.h) */
+	int code;                /* getopt's value: the short letter, or >= 256 */
+	unsigned commands;       /* the commands that take it */
+	const char *help;        /* its line in --help */
+} cli_option;
+
+/* getopt_long's value for an option that only other commands take. */
+enum { CLI_OPT_ELSEWHERE = 0x7fff };
+
+/* Parse argv with the options of command (a bit), like getopt_long: each
+ * call returns the next option's code, ':' (a value missing), '?' (unknown)
+ * or CLI_OPT_ELSEWHERE (an option only other commands take), -1 at the end.
+ * Every long name of the table is known to getopt, so an option of another
+ * command is matched exactly and refused, never taken as an abbreviation of
+ * one of this command's ("--all" is not "--all-best"). Start with
+ * optind = 1 and the same table until -1. */
+int cli_getopt(int argc, char **argv, const cli_option *opts, int nopts, unsigned command);
+
+/* The usage error (exit 2) for the option getopt just refused: "does not
+ * apply to WHAT" when another command takes it, else "unknown option". */
+int cli_refuse(char **argv, int c, const cli_option *opts, int nopts, const char *what);
+
 /* A whole number lo..hi from text: 1, or 0 if it is not one. */
 int cli_parse_long(long *v, const char *text, long lo, long hi);
 

@@ -20,12 +20,7 @@ enum {
 /* Long-only options get codes above any character. */
 enum { OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_PARTIAL, OPT_REPLACE };
 
-static const struct gen_option {
-	const char *name;
-	int has_arg, code;
-	unsigned commands;
-	const char *help;
-} gen_options[] = {
+static const cli_option gen_options[] = {
 	{ "goal", required_argument, 'g', BUILD,
 	  "-g, --goal STATE   build for goals with STATE's blank cell (and its symmetric cells)" },
 	{ "all-goals", no_argument, 'a', FULL,
@@ -125,46 +120,13 @@ static void usage(FILE *f, const struct command *only)
 		}
 }
 
-/* The option that getopt refused: one of another command, or unknown. */
-static int refuse(const struct command *cmd, char **argv)
-{
-	const char *given = cli_refused_option(argv);
-	for (int i = 0; i < NOPTIONS; i++) {
-		const struct gen_option *g = &gen_options[i];
-		int is_it = given[1] == '-' ? !strncmp(given + 2, g->name, strcspn(given + 2, "="))
-		            && strlen(g->name) == strcspn(given + 2, "=")
-		            : g->code < 256 && given[1] == g->code;
-		if (is_it)
-			return cli_usage("option '%s' does not apply to '%s'", given, cmd->name);
-	}
-	return cli_usage("unknown option '%s'", given);
-}
-
 /* Parse the options of cmd into o; -1 to go on, or an exit code. */
 static int parse_options(options *o, const struct command *cmd, int argc, char **argv)
 {
-	struct option longopts[NOPTIONS + 1];
-	char shortopts[3 * NOPTIONS + 2] = ":";
-	int n = 0;
-	size_t len = 1;
-	for (int i = 0; i < NOPTIONS; i++) {
-		const struct gen_option *g = &gen_options[i];
-		if (!(g->commands & cmd->bit))
-			continue;
-		longopts[n++] = (struct option){ g->name, g->has_arg, NULL, g->code };
-		if (g->code < 256) {
-			shortopts[len++] = (char)g->code;
-			if (g->has_arg)
-				shortopts[len++] = ':';
-		}
-	}
-	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
-	shortopts[len] = '\0';
 	int c;
 	long v;
-	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, gen_options, NOPTIONS, cmd->bit)) != -1) {
 		switch (c) {
 		case 'g': o->goal_text = optarg; break;
 		case 'a': o->all_goals = 1; break;
@@ -187,7 +149,11 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 		case 'h': usage(stdout, cmd); return 0;
 		case 'V': printf("%s %s\n", cli_prog, sdb_version()); return 0;
 		case ':': return cli_usage("option '%s' needs a value", argv[optind - 1]);
-		default: return refuse(cmd, argv);
+		default: {
+			char what[32];
+			snprintf(what, sizeof what, "'%s'", cmd->name);
+			return cli_refuse(argv, c, gen_options, NOPTIONS, what);
+		}
 		}
 	}
 	return -1;

@@ -25,12 +25,7 @@ enum { OPT_ALL_BEST = 256, OPT_COUNT, OPT_ALL, OPT_LIMIT, OPT_GRID, OPT_TILES, O
        OPT_GOAL, OPT_DISTANCE, OPT_MIN_DISTANCE, OPT_MAX_DISTANCE, OPT_BOARDS, OPT_SEED,
        OPT_WALK };
 
-static const struct lookup_option {
-	const char *name;
-	int has_arg, code;
-	unsigned commands;
-	const char *help;
-} lookup_options[] = {
+static const cli_option lookup_options[] = {
 	{ "db", required_argument, 'd', ALL,
 	  "-d, --db PATH       database file (default $SLIDEDB_DB or slidedb.lmdb)" },
 	{ "size", required_argument, 's', SOLVING,
@@ -133,7 +128,7 @@ static void usage(FILE *f, const struct command *only)
 			fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fputs(only ? "Options:\n" : "\nOptions:\n", f);
 	for (int i = 0; i < NOPTIONS; i++) {
-		const struct lookup_option *g = &lookup_options[i];
+		const cli_option *g = &lookup_options[i];
 		if (only ? !(g->commands & only->bit) : g->code == OPT_BOARDS)
 			continue;
 		fprintf(f, "  %s", g->help);
@@ -190,7 +185,7 @@ static const struct command *find_command(int argc, char **argv)
 			continue;
 		} else if (a[0] == '-' && a[1]) {
 			for (const char *p = a + 1; *p; p++) {
-				const struct lookup_option *g = NULL;
+				const cli_option *g = NULL;
 				for (int k = 0; k < NOPTIONS; k++)
 					if (lookup_options[k].code == *p)
 						g = &lookup_options[k];
@@ -209,22 +204,6 @@ static const struct command *find_command(int argc, char **argv)
 	return &commands[0];
 }
 
-static int refuse(const struct command *cmd, char **argv)
-{
-	const char *given = cli_refused_option(argv);
-	for (int i = 0; i < NOPTIONS; i++) {
-		const struct lookup_option *g = &lookup_options[i];
-		size_t len = strcspn(given + 2, "=");
-		int is_it = given[1] == '-' ? strlen(g->name) == len && !strncmp(given + 2, g->name, len)
-		            : g->code < 256 && given[1] == g->code;
-		if (is_it)
-			return cli_usage("option '%s' does not apply to %s%s%s", given,
-			                 cmd->name ? "'" : "", cmd->name ? cmd->name : "answers",
-			                 cmd->name ? "'" : "");
-	}
-	return cli_usage("unknown option '%s'", given);
-}
-
 static int parse_distance(int *d, const char *opt, const char *text)
 {
 	long v;
@@ -238,23 +217,6 @@ static int parse_distance(int *d, const char *opt, const char *text)
 /* Returns -1 to go on, or an exit code. */
 static int parse_options(options *o, const struct command *cmd, int argc, char **argv)
 {
-	struct option longopts[NOPTIONS + 1];
-	char shortopts[3 * NOPTIONS + 2] = ":";
-	int nl = 0;
-	size_t len = 1;
-	for (int i = 0; i < NOPTIONS; i++) {
-		const struct lookup_option *g = &lookup_options[i];
-		if (!(g->commands & cmd->bit))
-			continue;
-		longopts[nl++] = (struct option){ g->name, g->has_arg, NULL, g->code };
-		if (g->code < 256) {
-			shortopts[len++] = (char)g->code;
-			if (g->has_arg)
-				shortopts[len++] = ':';
-		}
-	}
-	longopts[nl] = (struct option){ NULL, 0, NULL, 0 };
-	shortopts[len] = '\0';
 	answer_opts *a = &o->answer;
 	report_opts *r = &a->report;
 	random_opts *rnd = &o->random;
@@ -262,8 +224,7 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 	double v;
 	long n;
 	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, lookup_options, NOPTIONS, cmd->bit)) != -1) {
 		switch (c) {
 		case 'd': o->db_path = optarg; break;
 		case 's':
@@ -348,7 +309,12 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 		case 'h': usage(stdout, cmd->bit == ANSWER ? NULL : cmd); return 0;
 		case 'V': printf("%s %s\n", cli_prog, sdb_version()); return 0;
 		case ':': return cli_usage("option '%s' needs a value", argv[optind - 1]);
-		default: return refuse(cmd, argv);
+		default: {
+			char what[32];
+			snprintf(what, sizeof what, cmd->name ? "'%s'" : "%s",
+			         cmd->name ? cmd->name : "answers");
+			return cli_refuse(argv, c, lookup_options, NOPTIONS, what);
+		}
 		}
 	}
 	if (r->only && (r->json || r->path || r->grid || r->tiles || r->all))
@@ -532,12 +498,10 @@ static char *join_args(int argc, char **argv)
 	return text;
 }
 
-/* check START [GOAL] MOVES: the last word is the moves, the others the query. */
+/* check START [GOAL] MOVES: the last word is the moves (checked by main),
+ * the others the query. */
 static int check_args(answerer *ans, int npos, char **pos)
 {
-	if (npos < 2)
-		return cli_usage("check needs START [GOAL] MOVES (or no words: lines from standard "
-		                 "input)");
 	char *query = join_args(npos - 1, pos);
 	size_t len = query ? strlen(query) + strlen(pos[npos - 1]) + 4 : 0;
 	char *text = query ? malloc(len) : NULL;
@@ -572,9 +536,22 @@ int main(int argc, char **argv)
 		pos++;
 	}
 	o.answer.check = cmd->bit == CHECK;
+	if (cmd->bit == CHECK && npos == 1)
+		return cli_finish(cli_usage("check needs START [GOAL] MOVES (or no words: lines from "
+		                            "standard input)"));
+	/* A last word without a move letter is part of a board: MOVES is missing.
+	 * (A sequence with other characters is malformed: reported like a bad
+	 * batch line, exit 1.) */
+	if (cmd->bit == CHECK && npos > 1 && pos[npos - 1][0] && !strpbrk(pos[npos - 1], "udlrUDLR"))
+		return cli_finish(cli_usage("check: the last word '%s' is not a move sequence (letters "
+		                            "u d l r; '' for none)", pos[npos - 1]));
 	if (cmd->bit == RANDOM) {
+		const report_opts *r = &o.answer.report;
 		if (npos > 0)
 			return cli_finish(cli_usage("random takes no words: '%s'", pos[0]));
+		if (!r->json && (r->path || r->tiles || r->all_best))
+			return cli_finish(cli_usage("--path, --tiles and --all-best fill random's --json "
+			                            "answers: give --json too"));
 		o.random.db_path = o.db_path;
 		o.random.answer = o.answer;
 		return cli_finish(random_run(&o.random));

@@ -417,7 +417,16 @@ void report_check(out *o, const report_opts *r, const sdb_query *q, const char *
 	json_int_or_null(o, ",\"end_distance\":", c->end_distance, !c->solvable);
 	out_str(o, ",\"verdict\":\"");
 	verdict(o, c);
-	out_str(o, "\"}\n");
+	out_char(o, '"');
+	if (r->grid) {
+		out_str(o, ",\"start_grid\":");
+		grid_json(o, &q->start, blank);
+		out_str(o, ",\"end_grid\":");
+		grid_json(o, &c->end, blank);
+		out_str(o, ",\"goal_grid\":");
+		grid_json(o, &q->goal, blank);
+	}
+	out_str(o, "}\n");
 }
 
 void report_error(out *o, const report_opts *r, int line, const char *input, const char *msg)

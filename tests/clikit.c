@@ -215,6 +215,15 @@ int ck_json_bool(const char *obj, const char *key)
 /* ------------------------------------------------------------------ */
 /* Boards                                                               */
 
+ck_btext ck_board_compact(const sdb_board *b)
+{
+	ck_btext t;
+	for (int i = 0; i < b->n; i++)
+		t.s[i] = "0123456789abcdef"[b->cell[i]];
+	t.s[b->n] = '\0';
+	return t;
+}
+
 ck_btext ck_board_text(const sdb_board *b)
 {
 	ck_btext t;
@@ -257,4 +266,24 @@ void ck_assert_tables(const char *json, const char *const *want, int nwant, cons
 	cr_assert_eq(got.n, nwant, "%s: %d tables, expected %d: %s", what, got.n, nwant, json);
 	for (int i = 0; i < nwant; i++)
 		cr_assert_str_eq(got.v[i], want[i], "%s: table %d", what, i);
+}
+
+/* A query that fails: exit 1, one line on stderr that contains every
+ * fragment given (NULL-terminated list), and in its place on stdout exactly
+ * one line "error: REASON", the reason stderr ends with: a caller that reads
+ * one line per query stays in step. */
+void ck_assert_bad_query(int rc, const char *out, const char *err, const char *what, ...)
+{
+	cr_assert_eq(rc, 1, "%s: exit %d, expected 1 (stderr: %s)", what, rc, err);
+	ck_assert_one_line(err, what);
+	cr_assert(!strncmp(out, "error: ", 7) && strchr(out, '\n') == out + strlen(out) - 1,
+	          "%s: stdout should be one 'error: ' line, got '%s'", what, out);
+	size_t reason = strlen(out) - 8;   /* without "error: " and the newline */
+	cr_assert(strlen(err) > reason && !strncmp(err + strlen(err) - 1 - reason, out + 7, reason),
+	          "%s: stdout '%s' does not end stderr '%s'", what, out, err);
+	va_list ap;
+	va_start(ap, what);
+	for (const char *frag; (frag = va_arg(ap, const char *)) != NULL;)
+		cr_assert(strstr(err, frag), "%s: message '%s' lacks '%s'", what, err, frag);
+	va_end(ap);
 }

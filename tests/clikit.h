@@ -47,6 +47,12 @@ void ck_db_remove(const char *path);
  * failure message. */
 void ck_assert_one_line(const char *err, const char *what);
 
+/* A query that fails: exit 1, one line on stderr that contains every
+ * fragment given (a NULL-terminated list), and in its place on stdout
+ * exactly one line "error: REASON", the reason stderr ends with: a caller
+ * that reads one line per query stays in step. */
+void ck_assert_bad_query(int rc, const char *out, const char *err, const char *what, ...);
+
 /* --- Growable text and lines. */
 
 /* Text that grows as it is written; start from { 0 }, free s when done. */
@@ -106,6 +112,10 @@ typedef struct ck_btext {
 
 /* The board as space-separated numbers, 0 for the blank. */
 ck_btext ck_board_text(const sdb_board *b);
+
+/* The board in the compact notation: one character per cell, digits, then
+ * a..f for tiles 10..15. */
+ck_btext ck_board_compact(const sdb_board *b);
 
 /* The board of text, of size w x h (0, 0: inferred from the text). */
 sdb_board ck_parse_board(const char *text, int w, int h);

@@ -29,26 +29,6 @@ static void db_build(char *path, size_t cap, const char *size)
 	tk_build(path, size, NULL);
 }
 
-/* A query that fails: exit 1, one line on stderr that contains every
- * fragment given (NULL-terminated list), and in its place on stdout exactly
- * one line "error: REASON", the reason stderr ends with: a caller that reads
- * one line per query stays in step. */
-static void assert_bad_query(int rc, const char *out, const char *err, const char *what, ...)
-{
-	cr_assert_eq(rc, 1, "%s: exit %d, expected 1 (stderr: %s)", what, rc, err);
-	ck_assert_one_line(err, what);
-	cr_assert(!strncmp(out, "error: ", 7) && strchr(out, '\n') == out + strlen(out) - 1,
-	          "%s: stdout should be one 'error: ' line, got '%s'", what, out);
-	size_t reason = strlen(out) - 8;   /* without "error: " and the newline */
-	cr_assert(strlen(err) > reason && !strncmp(err + strlen(err) - 1 - reason, out + 7, reason),
-	          "%s: stdout '%s' does not end stderr '%s'", what, out, err);
-	va_list ap;
-	va_start(ap, what);
-	for (const char *frag; (frag = va_arg(ap, const char *)) != NULL;)
-		cr_assert(strstr(err, frag), "%s: message '%s' lacks '%s'", what, err, frag);
-	va_end(ap);
-}
-
 /* A failure: exit code want, nothing on stdout, one line on stderr that
  * contains every fragment given (NULL-terminated list). */
 static void assert_failure(int rc, int want, const char *out, const char *err, const char *what,
@@ -67,15 +47,6 @@ static void assert_failure(int rc, int want, const char *out, const char *err, c
 /* ------------------------------------------------------------------ */
 /* Boards                                                               */
 
-/* One character per cell: digits, then a..f. */
-static ck_btext board_compact(const sdb_board *b)
-{
-	ck_btext t;
-	for (int i = 0; i < b->n; i++)
-		t.s[i] = "0123456789abcdef"[b->cell[i]];
-	t.s[b->n] = '\0';
-	return t;
-}
 
 /* The letter of the one move that turns a into b, or 0 if there is none. */
 static char move_between(const sdb_board *a, const sdb_board *b)
@@ -88,25 +59,6 @@ static char move_between(const sdb_board *a, const sdb_board *b)
 	return 0;
 }
 
-/* The board with its first two tiles swapped: the other parity class. */
-static sdb_board swap_two_tiles(const sdb_board *b)
-{
-	sdb_board s = *b;
-	int first = -1;
-	for (int i = 0; i < s.n; i++) {
-		if (!s.cell[i])
-			continue;
-		if (first < 0) {
-			first = i;
-			continue;
-		}
-		uint8_t t = s.cell[first];
-		s.cell[first] = s.cell[i];
-		s.cell[i] = t;
-		break;
-	}
-	return s;
-}
 
 /* ------------------------------------------------------------------ */
 /* Random pairs with distances from the independent BFS                  */
@@ -115,23 +67,6 @@ typedef struct pair {
 	sdb_board start, goal;
 	int dist;    /* simple_bfs distance, -1 when unsolvable */
 } pair;
-
-/* A state at the largest distance from the BFS's goal: the k-th found,
- * modulo how many there are. */
-static sdb_board farthest(const simple_bfs *s, int k)
-{
-	uint64_t n = s->counts[s->max];
-	cr_assert_gt(n, 0);
-	k = (int)((uint64_t)k % n);
-	sdb_board b = { 0 };
-	for (uint64_t i = 0; i < s->cap; i++)
-		if (s->keys[i] && s->dist[i] == s->max && k-- == 0) {
-			tk_unpack(&b, s->w, s->h, s->keys[i]);
-			break;
-		}
-	cr_assert_gt(b.n, 0, "no state at distance %d", s->max);
-	return b;
-}
 
 /* ngoals goals (the standard goal first, then random walks from it), nstarts
  * starts per goal: the goal itself, two of the farthest states (so the
@@ -155,7 +90,7 @@ static pair *random_pairs(int w, int h, int ngoals, int nstarts, unsigned seed)
 			if (i == 0)
 				q->start = goal;
 			else if (i <= 2 && nstarts > 6)
-				q->start = farthest(&bfs, (int)(rand_r(&seed) % 2));
+				q->start = simple_bfs_farthest(&bfs, (int)(rand_r(&seed) % 2));
 			else
 				tk_random_walk(&q->start, &goal, 1 + (int)(rand_r(&seed) % 300), &seed);
 			q->dist = simple_bfs_dist(&bfs, &q->start);
@@ -180,7 +115,7 @@ static void append_query(ck_sbuf *b, const pair *p, int form)
 	case FORM_NUMBERS: ck_sb_printf(b, "%s %s\n", s.s, g.s); break;
 	case FORM_SEMICOLON: ck_sb_printf(b, "%s ; %s\n", s.s, g.s); break;
 	case FORM_COMPACT:
-		ck_sb_printf(b, "%s %s\n", board_compact(&p->start).s, board_compact(&p->goal).s);
+		ck_sb_printf(b, "%s %s\n", ck_board_compact(&p->start).s, ck_board_compact(&p->goal).s);
 		break;
 	default: ck_sb_printf(b, "%s\n", s.s); break;
 	}
@@ -566,7 +501,7 @@ Test(lookup_replay, sizes_2x3_3x2_2x4)
 	tk_build(db, "3x2", NULL);
 	char *out, *err;
 	int rc = ck_lookup(db, NULL, &out, &err, "%s", "1 2 3 4 5 0");
-	assert_bad_query(rc, out, err, "6 cells, 2x3 and 3x2 tables", "--size", "2x3", "3x2",
+	ck_assert_bad_query(rc, out, err, "6 cells, 2x3 and 3x2 tables", "--size", "2x3", "3x2",
 	                 NULL);
 	free(out);
 	free(err);
@@ -582,7 +517,7 @@ Test(lookup_replay, sizes_2x3_3x2_2x4)
 	check_batch(db, p, 60, "--json --path", no_numbers, 3);
 	check_batch(db, p, 60, "--size 2x4 --json", ALL_FORMS, NFORMS);
 	rc = ck_lookup(db, NULL, &out, &err, "--size 4x2 %s", "1 2 3 4 5 6 7 0");
-	assert_bad_query(rc, out, err, "4x2 on a 2x4 database", "slidedb-gen full 4x2", NULL);
+	ck_assert_bad_query(rc, out, err, "4x2 on a 2x4 database", "slidedb-gen full 4x2", NULL);
 	free(out);
 	free(err);
 	free(p);
@@ -602,7 +537,7 @@ Test(lookup_answers, unsolvable_pairs)
 	for (int g = 0; g < 3; g++)
 		simple_bfs_run(&bfs[g], &p[g * 8].goal);
 	for (int i = 0; i < count; i++) {
-		p[i].start = swap_two_tiles(&p[i].start);
+		p[i].start = tk_swap_two_tiles(&p[i].start);
 		cr_assert_eq(simple_bfs_dist(&bfs[i / 8], &p[i].start), -1,
 		             "swapping two tiles should make it unreachable");
 		p[i].dist = -1;
@@ -858,7 +793,7 @@ Test(lookup_errors, bad_boards)
 		char *out, *err;
 		/* On the command line... */
 		int rc = ck_lookup(db, NULL, &out, &err, "'%s'", cases[i].board);
-		assert_bad_query(rc, out, err, cases[i].board, cases[i].what, NULL);
+		ck_assert_bad_query(rc, out, err, cases[i].board, cases[i].what, NULL);
 		free(out);
 		free(err);
 		/* ... and from stdin, named by its line. */
@@ -883,25 +818,25 @@ Test(lookup_errors, sizes_not_built_ambiguous_or_too_big)
 	char *out, *err;
 	/* A 2x4 board on a 3x3-only database. */
 	int rc = ck_lookup(db, NULL, &out, &err, "--size 2x4 %s", "1 2 3 4 5 6 7 0");
-	assert_bad_query(rc, out, err, "2x4 on 3x3", "slidedb-gen full 2x4", NULL);
+	ck_assert_bad_query(rc, out, err, "2x4 on 3x3", "slidedb-gen full 2x4", NULL);
 	free(out);
 	free(err);
 	rc = ck_lookup(db, NULL, &out, &err, "--size 2x4 %s", "12345670 12345607");
-	assert_bad_query(rc, out, err, "2x4 pair on 3x3", "slidedb-gen full 2x4", NULL);
+	ck_assert_bad_query(rc, out, err, "2x4 pair on 3x3", "slidedb-gen full 2x4", NULL);
 	free(out);
 	free(err);
 	/* 6 and 8 cells without --size and without tables that decide. */
 	rc = ck_lookup(db, NULL, &out, &err, "%s", "1 2 3 4 5 0");
-	assert_bad_query(rc, out, err, "6 cells", "--size", NULL);
+	ck_assert_bad_query(rc, out, err, "6 cells", "--size", NULL);
 	free(out);
 	free(err);
 	rc = ck_lookup(db, NULL, &out, &err, "%s", "1 2 3 4 5 6 7 0");
-	assert_bad_query(rc, out, err, "8 cells", "--size", NULL);
+	ck_assert_bad_query(rc, out, err, "8 cells", "--size", NULL);
 	free(out);
 	free(err);
 	/* A board that --size does not describe. */
 	rc = ck_lookup(db, NULL, &out, &err, "--size 3x3 %s", "1 2 3 4 5 0");
-	assert_bad_query(rc, out, err, "6 cells with --size 3x3", "3x3", NULL);
+	ck_assert_bad_query(rc, out, err, "6 cells with --size 3x3", "3x3", NULL);
 	free(out);
 	free(err);
 	/* Boards beyond full tables, with no pattern-database set: solved by
@@ -923,7 +858,7 @@ Test(lookup_errors, sizes_not_built_ambiguous_or_too_big)
 	tk_tmp_path(one, sizeof one, "b4-only.lmdb");
 	tk_build(one, "3x3", "--goal '1 2 3 4 0 5 6 7 8'");
 	rc = ck_lookup(one, NULL, &out, &err, "%s", "1 2 3 4 5 6 7 0 8");
-	assert_bad_query(rc, out, err, "goal class not built", "slidedb-gen full 3x3",
+	ck_assert_bad_query(rc, out, err, "goal class not built", "slidedb-gen full 3x3",
 	                 NULL);
 	free(out);
 	free(err);
@@ -1468,7 +1403,7 @@ Test(lookup_batch, nested_brackets_are_rows)
 	char *out, *err;
 	/* Only 2x3 tables: the brackets still say 3 columns, 2 rows. */
 	int rc = ck_lookup(db, NULL, &out, &err, "%s", "'[[1,2,3],[4,0,5]]'");
-	assert_bad_query(rc, out, err, "3x2 rows on a 2x3 database", "no table for 3x2",
+	ck_assert_bad_query(rc, out, err, "3x2 rows on a 2x3 database", "no table for 3x2",
 	                 "slidedb-gen full 3x2", NULL);
 	free(out);
 	ck_run_hint(err);

@@ -95,6 +95,21 @@ uint64_t simple_bfs_slot(const simple_bfs *s, const sdb_board *b)
 	return s->keys[slot] ? slot : UINT64_MAX;
 }
 
+sdb_board simple_bfs_farthest(const simple_bfs *s, int k)
+{
+	uint64_t n = s->counts[s->max];
+	cr_assert_gt(n, 0);
+	k = (int)((uint64_t)k % n);
+	sdb_board b = { 0 };
+	for (uint64_t i = 0; i < s->cap; i++)
+		if (s->keys[i] && s->dist[i] == s->max && k-- == 0) {
+			tk_unpack(&b, s->w, s->h, s->keys[i]);
+			break;
+		}
+	cr_assert_gt(b.n, 0, "no state at distance %d", s->max);
+	return b;
+}
+
 void simple_bfs_free(simple_bfs *s)
 {
 	free(s->keys);
@@ -109,6 +124,25 @@ int tk_replay(const sdb_board *start, const char *moves, const sdb_board *goal)
 		if (sdb_board_apply(&b, sdb_move_from_letter(*p)) != 0)
 			return 0;
 	return sdb_board_equal(&b, goal);
+}
+
+sdb_board tk_swap_two_tiles(const sdb_board *b)
+{
+	sdb_board s = *b;
+	int first = -1;
+	for (int i = 0; i < s.n; i++) {
+		if (!s.cell[i])
+			continue;
+		if (first < 0) {
+			first = i;
+			continue;
+		}
+		uint8_t t = s.cell[first];
+		s.cell[first] = s.cell[i];
+		s.cell[i] = t;
+		break;
+	}
+	return s;
 }
 
 void tk_random_walk(sdb_board *b, const sdb_board *goal, int steps, unsigned *seed)

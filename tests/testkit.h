@@ -25,6 +25,9 @@ void simple_bfs_run(simple_bfs *s, const sdb_board *goal);
 /* Distance of b from the goal, or -1 if unreachable. */
 int simple_bfs_dist(const simple_bfs *s, const sdb_board *b);
 void simple_bfs_free(simple_bfs *s);
+/* A state at the largest distance from the goal: the k-th found, modulo
+ * how many there are. */
+sdb_board simple_bfs_farthest(const simple_bfs *s, int k);
 /* The slot of b in s->keys and s->dist, or UINT64_MAX if unreachable: for
  * computations that keep a value per state beside the BFS. */
 uint64_t simple_bfs_slot(const simple_bfs *s, const sdb_board *b);
@@ -37,6 +40,10 @@ extern const uint64_t tk_a089473[TK_A089473_LEN];
 /* Apply moves (letters u d l r) to start: 1 if every move is legal and the
  * result is goal after exactly strlen(moves) moves. */
 int tk_replay(const sdb_board *start, const char *moves, const sdb_board *goal);
+
+/* b with its first two tiles (row-major, blank skipped) swapped: the other
+ * parity class, so unsolvable for every goal b could reach. */
+sdb_board tk_swap_two_tiles(const sdb_board *b);
 
 /* A random board reachable from goal (random walk of `steps` moves). */
 void tk_random_walk(sdb_board *b, const sdb_board *goal, int steps, unsigned *seed);

@@ -459,9 +459,10 @@ typedef struct sdb_count {
 	uint64_t hi, lo;         /**< the value is hi * 2^64 + lo */
 } sdb_count;
 
-/** @brief Write a count in decimal ("1", "340282366920938463463374607431768211455").
- * @return the length written, or #SDB_EINVAL if @p cap is under 40 bytes
- * and too small. */
+/** @brief Write a count in decimal ("1", "340282366920938463463374607431768211455"),
+ * NUL-terminated; 40 bytes always suffice.
+ * @return the length written (excluding the NUL), or #SDB_EINVAL if @p cap
+ * is too small. */
 int sdb_count_format(char *buf, size_t cap, const sdb_count *c);
 
 /** How an answer was found. */
