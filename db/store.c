@@ -27,8 +27,16 @@
 #define OLDEST_FORMAT 2u
 enum { MAX_HEURISTICS = 32, MAX_CATALOG = 1 << 16 };
 
+/* LMDB allows one environment per file and process: handles of one file
+ * made by sdb_db_reopen() share it, and the last to close closes it. */
+typedef struct shared_env {
+	pthread_mutex_t lock;
+	int refs;
+} shared_env;
+
 struct sdb_db {
 	MDB_env *env;
+	shared_env *shared;       /* NULL until a reopen shares env */
 	MDB_txn *rtxn;            /* read-only handles: held until close */
 	MDB_dbi info, catalog, tables;
 	unsigned flags;
@@ -393,7 +401,9 @@ static int open_env(sdb_db *db, int rdonly)
 		rc = mdb_env_set_mapsize(db->env, MAP_SIZE);
 	if (rc)
 		return lmdb_fail(db, rc, "opening");
-	unsigned fl = MDB_NOSUBDIR | (rdonly ? MDB_RDONLY : 0);
+	/* Readers tie their lock-table slot to the transaction, not the thread:
+	 * a thread may then hold several snapshots (sdb_db_reopen()). */
+	unsigned fl = MDB_NOSUBDIR | (rdonly ? MDB_RDONLY | MDB_NOTLS : 0);
 	int err = check_meta_pages(db);
 	if (!err)
 		err = prepare_lock_file(db);
@@ -456,13 +466,24 @@ int sdb_db_open(sdb_db **out, const char *path, unsigned flags)
 	if (!err && !rdonly)
 		err = create_layout(db, existed);
 	MDB_txn *txn = NULL;
+	if (!err && rdonly) {
+		/* The named databases are opened in a transaction of their own that
+		 * commits, so that they belong to the environment and later
+		 * snapshots (sdb_db_reopen()) use them without opening them again. */
+		int rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &txn);
+		if (rc)
+			err = lmdb_fail(db, rc, "reading");
+		if (!err && !(err = open_dbis(db, txn, 0)) && (rc = mdb_txn_commit(txn)))
+			err = lmdb_fail(db, rc, "reading");
+		if (err && !rc)
+			mdb_txn_abort(txn);
+		txn = NULL;
+	}
 	if (!err) {
 		int rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &txn);
 		if (rc)
 			err = lmdb_fail(db, rc, "reading");
 	}
-	if (!err && rdonly)
-		err = open_dbis(db, txn, 0);
 	if (!err)
 		err = read_format(db, txn);
 	if (!err)
@@ -482,13 +503,83 @@ int sdb_db_open(sdb_db **out, const char *path, unsigned flags)
 	return sdb_done(SDB_OK);
 }
 
+int sdb_db_reopen(sdb_db **out, sdb_db *old)
+{
+	*out = NULL;
+	if (!old->rtxn)
+		return sdb_fail(SDB_EINVAL, "%s: only a read-only handle has snapshots", old->path);
+	sdb_db *db = calloc(1, sizeof *db + strlen(old->path) + 1);
+	shared_env *shared = old->shared ? NULL : calloc(1, sizeof *shared);
+	if (!db || (!old->shared && !shared)) {
+		free(db);
+		free(shared);
+		return sdb_fail(SDB_ENOMEM, "%s: out of memory", old->path);
+	}
+	static pthread_mutex_t first_share = PTHREAD_MUTEX_INITIALIZER;
+	pthread_mutex_lock(&first_share);
+	if (shared && !old->shared) {   /* the first reopen: old shares its environment */
+		pthread_mutex_init(&shared->lock, NULL);
+		shared->refs = 1;
+		old->shared = shared;
+		shared = NULL;
+	}
+	pthread_mutex_unlock(&first_share);
+	free(shared);   /* another thread's first reopen came first */
+	strcpy(db->path, old->path);
+	db->flags = old->flags;
+	db->env = old->env;
+	db->shared = old->shared;
+	db->info = old->info;
+	db->catalog = old->catalog;
+	db->tables = old->tables;
+	pthread_mutex_init(&db->lock, NULL);
+	pthread_mutex_lock(&db->shared->lock);
+	db->shared->refs++;
+	pthread_mutex_unlock(&db->shared->lock);
+	MDB_txn *txn = NULL;
+	int rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &txn);
+	int err = rc ? lmdb_fail(db, rc, "reading") : SDB_OK;
+	if (!err)
+		err = read_format(db, txn);
+	if (!err)
+		err = load_catalog(db, txn);
+	if (err) {
+		if (txn)
+			mdb_txn_abort(txn);
+		sdb_db_close(db);
+		return err;
+	}
+	db->rtxn = txn;
+	resolve_tables(db);
+	*out = db;
+	return sdb_done(SDB_OK);
+}
+
+int sdb_db_changed(const sdb_db *db)
+{
+	MDB_envinfo info;
+	if (!db->rtxn || mdb_env_info(db->env, &info))
+		return 0;
+	return info.me_last_txnid != mdb_txn_id(db->rtxn);
+}
+
 void sdb_db_close(sdb_db *db)
 {
 	if (!db)
 		return;
 	if (db->rtxn)
 		mdb_txn_abort(db->rtxn);
-	if (db->env)
+	int last = 1;
+	if (db->shared) {
+		pthread_mutex_lock(&db->shared->lock);
+		last = --db->shared->refs == 0;
+		pthread_mutex_unlock(&db->shared->lock);
+		if (last) {
+			pthread_mutex_destroy(&db->shared->lock);
+			free(db->shared);
+		}
+	}
+	if (db->env && last)
 		mdb_env_close(db->env);
 	for (int i = 0; i < db->nheuristics; i++)
 		sdb_heuristic_close(db->heuristic[i].heur);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "answer.h"
+#include "batch.h"
 #include "catalog.h"
 #include "lines.h"
 #include "opts.h"
@@ -339,16 +340,6 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 	return -1;
 }
 
-/* Cut a trailing "# comment"; true if nothing but blanks is left. */
-static int strip_comment(char *s)
-{
-	char *hash = strchr(s, '#');
-	if (hash)
-		*hash = '\0';
-	s += strspn(s, " \t");
-	return *s == '\0';
-}
-
 typedef struct stream_out {
 	out buf;
 	int failed;   /* a write failed */
@@ -360,34 +351,6 @@ static void flush_before_wait(void *ctx)
 	stream_out *so = ctx;
 	if (!so->failed && out_write_fd(&so->buf, STDOUT_FILENO))
 		so->failed = errno ? errno : EIO;
-}
-
-/* A query under way: the rows of a grid gather here until it ends. */
-typedef struct grid {
-	char *text;   /* NULL: no grid under way */
-	size_t len;
-	int width, rows, line;
-} grid;
-
-static int grid_add(grid *g, const char *row, int width, int line)
-{
-	size_t n = strlen(row);
-	char *t = realloc(g->text, g->len + n + 2);
-	if (!t)
-		return -1;
-	if (!g->text) {
-		g->width = width;
-		g->rows = 0;
-		g->line = line;
-		g->len = 0;
-	}
-	g->text = t;
-	memcpy(g->text + g->len, row, n);
-	g->len += n;
-	g->text[g->len++] = '\n';
-	g->text[g->len] = '\0';
-	g->rows++;
-	return 0;
 }
 
 /* Queries from stdin, answered in order, in batches of the queries already
@@ -405,49 +368,26 @@ static int answer_stream(answerer *ans, const answer_opts *opts)
 	stream_out so = { { 0 }, 0 };
 	char **batch = malloc(BATCH * sizeof *batch);
 	int *linenos = malloc(BATCH * sizeof *linenos);
-	grid g = { 0 };
+	batch_splitter split = { .w = opts->w, .h = opts->h, .no_grids = opts->check };
 	int failed = 0, lineno = 0, more = 1, oom = !batch || !linenos;
 	while (!so.failed && !oom && more) {
 		int n = 0;
 		/* Read while lines are waiting; a grid under way may wait for more. */
-		while (n < BATCH - 1 && (n == 0 || g.text || line_pending(&in))) {
+		while (n < BATCH - 2 && (n == 0 || batch_pending(&split) || line_pending(&in))) {
 			size_t len;
 			char *line = line_next(&in, &len, flush_before_wait, &so);
 			if (line)
 				lineno++;
-			for (size_t k = 0; line && k < len; k++)
-				if (!line[k])
-					line[k] = '?';   /* a NUL byte: reported, never a cut line */
-			int blank = !line || strip_comment(line);
-			int width = blank || opts->check ? 0 : sdb_query_grid_row(line, opts->w, opts->h);
-			if (g.text && (blank || width != g.width)) {   /* the grid ends here */
-				batch[n] = g.text;
-				linenos[n++] = g.line;
-				g.text = NULL;
-			}
-			if (!line) {
+			else
 				more = 0;
-				break;
-			}
-			if (blank)
-				continue;
-			if (width) {
-				if (grid_add(&g, line, width, lineno)) {
-					oom = 1;
-					break;
-				}
-				if (opts->h && g.rows == 2 * opts->h) {   /* a start and a goal: whole */
-					batch[n] = g.text;
-					linenos[n++] = g.line;
-					g.text = NULL;
-				}
-				continue;
-			}
-			if (!(batch[n] = strdup(line))) {
+			int got = batch_feed(&split, line, len, lineno, batch + n, linenos + n);
+			if (got < 0) {
 				oom = 1;
 				break;
 			}
-			linenos[n++] = lineno;
+			n += got;
+			if (!line)
+				break;
 		}
 		if (n > 0)
 			failed |= answer_batch(ans, &so.buf, batch, linenos, n);
@@ -457,7 +397,7 @@ static int answer_stream(answerer *ans, const answer_opts *opts)
 			flush_before_wait(&so);
 	}
 	flush_before_wait(&so);
-	free(g.text);
+	batch_free(&split);
 	free(batch);
 	free(linenos);
 	int read_error = in.error;

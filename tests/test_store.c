@@ -524,3 +524,50 @@ Test(store, damaged_catalog_record_is_refused)
 	          "%s", sdb_errdetail());
 	unlink(path);
 }
+
+/* A long-running reader sees new tables through a fresh snapshot that
+ * shares its LMDB environment; the old snapshot stays whole until closed,
+ * and the handles close in any order. */
+Test(store, snapshots_see_new_tables_and_close_in_any_order)
+{
+	char path[512];
+	tk_tmp_path(path, sizeof path, "snap.lmdb");
+	tk_build_lib(path, 2, 2, corner, 1);
+	sdb_db *old, *fresh, *third;
+	cr_assert_eq(sdb_db_open(&old, path, SDB_RDONLY), 0);
+	cr_assert_eq(sdb_table_count(old), 1);
+	cr_assert_eq(sdb_db_changed(old), 0, "nothing committed yet");
+	tk_build(path, "2x3", NULL);   /* another process commits */
+	cr_assert_eq(sdb_db_changed(old), 1);
+	cr_assert_eq(sdb_table_count(old), 1, "the old snapshot is unchanged");
+	cr_assert_eq(sdb_db_reopen(&fresh, old), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_changed(fresh), 0);
+	cr_assert_gt(sdb_table_count(fresh), 1);
+	cr_assert_not_null(sdb_table_find(fresh, "full-2x3-b0"));
+	cr_assert_null(sdb_table_find(old, "full-2x3-b0"));
+	/* both answer; the old one is closed first, the fresh one goes on */
+	sdb_board start, goal;
+	sdb_board_goal(&goal, 2, 2, 3);
+	start = goal;
+	sdb_board_apply(&start, SDB_UP);
+	sdb_answer a;
+	cr_assert_eq(sdb_answer_query(&a, old, &start, &goal, NULL), 0);
+	cr_assert_eq(sdb_db_reopen(&third, fresh), 0);
+	sdb_db_close(old);
+	cr_assert_eq(sdb_answer_query(&a, fresh, &start, &goal, NULL), 0);
+	cr_assert_eq(a.distance, 1);
+	sdb_board_goal(&goal, 2, 3, 5);
+	start = goal;
+	sdb_board_apply(&start, SDB_LEFT);
+	cr_assert_eq(sdb_answer_query(&a, third, &start, &goal, NULL), 0);
+	cr_assert_eq(a.distance, 1);
+	sdb_db_close(fresh);
+	cr_assert_eq(sdb_answer_query(&a, third, &start, &goal, NULL), 0, "the last handle works");
+	sdb_db_close(third);
+	/* read-write handles have no snapshots */
+	sdb_db *rw;
+	cr_assert_eq(sdb_db_open(&rw, path, 0), 0);
+	cr_assert_eq(sdb_db_reopen(&fresh, rw), SDB_EINVAL);
+	cr_assert_null(fresh);
+	sdb_db_close(rw);
+}

@@ -270,6 +270,25 @@ int sdb_db_open(sdb_db **db, const char *path, unsigned flags);
 /** @brief Close a database; every pointer from it becomes invalid. NULL is ok. */
 void sdb_db_close(sdb_db *db);
 
+/** @brief A fresh snapshot of a database opened read-only: a second handle
+ * that reads the file as it is now (tables built since @p db was opened
+ * included), sharing @p db's LMDB environment (LMDB allows one per file and
+ * process, so never open the same file twice: reopen it).
+ *
+ * Both handles stay valid and independent; close each with sdb_db_close(),
+ * in any order (the environment closes with the last). A long-running
+ * reader (a server) reopens when sdb_db_changed() says so, moves new
+ * queries to the fresh handle and closes the old one when its last query
+ * is done, so that writers can reuse the old snapshot's pages.
+ * Thread-safe with respect to the handles sharing the environment.
+ * @return 0, #SDB_EINVAL (a read-write handle), #SDB_ECORRUPT,
+ * #SDB_EVERSION, #SDB_EIO, #SDB_ENOMEM. */
+int sdb_db_reopen(sdb_db **fresh, sdb_db *db);
+
+/** @brief Whether a writer has committed to the file since the snapshot of
+ * a read-only @p db was taken: 1 or 0. Cheap (reads LMDB's lock file). */
+int sdb_db_changed(const sdb_db *db);
+
 /** @brief The path the database was opened with. */
 const char *sdb_db_path(const sdb_db *db);
 /**@}*/

@@ -183,6 +183,19 @@ static void info_text(out *o, const sdb_table_info *in)
 	out_char(o, '\n');
 }
 
+void catalog_json(out *o, const sdb_db *db, const sdb_table **list, int n)
+{
+	out_str(o, "{\"path\":");
+	out_json_str(o, sdb_db_path(db));
+	out_printf(o, ",\"format_version\":%d,\"tables\":[", SDB_FORMAT_VERSION);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			out_char(o, ',');
+		info_json(o, sdb_table_meta(list[i]));
+	}
+	out_str(o, "]}\n");
+}
+
 /* The states per distance as a bar chart: one line per distance, bars
  * scaled to the largest count (a count too small for one '#' shows as '.'). */
 static void histogram(out *o, const sdb_table_info *in)
@@ -215,26 +228,15 @@ int catalog_info(const sdb_db *db, const char *const *names, int nnames, int jso
 	if (n < 0)
 		return 1;
 	if (json) {
-		out_str(&o, "{\"path\":");
-		out_json_str(&o, sdb_db_path(db));
-		out_printf(&o, ",\"format_version\":%d,\"tables\":[", SDB_FORMAT_VERSION);
+		catalog_json(&o, db, list, n);
 	} else {
 		out_printf(&o, "%s: %d table%s\n", sdb_db_path(db), n, n == 1 ? "" : "s");
-	}
-	for (int i = 0; i < n; i++) {
-		const sdb_table_info *in = sdb_table_meta(list[i]);
-		if (json) {
-			if (i)
-				out_char(&o, ',');
-			info_json(&o, in);
-		} else {
-			info_text(&o, in);
+		for (int i = 0; i < n; i++) {
+			info_text(&o, sdb_table_meta(list[i]));
 			if (with_histogram)
-				histogram(&o, in);
+				histogram(&o, sdb_table_meta(list[i]));
 		}
 	}
-	if (json)
-		out_str(&o, "]}\n");
 	int rc = out_flush(&o, stdout);
 	out_free(&o);
 	free(list);

@@ -13,6 +13,7 @@ typedef struct answer_opts {
 	report_opts report;
 	sdb_solve_limits limits;   /* per searched query */
 	int threads;
+	int quiet;                 /* no message on stderr for a failed query */
 } answer_opts;
 
 typedef struct answerer answerer;
@@ -21,9 +22,17 @@ answerer *answerer_new(const sdb_db *db, const answer_opts *opts);
 void answerer_free(answerer *a);
 
 /* Answer queries[0..n) into o, in order, one answer line (or error line) for
- * each (the checker's verdict in check mode); linenos[i] is the input line of queries[i] (NULL: the command line).
- * Error messages go to stderr in the same order. Returns 1 if any query
- * failed, else 0. */
+ * each (the checker's verdict in check mode); linenos[i] is the input line
+ * of queries[i] (NULL: the command line). Error messages go to stderr in the
+ * same order (unless quiet). Returns 1 if any query failed, else 0. */
 int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n);
+
+/* Answer one query (a check line in check mode) into o, as answer_batch()
+ * does for one line without a line number, and return the library's code
+ * of its failure (0: answered; unsolvable is an answer), for a caller that
+ * maps failures to statuses (slidedb-serve). */
+int answer_one(answerer *a, out *o, const char *query);
+
+
 
 #endif

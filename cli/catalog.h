@@ -3,6 +3,7 @@
 #ifndef SLIDEDB_CATALOG_H
 #define SLIDEDB_CATALOG_H
 
+#include "out.h"
 #include "slidedb.h"
 
 /* Print the metadata of the tables names mean (every table when nnames is
@@ -10,6 +11,11 @@
  * with_histogram; returns the exit code. */
 int catalog_info(const sdb_db *db, const char *const *names, int nnames, int json,
                  int with_histogram);
+/* The tables of list[0..n) as `info --json` prints them: one object with
+ * the database's path, the format version and a "tables" array, and a
+ * newline. */
+void catalog_json(out *o, const sdb_db *db, const sdb_table **list, int n);
+
 /* Re-check the CRC and counts of the tables names mean (all when nnames is
  * 0); returns 0, or 1 on any mismatch or unknown name. */
 int catalog_verify(const sdb_db *db, const char *const *names, int nnames, int json);

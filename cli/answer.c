@@ -129,8 +129,12 @@ static void say_note(answerer *a, const char *note)
 
 static int report(answerer *a, out *o, const job *j)
 {
-	if (j->a.note)
+	if (j->a.note && !a->opts.quiet)
 		say_note(a, j->a.note);
+	if (j->err && a->opts.quiet) {
+		report_error(o, &a->opts.report, j->line, j->text, j->why ? j->why : "out of memory");
+		return 1;
+	}
 	if (j->err) {
 		char shown[96], reason[1024];
 		out_printable(shown, sizeof shown, j->text, 60);
@@ -152,6 +156,35 @@ static int report(answerer *a, out *o, const job *j)
 	return 0;
 }
 
+/* The query (or check line) of j, or its failure. */
+static void parse(answerer *a, job *j)
+{
+	j->err = a->opts.check ? parse_check(a, j)
+	         : sdb_query_parse(&j->q, j->text, a->opts.w, a->opts.h, a->db);
+	if (j->err && !j->why)
+		keep_reason(j);
+}
+
+static void job_free(job *j)
+{
+	free(j->why);
+	free(j->moves);
+	out_free(&j->all);
+}
+
+int answer_one(answerer *a, out *o, const char *query)
+{
+	job j;
+	memset(&j, 0, sizeof j);
+	j.text = query;
+	parse(a, &j);
+	solve(a, &j);
+	report(a, o, &j);
+	int err = j.err;
+	job_free(&j);
+	return err;
+}
+
 int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 {
 	job *jobs = calloc((size_t)n, sizeof *jobs);
@@ -164,10 +197,7 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 		job *j = &jobs[i];
 		j->text = queries[i];
 		j->line = linenos ? linenos[i] : 0;
-		j->err = a->opts.check ? parse_check(a, j)
-		         : sdb_query_parse(&j->q, j->text, a->opts.w, a->opts.h, a->db);
-		if (j->err && !j->why)
-			keep_reason(j);
+		parse(a, j);
 		searches += !j->err && j->q.goal.n > SDB_MAX_FULL_CELLS;
 	}
 	/* Threads pay for searches and for counting or listing optimal
@@ -180,9 +210,7 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 	int failed = 0;
 	for (int i = 0; i < n; i++) {
 		failed |= report(a, o, &jobs[i]);
-		free(jobs[i].why);
-		free(jobs[i].moves);
-		out_free(&jobs[i].all);
+		job_free(&jobs[i]);
 	}
 	free(jobs);
 	return failed;
