@@ -1,0 +1,205 @@
+/* slidedb-serve: answers over HTTP/JSON from the same memory-mapped
+ * database as slidedb-lookup, and serves a web page to play on.
+ * libmicrohttpd does the HTTP (epoll, a thread pool); this program routes,
+ * answers, counts, and shuts down gracefully on SIGTERM or SIGINT. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "metrics.h"
+#include "opts.h"
+#include "server.h"
+
+enum { SERVE = 1, OPT_MAX_BODY = 256, OPT_MAX_CONNECTIONS, OPT_SEARCH_TIMEOUT };
+
+static const cli_option serve_options[] = {
+	{ "db", required_argument, 'd', SERVE,
+	  "-d, --db PATH            database file (default $SLIDEDB_DB or slidedb.lmdb)" },
+	{ "listen", required_argument, 'l', SERVE,
+	  "-l, --listen ADDR:PORT   address to listen on (default 127.0.0.1:8080; [::1]:8080)" },
+	{ "threads", required_argument, 't', SERVE,
+	  "-t, --threads N          threads answering requests (default: the cores)" },
+	{ "max-body", required_argument, OPT_MAX_BODY, SERVE,
+	  "    --max-body BYTES     largest POST body (default 16 MiB; 413 above)" },
+	{ "max-connections", required_argument, OPT_MAX_CONNECTIONS, SERVE,
+	  "    --max-connections N  connections served at once (default 1000; 503 above)" },
+	{ "timeout", required_argument, 'T', SERVE,
+	  "-T, --timeout S          drop a connection idle or sending slowly for S seconds\n"
+	  "                           (default 30)" },
+	{ "max-nodes", required_argument, 'n', SERVE,
+	  "-n, --max-nodes N        nodes one searched (4x4) query may expand (default 50000000)" },
+	{ "search-timeout", required_argument, OPT_SEARCH_TIMEOUT, SERVE,
+	  "    --search-timeout S   seconds one searched query may take (default 10)" },
+	{ "quiet", no_argument, 'q', SERVE, "-q, --quiet              print nothing but errors" },
+	{ "help", no_argument, 'h', SERVE, "-h, --help               show this help" },
+	{ "version", no_argument, 'V', SERVE, "-V, --version            show the version" },
+};
+enum { NOPTIONS = sizeof serve_options / sizeof *serve_options };
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: %s [OPTIONS]\n"
+	        "Answer optimal-move questions over HTTP/JSON from a slidedb database, and serve\n"
+	        "a web page to play on. Endpoints (JSON as slidedb-lookup --json):\n"
+	        "  GET  /v1/solve?start=B&goal=B  (path, all_best, count, all, limit, tiles, grid,\n"
+	        "                                  size=WxH)          one answer\n"
+	        "  POST /v1/solve                 a body of query lines -> one JSON line each\n"
+	        "  GET  /v1/random?distance=D&count=N&seed=S&size=WxH&goal=B   boards\n"
+	        "  GET  /v1/check?start=B&goal=B&moves=M                       a verdict\n"
+	        "  GET  /v1/tables   GET /healthz   GET /metrics   GET / (the page)\n"
+	        "Tables built while it runs are answered within a second. SIGTERM or SIGINT:\n"
+	        "stop accepting, finish the requests under way, exit 0.\n\nOptions:\n", cli_prog);
+	for (int i = 0; i < NOPTIONS; i++)
+		fprintf(f, "  %s\n", serve_options[i].help);
+	fprintf(f, "\nExit status: 0 stopped by a signal, 1 the database or the address failed, "
+	        "2 usage.\nExample: %s --db slidedb.lmdb --listen 127.0.0.1:8080\n", cli_prog);
+}
+
+static int parse_options(server_opts *o, int argc, char **argv)
+{
+	int c;
+	long n;
+	double v;
+	while ((c = cli_getopt(argc, argv, serve_options, NOPTIONS, SERVE)) != -1) {
+		switch (c) {
+		case 'd': o->db_path = optarg; break;
+		case 'l': o->listen = optarg; break;
+		case 't':
+			if (!cli_parse_long(&n, optarg, 1, 1024))
+				return cli_usage("--threads '%s' is not a number from 1 to 1024", optarg);
+			o->threads = (int)n;
+			break;
+		case OPT_MAX_BODY:
+			if (!cli_parse_double(&v, optarg, 1, 1e12) || v != (double)(size_t)v)
+				return cli_usage("--max-body '%s' is not a number of bytes", optarg);
+			o->max_body = (size_t)v;
+			break;
+		case OPT_MAX_CONNECTIONS:
+			if (!cli_parse_long(&n, optarg, 1, 100000))
+				return cli_usage("--max-connections '%s' is not a number from 1 to 100000",
+				                 optarg);
+			o->max_connections = (unsigned)n;
+			break;
+		case 'T':
+			if (!cli_parse_long(&n, optarg, 1, 86400))
+				return cli_usage("--timeout '%s' is not a number of seconds from 1 to 86400",
+				                 optarg);
+			o->timeout = (unsigned)n;
+			break;
+		case 'n':
+			if (!cli_parse_double(&v, optarg, 1, 1e18) || v != (double)(uint64_t)v)
+				return cli_usage("--max-nodes '%s' is not a positive whole number", optarg);
+			o->limits.max_nodes = (uint64_t)v;
+			break;
+		case OPT_SEARCH_TIMEOUT:
+			if (!cli_parse_double(&v, optarg, 1e-3, 1e6))
+				return cli_usage("--search-timeout '%s' is not a number of seconds", optarg);
+			o->limits.timeout = v;
+			break;
+		case 'q': o->quiet = 1; break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("%s %s\n", cli_prog, sdb_version()); return 0;
+		case ':': return cli_usage("option '%s' needs a value", argv[optind - 1]);
+		default: return cli_refuse(argv, c, serve_options, NOPTIONS, "slidedb-serve");
+		}
+	}
+	if (optind < argc)
+		return cli_usage("unexpected argument '%s'", argv[optind]);
+	return -1;
+}
+
+/* ADDR:PORT, [IPV6]:PORT or PORT into a socket address. */
+static int parse_listen(struct sockaddr_storage *sa, const char *text)
+{
+	char host[128];
+	const char *colon = strrchr(text, ':');
+	const char *port_text = colon ? colon + 1 : text;
+	size_t hlen = colon ? (size_t)(colon - text) : 0;
+	long port;
+	if (!cli_parse_long(&port, port_text, 0, 65535) || hlen >= sizeof host)
+		return -1;
+	memcpy(host, text, hlen);
+	host[hlen] = '\0';
+	memset(sa, 0, sizeof *sa);
+	if (hlen >= 2 && host[0] == '[' && host[hlen - 1] == ']') {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)sa;
+		host[hlen - 1] = '\0';
+		s6->sin6_family = AF_INET6;
+		s6->sin6_port = htons((uint16_t)port);
+		return inet_pton(AF_INET6, host + 1, &s6->sin6_addr) == 1 ? 0 : -1;
+	}
+	struct sockaddr_in *s4 = (struct sockaddr_in *)sa;
+	s4->sin_family = AF_INET;
+	s4->sin_port = htons((uint16_t)port);
+	if (!hlen)
+		return inet_pton(AF_INET, "127.0.0.1", &s4->sin_addr) == 1 ? 0 : -1;
+	return inet_pton(AF_INET, host, &s4->sin_addr) == 1 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	cli_prog = "slidedb-serve";
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	server sv = { .opts = { .listen = "127.0.0.1:8080", .threads = cores > 0 ? (int)cores : 1,
+	                        .max_body = 16u << 20, .max_connections = 1000, .timeout = 30,
+	                        .limits = { .max_nodes = 50000000, .timeout = 10 } } };
+	optind = 1;
+	int rc = parse_options(&sv.opts, argc, argv);
+	if (rc >= 0)
+		return cli_finish(rc);
+	struct sockaddr_storage sa;
+	if (parse_listen(&sa, sv.opts.listen))
+		return cli_finish(cli_usage("--listen '%s' is not ADDR:PORT (127.0.0.1:8080, "
+		                            "[::1]:8080, 0.0.0.0:80)", sv.opts.listen));
+	if (snapshots_open(&sv.snaps, sv.opts.db_path))
+		return cli_finish(cli_fail_lib(NULL));
+	/* The signals are taken by sigwait() below: every thread blocks them. */
+	sigset_t stop;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &stop, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	/* MHD's own connection limit is a backstop above ours, which answers 503. */
+	struct MHD_Daemon *d = MHD_start_daemon(
+		MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG |
+		(sa.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
+		0, NULL, NULL, server_handle, &sv,
+		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+		MHD_OPTION_THREAD_POOL_SIZE, (unsigned)sv.opts.threads,
+		MHD_OPTION_CONNECTION_LIMIT, sv.opts.max_connections + 64,
+		MHD_OPTION_CONNECTION_TIMEOUT, sv.opts.timeout,
+		MHD_OPTION_NOTIFY_COMPLETED, server_completed, &sv,
+		MHD_OPTION_NOTIFY_CONNECTION, server_connection, &sv,
+		MHD_OPTION_END);
+	if (!d) {
+		snapshots_close(sv.snaps);
+		return cli_finish(cli_fail("cannot listen on %s: %s", sv.opts.listen,
+		                           errno ? strerror(errno) : "libmicrohttpd refused"));
+	}
+	if (!sv.opts.quiet)
+		cli_note("answering on http://%s/ from %s (%d threads)", sv.opts.listen,
+		         sv.opts.db_path ? sv.opts.db_path : sdb_db_default_path(), sv.opts.threads);
+	int sig = 0;
+	sigwait(&stop, &sig);
+	/* Graceful: no new connections, the requests under way finish (up to
+	 * the connection timeout), then the idle connections are closed. */
+	MHD_socket listener = MHD_quiesce_daemon(d);
+	if (listener != MHD_INVALID_SOCKET)
+		close(listener);
+	for (unsigned waited = 0; __atomic_load_n(&sv.inflight, __ATOMIC_RELAXED) > 0 &&
+	     waited < sv.opts.timeout * 100; waited++)
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	MHD_stop_daemon(d);
+	snapshots_close(sv.snaps);
+	if (!sv.opts.quiet)
+		cli_note("stopped (%s)", sig == SIGINT ? "SIGINT" : "SIGTERM");
+	return cli_finish(0);
+}

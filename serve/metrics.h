@@ -1,0 +1,25 @@
+/* The server's counters, in Prometheus' text format at /metrics. Updated
+ * with atomic adds from every request thread. */
+#ifndef SLIDEDB_SERVE_METRICS_H
+#define SLIDEDB_SERVE_METRICS_H
+
+#include "out.h"
+
+/* Endpoints, as the "endpoint" label names them. */
+enum endpoint { EP_SOLVE, EP_SOLVE_BATCH, EP_RANDOM, EP_CHECK, EP_TABLES, EP_HEALTHZ,
+                EP_METRICS, EP_PAGE, EP_OTHER, EP_COUNT };
+
+extern const char *const endpoint_name[EP_COUNT];
+
+/* A request finished: its endpoint, status and wall time. */
+void metrics_request(int endpoint, unsigned status, double seconds);
+/* Queries answered (every line of a batch counts). */
+void metrics_answers(unsigned long n);
+/* Connections opened (+1) and closed (-1). */
+void metrics_connection(int delta);
+long metrics_open_connections(void);
+
+/* The whole text; snapshot_age and snapshots come from the caller. */
+void metrics_text(out *o, double snapshot_age, unsigned long snapshots);
+
+#endif
