@@ -200,13 +200,21 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 		parse(a, j);
 		searches += !j->err && j->q.goal.n > SDB_MAX_FULL_CELLS;
 	}
-	/* Threads pay for searches and for counting or listing optimal
-	 * sequences; a table's answer takes well under a microsecond. */
+	/* Threads pay for searches, for counting or listing optimal sequences,
+	 * and for long batches of table answers (well under a microsecond each:
+	 * static shares then, searches one by one). */
 	const report_opts *r = &a->opts.report;
-	int threads = searches > 1 || ((r->count || r->all) && n > 1) ? a->opts.threads : 1;
+	const int costly = searches > 1 || ((r->count || r->all) && n > 1);
+	int threads = costly || n >= 1024 ? a->opts.threads : 1;
+	if (costly) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
-	for (int i = 0; i < n; i++)
-		solve(a, &jobs[i]);
+		for (int i = 0; i < n; i++)
+			solve(a, &jobs[i]);
+	} else {
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+		for (int i = 0; i < n; i++)
+			solve(a, &jobs[i]);
+	}
 	int failed = 0;
 	for (int i = 0; i < n; i++) {
 		failed |= report(a, o, &jobs[i]);

@@ -11,3 +11,4 @@ echo "\$ slidedb-lookup 1 2 3 0 8 4 7 6 5 '1 0 3 8 2 4 7 6 5'"
 build/slidedb-lookup 1 2 3 0 8 4 7 6 5 '1 0 3 8 2 4 7 6 5'
 echo "\$ slidedb-lookup --path 2 3 4 1 5 x 7 6 8"
 build/slidedb-lookup --path 2 3 4 1 5 x 7 6 8
+echo "Serve the answers and the web page: build/slidedb-serve   (then open http://127.0.0.1:8080/)"

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages slidedb needs, only those that are missing.
 set -euo pipefail
+# The library and programs; the fuzzers (clang); slidedb-serve (libmicrohttpd) and
+# its tests (pytest, a real browser: Chromium driven by Selenium) and load
+# benchmark (wrk).
 packages=(build-essential cmake pkg-config zlib1g-dev liblmdb-dev libcriterion-dev clang
-	libclang-rt-14-dev)
+	libclang-rt-14-dev libmicrohttpd-dev python3 python3-pytest python3-selenium chromium
+	chromium-driver wrk curl)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

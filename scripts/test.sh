@@ -19,9 +19,10 @@ cmake -S . -B "$prefix/build" -DCMAKE_BUILD_TYPE=Release -DSLIDEDB_TESTS=OFF -DS
 	-DCMAKE_INSTALL_PREFIX="$prefix/usr" >/dev/null
 cmake --build "$prefix/build" -j"$(nproc)" >/dev/null
 cmake --install "$prefix/build" >/dev/null
-for f in bin/slidedb-gen bin/slidedb-lookup include/slidedb.h include/slidedb_engine.h lib/libslidedb.so \
-	lib/pkgconfig/slidedb.pc lib/cmake/slidedb/slidedbConfig.cmake \
-	share/man/man1/slidedb-gen.1 share/man/man1/slidedb-lookup.1; do
+for f in bin/slidedb-gen bin/slidedb-lookup bin/slidedb-serve include/slidedb.h \
+	include/slidedb_engine.h lib/libslidedb.so lib/pkgconfig/slidedb.pc \
+	lib/cmake/slidedb/slidedbConfig.cmake share/man/man1/slidedb-gen.1 \
+	share/man/man1/slidedb-lookup.1 share/man/man1/slidedb-serve.1; do
 	[ -e "$prefix/usr/$f" ] || { echo "install is missing $f" >&2; exit 1; }
 done
 export PKG_CONFIG_PATH="$prefix/usr/lib/pkgconfig"
@@ -66,6 +67,29 @@ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DSLIDEDB_TSAN=ON -DSLIDEDB_WE
 	-DSLIDEDB_BENCH=OFF -DCMAKE_C_FLAGS="-O1" >/dev/null
 cmake --build build-tsan -j"$(nproc)" --target test_threads slidedb-gen >/dev/null
 TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_threads build-tsan/slidedb-gen "$scratch/tsan"
+echo "== slidedb-serve's threads (ThreadSanitizer): requests while tables are committed"
+cmake --build build-tsan -j"$(nproc)" --target slidedb-serve >/dev/null
+tsan_db="$scratch/tsan/serve.lmdb"
+build-tsan/slidedb-gen full 2x3 --db "$tsan_db" -q -t 1
+port=$((20000 + RANDOM % 20000))
+TSAN_OPTIONS=halt_on_error=1 build-tsan/slidedb-serve --db "$tsan_db" --listen "127.0.0.1:$port" \
+	--threads 4 -q &
+serve_pid=$!
+until curl -sf "http://127.0.0.1:$port/healthz" >/dev/null; do sleep 0.1; done
+for client in 1 2 3 4; do
+	for _ in $(seq 100); do
+		curl -sf "http://127.0.0.1:$port/v1/solve?start=1%202%203%204%200%205&all_best=1" >/dev/null
+		curl -sf "http://127.0.0.1:$port/v1/random?size=2x3&distance=5&count=3" >/dev/null
+	done &
+done
+build-tsan/slidedb-gen full 3x2 --db "$tsan_db" -q -t 1
+build-tsan/slidedb-gen full 2x2 --db "$tsan_db" -q -t 1
+wait $(jobs -p | grep -v "^$serve_pid\$")
+sleep 0.5   # the snapshot with the new tables
+curl -sf "http://127.0.0.1:$port/v1/solve?start=1%202%200%203&size=2x2" >/dev/null
+kill -TERM $serve_pid
+wait $serve_pid
+echo "slidedb-serve under ThreadSanitizer: ok"
 
 echo "== test suites (ASan + UBSan)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1

@@ -146,6 +146,9 @@ static int parse_listen(struct sockaddr_storage *sa, const char *text)
 int main(int argc, char **argv)
 {
 	cli_prog = "slidedb-serve";
+	/* A batch answers on two OpenMP threads inside a request thread: they
+	 * must sleep between chunks, not spin on the cores the requests need. */
+	setenv("OMP_WAIT_POLICY", "passive", 0);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	server sv = { .opts = { .listen = "127.0.0.1:8080", .threads = cores > 0 ? (int)cores : 1,
 	                        .max_body = 16u << 20, .max_connections = 1000, .timeout = 30,

@@ -17,7 +17,7 @@
 #include "metrics.h"
 #include "server.h"
 
-enum { MAX_RANDOM = 1000, STREAM_CHUNK = 256, STREAM_BLOCK = 64 * 1024 };
+enum { MAX_RANDOM = 1000, STREAM_CHUNK = 4096, STREAM_BLOCK = 64 * 1024, BATCH_THREADS = 2 };
 
 typedef struct request {
 	double started;
@@ -465,6 +465,7 @@ static enum MHD_Result batch(server *sv, struct MHD_Connection *c, request *rq)
 		return reply_error(c, rq, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
 	}
 	st->sv = sv;
+	a.threads = sv->opts.threads < BATCH_THREADS ? sv->opts.threads : BATCH_THREADS;
 	st->snap = snapshot_get(sv->snaps);
 	st->ans = answerer_new(snapshot_db(st->snap), &a);
 	if (!st->ans) {

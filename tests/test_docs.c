@@ -120,6 +120,18 @@ static void assert_documented(char opts[][40], int n, const char *prog, const ch
 	free(readme);
 }
 
+#ifdef SLIDEDB_SERVE
+Test(docs, every_option_of_slidedb_serve_is_documented)
+{
+	char opts[MAX_OPTIONS][40];
+	char *help = help_of(SLIDEDB_SERVE, "--help");
+	int n = long_options(opts, 0, help);
+	free(help);
+	cr_assert_geq(n, 8, "the help shows only %d long options", n);
+	assert_documented(opts, n, "slidedb-serve", "doc/slidedb-serve.1");
+}
+#endif
+
 /* ------------------------------------------------------------------ */
 /* Examples                                                             */
 

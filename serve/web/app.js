@@ -371,7 +371,7 @@
       });
       mk('title', {}, r).textContent = d + ' moves: ' + c + ' positions';
       S.bars.push(r);
-      if (d % 5 === 0 || d === n - 1) {
+      if (d % 5 === 0 || (d === n - 1 && d % 5 > 2)) {
         mk('text', { x: (L + d * bw + bw / 2).toFixed(2), y: H - 5, 'class': 'tick' }).textContent = String(d);
       }
     });
@@ -446,6 +446,10 @@
     renderGoal();
     updateLimits(true);
     drawChart();
+    if (!answer && boardStr(cells) === boardStr(goal)) {
+      answer = { start: boardStr(goal), goal: boardStr(goal), size: size, solvable: true, distance: 0,
+        best_move: null, moves: '', best_moves: '' };
+    }
     setBoard(cells, answer);
   }
 
@@ -528,7 +532,7 @@
       ui.distance.focus();
       return;
     }
-    var epoch = ++S.epoch, params = { size: sizeStr(), goal: boardStr(S.goal), count: 1 };
+    var epoch = ++S.epoch, params = { size: sizeStr(), goal: boardStr(S.goal), count: 1, all_best: 1 };
     stopSolving();
     if (lim.walk) params.walk = n; else params.distance = n;
     status(lim.walk ? 'Scrambling by a random walk of ' + n + ' moves\u2026'
@@ -565,7 +569,11 @@
         if (epoch !== S.epoch) return;
         if (a.size === sizeStr() || S.sizes.indexOf(a.size) < 0) { status(e.message, 'error'); return; }
         switchSize(a.size, parseBoard(a.goal), parseBoard(a.start), a);
-        status('Loaded a ' + a.size + ' board, with its goal ' + a.goal + '.');
+        if (a.solvable === false) {
+          status('Loaded a ' + a.size + ' board, which cannot reach its goal ' + a.goal + ': set another goal.', 'warn');
+        } else {
+          status('Loaded a ' + a.size + ' board, with its goal ' + a.goal + '.');
+        }
       }, function () {
         if (epoch === S.epoch) status(e.message, 'error');
       });
