@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -161,18 +162,21 @@ int main(int argc, char **argv)
 	if (parse_listen(&sa, sv.opts.listen))
 		return cli_finish(cli_usage("--listen '%s' is not ADDR:PORT (127.0.0.1:8080, "
 		                            "[::1]:8080, 0.0.0.0:80)", sv.opts.listen));
-	if (snapshots_open(&sv.snaps, sv.opts.db_path))
-		return cli_finish(cli_fail_lib(NULL));
-	/* The signals are taken by sigwait() below: every thread blocks them. */
+	/* The signals are taken by sigtimedwait() below: every thread blocks
+	 * them, so blocked before any thread starts (a second signal during the
+	 * drain must not reach a thread that would die of it). */
 	sigset_t stop;
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGINT);
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	pthread_mutex_init(&sv.conns_lock, NULL);
+	if (snapshots_open(&sv.snaps, sv.opts.db_path))
+		return cli_finish(cli_fail_lib(NULL));
 	/* MHD's own connection limit is a backstop above ours, which answers 503. */
 	struct MHD_Daemon *d = MHD_start_daemon(
-		MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG |
+		MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC |
 		(sa.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
 		0, NULL, NULL, server_handle, &sv,
 		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
@@ -190,8 +194,11 @@ int main(int argc, char **argv)
 	if (!sv.opts.quiet)
 		cli_note("answering on http://%s/ from %s (%d threads)", sv.opts.listen,
 		         sv.opts.db_path ? sv.opts.db_path : sdb_db_default_path(), sv.opts.threads);
-	int sig = 0;
-	sigwait(&stop, &sig);
+	/* Wait for a signal, dropping slow senders a few times a second. */
+	int sig;
+	const struct timespec tick = { 0, 250000000 };
+	while ((sig = sigtimedwait(&stop, NULL, &tick)) < 0)
+		server_sweep(&sv);
 	/* Graceful: no new connections, the requests under way finish (up to
 	 * the connection timeout), then the idle connections are closed. */
 	MHD_socket listener = MHD_quiesce_daemon(d);
@@ -202,6 +209,7 @@ int main(int argc, char **argv)
 		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 	MHD_stop_daemon(d);
 	snapshots_close(sv.snaps);
+	pthread_mutex_destroy(&sv.conns_lock);
 	if (!sv.opts.quiet)
 		cli_note("stopped (%s)", sig == SIGINT ? "SIGINT" : "SIGTERM");
 	return cli_finish(0);

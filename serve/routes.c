@@ -5,9 +5,12 @@
  * that does not exist (the message names the command that builds it), 405
  * a method, 413 a body over --max-body, 422 a search over its limits, 500
  * a damaged table, 503 too many connections. */
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,6 +35,39 @@ static double now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* --- Connections. */
+
+static conn *conn_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	return ci ? ci->socket_context : NULL;
+}
+
+static void conn_busy(server *sv, struct MHD_Connection *c, int busy)
+{
+	conn *k = conn_of(c);
+	if (!k)
+		return;
+	pthread_mutex_lock(&sv->conns_lock);
+	k->busy = busy;
+	if (!busy)
+		k->since = now();
+	pthread_mutex_unlock(&sv->conns_lock);
+}
+
+void server_sweep(server *sv)
+{
+	const double deadline = now() - sv->opts.timeout;
+	pthread_mutex_lock(&sv->conns_lock);
+	for (conn *k = sv->conns; k; k = k->next)
+		if (!k->busy && k->since < deadline && k->fd >= 0) {
+			shutdown(k->fd, SHUT_RDWR);   /* libmicrohttpd sees the end and closes it */
+			k->fd = -1;
+		}
+	pthread_mutex_unlock(&sv->conns_lock);
 }
 
 /* --- Responses. */
@@ -274,10 +310,11 @@ static enum MHD_Result random_boards(server *sv, struct MHD_Connection *c, reque
 	uint64_t seed;
 	if (seed_text) {
 		char *end;
+		errno = 0;
 		seed = strtoull(seed_text, &end, 10);
-		if (!*seed_text || *end || *seed_text == '-')
+		if (!isdigit((unsigned char)*seed_text) || *end || errno == ERANGE)
 			return reply_error(c, rq, MHD_HTTP_BAD_REQUEST, "seed '%.40s': expected a whole "
-			                   "number", seed_text);
+			                   "number from 0 to 18446744073709551615", seed_text);
 	} else {
 		struct timespec ts;
 		clock_gettime(CLOCK_REALTIME, &ts);
@@ -528,10 +565,8 @@ static enum MHD_Result dispatch(server *sv, struct MHD_Connection *c, request *r
 	const int post = !strcmp(method, "POST");
 	if (rq->endpoint == EP_OTHER)
 		return reply_error(c, rq, MHD_HTTP_NOT_FOUND, "no such path: %.200s", url);
-	if (rq->endpoint == EP_SOLVE && post) {
-		rq->endpoint = EP_SOLVE_BATCH;
+	if (rq->endpoint == EP_SOLVE_BATCH && post)
 		return batch(sv, c, rq);
-	}
 	if (!get)
 		return reply_error(c, rq, MHD_HTTP_METHOD_NOT_ALLOWED, "%s is not allowed on %.200s",
 		                   method, url);
@@ -566,6 +601,8 @@ enum MHD_Result server_handle(void *cls, struct MHD_Connection *c, const char *u
 			return MHD_NO;
 		rq->started = now();
 		rq->endpoint = endpoint_of(url);
+		if (rq->endpoint == EP_SOLVE && !strcmp(method, "POST"))
+			rq->endpoint = EP_SOLVE_BATCH;
 		*con_cls = rq;
 		__atomic_fetch_add(&sv->inflight, 1, __ATOMIC_RELAXED);
 		if (metrics_open_connections() > (long)sv->opts.max_connections)
@@ -592,6 +629,7 @@ enum MHD_Result server_handle(void *cls, struct MHD_Connection *c, const char *u
 	if (rq->too_big)
 		return reply_error(c, rq, MHD_HTTP_CONTENT_TOO_LARGE, "the body is over the limit of "
 		                   "%zu bytes (--max-body)", sv->opts.max_body);
+	conn_busy(sv, c, 1);   /* the whole request is in: answering takes what it takes */
 	return dispatch(sv, c, rq, url, method);
 }
 
@@ -608,14 +646,45 @@ void server_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	out_free(&rq->body);
 	free(rq);
 	*con_cls = NULL;
+	conn_busy(sv, c, 0);
 	__atomic_fetch_sub(&sv->inflight, 1, __ATOMIC_RELAXED);
 }
 
 void server_connection(void *cls, struct MHD_Connection *c, void **socket_context,
                        enum MHD_ConnectionNotificationCode what)
 {
-	(void)cls;
-	(void)c;
-	(void)socket_context;
+	server *sv = cls;
 	metrics_connection(what == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1);
+	if (what == MHD_CONNECTION_NOTIFY_STARTED) {
+		conn *k = calloc(1, sizeof *k);
+		const union MHD_ConnectionInfo *ci =
+			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		if (!k || !ci) {
+			free(k);
+			return;   /* not watched: libmicrohttpd's idle timeout still applies */
+		}
+		k->fd = ci->connect_fd;
+		k->since = now();
+		pthread_mutex_lock(&sv->conns_lock);
+		k->next = sv->conns;
+		if (sv->conns)
+			sv->conns->prev = k;
+		sv->conns = k;
+		pthread_mutex_unlock(&sv->conns_lock);
+		*socket_context = k;
+		return;
+	}
+	conn *k = *socket_context;
+	if (!k)
+		return;
+	pthread_mutex_lock(&sv->conns_lock);
+	if (k->prev)
+		k->prev->next = k->next;
+	else
+		sv->conns = k->next;
+	if (k->next)
+		k->next->prev = k->prev;
+	pthread_mutex_unlock(&sv->conns_lock);
+	free(k);
+	*socket_context = NULL;
 }

@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/select.h>
 #include <sys/socket.h>
@@ -25,11 +26,28 @@ typedef struct server_opts {
 	int quiet;
 } server_opts;
 
+/* An open connection, for the sweeper that drops slow senders (libmicrohttpd's
+ * own timeout only measures idleness: a client sending a byte a second
+ * would hold a thread's slot for ever). */
+typedef struct conn {
+	int fd;
+	double since;                /* connection start or last answer completed */
+	int busy;                    /* a request is being answered: not slow */
+	struct conn *prev, *next;
+} conn;
+
 typedef struct server {
 	server_opts opts;
 	snapshots *snaps;
 	long inflight;               /* requests under way (atomic) */
+	pthread_mutex_t conns_lock;
+	conn *conns;                 /* every open connection */
 } server;
+
+/* Shut down every connection that has not delivered a whole request within
+ * --timeout seconds of its start or of its last answer (main's loop calls it
+ * a few times a second). */
+void server_sweep(server *sv);
 
 /* libmicrohttpd's callbacks (the server is their cls). */
 enum MHD_Result server_handle(void *cls, struct MHD_Connection *c, const char *url,
