@@ -99,6 +99,9 @@ gen_row() {
 	fi
 	bench/people.sh "$build" $( [ $quick = 1 ] && echo --quick)
 	echo
+	# 150 s of wrk: about 10 million requests, for the server's memory
+	bench/serve.sh "$build" $( [ $quick = 1 ] && echo 10 || echo 150)
+	echo
 	echo "## Hostile trial (\`bench/hostile.sh\`)"
 	echo
 	bench/hostile.sh "$build"
