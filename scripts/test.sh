@@ -78,7 +78,7 @@ serve_pid=$!
 until curl -sf "http://127.0.0.1:$port/healthz" >/dev/null; do sleep 0.1; done
 for client in 1 2 3 4; do
 	for _ in $(seq 100); do
-		curl -sf "http://127.0.0.1:$port/v1/solve?start=1%202%203%204%200%205&all_best=1" >/dev/null
+		curl -sf "http://127.0.0.1:$port/v1/solve?start=1%202%203%204%200%205&size=2x3&all_best=1" >/dev/null
 		curl -sf "http://127.0.0.1:$port/v1/random?size=2x3&distance=5&count=3" >/dev/null
 	done &
 done
