@@ -253,3 +253,136 @@ void bfs_pattern_space(bfs_space *sp, const sdb_pattern *p)
 	sp->neighbors = pattern_neighbors;
 	sp->ctx = p;
 }
+
+/* --- Two bits per state: the distance modulo 3 (issue #11).
+ *
+ * Values 0, 1, 2 are the distance mod 3 and 3 is "unreached", four states
+ * to a byte, low bits first. Pass k turns level k into k+1 without knowing
+ * any distance whole: an unreached state whose neighbour holds k mod 3 is at
+ * k+1, because no neighbour of an unreached state is closer than k (pull);
+ * and every state holding k mod 3 may mark its unreached neighbours k+1,
+ * because a state at k-3, k-6, ... has none left (push). Each state's value
+ * is its distance mod 3 whoever writes it, so the bytes are the same for any
+ * number of threads. */
+
+enum { UNSEEN2 = 3 };
+
+static inline unsigned get2(const uint8_t *t, uint64_t i)
+{
+	return (unsigned)(load(&t[i >> 2]) >> ((i & 3) * 2)) & 3u;
+}
+
+/* Entries of x (32 per word) equal to v, as bit 2j set for entry j. */
+static inline uint64_t match2(uint64_t x, unsigned v)
+{
+	uint64_t y = x ^ (0x5555555555555555ull * v);
+	return ~(y | y >> 1) & 0x5555555555555555ull;
+}
+
+typedef struct pass2 {
+	uint8_t *table;
+	const bfs_space *sp;
+	unsigned cur, next;   /* k mod 3, (k+1) mod 3 */
+	int pull;
+} pass2;
+
+/* Mark unreached entry n with the next level; 1 if this call did. */
+static inline uint64_t claim2(const pass2 *ps, uint64_t n)
+{
+	const int shift = (int)(n & 3) * 2;
+	const uint8_t clear = (uint8_t)(((UNSEEN2 ^ ps->next) & 3u) << shift);
+	uint8_t old = __atomic_fetch_and(&ps->table[n >> 2], (uint8_t)~clear, __ATOMIC_RELAXED);
+	return ((old >> shift) & 3u) == UNSEEN2;
+}
+
+static uint64_t visit2(const pass2 *ps, uint64_t i)
+{
+	uint64_t nbr[MAX_OUT], got = 0;
+	const int count = ps->sp->neighbors(ps->sp->ctx, i, nbr);
+	if (!ps->pull) {
+		for (int j = 0; j < count; j++)
+			if (nbr[j] != UINT64_MAX && get2(ps->table, nbr[j]) == UNSEEN2)
+				got += claim2(ps, nbr[j]);
+		return got;
+	}
+	for (int j = 0; j < count; j++)
+		if (nbr[j] != UINT64_MAX && get2(ps->table, nbr[j]) == ps->cur)
+			return claim2(ps, i);
+	return 0;
+}
+
+/* The pass over entries [lo, hi), lo a multiple of 32. */
+static uint64_t scan_range2(const pass2 *ps, uint64_t lo, uint64_t hi)
+{
+	const unsigned want = ps->pull ? UNSEEN2 : ps->cur;
+	uint64_t count = 0, i = lo;
+	for (; i + 32 <= hi; i += 32) {
+		uint64_t x;
+		memcpy(&x, ps->table + (i >> 2), 8);   /* racy: re-read below, atomically */
+		for (uint64_t hits = match2(x, want); hits; hits &= hits - 1) {
+			uint64_t j = i + (uint64_t)(__builtin_ctzll(hits) >> 1);
+			if (get2(ps->table, j) == want)
+				count += visit2(ps, j);
+		}
+	}
+	for (; i < hi; i++)
+		if (get2(ps->table, i) == want)
+			count += visit2(ps, i);
+	return count;
+}
+
+int bfs_run_2bit(bfs_result *res, uint8_t *table, const bfs_space *sp, int threads,
+                 bfs_progress_fn *progress, void *ctx)
+{
+	const uint64_t total = sp->size;
+	memset(res, 0, sizeof *res);
+	memset(table, 0xff, bfs_2bit_bytes(total));
+	table[sp->start >> 2] &= (uint8_t)~(3u << ((sp->start & 3) * 2));   /* distance 0 */
+	res->counts[0] = res->reached = 1;
+#ifdef _OPENMP
+	if (threads <= 0)
+		threads = omp_get_max_threads();
+#else
+	(void)threads;
+#endif
+	for (int k = 0;; k++) {
+		uint64_t frontier = res->counts[k], unreached = total - res->reached;
+		pass2 ps = {
+			.table = table,
+			.sp = sp,
+			.cur = (unsigned)(k % 3),
+			.next = (unsigned)((k + 1) % 3),
+			.pull = frontier * PULL_NUM >= unreached * PULL_DEN,
+		};
+		uint64_t count = 0, found = 0;
+		const uint64_t nchunks = (total + CHUNK - 1) / CHUNK;   /* CHUNK: a multiple of 32 */
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : count) num_threads(threads)
+		for (uint64_t c = 0; c < nchunks; c++) {
+			uint64_t lo = c * CHUNK, hi = lo + CHUNK < total ? lo + CHUNK : total;
+			uint64_t n = scan_range2(&ps, lo, hi);
+			count += n;
+			uint64_t so_far = __atomic_add_fetch(&found, n, __ATOMIC_RELAXED);
+			if (progress && is_calling_thread())
+				progress(ctx, k, res->reached + so_far);
+		}
+		if (progress)
+			progress(ctx, k, res->reached + count);
+		if (count == 0)
+			break;
+		if (k + 1 >= SDB_MAX_DISTANCE)
+			return SDB_ETOOBIG;
+		res->counts[k + 1] = count;
+		res->max_distance = k + 1;
+		res->reached += count;
+	}
+	return SDB_OK;
+}
+
+int bfs_full_2bit(bfs_result *res, uint8_t *table, int w, int h, int goal_blank, int threads,
+                  bfs_progress_fn *progress, void *ctx)
+{
+	bfs_full_ctx f;
+	bfs_space sp;
+	bfs_full_space(&sp, &f, w, h, goal_blank);
+	return bfs_run_2bit(res, table, &sp, threads, progress, ctx);
+}

@@ -54,4 +54,22 @@ void bfs_pattern_space(bfs_space *sp, const sdb_pattern *p);
 int bfs_full(bfs_result *res, uint8_t *table, int w, int h, int goal_blank, int threads,
              bfs_progress_fn *progress, void *ctx);
 
+/* Bytes of a two-bit table of n states: four states a byte. */
+static inline uint64_t bfs_2bit_bytes(uint64_t n)
+{
+	return (n + 3) / 4;
+}
+
+/* The same search in two bits per state (bfs_2bit_bytes(space->size) bytes):
+ * state i holds its distance mod 3 in bits 2(i%4) .. 2(i%4)+1 of byte i/4,
+ * 3 when unreached; no best move (it is the neighbour holding the distance
+ * minus one, mod 3). res gets the same counts as bfs_run(). The bytes are the
+ * same for any thread count. */
+int bfs_run_2bit(bfs_result *res, uint8_t *table, const bfs_space *space, int threads,
+                 bfs_progress_fn *progress, void *ctx);
+
+/* The full table of W x H in two bits per state, as bfs_full(). */
+int bfs_full_2bit(bfs_result *res, uint8_t *table, int w, int h, int goal_blank, int threads,
+                  bfs_progress_fn *progress, void *ctx);
+
 #endif

@@ -108,6 +108,47 @@ Test(bfs, deterministic_across_threads)
 	free(b);
 }
 
+/* Two bits per state (issue #11): every entry is the byte table's distance
+ * mod 3, the counts are the same, and the bytes are the same for 1 and 2
+ * threads; every board of up to 10 cells, every goal class. */
+static void two_bits_agree(int w, int h, int blank)
+{
+	bfs_result rb, r1, r2;
+	uint8_t *bytes = build(&rb, w, h, blank, 1);
+	const uint64_t total = sdb_rank_count(w, h), size = bfs_2bit_bytes(total);
+	uint8_t *one = malloc(size), *two = malloc(size);
+	cr_assert(one && two);
+	cr_assert_eq(bfs_full_2bit(&r1, one, w, h, blank, 1, NULL, NULL), 0);
+	cr_assert_eq(bfs_full_2bit(&r2, two, w, h, blank, 2, NULL, NULL), 0);
+	cr_assert_eq(memcmp(one, two, size), 0, "%dx%d b%d: 1 and 2 threads differ", w, h, blank);
+	cr_assert_eq(r1.max_distance, rb.max_distance);
+	cr_assert_eq(r1.reached, total);
+	for (int d = 0; d <= rb.max_distance; d++)
+		cr_assert_eq(r1.counts[d], rb.counts[d], "%dx%d b%d: count at %d", w, h, blank, d);
+	for (uint64_t i = 0; i < total; i++) {
+		unsigned v = one[i >> 2] >> ((i & 3) * 2) & 3u;
+		cr_assert_eq(v, (unsigned)((bytes[i] & 0x3f) % 3), "%dx%d b%d index %llu: %u", w, h,
+		             blank, (unsigned long long)i, v);
+	}
+	for (uint64_t i = total; i < size * 4; i++)   /* the last byte's spare entries */
+		cr_assert_eq(one[i >> 2] >> ((i & 3) * 2) & 3u, 3u);
+	free(bytes);
+	free(one);
+	free(two);
+}
+
+Test(bfs, two_bits_are_the_distance_mod_3, .timeout = 300)
+{
+	static const int sizes[][2] = { { 2, 2 }, { 2, 3 }, { 3, 2 }, { 2, 4 }, { 4, 2 }, { 3, 3 },
+		                        { 2, 5 }, { 5, 2 } };
+	for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+		const int w = sizes[k][0], h = sizes[k][1];
+		for (int c = 0; c < w * h; c++)
+			if (sdb_sym_representative(w, h, c) == c && (w * h < 10 || c == 0))
+				two_bits_agree(w, h, c);
+	}
+}
+
 /* The progress bar's estimate: none from the first instants or the first few
  * percent (a first estimate of "ETA 8465872 s" was seen), then the time the
  * rate so far gives. */
