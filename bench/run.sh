@@ -78,6 +78,7 @@ gen_row() {
 		done
 		gen_row "3x4 (standard goal), 1 thread" full 3x4 -t 1
 		gen_row "3x4 (standard goal), 2 threads" full 3x4 -t 2
+		gen_row "3x4 (standard goal), 2 bits per state, 2 threads" full 3x4 --bits 2 -t 2
 		echo
 		echo "Published counts per distance (\`$data/distributions.txt\`):"
 		echo

@@ -61,6 +61,7 @@ static const char *format_name(int format)
 	case SDB_ENTRY_DIST6_MOVE2: return "dist6-move2";
 	case SDB_ENTRY_DIST8: return "dist8";
 	case SDB_ENTRY_NIBBLE_MD: return "nibble-manhattan";
+	case SDB_ENTRY_MOD3: return "mod3-2bit";
 	default: return "unknown";
 	}
 }
@@ -247,17 +248,21 @@ int catalog_info(const sdb_db *db, const char *const *names, int nnames, int jso
 static int check_counts(const sdb_db *db, const sdb_table *t, char *why, size_t cap)
 {
 	const sdb_table_info *in = sdb_table_meta(t);
-	uint64_t counts[SDB_MAX_DISTANCE];
+	uint64_t counts[SDB_MAX_DISTANCE], want[SDB_MAX_DISTANCE];
 	int err = sdb_table_recount(counts, in, sdb_table_data(t));
 	if (err) {
 		snprintf(why, cap, "%s", sdb_errdetail());
 		return err;
 	}
+	sdb_table_expected_counts(want, in);
+	const char *at = in->entry_format == SDB_ENTRY_MOD3 ? "distances = %d mod 3" : "distance %d";
 	for (int d = 0; d < SDB_MAX_DISTANCE; d++)
-		if (counts[d] != (d <= in->max_distance ? in->counts[d] : 0)) {
-			snprintf(why, cap, "%s: %s: %llu entries at distance %d, the catalog says %llu",
-			         sdb_db_path(db), in->name, (unsigned long long)counts[d], d,
-			         (unsigned long long)(d <= in->max_distance ? in->counts[d] : 0));
+		if (counts[d] != want[d]) {
+			char where[40];
+			snprintf(where, sizeof where, at, d);
+			snprintf(why, cap, "%s: %s: %llu entries at %s, the catalog says %llu",
+			         sdb_db_path(db), in->name, (unsigned long long)counts[d], where,
+			         (unsigned long long)want[d]);
 			return SDB_ECORRUPT;
 		}
 	return SDB_OK;

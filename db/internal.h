@@ -108,6 +108,23 @@ struct sdb_table {
 	uint64_t goal_index;   /* index of the goal itself */
 };
 
+/* Full tables' entries as a walk compares them: the distance (one byte per
+ * state), or the distance mod 3 (SDB_ENTRY_MOD3, two bits per state, 3 when
+ * unreached). Along a walk a neighbour is one closer exactly when its level
+ * is sdb_level_of(t, d - 1): the neighbours of a state at d are at d-1 or
+ * d+1, which differ mod 3. */
+static inline int sdb_entry_level(const sdb_table *t, uint64_t i)
+{
+	if (t->info.entry_format == SDB_ENTRY_MOD3)
+		return t->data[i >> 2] >> ((i & 3) * 2) & 3;
+	return t->data[i] & 0x3f;
+}
+
+static inline int sdb_level_of(const sdb_table *t, int d)
+{
+	return t->info.entry_format == SDB_ENTRY_MOD3 ? d % 3 : d;
+}
+
 /* Rank of a board's pattern when the cells of the group's tiles (mask) are
  * known: O(k) instead of O(n). */
 uint64_t sdb_pattern_rank_mask(const sdb_pattern *p, const sdb_board *b, unsigned mask);

@@ -12,8 +12,6 @@
 
 #include "internal.h"
 
-enum { DIST_MASK = 0x3f };
-
 typedef unsigned __int128 u128;
 
 /* One layer: the states (table indices, which fit 32 bits up to 12 cells)
@@ -80,7 +78,6 @@ static void layer_pack(layer *l)
 static int count_paths(sdb_count *out, const sdb_table *t, const sdb_board *cur, int d)
 {
 	const int w = cur->w, h = cur->h, cls = sdb_rank_class(cur);
-	const uint8_t *data = t->data;
 	layer a = { 0 }, b = { 0 };
 	layer *from = &a, *to = &b;
 	int err = layer_reserve(from, 1);
@@ -90,14 +87,14 @@ static int count_paths(sdb_count *out, const sdb_table *t, const sdb_board *cur,
 		from->n = 1;
 	}
 	for (int k = 0; !err && k < d; k++) {
-		const int next = d - k - 1;
+		const int next = sdb_level_of(t, d - k - 1);
 		if ((err = layer_reserve(to, 4 * from->n)))
 			break;
 		for (size_t i = 0; i < from->n && !err; i++) {
 			uint64_t nbr[4];
 			sdb_rank_neighbors(nbr, NULL, w, h, cls, from->index[i]);
 			for (int m = 0; m < 4; m++)
-				if (nbr[m] != UINT64_MAX && (data[nbr[m]] & DIST_MASK) == next &&
+				if (nbr[m] != UINT64_MAX && sdb_entry_level(t, nbr[m]) == next &&
 				    layer_add(to, (uint32_t)nbr[m], from->paths[i]))
 					err = SDB_ETOOBIG;
 		}
@@ -150,7 +147,7 @@ static int list_paths(lister *ls, const sdb_board *b, int d, int g)
 			continue;
 		sdb_board next = *b;
 		sdb_board_apply(&next, m);
-		if ((ls->t->data[sdb_rank(&next)] & DIST_MASK) != d - 1)
+		if (sdb_entry_level(ls->t, sdb_rank(&next)) != sdb_level_of(ls->t, d - 1))
 			continue;
 		ways++;
 		ls->moves[g] = sdb_move_letter(k);
@@ -170,7 +167,7 @@ int sdb_table_optimal(const sdb_table *t, const sdb_frame *f, const sdb_board *c
 			continue;
 		sdb_board next = *cur;
 		sdb_board_apply(&next, m);
-		if ((t->data[sdb_rank(&next)] & DIST_MASK) == d - 1)
+		if (sdb_entry_level(t, sdb_rank(&next)) == sdb_level_of(t, d - 1))
 			en->best_moves |= 1u << f->move_back[m];
 	}
 	int err = SDB_OK;

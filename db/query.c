@@ -16,8 +16,48 @@ int sdb_table_name_full(char *buf, size_t cap, int w, int h, int blank_cell)
 	return len;
 }
 
+/* MOD3 tables: walk down to the goal from cur (in the table's frame),
+ * taking at each step the first move (u d l r of the frame) to a neighbour
+ * one closer; the frame's moves in moves[] when not NULL. The distance, or
+ * -1 if the table contradicts itself (an unreached state, no way down, a
+ * walk longer than any distance). */
+static int walk_mod3(const sdb_table *t, const sdb_board *start, uint8_t *moves)
+{
+	sdb_board cur = *start;
+	uint64_t index = sdb_rank(&cur);
+	int v = sdb_entry_level(t, index), d = 0;
+	if (v == 3)
+		return -1;
+	while (index != t->goal_index) {
+		const int down = (v + 2) % 3;
+		const unsigned legal = sdb_board_moves(&cur);
+		int m = 0;
+		uint64_t next = 0;
+		for (; m < 4; m++) {
+			if (!(legal >> m & 1))
+				continue;
+			sdb_board n = cur;
+			sdb_board_apply(&n, m);
+			next = sdb_rank(&n);
+			if (sdb_entry_level(t, next) == down)
+				break;
+		}
+		if (m == 4 || d == SDB_MAX_MOVES)
+			return -1;
+		sdb_board_apply(&cur, m);
+		index = next;
+		v = down;
+		if (moves)
+			moves[d] = (uint8_t)m;
+		d++;
+	}
+	return d;
+}
+
 int sdb_table_distance(const sdb_table *t, const sdb_board *b)
 {
+	if (t->info.entry_format == SDB_ENTRY_MOD3)
+		return walk_mod3(t, b, NULL);
 	return t->data[sdb_rank(b)] & DIST_MASK;
 }
 
@@ -150,6 +190,34 @@ static int answer_by_search(sdb_answer *a, const sdb_db *db, const sdb_board *st
 	return err;
 }
 
+/* From a MOD3 table: the walk gives the distance, the best move and the
+ * moves at once (O(distance) reads whether the moves are wanted or not). */
+static int answer_by_mod3(sdb_answer *a, const sdb_db *db, const sdb_table *t,
+                          const sdb_frame *frame, const sdb_board *cur, int want_moves,
+                          sdb_optimal *en)
+{
+	uint8_t moves[SDB_MAX_MOVES];
+	const int d = walk_mod3(t, cur, moves);
+	if (d < 0)
+		return corrupt_path(db, t);
+	a->solvable = 1;
+	a->method = SDB_METHOD_TABLE;
+	a->distance = d;
+	a->best_move = d ? frame->move_back[moves[0]] : -1;
+	for (int k = 0; want_moves && k < d; k++)
+		a->moves[k] = sdb_move_letter(frame->move_back[moves[k]]);
+	a->moves[want_moves ? d : 0] = '\0';
+	if (en) {
+		int err = sdb_table_optimal(t, frame, cur, d, en);
+		if (err == SDB_ECORRUPT)
+			return corrupt_path(db, t);
+		if (err)
+			return sdb_fail(err, err == SDB_ETOOBIG ? "more than 2^128 optimal solutions"
+			                : "out of memory counting optimal solutions");
+	}
+	return SDB_OK;
+}
+
 /* Read from the full table: the distance and best move, and the walk. */
 static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *start,
                            const sdb_board *goal, int want_moves, sdb_optimal *en)
@@ -162,6 +230,8 @@ static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *sta
 	sdb_frame_init(&frame, goal, t->blank);
 	sdb_board cur;
 	sdb_frame_board(&frame, &cur, start);
+	if (t->info.entry_format == SDB_ENTRY_MOD3)
+		return answer_by_mod3(a, db, t, &frame, &cur, want_moves, en);
 	const uint8_t *data = t->data;
 	uint64_t index = sdb_rank(&cur);
 	uint8_t e = data[index];

@@ -256,7 +256,8 @@ const char *sdb_info_problem(const sdb_table_info *in)
 	if (total > in->states || (in->states && !in->counts[in->max_distance]))
 		return "counts that do not match the table";
 	if (in->kind == SDB_KIND_FULL) {
-		if (g->n > SDB_MAX_FULL_CELLS || in->entry_format != SDB_ENTRY_DIST6_MOVE2 ||
+		if (g->n > SDB_MAX_FULL_CELLS ||
+		    (in->entry_format != SDB_ENTRY_DIST6_MOVE2 && in->entry_format != SDB_ENTRY_MOD3) ||
 		    in->states != sdb_rank_count(g->w, g->h) || total != in->states)
 			return "a full table of the wrong format or size";
 		return NULL;

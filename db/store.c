@@ -635,7 +635,16 @@ const uint8_t *sdb_table_data(const sdb_table *t)
 
 uint64_t sdb_table_bytes(const sdb_table_info *info)
 {
+	if (info->entry_format == SDB_ENTRY_MOD3)
+		return (info->states + 3) / 4;
 	return info->entry_format == SDB_ENTRY_NIBBLE_MD ? (info->states + 1) / 2 : info->states;
+}
+
+void sdb_table_expected_counts(uint64_t *counts, const sdb_table_info *info)
+{
+	memset(counts, 0, SDB_MAX_DISTANCE * sizeof *counts);
+	for (int d = 0; d <= info->max_distance && d < SDB_MAX_DISTANCE; d++)
+		counts[info->entry_format == SDB_ENTRY_MOD3 ? d % 3 : d] += info->counts[d];
 }
 
 static uint32_t crc_of(const uint8_t *data, uint64_t size)
@@ -659,6 +668,14 @@ int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_
 			unsigned d = data[i] & mask;
 			if (d != mask)
 				counts[d < SDB_MAX_DISTANCE ? d : SDB_MAX_DISTANCE - 1]++;
+		}
+		return SDB_OK;
+	}
+	if (info->entry_format == SDB_ENTRY_MOD3) {
+		for (uint64_t i = 0; i < info->states; i++) {
+			unsigned v = data[i >> 2] >> ((i & 3) * 2) & 3u;
+			if (v != 3)
+				counts[v]++;
 		}
 		return SDB_OK;
 	}

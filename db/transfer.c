@@ -298,13 +298,12 @@ static int import_table(sdb_writer *w, reader *rd, const sdb_db *db, unsigned fl
 		return err;
 	if (in.crc32 != crc)   /* put_meta computed it from the bytes */
 		return bad(rd, "a table's entries fail their CRC-32 check");
-	uint64_t counts[SDB_MAX_DISTANCE];
+	uint64_t counts[SDB_MAX_DISTANCE], want[SDB_MAX_DISTANCE];
 	if ((err = sdb_table_recount(counts, &in, data)))
 		return err;
-	for (int d = 0; d < SDB_MAX_DISTANCE; d++)
-		if (counts[d] != (d <= in.max_distance ? in.counts[d] : 0) ||
-		    (d == in.max_distance && !counts[d]))
-			return bad(rd, "a table's counts per distance contradict its entries");
+	sdb_table_expected_counts(want, &in);
+	if (memcmp(counts, want, sizeof counts) || !in.counts[in.max_distance])
+		return bad(rd, "a table's counts per distance contradict its entries");
 	return SDB_OK;
 }
 

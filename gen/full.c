@@ -13,10 +13,11 @@ static int build_one(run *r, int blank)
 	char name[SDB_NAME_MAX];
 	sdb_board_goal(&goal, o->w, o->h, blank);
 	sdb_table_name_full(name, sizeof name, o->w, o->h, blank);
-	table_info_init(&info, name, SDB_KIND_FULL, SDB_ENTRY_DIST6_MOVE2, &goal,
+	table_info_init(&info, name, SDB_KIND_FULL,
+	                o->bits == 2 ? SDB_ENTRY_MOD3 : SDB_ENTRY_DIST6_MOVE2, &goal,
 	                sdb_rank_count(o->w, o->h));
 	uint8_t *data;
-	int err = sdb_writer_reserve(r->wr, &data, info.name, info.states);
+	int err = sdb_writer_reserve(r->wr, &data, info.name, sdb_table_bytes(&info));
 	if (err)
 		return run_fail_lib(r, err);
 	bfs_full_ctx ctx;

@@ -14,6 +14,7 @@
 typedef struct options {
 	const char *db_path, *goal_text, *partition, *output, *blank, *set_name;
 	int all_goals, threads, json, quiet, progress_mode, partial, replace;
+	int bits;          /* full: 8 (distance and best move) or 2 (distance mod 3) */
 	int w, h;          /* the size argument of full and pdb */
 	char **args;       /* positional arguments after the subcommand */
 	int nargs;

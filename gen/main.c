@@ -18,11 +18,14 @@ enum {
 };
 
 /* Long-only options get codes above any character. */
-enum { OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_PARTIAL, OPT_REPLACE };
+enum { OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_PARTIAL, OPT_REPLACE, OPT_BITS };
 
 static const cli_option gen_options[] = {
 	{ "goal", required_argument, 'g', BUILD,
 	  "-g, --goal STATE   build for goals with STATE's blank cell (and its symmetric cells)" },
+	{ "bits", required_argument, OPT_BITS, FULL,
+	  "    --bits 8|2     8: distance and best move per state (default); 2: the\n"
+	  "                     distance mod 3, a quarter of the bytes (answers walk it)" },
 	{ "all-goals", no_argument, 'a', FULL,
 	  "-a, --all-goals    one table per class of blank cells, serving every goal" },
 	{ "partition", required_argument, 'P', PDB,
@@ -130,6 +133,11 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 		switch (c) {
 		case 'g': o->goal_text = optarg; break;
 		case 'a': o->all_goals = 1; break;
+		case OPT_BITS:
+			if (strcmp(optarg, "8") && strcmp(optarg, "2"))
+				return cli_usage("--bits '%s': expected 8 or 2", optarg);
+			o->bits = atoi(optarg);
+			break;
 		case 'P': o->partition = optarg; break;
 		case 'b': o->blank = optarg; break;
 		case 'n': o->set_name = optarg; break;

@@ -96,7 +96,9 @@ int run_bfs(run *r, sdb_table_info *info, uint8_t *table, const bfs_space *space
 	progress_begin(&r->bar, info->name);
 	double t0 = progress_now();
 	bfs_result res;
-	int err = bfs_run(&res, table, space, r->o->threads, on_level, &ctx);
+	int err = info->entry_format == SDB_ENTRY_MOD3
+	          ? bfs_run_2bit(&res, table, space, r->o->threads, on_level, &ctx)
+	          : bfs_run(&res, table, space, r->o->threads, on_level, &ctx);
 	info->build_seconds = progress_now() - t0;
 	progress_end(&r->bar);
 	if (err)

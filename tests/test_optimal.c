@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* memmem */
 /* Answers for people, through the library: every best move, the number of
  * optimal solutions and the solutions themselves, the move checker, and
  * random boards. Checked against a deliberately simple computation: BFS
@@ -806,4 +807,138 @@ Test(board, the_tile_that_slides)
 	cr_assert_eq(sdb_move_tile(&b, SDB_DOWN), -1);
 	cr_assert_eq(sdb_move_tile(&b, SDB_RIGHT), -1);
 	cr_assert_eq(sdb_move_tile(&b, 7), -1);
+}
+
+/* --- Two-bit tables (--bits 2): the same answers as the byte tables, found
+ * by walking the distances mod 3. */
+Test(mod3, answers_equal_the_byte_tables, .timeout = 300)
+{
+	char p8[512], p2[512];
+	build_all_classes(p8, sizeof p8, 3, 3, "mod3-bytes.lmdb");
+	tk_tmp_path(p2, sizeof p2, "mod3-bits.lmdb");
+	tk_build(p2, "3x3", "--bits 2");
+	sdb_db *d8, *d2;
+	cr_assert_eq(sdb_db_open(&d8, p8, SDB_RDONLY), 0);
+	cr_assert_eq(sdb_db_open(&d2, p2, SDB_RDONLY), 0);
+	cr_assert_eq(sdb_table_count(d2), 3);
+	for (int i = 0; i < 3; i++) {
+		const sdb_table *t = sdb_table_at(d2, i);
+		cr_assert_eq(sdb_table_meta(t)->entry_format, SDB_ENTRY_MOD3);
+		cr_assert_eq(sdb_table_bytes(sdb_table_meta(t)), (181440 + 3) / 4);
+		cr_assert_eq(sdb_table_verify(t), 0);
+		uint64_t got[SDB_MAX_DISTANCE], want[SDB_MAX_DISTANCE];
+		cr_assert_eq(sdb_table_recount(got, sdb_table_meta(t), sdb_table_data(t)), 0);
+		sdb_table_expected_counts(want, sdb_table_meta(t));
+		cr_assert_eq(memcmp(got, want, sizeof got), 0, "counts mod 3");
+		/* the catalog's counts are the byte table's */
+		const sdb_table_info *b = sdb_table_meta(sdb_table_at(d8, i));
+		cr_assert_eq(memcmp(b->counts, sdb_table_meta(t)->counts, sizeof b->counts), 0);
+	}
+	const sdb_answer_opts all = { .want_moves = 1, .want_best_moves = 1, .want_count = 1 };
+	const char *goals[] = { "1 2 3 4 5 6 7 8 0", "1 2 3 4 0 5 6 7 8", "0 8 7 6 5 4 3 2 1" };
+	sdb_rng rng;
+	sdb_rng_seed(&rng, 3);
+	for (size_t g = 0; g < 3; g++) {
+		sdb_board goal;
+		cr_assert_eq(sdb_board_parse(&goal, goals[g], 3, 3), 0);
+		sdb_sampler *any;
+		cr_assert_eq(sdb_sampler_open(&any, NULL, &goal, -1, -1), 0);
+		for (int i = 0; i < 2000; i++) {
+			sdb_board start;
+			sdb_sampler_draw(any, &start, 1, &rng);
+			sdb_answer a8, a2;
+			cr_assert_eq(sdb_answer_query(&a8, d8, &start, &goal, &all), 0);
+			cr_assert_eq(sdb_answer_query(&a2, d2, &start, &goal, &all), 0, "%s",
+			             sdb_errdetail());
+			cr_assert_eq(a2.distance, a8.distance, "%s", text_of(&start));
+			cr_assert(tk_replay(&start, a2.moves, &goal) &&
+			          (int)strlen(a2.moves) == a2.distance);
+			cr_assert_eq(a2.best_moves, a8.best_moves);
+			cr_assert(count_of(&a2.solutions) == count_of(&a8.solutions));
+			cr_assert(a2.distance == 0 || (a2.best_moves >> a2.best_move & 1));
+			const sdb_answer_opts plain = { .want_moves = 0 };
+			cr_assert_eq(sdb_answer_query(&a2, d2, &start, &goal, &plain), 0);
+			cr_assert_eq(a2.distance, a8.distance);
+			if (i % 100 == 0) {   /* the listed sequences too */
+				seqs s8 = { 0 }, s2 = { 0 };
+				cr_assert_eq(sdb_answer_paths(NULL, d8, &start, &goal, 50, NULL, collect,
+				                              &s8), 0);
+				cr_assert_eq(sdb_answer_paths(NULL, d2, &start, &goal, 50, NULL, collect,
+				                              &s2), 0);
+				cr_assert_eq(s2.n, s8.n);
+				for (size_t k = 0; k < s2.n; k++)
+					cr_assert_str_eq(s2.v[k], s8.v[k]);
+				seqs_free(&s8);
+				seqs_free(&s2);
+			}
+		}
+		sdb_sampler_close(any);
+		/* a distance cannot be drawn from distances mod 3: a clear error */
+		sdb_sampler *s;
+		cr_assert_eq(sdb_sampler_open(&s, d2, &goal, 5, 5), SDB_EINVAL);
+		cr_assert(strstr(sdb_errdetail(), "--bits 8"), "%s", sdb_errdetail());
+	}
+	/* the direct read of the hot path walks too */
+	const sdb_table *t2 = sdb_table_find(d2, "full-3x3-b0"), *t8 = sdb_table_find(d8, "full-3x3-b0");
+	for (uint64_t i = 0; i < 181440; i += 997) {
+		sdb_board b;
+		sdb_unrank(&b, 3, 3, sdb_rank_class(&sdb_table_meta(t8)->goal), i);
+		cr_assert_eq(sdb_table_distance(t2, &b), sdb_table_distance(t8, &b));
+	}
+	sdb_db_close(d8);
+	sdb_db_close(d2);
+	remove(p8);
+	ck_db_remove(p2);
+}
+
+/* A damaged two-bit entry gives an error, never a wrong answer. */
+Test(mod3, a_damaged_entry_is_an_error)
+{
+	char path[512];
+	tk_tmp_path(path, sizeof path, "mod3-damaged.lmdb");
+	tk_build(path, "2x3", "--bits 2");
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	const sdb_table *t = sdb_table_find(db, "full-2x3-b0");
+	cr_assert_not_null(t);
+	uint8_t *copy = malloc(sdb_table_bytes(sdb_table_meta(t)));
+	memcpy(copy, sdb_table_data(t), sdb_table_bytes(sdb_table_meta(t)));
+	sdb_db_close(db);
+	/* every entry of the table set to "unreached" in turn, through LMDB: too slow;
+	 * instead damage a whole byte in the file, then every query that walks
+	 * through it must fail or still be right */
+	size_t size;
+	char *file = ck_read_file(path, &size);
+	char *at = memmem(file, size, copy, 90);
+	cr_assert_not_null(at, "the table's bytes are in the file");
+	at[10] ^= 0x3c;
+	ck_write_file(path, file, size);
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	cr_assert_eq(sdb_table_verify(sdb_table_find(db, "full-2x3-b0")), SDB_ECORRUPT);
+	sdb_board goal;
+	sdb_board_goal(&goal, 2, 3, 5);
+	simple_bfs bfs;
+	simple_bfs_run(&bfs, &goal);
+	int errors = 0;
+	for (uint64_t i = 0; i < bfs.cap; i++) {
+		if (!bfs.keys[i])
+			continue;
+		sdb_board start;
+		tk_unpack(&start, 2, 3, bfs.keys[i]);
+		sdb_answer a;
+		int err = sdb_answer_query(&a, db, &start, &goal, NULL);
+		if (err) {
+			cr_assert_eq(err, SDB_ECORRUPT, "%s", sdb_errdetail());
+			errors++;
+			continue;
+		}
+		cr_assert(tk_replay(&start, a.moves, &goal), "%s: a wrong sequence", text_of(&start));
+		cr_assert_eq(a.distance, bfs.dist[i], "%s: a wrong distance", text_of(&start));
+	}
+	cr_assert_gt(errors, 0, "the damage was never seen");
+	simple_bfs_free(&bfs);
+	sdb_db_close(db);
+	free(file);
+	free(copy);
+	ck_db_remove(path);
 }

@@ -309,7 +309,12 @@ enum sdb_format {
 	SDB_ENTRY_DIST8 = 2,
 	/** Two entries per byte, low nibble first: the number of moves of the
 	 * group's tiles is their Manhattan distance plus twice the nibble. */
-	SDB_ENTRY_NIBBLE_MD = 3
+	SDB_ENTRY_NIBBLE_MD = 3,
+	/** Full tables in two bits per state, four to a byte, low bits first:
+	 * the distance mod 3 (3: unreached). A neighbour holding the value minus
+	 * one (mod 3) is one move closer, so the distance is the length of the
+	 * walk down to the goal: answers read O(distance) entries. */
+	SDB_ENTRY_MOD3 = 4
 };
 /** Longest distance a table records + 1. */
 #define SDB_MAX_DISTANCE 128
@@ -364,8 +369,8 @@ const sdb_table *sdb_table_find(const sdb_db *db, const char *name);
 /** @brief The catalog entry of a table. */
 const sdb_table_info *sdb_table_meta(const sdb_table *t);
 
-/** @brief Bytes a table's entries take: its state count, or half of it
- * (rounded up) for #SDB_ENTRY_NIBBLE_MD. */
+/** @brief Bytes a table's entries take: its state count, half of it
+ * (rounded up) for #SDB_ENTRY_NIBBLE_MD, a quarter for #SDB_ENTRY_MOD3. */
 uint64_t sdb_table_bytes(const sdb_table_info *info);
 
 /** @brief The entries of a table: sdb_table_bytes() bytes, read
@@ -374,12 +379,17 @@ uint64_t sdb_table_bytes(const sdb_table_info *info);
 const uint8_t *sdb_table_data(const sdb_table *t);
 
 /** @brief Count a table's entries by distance from its bytes (nibble tables
- * through their groups' Manhattan distances): what info->counts must say.
- * Unreached entries (0xff of the one-byte formats) are not counted. Reads
- * the whole table.
+ * through their groups' Manhattan distances): what sdb_table_expected_counts()
+ * says. Unreached entries (0xff of the one-byte formats) are not counted.
+ * #SDB_ENTRY_MOD3 tables know distances mod 3 only: counts[r], r < 3, is the
+ * number of states at distances r, r+3, r+6, ... Reads the whole table.
  * @param[out] counts SDB_MAX_DISTANCE counters
  * @return 0, #SDB_EINVAL (unknown format or bad metadata), #SDB_ENOMEM. */
 int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_t *data);
+
+/** @brief What sdb_table_recount() must find for a table whose catalog is
+ * @p info: its counts per distance, folded mod 3 for #SDB_ENTRY_MOD3. */
+void sdb_table_expected_counts(uint64_t *counts, const sdb_table_info *info);
 
 /** @brief Recompute a table's CRC-32 and compare it with the catalog.
  * Reads the whole table. @return 0 or #SDB_ECORRUPT. */
@@ -403,7 +413,8 @@ int sdb_table_tiles(uint32_t *tiles, uint32_t *left_out, sdb_board *goal,
 int sdb_table_name_full(char *buf, size_t cap, int w, int h, int blank_cell);
 
 /** @brief Distance of @p b in a full table whose goal is the canonical goal
- * of the table (no relabelling, no symmetry): one rank and one byte read.
+ * of the table (no relabelling, no symmetry): one rank and one byte read
+ * (#SDB_ENTRY_MOD3 tables: a walk of the table down to the goal).
  * @p b must be of the table's size and class (not checked): this is the hot
  * path for solvers that use the table directly. */
 int sdb_table_distance(const sdb_table *t, const sdb_board *b);
