@@ -346,13 +346,18 @@ int bfs_run_2bit(bfs_result *res, uint8_t *table, const bfs_space *sp, int threa
 	(void)threads;
 #endif
 	for (int k = 0;; k++) {
-		uint64_t frontier = res->counts[k], unreached = total - res->reached;
+		/* Both directions unrank every entry they visit: a push visits every
+		 * state holding k mod 3 (levels k, k-3, ...), a pull every unreached
+		 * one. Take the fewer. */
+		uint64_t pushed = 0, unreached = total - res->reached;
+		for (int j = k; j >= 0; j -= 3)
+			pushed += res->counts[j];
 		pass2 ps = {
 			.table = table,
 			.sp = sp,
 			.cur = (unsigned)(k % 3),
 			.next = (unsigned)((k + 1) % 3),
-			.pull = frontier * PULL_NUM >= unreached * PULL_DEN,
+			.pull = unreached <= pushed,
 		};
 		uint64_t count = 0, found = 0;
 		const uint64_t nchunks = (total + CHUNK - 1) / CHUNK;   /* CHUNK: a multiple of 32 */
