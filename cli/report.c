@@ -116,7 +116,7 @@ static void tile_list(out *o, const sdb_board *start, const char *moves, const c
 /* The boards from start along the moves: JSON strings, JSON grids, text
  * lines, or text grids. */
 static void path_boards(out *o, const report_opts *r, const sdb_board *start,
-                        const char *moves, char blank, int json)
+                        const char *moves, char blank, int json, int grids)
 {
 	sdb_board boards[SDB_MAX_MOVES + 1];
 	char labels[SDB_MAX_MOVES + 1][24];
@@ -127,13 +127,13 @@ static void path_boards(out *o, const report_opts *r, const sdb_board *start,
 		const sdb_board *b = &boards[n];
 		const int m = n ? sdb_move_from_letter(moves[n - 1]) : -1;
 		const int tile = n ? sdb_move_tile(&boards[n - 1], m) : 0;
-		if (json && r->grid) {
+		if (json && grids) {
 			out_str(o, n ? "," : "");
 			grid_json(o, b, blank);
 		} else if (json) {
 			out_str(o, n ? "," : "");
 			board_json(o, b);
-		} else if (r->grid) {
+		} else if (grids) {
 			if (!n)
 				snprintf(labels[n], sizeof labels[n], "0");
 			else if (r->tiles)
@@ -153,7 +153,7 @@ static void path_boards(out *o, const report_opts *r, const sdb_board *start,
 		boards[n + 1] = *b;
 		sdb_board_apply(&boards[n + 1], sdb_move_from_letter(moves[n]));
 	}
-	if (!json && r->grid)
+	if (!json && grids)
 		report_grids(o, boards, label, n + 1, blank);
 }
 
@@ -245,9 +245,9 @@ static void answer_json(out *o, const report_opts *r, const sdb_query *q, const 
 			out_str(o, ",\"all_moves\":");
 			json_all(o, x->all ? x->all : "");
 		}
-		if (r->path && !r->grid) {
+		if (r->path) {
 			out_str(o, ",\"path\":[");
-			path_boards(o, r, &q->start, a->moves, x->blank, 1);
+			path_boards(o, r, &q->start, a->moves, x->blank, 1, 0);
 			out_char(o, ']');
 		}
 	}
@@ -260,7 +260,7 @@ static void answer_json(out *o, const report_opts *r, const sdb_query *q, const 
 			out_str(o, ",\"path_grids\":null");
 		} else if (r->path) {
 			out_str(o, ",\"path_grids\":[");
-			path_boards(o, r, &q->start, a->moves, x->blank, 1);
+			path_boards(o, r, &q->start, a->moves, x->blank, 1, 1);
 			out_char(o, ']');
 		}
 	}
@@ -340,7 +340,7 @@ static void answer_text(out *o, const report_opts *r, const sdb_query *q, const 
 	}
 	out_char(o, '\n');
 	if (r->path) {
-		path_boards(o, r, &q->start, a->moves, x->blank, 0);
+		path_boards(o, r, &q->start, a->moves, x->blank, 0, r->grid);
 	} else if (r->grid) {
 		const sdb_board boards[2] = { q->start, q->goal };
 		const char *labels[2] = { "start", "goal" };

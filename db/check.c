@@ -18,7 +18,10 @@ int sdb_check_moves(sdb_check *c, const sdb_db *db, const sdb_board *start,
 		                goal->w, goal->h);
 	const size_t len = strlen(moves);
 	for (size_t k = 0; k < len; k++)
-		if (sdb_move_from_letter((unsigned char)moves[k]) < 0)
+		if (moves[k] == ' ' || moves[k] == '\t')
+			return sdb_fail(SDB_EINVAL, "moves: a blank at position %zu: write the moves as "
+			                "one word (\"rrdl\")", k + 1);
+		else if (sdb_move_from_letter((unsigned char)moves[k]) < 0)
 			return sdb_fail(SDB_EINVAL, "moves: '%c' at position %zu is not a move (u d l r)",
 			                moves[k] >= ' ' && moves[k] < 127 ? moves[k] : '?', k + 1);
 	if (len > INT_MAX)

@@ -113,11 +113,15 @@ static int open_table(sdb_sampler *s, const sdb_db *db)
 	if (!(s->t = sdb_find_for_goal(db, goal, &err)))
 		return err;
 	const sdb_table_info *in = &s->t->info;
-	if (in->entry_format == SDB_ENTRY_MOD3)
+	if (in->entry_format == SDB_ENTRY_MOD3) {
+		char dbarg[700], goalarg[80];
 		return sdb_fail(SDB_EINVAL, "%s: table '%s' keeps distances mod 3 (built with --bits "
-		                "2): boards at a chosen distance need a table of whole distances "
-		                "(`slidedb-gen full %dx%d --bits 8`)", sdb_db_path(s->t->db), in->name,
-		                in->goal.w, in->goal.h);
+		                "2): boards at a chosen distance need a table of whole distances: "
+		                "build it with `slidedb-gen full %dx%d --bits 8%s%s`",
+		                sdb_db_path(s->t->db), in->name, in->goal.w, in->goal.h,
+		                sdb_hint_goal(goal, goalarg, sizeof goalarg),
+		                sdb_hint_db(s->t->db, dbarg, sizeof dbarg));
+	}
 	if (s->min_d > s->max_d)
 		return sdb_fail(SDB_EINVAL, "distances %d to %d: the least is above the most",
 		                s->min_d, s->max_d);

@@ -160,8 +160,9 @@ int main(int argc, char **argv)
 		return cli_finish(rc);
 	struct sockaddr_storage sa;
 	if (parse_listen(&sa, sv.opts.listen))
-		return cli_finish(cli_usage("--listen '%s' is not ADDR:PORT (127.0.0.1:8080, "
-		                            "[::1]:8080, 0.0.0.0:80)", sv.opts.listen));
+		return cli_finish(cli_usage("--listen '%s' is not ADDR:PORT with a numeric address "
+		                            "(127.0.0.1:8080, [::1]:8080, 0.0.0.0:80; no host names)",
+		                            sv.opts.listen));
 	/* The signals are taken by sigtimedwait() below: every thread blocks
 	 * them, so blocked before any thread starts (a second signal during the
 	 * drain must not reach a thread that would die of it). */

@@ -137,6 +137,7 @@ typedef struct params {
 	struct MHD_Connection *c;
 	const char *const *known;   /* the names this endpoint takes */
 	char bad[160];              /* the first problem found */
+	unsigned seen;              /* bit k: known[k] was given */
 } params;
 
 static enum MHD_Result check_name(void *cls, enum MHD_ValueKind kind, const char *key,
@@ -145,11 +146,25 @@ static enum MHD_Result check_name(void *cls, enum MHD_ValueKind kind, const char
 	(void)kind;
 	(void)value;
 	params *p = cls;
-	for (const char *const *k = p->known; *k; k++)
-		if (!strcmp(*k, key))
+	for (int k = 0; p->known[k]; k++)
+		if (!strcmp(p->known[k], key)) {
+			if (p->seen >> k & 1) {
+				snprintf(p->bad, sizeof p->bad, "parameter '%.60s' is given twice", key);
+				return MHD_NO;
+			}
+			p->seen |= 1u << k;
 			return MHD_YES;
+		}
 	snprintf(p->bad, sizeof p->bad, "unknown parameter '%.60s'", key);
 	return MHD_NO;
+}
+
+static int knows(const params *p, const char *name)
+{
+	for (const char *const *k = p->known; *k; k++)
+		if (!strcmp(*k, name))
+			return 1;
+	return 0;
 }
 
 static const char *param(const params *p, const char *name)
@@ -205,6 +220,8 @@ static void answer_options(answer_opts *a, params *p, const server *sv, int coun
 	a->report.count = count_flag && flag(p, "count");
 	a->report.all = flag(p, "all");
 	a->report.limit = (uint64_t)number(p, "limit", 1, 100000, 100);
+	if (knows(p, "limit") && param(p, "limit") && !a->report.all && !p->bad[0])
+		snprintf(p->bad, sizeof p->bad, "limit bounds the sequences of all=1: give all=1 too");
 	a->report.tiles = flag(p, "tiles");
 	a->report.grid = flag(p, "grid");
 	a->limits = sv->opts.limits;
@@ -233,7 +250,7 @@ static enum MHD_Result one_query(server *sv, struct MHD_Connection *c, request *
 {
 	static const char *const check_params[] = { "start", "goal", "moves", "size", "grid",
 		                                    NULL };
-	params p = { c, check ? check_params : answer_params, "" };
+	params p = { c, check ? check_params : answer_params, "", 0 };
 	answer_opts a;
 	answer_options(&a, &p, sv, 1);
 	a.check = check;
@@ -280,7 +297,7 @@ static enum MHD_Result random_boards(server *sv, struct MHD_Connection *c, reque
 	static const char *const names[] = { "size", "goal", "distance", "min_distance",
 		                             "max_distance", "count", "seed", "walk", "path",
 		                             "all_best", "tiles", "grid", "start", NULL };
-	params p = { c, names, "" };
+	params p = { c, names, "", 0 };
 	answer_opts a;
 	answer_options(&a, &p, sv, 0);
 	const int count = (int)number(&p, "count", 1, MAX_RANDOM, 1);
@@ -371,7 +388,7 @@ static enum MHD_Result random_boards(server *sv, struct MHD_Connection *c, reque
 static enum MHD_Result tables(server *sv, struct MHD_Connection *c, request *rq)
 {
 	static const char *const none[] = { NULL };
-	params p = { c, none, "" };
+	params p = { c, none, "", 0 };
 	enum MHD_Result ret;
 	if (!params_ok(&p, c, rq, &ret))
 		return ret;
@@ -484,7 +501,7 @@ static int split_body(stream *st, out *body, const answer_opts *a)
 
 static enum MHD_Result batch(server *sv, struct MHD_Connection *c, request *rq)
 {
-	params p = { c, answer_params, "" };
+	params p = { c, answer_params, "", 0 };
 	answer_opts a;
 	answer_options(&a, &p, sv, 1);
 	enum MHD_Result ret;

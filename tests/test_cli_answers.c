@@ -1154,6 +1154,16 @@ static void check_grids(const char *db, const oracle *o, const sdb_board *start,
 	b = json_grid(ck_json_value(out, "goal_grid"), w, h, blank, NULL, where);
 	cr_assert(sdb_board_equal(&b, &o->goal), "%s: goal_grid", where);
 	const char *p = ck_json_value(out, "path_grids");
+	/* --grid adds the grids and keeps "path", the boards as strings */
+	const char *plain = ck_json_value(out, "path");
+	cr_assert(plain && (d < 0 ? !strncmp(plain, "null", 4) : *plain == '['),
+	          "%s: \"path\" missing or wrong beside the grids: %s", where, out);
+	if (d >= 0) {
+		char first[3 * SDB_MAX_CELLS + 2];
+		snprintf(first, sizeof first, "\"%s\"", ck_board_text(start).s);
+		cr_assert(!strncmp(plain + 1, first, strlen(first)), "%s: path starts '%.40s'", where,
+		          plain);
+	}
 	if (d < 0) {
 		cr_assert(!p || !strncmp(p, "null", 4), "%s: path_grids when unsolvable: %s", where,
 		          out);
@@ -2157,5 +2167,26 @@ Test(check, grids_in_json_are_the_replayed_boards)
 		cr_assert(strstr(out, "\"goal_grid\":[\"1 2 3\",\"4 5 6\",\"7 8 x\"]"), "%s", out);
 		free(out);
 	}
+	ck_db_remove(db);
+}
+
+/* A 2-bit table cannot give boards at a distance: the message's command,
+ * run as it is (with its --db), builds the byte table, and then it can. */
+Test(random, a_two_bit_table_names_the_build_that_draws_at_a_distance)
+{
+	char db[TEXT_MAX];
+	tk_tmp_path(db, sizeof db, "answers-2bit.lmdb");
+	tk_build(db, "2x3", "--bits 2");
+	char *out, *err;
+	int rc = ck_lookup(db, NULL, &out, &err, "%s", "random --size 2x3 --distance 5 --seed 1");
+	cr_assert_eq(rc, 1, "exit %d: %s", rc, err);
+	ck_assert_one_line(err, "random on a 2-bit table");
+	cr_assert(strstr(err, "--bits 8") && strstr(err, "--db"), "%s", err);
+	ck_run_hint(err);
+	free(out);
+	free(err);
+	out = run_ok(db, NULL, "random --size 2x3 --distance 5 --seed 1");
+	cr_assert_eq(tk_lines(out), 1);
+	free(out);
 	ck_db_remove(db);
 }

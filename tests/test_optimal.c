@@ -528,6 +528,8 @@ Test(optimal, checker_verdicts)
 	/* malformed: a letter that is not a move, sizes that differ */
 	cr_assert_eq(sdb_check_moves(&c, db, &start, &goal, "rx", NULL), SDB_EINVAL);
 	cr_assert(strstr(sdb_errdetail(), "'x' at position 2"), "%s", sdb_errdetail());
+	cr_assert_eq(sdb_check_moves(&c, db, &start, &goal, "r r", NULL), SDB_EINVAL);
+	cr_assert(strstr(sdb_errdetail(), "one word"), "%s", sdb_errdetail());
 	sdb_board small;
 	sdb_board_goal(&small, 2, 2, 3);
 	cr_assert_eq(sdb_check_moves(&c, db, &small, &goal, "", NULL), SDB_EINVAL);

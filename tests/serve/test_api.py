@@ -1065,6 +1065,9 @@ def test_errors_400(env):
     err("/v1/solve?start=123046758&size=1x1", "size: ")
     err("/v1/solve?start=123046758&bogus=1", "unknown parameter 'bogus'")
     err("/v1/solve?start=123046758&seed=1", "unknown parameter 'seed'")
+    err("/v1/solve?start=123046758&limit=3", "give all=1 too")   # as the CLI's --limit
+    err("/v1/solve?start=123046758&start=123456780", "'start' is given twice")
+    err("/v1/check?start=123046758&moves=rr&moves=r", "'moves' is given twice")
     err(query("/v1/solve", {"start": "123046758 ; 123456780"}), "';'")
     # a GET with a body
     json_error(*request(env.port, "GET", "/v1/solve?start=123046758", body=b"123046758\n"),
