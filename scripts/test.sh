@@ -43,7 +43,8 @@ CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DSLIDEDB_FUZZ=ON -DS
 cmake --build build-fuzz -j"$(nproc)" --target fuzz_board fuzz_query fuzz_partition fuzz_import \
 	fuzz_open >/dev/null
 scratch=$(mktemp -d)
-trap 'rm -rf "$prefix" "$scratch"' EXIT
+serve_pid=
+trap 'if [ -n "$serve_pid" ]; then kill -KILL "$serve_pid" 2>/dev/null || true; fi; rm -rf "$prefix" "$scratch"' EXIT
 fuzz_smoke() {   # TARGET ARGS...: run it, show its figures, or its finding and fail
 	local target=$1
 	shift
@@ -89,6 +90,7 @@ sleep 0.5   # the snapshot with the new tables
 curl -sf "http://127.0.0.1:$port/v1/solve?start=1%202%200%203&size=2x2" >/dev/null
 kill -TERM $serve_pid
 wait $serve_pid
+serve_pid=
 echo "slidedb-serve under ThreadSanitizer: ok"
 
 echo "== test suites (ASan + UBSan)"
