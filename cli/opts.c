@@ -132,3 +132,27 @@ int cli_refuse(char **argv, int c, const cli_option *opts, int nopts, const char
 			return cli_usage("option '%s' does not apply to %s", given, what);
 	return cli_usage("unknown option '%s'", given);
 }
+
+void cli_options_help(FILE *f, const cli_option *opts, int nopts, unsigned only, unsigned all,
+                      const char *const *names)
+{
+	for (int i = 0; i < nopts; i++) {
+		const cli_option *o = &opts[i];
+		int repeated = 0;
+		for (int k = 0; k < i; k++)
+			repeated |= !strcmp(opts[k].name, o->name);
+		if (only ? !(o->commands & only) : repeated)
+			continue;
+		fprintf(f, "  %s", o->help);
+		if (!only && o->commands != all) {
+			fputs(" (", f);
+			for (int b = 0, first = 1; (1u << b) <= all; b++)
+				if (o->commands >> b & 1) {
+					fprintf(f, "%s%s", first ? "" : ", ", names[b]);
+					first = 0;
+				}
+			fputc(')', f);
+		}
+		fputc('\n', f);
+	}
+}

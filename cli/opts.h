@@ -4,6 +4,8 @@
 #ifndef SLIDEDB_OPTS_H
 #define SLIDEDB_OPTS_H
 
+#include <stdio.h>
+
 enum { EXIT_USAGE = 2 };
 
 /* The program's name in messages; set once by main. */
@@ -55,6 +57,13 @@ int cli_getopt(int argc, char **argv, const cli_option *opts, int nopts, unsigne
 /* The usage error (exit 2) for the option getopt just refused: "does not
  * apply to WHAT" when another command takes it, else "unknown option". */
 int cli_refuse(char **argv, int c, const cli_option *opts, int nopts, const char *what);
+
+/* Write the options' help lines: those command `only` (a bit) takes, or
+ * with only = 0 every option once (a name two commands give two meanings is
+ * shown by its first line), followed by "(CMD, CMD)" unless every command
+ * of `all` takes it; names[b] names the command of bit 1 << b. */
+void cli_options_help(FILE *f, const cli_option *opts, int nopts, unsigned only, unsigned all,
+                      const char *const *names);
 
 /* A whole number lo..hi from text: 1, or 0 if it is not one. */
 int cli_parse_long(long *v, const char *text, long lo, long hi);

@@ -171,6 +171,8 @@ int sdb_answer_begin(sdb_answer *a, const sdb_board *start, const sdb_board *goa
 	a->heuristic = 0;
 	a->heuristic_name = NULL;
 	a->note = NULL;
+	a->best_moves = 0;
+	a->solutions.hi = a->solutions.lo = 0;
 	return sdb_board_solvable(start, goal);
 }
 
@@ -305,12 +307,8 @@ static int no_paths(void *ctx, const char *moves)
 int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
                      const sdb_board *goal, const sdb_answer_opts *opts)
 {
-	sdb_optimal en = { .fn = no_paths };
 	const int want_optimal = opts && (opts->want_best_moves || opts->want_count);
-	a->best_moves = 0;
-	a->solutions.hi = a->solutions.lo = 0;
-	if (want_optimal)
-		en.count_all = opts->want_count;
+	sdb_optimal en = { .fn = no_paths, .count_all = want_optimal && opts->want_count };
 	int err = answer(a, db, start, goal, opts, want_optimal ? &en : NULL);
 	if (!err && want_optimal && a->solvable) {
 		a->best_moves = en.best_moves;
@@ -330,8 +328,6 @@ int sdb_answer_paths(sdb_answer *a, const sdb_db *db, const sdb_board *start,
 	sdb_answer_opts o = { .want_moves = 1 };
 	if (opts)
 		o.limits = opts->limits;
-	a->best_moves = 0;
-	a->solutions.hi = a->solutions.lo = 0;
 	int err = answer(a, db, start, goal, &o, limit ? &en : NULL);
 	return sdb_done(err);
 }

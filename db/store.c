@@ -435,6 +435,44 @@ static int open_env(sdb_db *db, int rdonly)
 	return check_not_truncated(db);
 }
 
+/* Readers: the named databases, opened in a transaction of their own that
+ * commits, so that they belong to the environment and later snapshots
+ * (sdb_db_reopen()) use them without opening them again. */
+static int open_dbis_for_env(sdb_db *db)
+{
+	MDB_txn *txn;
+	int rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &txn);
+	if (rc)
+		return lmdb_fail(db, rc, "reading");
+	int err = open_dbis(db, txn, 0);
+	if (err) {
+		mdb_txn_abort(txn);
+		return err;
+	}
+	return (rc = mdb_txn_commit(txn)) ? lmdb_fail(db, rc, "reading") : SDB_OK;
+}
+
+/* Read the format and the catalog in a read transaction; keep it for a
+ * read-only handle (its table pointers live as long as the handle), else
+ * end it (a thread may hold only one transaction; writers need theirs). */
+static int read_snapshot(sdb_db *db, int keep)
+{
+	MDB_txn *txn;
+	int rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &txn);
+	if (rc)
+		return lmdb_fail(db, rc, "reading");
+	int err = read_format(db, txn);
+	if (!err)
+		err = load_catalog(db, txn);
+	if (err || !keep) {
+		mdb_txn_abort(txn);
+		return err;
+	}
+	db->rtxn = txn;
+	resolve_tables(db);
+	return SDB_OK;
+}
+
 int sdb_db_open(sdb_db **out, const char *path, unsigned flags)
 {
 	*out = NULL;
@@ -465,40 +503,14 @@ int sdb_db_open(sdb_db **out, const char *path, unsigned flags)
 	int err = open_env(db, rdonly);
 	if (!err && !rdonly)
 		err = create_layout(db, existed);
-	MDB_txn *txn = NULL;
-	if (!err && rdonly) {
-		/* The named databases are opened in a transaction of their own that
-		 * commits, so that they belong to the environment and later
-		 * snapshots (sdb_db_reopen()) use them without opening them again. */
-		int rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &txn);
-		if (rc)
-			err = lmdb_fail(db, rc, "reading");
-		if (!err && !(err = open_dbis(db, txn, 0)) && (rc = mdb_txn_commit(txn)))
-			err = lmdb_fail(db, rc, "reading");
-		if (err && !rc)
-			mdb_txn_abort(txn);
-		txn = NULL;
-	}
-	if (!err) {
-		int rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &txn);
-		if (rc)
-			err = lmdb_fail(db, rc, "reading");
-	}
+	if (!err && rdonly)
+		err = open_dbis_for_env(db);
 	if (!err)
-		err = read_format(db, txn);
-	if (!err)
-		err = load_catalog(db, txn);
+		err = read_snapshot(db, rdonly);
 	if (err) {
-		if (txn)
-			mdb_txn_abort(txn);
 		sdb_db_close(db);
 		return err;
 	}
-	if (rdonly) {
-		db->rtxn = txn;      /* kept: table pointers live as long as the handle */
-		resolve_tables(db);
-	} else
-		mdb_txn_abort(txn);  /* a thread may hold only one transaction; writers need theirs */
 	*out = db;
 	return sdb_done(SDB_OK);
 }
@@ -536,21 +548,11 @@ int sdb_db_reopen(sdb_db **out, sdb_db *old)
 	pthread_mutex_lock(&db->shared->lock);
 	db->shared->refs++;
 	pthread_mutex_unlock(&db->shared->lock);
-	MDB_txn *txn = NULL;
-	int rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &txn);
-	int err = rc ? lmdb_fail(db, rc, "reading") : SDB_OK;
-	if (!err)
-		err = read_format(db, txn);
-	if (!err)
-		err = load_catalog(db, txn);
+	int err = read_snapshot(db, 1);
 	if (err) {
-		if (txn)
-			mdb_txn_abort(txn);
 		sdb_db_close(db);
 		return err;
 	}
-	db->rtxn = txn;
-	resolve_tables(db);
 	*out = db;
 	return sdb_done(SDB_OK);
 }

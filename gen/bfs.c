@@ -158,15 +158,20 @@ static uint64_t scan_range(const pass *ps, uint64_t lo, uint64_t hi)
 	return count;
 }
 
-int bfs_run(bfs_result *res, uint8_t *table, const bfs_space *sp, int threads,
-            bfs_progress_fn *progress, void *ctx)
+/* The level loop both engines share: pass k over the index space in chunks
+ * on threads, each chunk scanned by the engine, until a pass adds nothing.
+ * begin() sets the engine's pass up for level k (its direction from the
+ * counts so far); scan() returns the entries of [lo, hi) that joined k+1. */
+typedef struct engine {
+	void (*begin)(void *pass, const bfs_result *res, int k, uint64_t total);
+	uint64_t (*scan)(const void *pass, uint64_t lo, uint64_t hi);
+	void *pass;
+	int max_level;   /* the first level the entry format cannot hold */
+} engine;
+
+static int run_levels(bfs_result *res, uint64_t total, const engine *e, int threads,
+                      bfs_progress_fn *progress, void *ctx)
 {
-	const uint64_t total = sp->size;
-	const int max_level = sp->best_moves ? 0x3e : 0xfe;   /* below the unseen marker */
-	memset(res, 0, sizeof *res);
-	memset(table, UNSEEN, total);
-	table[sp->start] = 0;
-	res->counts[0] = res->reached = 1;
 #ifdef _OPENMP
 	if (threads <= 0)
 		threads = omp_get_max_threads();
@@ -174,20 +179,13 @@ int bfs_run(bfs_result *res, uint8_t *table, const bfs_space *sp, int threads,
 	(void)threads;
 #endif
 	for (int k = 0;; k++) {
-		uint64_t frontier = res->counts[k], unreached = total - res->reached;
-		pass ps = {
-			.table = table,
-			.sp = sp,
-			.k = k,
-			.pull = frontier * PULL_NUM >= unreached * PULL_DEN,
-			.distmask = sp->best_moves ? 0x3f : 0xff,
-		};
+		e->begin(e->pass, res, k, total);
 		uint64_t count = 0, found = 0;
 		const uint64_t nchunks = (total + CHUNK - 1) / CHUNK;
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : count) num_threads(threads)
 		for (uint64_t c = 0; c < nchunks; c++) {
 			uint64_t lo = c * CHUNK, hi = lo + CHUNK < total ? lo + CHUNK : total;
-			uint64_t n = scan_range(&ps, lo, hi);
+			uint64_t n = e->scan(e->pass, lo, hi);
 			count += n;
 			/* long levels: the calling thread reports progress as it goes */
 			uint64_t so_far = __atomic_add_fetch(&found, n, __ATOMIC_RELAXED);
@@ -198,13 +196,39 @@ int bfs_run(bfs_result *res, uint8_t *table, const bfs_space *sp, int threads,
 			progress(ctx, k, res->reached + count);
 		if (count == 0)
 			break;
-		if (k + 1 >= max_level || k + 1 >= SDB_MAX_DISTANCE)
+		if (k + 1 >= e->max_level || k + 1 >= SDB_MAX_DISTANCE)
 			return SDB_ETOOBIG;   /* level k+1 would not fit the entry format */
 		res->counts[k + 1] = count;
 		res->max_distance = k + 1;
 		res->reached += count;
 	}
 	return SDB_OK;
+}
+
+static void begin_bytes(void *arg, const bfs_result *res, int k, uint64_t total)
+{
+	pass *ps = arg;
+	uint64_t frontier = res->counts[k], unreached = total - res->reached;
+	ps->k = k;
+	ps->pull = frontier * PULL_NUM >= unreached * PULL_DEN;
+}
+
+static uint64_t scan_bytes(const void *ps, uint64_t lo, uint64_t hi)
+{
+	return scan_range(ps, lo, hi);
+}
+
+int bfs_run(bfs_result *res, uint8_t *table, const bfs_space *sp, int threads,
+            bfs_progress_fn *progress, void *ctx)
+{
+	memset(res, 0, sizeof *res);
+	memset(table, UNSEEN, sp->size);
+	table[sp->start] = 0;
+	res->counts[0] = res->reached = 1;
+	pass ps = { .table = table, .sp = sp, .distmask = sp->best_moves ? 0x3f : 0xff };
+	const engine e = { begin_bytes, scan_bytes, &ps,
+		           sp->best_moves ? 0x3e : 0xfe };   /* below the unseen marker */
+	return run_levels(res, sp->size, &e, threads, progress, ctx);
 }
 
 /* Full tables: the neighbours of an index by the four blank moves. */
@@ -331,56 +355,35 @@ static uint64_t scan_range2(const pass2 *ps, uint64_t lo, uint64_t hi)
 	return count;
 }
 
+/* Both directions unrank every entry they visit: a push visits every state
+ * holding k mod 3 (levels k, k-3, ...), a pull every unreached one. Take the
+ * fewer. */
+static void begin_2bit(void *arg, const bfs_result *res, int k, uint64_t total)
+{
+	pass2 *ps = arg;
+	uint64_t pushed = 0, unreached = total - res->reached;
+	for (int j = k; j >= 0; j -= 3)
+		pushed += res->counts[j];
+	ps->cur = (unsigned)(k % 3);
+	ps->next = (unsigned)((k + 1) % 3);
+	ps->pull = unreached <= pushed;
+}
+
+static uint64_t scan_2bit(const void *ps, uint64_t lo, uint64_t hi)
+{
+	return scan_range2(ps, lo, hi);   /* lo: a multiple of CHUNK, so of 32 */
+}
+
 int bfs_run_2bit(bfs_result *res, uint8_t *table, const bfs_space *sp, int threads,
                  bfs_progress_fn *progress, void *ctx)
 {
-	const uint64_t total = sp->size;
 	memset(res, 0, sizeof *res);
-	memset(table, 0xff, bfs_2bit_bytes(total));
+	memset(table, 0xff, bfs_2bit_bytes(sp->size));
 	table[sp->start >> 2] &= (uint8_t)~(3u << ((sp->start & 3) * 2));   /* distance 0 */
 	res->counts[0] = res->reached = 1;
-#ifdef _OPENMP
-	if (threads <= 0)
-		threads = omp_get_max_threads();
-#else
-	(void)threads;
-#endif
-	for (int k = 0;; k++) {
-		/* Both directions unrank every entry they visit: a push visits every
-		 * state holding k mod 3 (levels k, k-3, ...), a pull every unreached
-		 * one. Take the fewer. */
-		uint64_t pushed = 0, unreached = total - res->reached;
-		for (int j = k; j >= 0; j -= 3)
-			pushed += res->counts[j];
-		pass2 ps = {
-			.table = table,
-			.sp = sp,
-			.cur = (unsigned)(k % 3),
-			.next = (unsigned)((k + 1) % 3),
-			.pull = unreached <= pushed,
-		};
-		uint64_t count = 0, found = 0;
-		const uint64_t nchunks = (total + CHUNK - 1) / CHUNK;   /* CHUNK: a multiple of 32 */
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : count) num_threads(threads)
-		for (uint64_t c = 0; c < nchunks; c++) {
-			uint64_t lo = c * CHUNK, hi = lo + CHUNK < total ? lo + CHUNK : total;
-			uint64_t n = scan_range2(&ps, lo, hi);
-			count += n;
-			uint64_t so_far = __atomic_add_fetch(&found, n, __ATOMIC_RELAXED);
-			if (progress && is_calling_thread())
-				progress(ctx, k, res->reached + so_far);
-		}
-		if (progress)
-			progress(ctx, k, res->reached + count);
-		if (count == 0)
-			break;
-		if (k + 1 >= SDB_MAX_DISTANCE)
-			return SDB_ETOOBIG;
-		res->counts[k + 1] = count;
-		res->max_distance = k + 1;
-		res->reached += count;
-	}
-	return SDB_OK;
+	pass2 ps = { .table = table, .sp = sp };
+	const engine e = { begin_2bit, scan_2bit, &ps, SDB_MAX_DISTANCE };
+	return run_levels(res, sp->size, &e, threads, progress, ctx);
 }
 
 int bfs_full_2bit(bfs_result *res, uint8_t *table, int w, int h, int goal_blank, int threads,

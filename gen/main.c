@@ -98,20 +98,8 @@ static void usage(FILE *f, const struct command *only)
 		if (!only || only == &commands[i])
 			fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fputs("\nOptions:\n", f);
-	for (int i = 0; i < NOPTIONS; i++)
-		if (!only || (gen_options[i].commands & only->bit)) {
-			fprintf(f, "  %s", gen_options[i].help);
-			if (!only && gen_options[i].commands != ALL) {
-				fputs(" (", f);
-				for (int c = 0, first = 1; c < NCOMMANDS; c++)
-					if (gen_options[i].commands & commands[c].bit) {
-						fprintf(f, "%s%s", first ? "" : ", ", commands[c].name);
-						first = 0;
-					}
-				fputc(')', f);
-			}
-			fputc('\n', f);
-		}
+	static const char *const names[] = { "full", "pdb", "export", "import", "rm", "compact" };
+	cli_options_help(f, gen_options, NOPTIONS, only ? only->bit : 0, ALL, names);
 	fputs("\nExit status: 0 done, 1 failed (the database is left as it was), 2 usage.\n", f);
 	/* Only the command's own example: the help of one command names no option
 	 * of another. */

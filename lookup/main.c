@@ -128,23 +128,8 @@ static void usage(FILE *f, const struct command *only)
 		if (!only && commands[i].name)
 			fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fputs(only ? "Options:\n" : "\nOptions:\n", f);
-	for (int i = 0; i < NOPTIONS; i++) {
-		const cli_option *g = &lookup_options[i];
-		if (only ? !(g->commands & only->bit) : g->code == OPT_BOARDS)
-			continue;
-		fprintf(f, "  %s", g->help);
-		if (!only && g->commands != ALL) {
-			fputs(" (", f);
-			for (int c = 0, first = 1; c < NCOMMANDS; c++)
-				if (g->commands & commands[c].bit) {
-					fprintf(f, "%s%s", first ? "" : ", ",
-					        commands[c].name ? commands[c].name : "answers");
-					first = 0;
-				}
-			fputc(')', f);
-		}
-		fputc('\n', f);
-	}
+	static const char *const names[] = { "answers", "check", "random", "info", "verify" };
+	cli_options_help(f, lookup_options, NOPTIONS, only ? only->bit : 0, ALL, names);
 	fputs("\nExit status: 0 all answered, 1 a query or the database failed, 2 usage.\n", f);
 	if (!only || only->bit == ANSWER)
 		fprintf(f, "Example: %s 1 2 3 4 5 6 0 7 8   ->   distance 2  best r  moves rr\n",

@@ -57,8 +57,7 @@ static void usage(FILE *f)
 	        "  GET  /v1/tables   GET /healthz   GET /metrics   GET / (the page)\n"
 	        "Tables built while it runs are answered within a second. SIGTERM or SIGINT:\n"
 	        "stop accepting, finish the requests under way, exit 0.\n\nOptions:\n", cli_prog);
-	for (int i = 0; i < NOPTIONS; i++)
-		fprintf(f, "  %s\n", serve_options[i].help);
+	cli_options_help(f, serve_options, NOPTIONS, SERVE, SERVE, NULL);
 	fprintf(f, "\nExit status: 0 stopped by a signal, 1 the database or the address failed, "
 	        "2 usage.\nExample: %s --db slidedb.lmdb --listen 127.0.0.1:8080\n", cli_prog);
 }
