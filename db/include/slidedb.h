@@ -858,6 +858,67 @@ void sdb_sym_board(sdb_board *out, const sdb_board *in, int s);
 int sdb_sym_representative(int w, int h, int cell);
 /**@}*/
 
+/** @name Batches and words for bindings
+ *
+ * What a binding to another language needs beyond one query at a time: many
+ * boards of one size at once, as rows of cells (an (N, W*H) array of NumPy's
+ * uint8, row-major, the blank as 0), and the words the programs print. The
+ * Python package (python/) is built on these. */
+/**@{*/
+/** @brief The size of a board of @p count cells: a square count is the
+ * square board, else the one size that fits, else the one of those @p db
+ * has tables for (as sdb_query_parse() settles a count).
+ * @param[in] db  the database whose tables settle it, or NULL
+ * @return 0, #SDB_EINVAL (no board has that many cells), #SDB_EAMBIGUOUS
+ * (several sizes fit; the detail lists them). */
+int sdb_cells_size(int *w, int *h, int count, const sdb_db *db);
+
+/** @brief Distances and best moves of @p n boards to one goal.
+ *
+ * Row i of @p cells is board i: goal->n bytes, row-major. With a full table
+ * for the goal this is one rank and one byte read per board (the table and
+ * the goal's frame are found once per batch, nothing is allocated); other
+ * boards are answered one by one as sdb_answer_query() answers them (a
+ * search within @p limits, a walk of a two-bit table). Thread-safe as
+ * sdb_answer_query() is.
+ * @param[out] dist  n distances, -1 where the goal cannot be reached; or NULL
+ * @param[out] best  n best moves (enum sdb_move), -1 at the goal and where
+ *                   it cannot be reached; or NULL
+ * @param[in] limits bounds on each search, or NULL for none
+ * @param[out] bad   on failure, the row that failed (may be NULL)
+ * @return 0, #SDB_EINVAL (a row is not a board of the goal's size: the detail
+ * says "board I: ..."), #SDB_ENOTFOUND (no table for the goal; the detail
+ * names the command that builds it), #SDB_ECORRUPT, #SDB_ELIMIT,
+ * #SDB_ENOMEM. */
+int sdb_batch_distance(int16_t *dist, int8_t *best, const sdb_db *db, const sdb_board *goal,
+                       const uint8_t *cells, size_t n, const sdb_solve_limits *limits,
+                       size_t *bad);
+
+/** @brief Heuristic values of @p n boards of size @p w x @p h (rows of
+ * @p cells as for sdb_batch_distance()): sdb_heuristic_value() of each.
+ * @param[out] value n lower bounds
+ * @param[out] bad   on failure, the row that failed (may be NULL)
+ * @return 0, or #SDB_EINVAL (a row is not a board of the heuristic's size:
+ * the detail says "board I: ..."). */
+int sdb_batch_heuristic(int16_t *value, const sdb_heuristic *h, const uint8_t *cells, int w,
+                        int ht, size_t n, size_t *bad);
+
+/** @brief The name `info` gives a kind of table (enum sdb_kind): "full",
+ * "pattern", or "unknown". */
+const char *sdb_kind_name(int kind);
+
+/** @brief The name `info` gives an entry format (enum sdb_format):
+ * "dist6-move2", "dist8", "nibble-manhattan", "mod3-2bit", or "unknown". */
+const char *sdb_format_name(int format);
+
+/** @brief The checker's verdict as a sentence: "optimal", "valid, K moves
+ * longer than optimal", "illegal move 'u' at step 3", "does not reach the
+ * goal (ends K moves away)" or "unsolvable"; 64 bytes always suffice.
+ * @return the length written (excluding the NUL), or #SDB_EINVAL if @p cap
+ * is too small. */
+int sdb_check_verdict(char *buf, size_t cap, const sdb_check *c);
+/**@}*/
+
 #ifdef __cplusplus
 }
 #endif

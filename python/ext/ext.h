@@ -1,0 +1,85 @@
+/* The slidedb._slidedb extension: declarations its files share.
+ *
+ * The extension is a thin layer: Python objects in, the library's calls,
+ * Python objects out. Everything it answers comes from libslidedb. */
+#ifndef SLIDEDB_EXT_H
+#define SLIDEDB_EXT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "slidedb.h"
+
+/* Every file but module.c uses the NumPy C API through the table module.c
+ * imports (NumPy's rule for extensions of several files). */
+#define PY_ARRAY_UNIQUE_SYMBOL slidedb_ARRAY_API
+#ifndef EXT_IMPORTS_NUMPY
+#define NO_IMPORT_ARRAY
+#endif
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
+extern PyTypeObject ext_database_type, ext_answer_type, ext_check_type, ext_heuristic_type;
+
+/* Raise the exception of slidedb.errors for a library failure, with
+ * sdb_errdetail() as its message (index: the failed row of a batch, or -1;
+ * opening: a missing file is DatabaseNotFoundError). Returns NULL. */
+PyObject *ext_raise(int err, Py_ssize_t index, int opening);
+/* Raise the class of err with a message of our own. Returns NULL. */
+PyObject *ext_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same for SDB_EINVAL: slidedb.InvalidBoardError. */
+PyObject *ext_invalid(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* An open database as the other types hold it. */
+typedef struct ext_database {
+	PyObject_HEAD
+	sdb_db *db;
+	PyObject *path;
+	int pins;      /* calls under way without the GIL, and open heuristics */
+	int closing;   /* close() was called: close when the last pin goes */
+} ext_database;
+
+/* The handle of d for a call that may release the GIL, pinned so that a
+ * close() from another thread waits for the call; NULL (raised) when d is
+ * closed. Every ext_pin is followed by one ext_unpin, with the GIL held. */
+const sdb_db *ext_pin(ext_database *d);
+void ext_unpin(ext_database *d);
+
+/* A size argument: None (0, 0), "WxH" or (W, H). 0 or -1 (raised). */
+int ext_size_arg(PyObject *obj, int *w, int *h);
+
+/* The query of a start and an optional goal (each a str in any notation of
+ * the library's parser, a sequence of tile numbers, a nested sequence of
+ * rows, or a NumPy array), read by sdb_query_parse() as the CLI reads its
+ * arguments. 0 or -1 (raised). */
+int ext_query(sdb_query *q, const sdb_db *db, PyObject *start, PyObject *goal, int w, int h);
+
+/* One board (as ext_query()'s start) of size w x h, or inferred when 0. */
+int ext_board(sdb_board *b, const sdb_db *db, PyObject *obj, int w, int h, const char *what);
+
+/* A board as the CLI writes it: "1 2 3 0 8 4 7 6 5". */
+PyObject *ext_board_str(const sdb_board *b);
+
+/* The rows of a states array: a C-contiguous (N, W*H) uint8 array; the size
+ * from *w, *h when set, else from a (N, H, W) shape, else the cell count
+ * (settled by db's tables). New reference, or NULL (raised). */
+PyArrayObject *ext_states(PyObject *obj, const sdb_db *db, int *w, int *h);
+
+/* Search limits from max_nodes and timeout arguments (None: no limit). */
+int ext_limits(sdb_solve_limits *l, PyObject *max_nodes, PyObject *timeout);
+
+/* A new Answer / Check object. */
+PyObject *ext_answer_new(const sdb_query *q, const sdb_answer *a, unsigned asked,
+                         PyObject *all_moves);
+PyObject *ext_check_new(const sdb_query *q, const sdb_check *c, PyObject *moves);
+
+/* What was asked of an answer (fields shown and put in to_dict()). */
+enum { ASK_PATH = 1, ASK_BEST_MOVES = 2, ASK_COUNT = 4, ASK_TILES = 8, ASK_ALL = 16 };
+
+/* A table's catalog entry as a dict, as `slidedb-lookup info --json`. */
+PyObject *ext_table_dict(const sdb_table_info *in);
+
+/* A new Heuristic over d (pinned until it is closed). */
+PyObject *ext_heuristic_new(ext_database *d, sdb_heuristic *h, const sdb_board *goal);
+
+#endif

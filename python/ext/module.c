@@ -1,0 +1,113 @@
+/* The module slidedb._slidedb: its types, the version, and errors raised as
+ * the classes of slidedb.errors. */
+#define EXT_IMPORTS_NUMPY
+#include "ext.h"
+
+static PyObject *error_factory;   /* slidedb.errors._error */
+
+PyObject *ext_raise(int err, Py_ssize_t index, int opening)
+{
+	const char *detail = sdb_errdetail();
+	PyObject *at = index >= 0 ? PyLong_FromSsize_t(index) : Py_NewRef(Py_None);
+	PyObject *e = at ? PyObject_CallFunction(error_factory, "isOO", err,
+	                                         *detail ? detail : sdb_strerror(err), at,
+	                                         opening ? Py_True : Py_False) : NULL;
+	Py_XDECREF(at);
+	if (e) {
+		PyErr_SetObject((PyObject *)Py_TYPE(e), e);
+		Py_DECREF(e);
+	}
+	return NULL;
+}
+
+static PyObject *fail_va(int err, const char *fmt, va_list ap)
+{
+	char msg[768];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	PyObject *e = PyObject_CallFunction(error_factory, "isOO", err, msg, Py_None, Py_False);
+	if (e) {
+		PyErr_SetObject((PyObject *)Py_TYPE(e), e);
+		Py_DECREF(e);
+	}
+	return NULL;
+}
+
+PyObject *ext_fail(int err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fail_va(err, fmt, ap);
+	va_end(ap);
+	return NULL;
+}
+
+PyObject *ext_invalid(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fail_va(SDB_EINVAL, fmt, ap);
+	va_end(ap);
+	return NULL;
+}
+
+static PyObject *version(PyObject *self, PyObject *noargs)
+{
+	(void)self;
+	(void)noargs;
+	return PyUnicode_FromString(sdb_version());
+}
+
+static PyObject *default_path(PyObject *self, PyObject *noargs)
+{
+	(void)self;
+	(void)noargs;
+	return PyUnicode_DecodeFSDefault(sdb_db_default_path());
+}
+
+static PyMethodDef functions[] = {
+	{ "version", version, METH_NOARGS,
+	  "version($module, /)\n--\n\nThe version of libslidedb this module was built with, "
+	  "e.g. '0.1.0'." },
+	{ "default_path", default_path, METH_NOARGS,
+	  "default_path($module, /)\n--\n\nThe database used when none is given: $SLIDEDB_DB "
+	  "if set and not empty, else 'slidedb.lmdb' in the working directory (as the "
+	  "programs)." },
+	{ NULL, NULL, 0, NULL }
+};
+
+static struct PyModuleDef module = {
+	PyModuleDef_HEAD_INIT, "slidedb._slidedb",
+	"The C extension under the slidedb package (import slidedb instead).", -1, functions,
+	NULL, NULL, NULL, NULL
+};
+
+PyMODINIT_FUNC PyInit__slidedb(void)
+{
+	import_array();
+	PyObject *errors = PyImport_ImportModule("slidedb.errors");
+	if (!errors)
+		return NULL;
+	error_factory = PyObject_GetAttrString(errors, "_error");
+	Py_DECREF(errors);
+	if (!error_factory)
+		return NULL;
+	PyTypeObject *types[] = { &ext_database_type, &ext_answer_type, &ext_check_type,
+	                          &ext_heuristic_type };
+	PyObject *m = PyModule_Create(&module);
+	if (!m)
+		return NULL;
+	for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
+		const char *name = strrchr(types[i]->tp_name, '.') + 1;
+		if (PyType_Ready(types[i]) < 0 || PyModule_AddObjectRef(m, name, (PyObject *)types[i]) < 0) {
+			Py_DECREF(m);
+			return NULL;
+		}
+	}
+	if (PyModule_AddStringConstant(m, "MOVES", "udlr") < 0 ||
+	    PyModule_AddIntConstant(m, "MAX_CELLS", SDB_MAX_CELLS) < 0 ||
+	    PyModule_AddIntConstant(m, "FORMAT_VERSION", SDB_FORMAT_VERSION) < 0) {
+		Py_DECREF(m);
+		return NULL;
+	}
+	return m;
+}

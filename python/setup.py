@@ -1,0 +1,91 @@
+"""Build of the slidedb extension (the metadata is in pyproject.toml).
+
+The extension compiles libslidedb's own sources (db/*.c, the list read from
+the top-level CMakeLists.txt, so it is written once) together with its
+glue in ext/: one `pip install ./python` works on a fresh clone, without a
+CMake build or an installed library first, and a wheel carries no
+libslidedb.so beside it. Only liblmdb and zlib are linked from the system.
+
+SLIDEDB_PKGCONFIG=1 links an installed libslidedb instead (found with
+`pkg-config slidedb`, e.g. after `cmake --install build`).
+"""
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+from setuptools.command.sdist import sdist
+
+HERE = Path(__file__).resolve().parent
+# The repository's root, or the copy of its library an sdist carries.
+ROOT = HERE.parent if (HERE.parent / "db" / "include" / "slidedb.h").is_file() else HERE / "libslidedb"
+
+
+def library_sources():
+    """The library's sources, as CMakeLists.txt lists them for add_library(slidedb)."""
+    text = (ROOT / "CMakeLists.txt").read_text()
+    block = re.search(r"add_library\(slidedb\s+SHARED(.*?)\)", text, re.S)
+    if not block:
+        raise SystemExit("setup.py: no add_library(slidedb SHARED ...) in " + str(ROOT / "CMakeLists.txt"))
+    return [os.path.relpath(ROOT / s, HERE) for s in block.group(1).split()]
+
+
+def pkg_config(*args):
+    try:
+        out = subprocess.run(["pkg-config", *args], check=True, capture_output=True, text=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return shlex.split(out.stdout)
+
+
+def extension():
+    glue = sorted(os.path.relpath(p, HERE) for p in (HERE / "ext").glob("*.c"))
+    include = [numpy.get_include(), "ext"]
+    cflags = ["-std=gnu11", "-O2", "-fvisibility=hidden", "-fno-semantic-interposition",
+              "-Wall", "-Wextra", "-Wno-missing-field-initializers", "-Wno-cast-function-type"]
+    if os.environ.get("SLIDEDB_PKGCONFIG") == "1":
+        flags = pkg_config("--cflags", "--libs", "slidedb")
+        if flags is None:
+            raise SystemExit("setup.py: SLIDEDB_PKGCONFIG=1 but `pkg-config slidedb` fails "
+                             "(install the library, or set PKG_CONFIG_PATH)")
+        return Extension("slidedb._slidedb", glue, include_dirs=include,
+                         extra_compile_args=cflags + [f for f in flags if f.startswith("-I")],
+                         extra_link_args=[f for f in flags if not f.startswith("-I")])
+    lmdb = pkg_config("--cflags", "--libs", "lmdb") or ["-llmdb"]
+    return Extension(
+        "slidedb._slidedb",
+        glue + library_sources(),
+        include_dirs=include + [os.path.relpath(ROOT / "db" / "include", HERE),
+                                os.path.relpath(ROOT / "db", HERE)],
+        extra_compile_args=cflags + [f for f in lmdb if f.startswith("-I")],
+        extra_link_args=[f for f in lmdb if not f.startswith("-I")] + ["-lz", "-pthread"],
+    )
+
+
+class BuildExt(build_ext):
+    """Compile on every core (twenty-odd files)."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
+
+
+class Sdist(sdist):
+    """An sdist carries the library's sources (and the CMakeLists.txt that lists them)."""
+
+    def make_release_tree(self, base_dir, files):
+        super().make_release_tree(base_dir, files)
+        if ROOT == HERE.parent:
+            dest = Path(base_dir) / "libslidedb"
+            shutil.copytree(ROOT / "db", dest / "db", ignore=shutil.ignore_patterns("*.o"))
+            shutil.copy2(ROOT / "CMakeLists.txt", dest / "CMakeLists.txt")
+
+
+setup(ext_modules=[extension()], cmdclass={"build_ext": BuildExt, "sdist": Sdist})
