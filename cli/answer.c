@@ -198,7 +198,7 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 		j->text = queries[i];
 		j->line = linenos ? linenos[i] : 0;
 		parse(a, j);
-		searches += !j->err && j->q.goal.n > SDB_MAX_FULL_CELLS;
+		searches += !j->err && j->q.goal.n > SDB_TABLE_ONLY_CELLS;
 	}
 	/* Threads pay for searches, for counting or listing optimal sequences,
 	 * and for long batches of table answers (well under a microsecond each:

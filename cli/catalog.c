@@ -136,8 +136,17 @@ static void pattern_fields(out *o, const sdb_table_info *in, int json)
 	out_char(o, '\n');
 }
 
-static void info_json(out *o, const sdb_table_info *in)
+/* The chunks a table is stored in (1 when whole or unreadable: verify
+ * says why). */
+static int chunks_of(const sdb_table *t)
 {
+	int n = sdb_table_chunks(t);
+	return n > 0 ? n : 1;
+}
+
+static void info_json(out *o, const sdb_table *t)
+{
+	const sdb_table_info *in = sdb_table_meta(t);
 	char goal[3 * SDB_MAX_CELLS], when[32];
 	sdb_board_format(goal, sizeof goal, &in->goal);
 	utc_time(when, sizeof when, in->built_at);
@@ -146,13 +155,13 @@ static void info_json(out *o, const sdb_table_info *in)
 	out_printf(o, ",\"kind\":\"%s\",\"size\":\"%dx%d\",\"goal\":\"%s\",\"blank_cells\":[",
 	           kind_name(in->kind), in->goal.w, in->goal.h, goal);
 	served_cells(o, in, ",");
-	out_printf(o, "],\"entry_format\":\"%s\",\"states\":%llu,\"bytes\":%llu,"
+	out_printf(o, "],\"entry_format\":\"%s\",\"states\":%llu,\"bytes\":%llu,\"chunks\":%d,"
 	           "\"max_distance\":%d,"
 	           "\"crc32\":\"%08x\",\"built_at\":\"%s\",\"build_seconds\":%.6f,\"threads\":%d,"
 	           "\"tool_version\":",
 	           format_name(in->entry_format), (unsigned long long)in->states,
-	           (unsigned long long)sdb_table_bytes(in), in->max_distance, in->crc32, when,
-	           in->build_seconds, in->threads);
+	           (unsigned long long)sdb_table_bytes(in), chunks_of(t), in->max_distance,
+	           in->crc32, when, in->build_seconds, in->threads);
 	out_json_str(o, in->tool_version);
 	pattern_fields(o, in, 1);
 	out_printf(o, ",\"format_version\":%u,\"counts\":[", in->format_version);
@@ -164,8 +173,12 @@ static void info_json(out *o, const sdb_table_info *in)
 	out_str(o, "]}");
 }
 
-static void info_text(out *o, const sdb_table_info *in)
+static void info_text(out *o, const sdb_table *t)
 {
+	const sdb_table_info *in = sdb_table_meta(t);
+	char chunks[32] = "";
+	if (chunks_of(t) > 1)
+		snprintf(chunks, sizeof chunks, " (%d chunks)", chunks_of(t));
 	char goal[3 * SDB_MAX_CELLS], when[32];
 	sdb_board_format(goal, sizeof goal, &in->goal);
 	utc_time(when, sizeof when, in->built_at);
@@ -174,9 +187,9 @@ static void info_text(out *o, const sdb_table_info *in)
 	pattern_fields(o, in, 0);
 	out_str(o, "  serves goals with the blank in cell ");
 	served_cells(o, in, ", ");
-	out_printf(o, "\n  %llu states in %llu bytes, max distance %d, entries %s, CRC-32 %08x\n"
+	out_printf(o, "\n  %llu states in %llu bytes%s, max distance %d, entries %s, CRC-32 %08x\n"
 	           "  built %s in %.3f s by slidedb %s (format %u)\n  counts",
-	           (unsigned long long)in->states, (unsigned long long)sdb_table_bytes(in),
+	           (unsigned long long)in->states, (unsigned long long)sdb_table_bytes(in), chunks,
 	           in->max_distance, format_name(in->entry_format),
 	           in->crc32, when, in->build_seconds, in->tool_version, in->format_version);
 	for (int d = 0; d <= in->max_distance; d++)
@@ -192,7 +205,7 @@ void catalog_json(out *o, const sdb_db *db, const sdb_table **list, int n)
 	for (int i = 0; i < n; i++) {
 		if (i)
 			out_char(o, ',');
-		info_json(o, sdb_table_meta(list[i]));
+		info_json(o, list[i]);
 	}
 	out_str(o, "]}\n");
 }
@@ -233,7 +246,7 @@ int catalog_info(const sdb_db *db, const char *const *names, int nnames, int jso
 	} else {
 		out_printf(&o, "%s: %d table%s\n", sdb_db_path(db), n, n == 1 ? "" : "s");
 		for (int i = 0; i < n; i++) {
-			info_text(&o, sdb_table_meta(list[i]));
+			info_text(&o, list[i]);
 			if (with_histogram)
 				histogram(&o, sdb_table_meta(list[i]));
 		}
@@ -249,7 +262,7 @@ static int check_counts(const sdb_db *db, const sdb_table *t, char *why, size_t 
 {
 	const sdb_table_info *in = sdb_table_meta(t);
 	uint64_t counts[SDB_MAX_DISTANCE], want[SDB_MAX_DISTANCE];
-	int err = sdb_table_recount(counts, in, sdb_table_data(t));
+	int err = sdb_table_count_entries(counts, t);
 	if (err) {
 		snprintf(why, cap, "%s", sdb_errdetail());
 		return err;

@@ -102,11 +102,25 @@ int sdb_board_parity(const sdb_board *b);
 struct sdb_table {
 	sdb_table_info info;
 	const sdb_db *db;
-	const uint8_t *data;   /* resolved on open (read-only handles), else NULL */
+	const uint8_t *data;   /* resolved on open (read-only handles), else NULL;
+	                          NULL too for a table stored in chunks */
+	const uint8_t **chunk; /* the entries' chunks in order: &data for a whole
+	                          table; NULL until resolved */
+	int nchunks;
+	int chunk_shift;       /* a chunk is 2^chunk_shift bytes (63: whole) */
+	uint64_t chunk_mask;   /* 2^chunk_shift - 1 */
 	const char *problem;   /* why data is NULL: "missing", "of the wrong size" */
 	int blank;             /* blank cell of the table's goal */
 	uint64_t goal_index;   /* index of the goal itself */
 };
+
+/* Add the distances mod 3 of a two-bit table's first states entries of
+ * data to counts[0..2] (3, unreached, is not counted). */
+void sdb_count_mod3(uint64_t *counts, const uint8_t *data, uint64_t states);
+
+/* Whether a table's entries were resolved on open; if not, the detail says
+ * why (as sdb_table_data()) and the result is 0. */
+int sdb_table_resolved(const sdb_table *t);
 
 /* Full tables' entries as a walk compares them: the distance (one byte per
  * state), or the distance mod 3 (SDB_ENTRY_MOD3, two bits per state, 3 when
@@ -115,8 +129,10 @@ struct sdb_table {
  * d+1, which differ mod 3. */
 static inline int sdb_entry_level(const sdb_table *t, uint64_t i)
 {
-	if (t->info.entry_format == SDB_ENTRY_MOD3)
-		return t->data[i >> 2] >> ((i & 3) * 2) & 3;
+	if (t->info.entry_format == SDB_ENTRY_MOD3) {
+		const uint64_t b = i >> 2;
+		return t->chunk[b >> t->chunk_shift][b & t->chunk_mask] >> ((i & 3) * 2) & 3;
+	}
 	return t->data[i] & 0x3f;
 }
 

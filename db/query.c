@@ -82,6 +82,20 @@ static int has_full_size(const sdb_db *db, int w, int h)
 	return 0;
 }
 
+/* The full table of the goal's class, if the catalog has one (its data not
+ * yet checked). */
+static const sdb_table *class_table(const sdb_db *db, const sdb_board *goal)
+{
+	const int rep = sdb_sym_representative(goal->w, goal->h, goal->blank);
+	for (int i = 0; i < sdb_table_count(db); i++) {   /* a handful of tables */
+		const sdb_table *t = sdb_table_at(db, i);
+		if (t->info.kind == SDB_KIND_FULL && t->info.goal.w == goal->w &&
+		    t->info.goal.h == goal->h && t->blank == rep)
+			return t;
+	}
+	return NULL;
+}
+
 /* The table for goals like this one, or NULL with *err set. */
 const sdb_table *sdb_find_for_goal(const sdb_db *db, const sdb_board *goal, int *err)
 {
@@ -92,18 +106,11 @@ const sdb_table *sdb_find_for_goal(const sdb_db *db, const sdb_board *goal, int 
 		         SDB_MAX_FULL_CELLS);
 		return NULL;
 	}
-	const int rep = sdb_sym_representative(w, h, goal->blank);
-	const sdb_table *t = NULL;
-	for (int i = 0; i < sdb_table_count(db) && !t; i++) {   /* a handful of tables */
-		const sdb_table *c = sdb_table_at(db, i);
-		if (c->info.kind == SDB_KIND_FULL && c->info.goal.w == w && c->info.goal.h == h &&
-		    c->blank == rep)
-			t = c;
-	}
-	if (t && sdb_table_data(t))
+	const sdb_table *t = class_table(db, goal);
+	if (t && sdb_table_resolved(t))
 		return t;
 	if (t) {
-		*err = SDB_ECORRUPT;   /* sdb_table_data() said why */
+		*err = SDB_ECORRUPT;   /* sdb_table_resolved() said why */
 		return NULL;
 	}
 	/* The command that builds it: --goal for a class that a build without it
@@ -285,6 +292,18 @@ static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *sta
 	return SDB_OK;
 }
 
+/* Boards of up to SDB_TABLE_ONLY_CELLS cells are answered by their table
+ * (or an error naming it); 13 and 14 cells by a table when the database has
+ * one for the goal's class, else by a search. */
+static int answered_by_table(const sdb_db *db, const sdb_board *goal)
+{
+	if (goal->n <= SDB_TABLE_ONLY_CELLS)
+		return 1;
+	if (goal->n > SDB_MAX_FULL_CELLS)
+		return 0;
+	return class_table(db, goal) != NULL;
+}
+
 /* The answer, and with en what en asks about the optimal sequences. */
 static int answer(sdb_answer *a, const sdb_db *db, const sdb_board *start,
                   const sdb_board *goal, const sdb_answer_opts *opts, sdb_optimal *en)
@@ -292,7 +311,7 @@ static int answer(sdb_answer *a, const sdb_db *db, const sdb_board *start,
 	int ok = sdb_answer_begin(a, start, goal);
 	if (ok <= 0)
 		return ok;   /* an error, or answered: unsolvable */
-	if (goal->n > SDB_MAX_FULL_CELLS)
+	if (!answered_by_table(db, goal))
 		return answer_by_search(a, db, start, goal, opts, en);
 	return answer_by_table(a, db, start, goal, opts ? opts->want_moves : 1, en);
 }

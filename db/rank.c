@@ -10,7 +10,8 @@
  *
  * Lehmer digits come from a bit mask of the tiles seen and a popcount; unrank
  * selects the k-th unseen tile with two byte tables; division by the radixes
- * uses precomputed reciprocals (a multiply and a shift). */
+ * uses precomputed reciprocals (a multiply and a shift). Boards of up to 14
+ * cells: the index within a blank's block, < 13!/2, fits 32 bits. */
 #include <string.h>
 
 #include "internal.h"
@@ -125,8 +126,11 @@ static int decode(decoded *dc, int w, int h, int cls, uint64_t index)
 	if (index >= (uint64_t)n * half_fact[m])
 		return sdb_fail(SDB_EINVAL, "index %llu out of range for %dx%d",
 		                (unsigned long long)index, w, h);
-	const uint32_t blank = fast_div((uint32_t)index, recip_half_fact[m]);
-	uint32_t r = (uint32_t)index - blank * (uint32_t)half_fact[m];
+	/* Up to 12 cells every index is below 2^32; 13 and 14 cells need a
+	 * 64-bit division for the blank (a block, 13!/2, still fits 32 bits). */
+	const uint32_t blank = index >> 32 ? (uint32_t)(index / half_fact[m])
+	                                   : fast_div((uint32_t)index, recip_half_fact[m]);
+	uint32_t r = (uint32_t)(index - blank * half_fact[m]);
 	dc->blank = blank;
 	dc->half = r;
 	unsigned unseen = (1u << m) - 1, digit_sum = 0;

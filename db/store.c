@@ -54,13 +54,36 @@ struct sdb_db {
 	char path[];
 };
 
+/* A table is written either reserved whole (the caller fills the pages) or
+ * appended (sdb_writer_open_table): whole as well when it fits one LMDB
+ * value, else in chunks (chunk_bytes > 0), each reserved when the previous
+ * one is full. */
 struct sdb_writer {
 	sdb_db *db;
 	MDB_txn *txn;
-	uint8_t *reserved;
-	uint64_t reserved_size;
+	uint8_t *reserved;        /* a whole table's pages, or the current chunk's */
+	uint64_t reserved_size;   /* the table's bytes */
 	char reserved_name[SDB_NAME_MAX];
+	int appending;
+	uint64_t appended;        /* bytes appended so far */
+	uint64_t chunk_bytes;     /* chunked: each chunk's bytes; 0 when whole */
+	uint64_t chunk_size;      /* the chunks of tables over whole_max */
+	uint64_t whole_max;       /* largest table stored whole */
+	uint32_t crc;             /* of the chunks written so far */
 };
+
+/* Tables over 4 GiB do not fit one LMDB value (its size has 32 bits): they
+ * are stored in chunks of 128 MiB under "NAME\0" and a 4-byte big-endian
+ * chunk number (chunk 0 under NAME itself). Chunks are reserved one after
+ * another and filled before the next: a chunk of 32768 pages keeps LMDB from
+ * spilling (writing out and freeing) dirty pages of the transaction while
+ * they are still being written. Readers find the layout from the size of the
+ * first value. SLIDEDB_CHUNK_BYTES (a power of two, at least 4096) makes
+ * every two-bit table larger than it chunked at that size: how the tests
+ * exercise chunks on small boards. */
+#define WHOLE_MAX ((uint64_t)UINT32_MAX)
+#define CHUNK_BYTES ((uint64_t)1 << 27)
+enum { CHUNK_KEY_MAX = SDB_NAME_MAX + 5 };
 
 const char *sdb_db_default_path(void)
 {
@@ -303,18 +326,77 @@ static int load_catalog(sdb_db *db, MDB_txn *txn)
 /* Resolve every table's entries once, on open (read-only handles): the
  * handle is never written after that, so threads may share it freely. A
  * table whose entries are missing or of the wrong size keeps the reason. */
+/* The key of chunk c (c >= 1) of table name. */
+static MDB_val chunk_key(char *buf, const char *name, uint32_t c)
+{
+	size_t len = strlen(name);
+	memcpy(buf, name, len + 1);
+	for (int i = 0; i < 4; i++)
+		buf[len + 1 + i] = (char)(c >> (24 - 8 * i));
+	return (MDB_val){ len + 5, buf };
+}
+
+/* A chunked table's chunks after the first: each must be there with its
+ * size; sets t->chunk or t->problem. */
+static void resolve_chunks(const sdb_db *db, struct sdb_table *t, const MDB_val *first)
+{
+	const uint64_t bytes = sdb_table_bytes(&t->info), size = first->mv_size;
+	if (t->info.entry_format != SDB_ENTRY_MOD3 || size < 4096 || (size & (size - 1)) ||
+	    size > bytes) {
+		t->problem = "of the wrong size";
+		return;
+	}
+	const uint64_t n = (bytes + size - 1) / size;
+	const uint8_t **chunk = n <= INT32_MAX ? malloc(n * sizeof *chunk) : NULL;
+	if (!chunk) {
+		t->problem = "too large for this machine's memory";
+		return;
+	}
+	chunk[0] = first->mv_data;
+	for (uint64_t c = 1; c < n; c++) {
+		char buf[CHUNK_KEY_MAX];
+		MDB_val key = chunk_key(buf, t->info.name, (uint32_t)c), val;
+		uint64_t want = c + 1 < n ? size : bytes - c * size;
+		int rc = mdb_get(db->rtxn, db->tables, &key, &val);
+		if (rc || val.mv_size != want) {
+			t->problem = rc == MDB_NOTFOUND ? "missing a chunk"
+			             : rc ? mdb_strerror(rc) : "of the wrong size (a chunk)";
+			free(chunk);
+			return;
+		}
+		chunk[c] = val.mv_data;
+	}
+	t->chunk = chunk;
+	t->nchunks = (int)n;
+	t->chunk_shift = __builtin_ctzll(size);
+	t->chunk_mask = size - 1;
+}
+
 static void resolve_tables(sdb_db *db)
 {
 	for (int i = 0; i < db->ntables; i++) {
 		struct sdb_table *t = &db->table[i];
 		MDB_val key = { strlen(t->info.name), t->info.name }, val;
 		int rc = mdb_get(db->rtxn, db->tables, &key, &val);
-		if (rc == 0 && val.mv_size == sdb_table_bytes(&t->info))
+		if (rc == 0 && val.mv_size == sdb_table_bytes(&t->info)) {
 			t->data = val.mv_data;
-		else
-			t->problem = rc == MDB_NOTFOUND || rc == 0 ? (rc ? "missing" : "of the wrong size")
-			             : mdb_strerror(rc);
+			t->chunk = &t->data;
+			t->nchunks = 1;
+			t->chunk_shift = 63;
+			t->chunk_mask = ((uint64_t)1 << 63) - 1;
+		} else if (rc == 0) {
+			resolve_chunks(db, t, &val);
+		} else {
+			t->problem = rc == MDB_NOTFOUND ? "missing" : mdb_strerror(rc);
+		}
 	}
+}
+
+static void free_chunks(sdb_db *db)
+{
+	for (int i = 0; i < db->ntables; i++)
+		if (db->table[i].chunk != &db->table[i].data)
+			free((void *)db->table[i].chunk);
 }
 
 /* Rewrite a version-2 catalog as version-3 records, inside a writer's
@@ -586,6 +668,8 @@ void sdb_db_close(sdb_db *db)
 	for (int i = 0; i < db->nheuristics; i++)
 		sdb_heuristic_close(db->heuristic[i].heur);
 	pthread_mutex_destroy(&db->lock);
+	if (db->table)
+		free_chunks(db);
 	free(db->table);
 	free(db);
 }
@@ -624,15 +708,44 @@ const sdb_table_info *sdb_table_meta(const sdb_table *t)
 	return &t->info;
 }
 
-const uint8_t *sdb_table_data(const sdb_table *t)
+int sdb_table_resolved(const sdb_table *t)
 {
-	if (t->data)
-		return t->data;
+	if (t->chunk)
+		return 1;
 	if (!t->db->rtxn)
 		sdb_fail(SDB_EINVAL, "%s: tables are read through a read-only handle", t->db->path);
 	else
 		sdb_fail(SDB_ECORRUPT, "%s: table '%s' is %s", t->db->path, t->info.name, t->problem);
+	return 0;
+}
+
+const uint8_t *sdb_table_data(const sdb_table *t)
+{
+	if (t->data || !sdb_table_resolved(t))
+		return t->data;
+	sdb_fail(SDB_EINVAL, "%s: table '%s' is stored in %d chunks: read it with "
+	         "sdb_table_chunk()", t->db->path, t->info.name, t->nchunks);
 	return NULL;
+}
+
+int sdb_table_chunks(const sdb_table *t)
+{
+	return sdb_table_resolved(t) ? t->nchunks : SDB_ECORRUPT;
+}
+
+const uint8_t *sdb_table_chunk(const sdb_table *t, int i, uint64_t *bytes)
+{
+	*bytes = 0;
+	if (!sdb_table_resolved(t))
+		return NULL;
+	if (i < 0 || i >= t->nchunks) {
+		sdb_fail(SDB_EINVAL, "table '%s' has %d chunk%s, not %d", t->info.name, t->nchunks,
+		         t->nchunks == 1 ? "" : "s", i + 1);
+		return NULL;
+	}
+	const uint64_t total = sdb_table_bytes(&t->info), size = t->chunk_mask + 1;
+	*bytes = t->nchunks == 1 ? total : i + 1 < t->nchunks ? size : total - (uint64_t)i * size;
+	return t->chunk[i];
 }
 
 uint64_t sdb_table_bytes(const sdb_table_info *info)
@@ -649,9 +762,8 @@ void sdb_table_expected_counts(uint64_t *counts, const sdb_table_info *info)
 		counts[info->entry_format == SDB_ENTRY_MOD3 ? d % 3 : d] += info->counts[d];
 }
 
-static uint32_t crc_of(const uint8_t *data, uint64_t size)
+static uint32_t crc_more(uLong crc, const uint8_t *data, uint64_t size)
 {
-	uLong crc = crc32(0L, Z_NULL, 0);
 	while (size) {
 		uInt chunk = size > (1u << 30) ? (1u << 30) : (uInt)size;
 		crc = crc32(crc, data, chunk);
@@ -659,6 +771,20 @@ static uint32_t crc_of(const uint8_t *data, uint64_t size)
 		size -= chunk;
 	}
 	return (uint32_t)crc;
+}
+
+static uint32_t crc_of(const uint8_t *data, uint64_t size)
+{
+	return crc_more(crc32(0L, Z_NULL, 0), data, size);
+}
+
+void sdb_count_mod3(uint64_t *counts, const uint8_t *data, uint64_t states)
+{
+	for (uint64_t i = 0; i < states; i++) {
+		unsigned v = data[i >> 2] >> ((i & 3) * 2) & 3u;
+		if (v != 3)
+			counts[v]++;
+	}
 }
 
 int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_t *data)
@@ -674,11 +800,7 @@ int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_
 		return SDB_OK;
 	}
 	if (info->entry_format == SDB_ENTRY_MOD3) {
-		for (uint64_t i = 0; i < info->states; i++) {
-			unsigned v = data[i >> 2] >> ((i & 3) * 2) & 3u;
-			if (v != 3)
-				counts[v]++;
-		}
+		sdb_count_mod3(counts, data, info->states);
 		return SDB_OK;
 	}
 	if (info->entry_format != SDB_ENTRY_NIBBLE_MD)
@@ -708,12 +830,35 @@ int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_
 	return SDB_OK;
 }
 
+int sdb_table_count_entries(uint64_t *counts, const sdb_table *t)
+{
+	if (!sdb_table_resolved(t))
+		return SDB_ECORRUPT;
+	if (t->nchunks == 1)
+		return sdb_table_recount(counts, &t->info, t->data ? t->data : t->chunk[0]);
+	/* chunked: two-bit tables only, four entries a byte */
+	memset(counts, 0, SDB_MAX_DISTANCE * sizeof *counts);
+	uint64_t left = t->info.states;
+	for (int c = 0; c < t->nchunks; c++) {
+		uint64_t bytes;
+		const uint8_t *data = sdb_table_chunk(t, c, &bytes);
+		uint64_t states = left < 4 * bytes ? left : 4 * bytes;
+		sdb_count_mod3(counts, data, states);
+		left -= states;
+	}
+	return SDB_OK;
+}
+
 int sdb_table_verify(const sdb_table *t)
 {
-	const uint8_t *data = sdb_table_data(t);
-	if (!data)
+	if (!sdb_table_resolved(t))
 		return SDB_ECORRUPT;
-	uint32_t crc = crc_of(data, sdb_table_bytes(&t->info));
+	uint32_t crc = crc32(0L, Z_NULL, 0);
+	for (int c = 0; c < t->nchunks; c++) {
+		uint64_t bytes;
+		const uint8_t *data = sdb_table_chunk(t, c, &bytes);
+		crc = crc_more(crc, data, bytes);
+	}
 	if (crc != t->info.crc32)
 		return sdb_fail(SDB_ECORRUPT, "%s: table '%s' fails its CRC check (stored "
 		                "%08x, computed %08x)", t->db->path, t->info.name,
@@ -730,6 +875,19 @@ int sdb_writer_begin(sdb_writer **out, sdb_db *db)
 	if (!w)
 		return sdb_fail(SDB_ENOMEM, "%s: out of memory", db->path);
 	w->db = db;
+	w->whole_max = WHOLE_MAX;
+	w->chunk_size = CHUNK_BYTES;
+	const char *env = getenv("SLIDEDB_CHUNK_BYTES");
+	if (env && *env) {
+		char *end;
+		unsigned long long v = strtoull(env, &end, 10);
+		if (*end || v < 4096 || v > CHUNK_BYTES || (v & (v - 1))) {
+			free(w);
+			return sdb_fail(SDB_EINVAL, "SLIDEDB_CHUNK_BYTES='%s': not a power of two from "
+			                "4096 to %llu", env, (unsigned long long)CHUNK_BYTES);
+		}
+		w->whole_max = w->chunk_size = v;
+	}
 	int rc = mdb_txn_begin(db->env, NULL, 0, &w->txn);
 	if (rc) {
 		free(w);
@@ -739,30 +897,115 @@ int sdb_writer_begin(sdb_writer **out, sdb_db *db)
 	return SDB_OK;
 }
 
-int sdb_writer_reserve(sdb_writer *w, uint8_t **data, const char *name, uint64_t size)
+/* Delete the chunks after the first of table name (any number, none is
+ * fine): a table replaced by a smaller one leaves none behind. */
+static int delete_chunks(sdb_writer *w, const char *name)
 {
-	*data = NULL;
-	size_t len = strlen(name);
-	if (len == 0 || len >= SDB_NAME_MAX)
-		return sdb_fail(SDB_EINVAL, "table name '%s' is empty or too long", name);
-	MDB_val key = { len, (void *)name }, val = { (size_t)size, NULL };
-	int rc = mdb_put(w->txn, w->db->tables, &key, &val, MDB_RESERVE);
+	MDB_cursor *cur;
+	int rc = mdb_cursor_open(w->txn, w->db->tables, &cur);
+	if (rc)
+		return rc;
+	const size_t len = strlen(name) + 1;   /* the prefix: the name and its '\0' */
+	for (;;) {   /* seek again after each delete: the cursor is then unpositioned */
+		MDB_val key = { len, (void *)name }, val;
+		rc = mdb_cursor_get(cur, &key, &val, MDB_SET_RANGE);
+		if (rc || key.mv_size != len + 4 || memcmp(key.mv_data, name, len) ||
+		    (rc = mdb_cursor_del(cur, 0)))
+			break;
+	}
+	mdb_cursor_close(cur);
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+static int reserve_value(sdb_writer *w, MDB_val *key, uint64_t size)
+{
+	MDB_val val = { (size_t)size, NULL };
+	int rc = mdb_put(w->txn, w->db->tables, key, &val, MDB_RESERVE);
 	if (rc)
 		return lmdb_fail(w->db, rc, "reserving a table");
 	w->reserved = val.mv_data;
-	w->reserved_size = size;
+	return SDB_OK;
+}
+
+/* Start table name of size bytes: chunk 0 (the whole table when it fits). */
+static int start_table(sdb_writer *w, const char *name, uint64_t size, int appending)
+{
+	size_t len = strlen(name);
+	w->reserved = NULL;
+	if (len == 0 || len >= SDB_NAME_MAX)
+		return sdb_fail(SDB_EINVAL, "table name '%s' is empty or too long", name);
+	int rc = delete_chunks(w, name);
+	if (rc)
+		return lmdb_fail(w->db, rc, "replacing a table");
 	memcpy(w->reserved_name, name, len + 1);
-	*data = w->reserved;
+	w->reserved_size = size;
+	w->appending = appending;
+	w->appended = 0;
+	w->crc = (uint32_t)crc32(0L, Z_NULL, 0);
+	MDB_val key = { len, (void *)name };
+	w->chunk_bytes = size > w->whole_max ? w->chunk_size : 0;
+	uint64_t first = w->chunk_bytes ? w->chunk_bytes : size;
+	if (w->chunk_bytes && !appending)
+		return sdb_fail(SDB_EINVAL, "table '%s' of %llu bytes is stored in chunks: write it "
+		                "with sdb_writer_open_table()", name, (unsigned long long)size);
+	return reserve_value(w, &key, first);
+}
+
+int sdb_writer_reserve(sdb_writer *w, uint8_t **data, const char *name, uint64_t size)
+{
+	int err = start_table(w, name, size, 0);
+	*data = err ? NULL : w->reserved;
+	return err;
+}
+
+uint64_t sdb_writer_max_whole(const sdb_writer *w)
+{
+	return w->whole_max;
+}
+
+int sdb_writer_open_table(sdb_writer *w, const char *name, uint64_t size)
+{
+	return start_table(w, name, size, 1);
+}
+
+int sdb_writer_append(sdb_writer *w, const void *data, uint64_t n)
+{
+	const uint8_t *from = data;
+	if (!w->reserved || !w->appending || n > w->reserved_size - w->appended)
+		return sdb_fail(SDB_EINVAL, "table '%s': more bytes appended than opened",
+		                w->reserved_name);
+	while (n) {
+		uint64_t at = w->chunk_bytes ? w->appended % w->chunk_bytes : w->appended;
+		if (w->chunk_bytes && at == 0 && w->appended) {   /* the next chunk */
+			char buf[CHUNK_KEY_MAX];
+			uint64_t c = w->appended / w->chunk_bytes, left = w->reserved_size - w->appended;
+			MDB_val key = chunk_key(buf, w->reserved_name, (uint32_t)c);
+			int err = reserve_value(w, &key, left < w->chunk_bytes ? left : w->chunk_bytes);
+			if (err)
+				return err;
+		}
+		uint64_t room = w->chunk_bytes ? w->chunk_bytes - at : w->reserved_size - at;
+		uint64_t k = n < room ? n : room;
+		memcpy(w->reserved + at, from, k);
+		w->crc = crc_more(w->crc, from, k);
+		from += k;
+		n -= k;
+		w->appended += k;
+	}
 	return SDB_OK;
 }
 
 int sdb_writer_put_meta(sdb_writer *w, sdb_table_info *info)
 {
 	if (!w->reserved || strcmp(info->name, w->reserved_name) != 0 ||
-	    sdb_table_bytes(info) != w->reserved_size)
+	    sdb_table_bytes(info) != w->reserved_size ||
+	    (w->appending && w->appended != w->reserved_size))
 		return sdb_fail(SDB_EINVAL, "catalog entry '%s' does not match the reserved table",
 		                info->name);
-	info->crc32 = crc_of(w->reserved, w->reserved_size);
+	if (w->chunk_bytes && info->entry_format != SDB_ENTRY_MOD3)
+		return sdb_fail(SDB_EINVAL, "table '%s': only two-bit tables are stored in chunks",
+		                info->name);
+	info->crc32 = w->appending ? w->crc : crc_of(w->reserved, w->reserved_size);
 	info->format_version = SDB_FORMAT_VERSION;
 	MDB_val key = { strlen(info->name), info->name }, val = { sdb_record_size(info), NULL };
 	int rc = mdb_put(w->txn, w->db->catalog, &key, &val, MDB_RESERVE);
@@ -775,7 +1018,10 @@ int sdb_writer_put_meta(sdb_writer *w, sdb_table_info *info)
 int sdb_writer_delete(sdb_writer *w, const char *name)
 {
 	MDB_val key = { strlen(name), (void *)name };
-	int rc = mdb_del(w->txn, w->db->tables, &key, NULL);
+	int rc = delete_chunks(w, name);
+	if (rc)
+		return lmdb_fail(w->db, rc, "removing a table");
+	rc = mdb_del(w->txn, w->db->tables, &key, NULL);
 	int rc2 = mdb_del(w->txn, w->db->catalog, &key, NULL);
 	if (rc == MDB_NOTFOUND)
 		rc = rc2 == MDB_NOTFOUND ? 0 : rc2;
@@ -851,7 +1097,9 @@ int sdb_remove(sdb_db *db, const char *const *names, int nnames, int *ntables)
 	for (int i = 0; i < n && !err; i++) {
 		const char *name = sdb_table_meta(chosen[i])->name;
 		MDB_val key = { strlen(name), (void *)name };
-		int rc = mdb_del(w->txn, db->tables, &key, NULL);
+		int rc = delete_chunks(w, name);
+		if (!rc)
+			rc = mdb_del(w->txn, db->tables, &key, NULL);
 		if (!rc || rc == MDB_NOTFOUND)   /* a catalog entry without its table goes too */
 			rc = mdb_del(w->txn, db->catalog, &key, NULL);
 		if (rc)

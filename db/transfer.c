@@ -71,14 +71,19 @@ static int put_meta(gzFile z, const sdb_table_info *in)
 	       ? 0 : -1;
 }
 
-static int put_data(gzFile z, const uint8_t *data, uint64_t size)
+/* The entries as stored (whole or in chunks), then a newline. */
+static int put_data(gzFile z, const sdb_table *t)
 {
-	while (size) {
-		unsigned chunk = size > CHUNK ? CHUNK : (unsigned)size;
-		if (gzwrite(z, data, chunk) != (int)chunk)
-			return -1;
-		data += chunk;
-		size -= chunk;
+	for (int c = 0; c < sdb_table_chunks(t); c++) {
+		uint64_t size;
+		const uint8_t *data = sdb_table_chunk(t, c, &size);
+		while (size) {
+			unsigned part = size > CHUNK ? CHUNK : (unsigned)size;
+			if (gzwrite(z, data, part) != (int)part)
+				return -1;
+			data += part;
+			size -= part;
+		}
 	}
 	return gzputc(z, '\n') == '\n' ? 0 : -1;
 }
@@ -112,10 +117,9 @@ int sdb_export(const sdb_db *db, const char *const *names, int nnames, const cha
 	int err = gzprintf(z, "%s\n", MAGIC) <= 0 ? SDB_EIO : SDB_OK;
 	for (int i = 0; i < n && !err; i++) {
 		const sdb_table_info *in = sdb_table_meta(chosen[i]);
-		const uint8_t *data = sdb_table_data(chosen[i]);
-		if (!data || (err = sdb_table_verify(chosen[i])))
+		if (sdb_table_verify(chosen[i]))   /* also: the entries are readable */
 			err = SDB_ECORRUPT;
-		else if (put_meta(z, in) || put_data(z, data, sdb_table_bytes(in)))
+		else if (put_meta(z, in) || put_data(z, chosen[i]))
 			err = sdb_fail(SDB_EIO, "%s: write failed", path);
 	}
 	if (!err && gzprintf(z, "end %d\n", n) <= 0)
@@ -140,6 +144,7 @@ typedef struct reader {
 	char line[LINE_MAX_LEN];
 	uLong crc;        /* CRC-32 and length of everything read: what the gzip */
 	uint64_t size;    /* trailer at the end of the file must say */
+	uint8_t *buf;     /* CHUNK bytes: entries on their way into the database */
 } reader;
 
 static void seen_bytes(reader *r, const void *p, size_t n)
@@ -279,17 +284,28 @@ static int import_table(sdb_writer *w, reader *rd, const sdb_db *db, unsigned fl
 	if (!(flags & SDB_REPLACE) && sdb_table_find(db, in.name))
 		return sdb_fail(SDB_EEXIST, "%s: table '%s' exists in %s (import --replace "
 		                "replaces it)", rd->file, in.name, sdb_db_path(db));
-	uint8_t *data;
-	int err = sdb_writer_reserve(w, &data, in.name, bytes);
+	/* Into the reserved pages when the table is stored whole; appended
+	 * (and counted on the way) when it is stored in chunks. */
+	const int whole = bytes <= sdb_writer_max_whole(w);
+	uint64_t counts[SDB_MAX_DISTANCE] = { 0 }, want[SDB_MAX_DISTANCE];
+	uint8_t *data = NULL;
+	int err = whole ? sdb_writer_reserve(w, &data, in.name, bytes)
+	                : sdb_writer_open_table(w, in.name, bytes);
+	for (uint64_t done = 0; done < bytes && !err;) {
+		unsigned part = bytes - done > CHUNK ? CHUNK : (unsigned)(bytes - done);
+		uint8_t *to = whole ? data + done : rd->buf;
+		if (gzread(rd->z, to, part) != (int)part)
+			return bad(rd, "cut short or damaged");
+		seen_bytes(rd, to, part);
+		if (!whole) {   /* chunked tables are two-bit tables (check_meta) */
+			uint64_t first = done * 4, states = in.states - first;
+			sdb_count_mod3(counts, rd->buf, states < 4ull * part ? states : 4ull * part);
+			err = sdb_writer_append(w, rd->buf, part);
+		}
+		done += part;
+	}
 	if (err)
 		return err;
-	for (uint64_t done = 0; done < bytes;) {
-		unsigned chunk = bytes - done > CHUNK ? CHUNK : (unsigned)(bytes - done);
-		if (gzread(rd->z, data + done, chunk) != (int)chunk)
-			return bad(rd, "cut short or damaged");
-		seen_bytes(rd, data + done, chunk);
-		done += chunk;
-	}
 	if (gzgetc(rd->z) != '\n')
 		return bad(rd, "damaged");
 	seen_bytes(rd, "\n", 1);
@@ -298,8 +314,7 @@ static int import_table(sdb_writer *w, reader *rd, const sdb_db *db, unsigned fl
 		return err;
 	if (in.crc32 != crc)   /* put_meta computed it from the bytes */
 		return bad(rd, "a table's entries fail their CRC-32 check");
-	uint64_t counts[SDB_MAX_DISTANCE], want[SDB_MAX_DISTANCE];
-	if ((err = sdb_table_recount(counts, &in, data)))
+	if (whole && (err = sdb_table_recount(counts, &in, data)))
 		return err;
 	sdb_table_expected_counts(want, &in);
 	if (memcmp(counts, want, sizeof counts) || !in.counts[in.max_distance])
@@ -338,9 +353,13 @@ static int import_into(sdb_writer *w, const sdb_db *db, const char *path, unsign
                        int *ntables)
 {
 	reader rd = { .file = path, .crc = crc32(0L, Z_NULL, 0) };
+	if (!(rd.buf = malloc(CHUNK)))
+		return sdb_fail(SDB_ENOMEM, "%s: out of memory", path);
 	rd.z = !strcmp(path, "-") ? gzdopen(dup(STDIN_FILENO), "rb") : gzopen(path, "rb");
-	if (!rd.z)
+	if (!rd.z) {
+		free(rd.buf);
 		return sdb_fail(SDB_ENOTFOUND, "%s: cannot open it", path);
+	}
 	gzbuffer(rd.z, CHUNK);
 	char *line = next_line(&rd);
 	int err = SDB_OK;
@@ -369,6 +388,7 @@ static int import_into(sdb_writer *w, const sdb_db *db, const char *path, unsign
 			err = sdb_fail(SDB_ECORRUPT, "%s: data after the end of the gzip stream", path);
 	}
 	gzclose(rd.z);
+	free(rd.buf);
 	if (!err)
 		*ntables = n;
 	return err;

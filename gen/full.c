@@ -1,10 +1,18 @@
-/* slidedb-gen full: exact tables of every state of boards up to 12 cells. */
+/* slidedb-gen full: exact tables of every state of boards up to 14 cells. */
 #include <stdio.h>
 
 #include "gen.h"
 
+/* Bits per state: --bits, else 8 up to 12 cells (239.5 MB for 3x4) and 2
+ * above (7x2 in 10.9 GB instead of 43.6). */
+static int table_bits(const options *o)
+{
+	return o->bits ? o->bits : o->w * o->h > SDB_TABLE_ONLY_CELLS ? 2 : 8;
+}
+
 /* Build one full table inside the run's transaction, straight into the
- * database's reserved pages. */
+ * database's reserved pages (or memory of the run's own for tables over
+ * 4 GiB). */
 static int build_one(run *r, int blank)
 {
 	const options *o = r->o;
@@ -14,12 +22,12 @@ static int build_one(run *r, int blank)
 	sdb_board_goal(&goal, o->w, o->h, blank);
 	sdb_table_name_full(name, sizeof name, o->w, o->h, blank);
 	table_info_init(&info, name, SDB_KIND_FULL,
-	                o->bits == 2 ? SDB_ENTRY_MOD3 : SDB_ENTRY_DIST6_MOVE2, &goal,
+	                table_bits(o) == 2 ? SDB_ENTRY_MOD3 : SDB_ENTRY_DIST6_MOVE2, &goal,
 	                sdb_rank_count(o->w, o->h));
 	uint8_t *data;
-	int err = sdb_writer_reserve(r->wr, &data, info.name, sdb_table_bytes(&info));
+	int err = run_table_begin(r, &info, &data);
 	if (err)
-		return run_fail_lib(r, err);
+		return err;
 	bfs_full_ctx ctx;
 	bfs_space space;
 	bfs_full_space(&space, &ctx, o->w, o->h, blank);
@@ -65,6 +73,14 @@ int cmd_full(const options *o)
 		return cli_fail_lib("--goal");
 	int cells[SDB_MAX_CELLS];
 	int count = target_cells(cells, o, &goal);
+	/* one transaction: every table's pages stay in memory until it commits */
+	char what[64];
+	snprintf(what, sizeof what, "%s %dx%d", count == 1 ? "a full table of" : "the tables of",
+	         o->w, o->h);
+	const uint64_t states = sdb_rank_count(o->w, o->h);
+	const int two_bit = table_bits(o) == 2;
+	if (check_table_fits(what, (uint64_t)count * (two_bit ? (states + 3) / 4 : states), two_bit))
+		return 1;
 	run r;
 	int err = run_begin(&r, o);
 	for (int i = 0; i < count && !err; i++)

@@ -29,6 +29,8 @@ typedef struct run {
 	out text;
 	double started;
 	int ntables;
+	uint8_t *own;     /* the table being built in memory of the run's own */
+	uint64_t own_bytes, own_done;   /* its size, the bytes stored and unmapped */
 	char why[512];   /* what failed, printed once by run_end */
 } run;
 
@@ -45,6 +47,15 @@ int run_begin(run *r, const options *o);
  * prints an error. */
 int run_end(run *r, int err);
 
+/* Before any work (the database not yet opened): 1 with the message
+ * printed when a table of bytes would not fit one LMDB value or the table
+ * would not fit the memory the machine has available, else 0. */
+int check_table_fits(const char *what, uint64_t bytes, int two_bit);
+/* Where the entries of the table info describes are built: the database's
+ * own pages (reserved) when the table fits one LMDB value, else memory of
+ * the run's own (two-bit tables), which run_put() copies into the database
+ * chunk by chunk, giving each part back as it goes. */
+int run_table_begin(run *r, const sdb_table_info *info, uint8_t **data);
 /* A BFS filling a reserved table, with the progress bar and timings;
  * info->states must be set. Records counts, max distance, build time and
  * threads in info. */

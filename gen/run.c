@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -48,8 +49,84 @@ static double peak_mib(void)
 	return (double)ru.ru_maxrss / 1024.0;
 }
 
+/* The memory the system can give without swapping (MemAvailable), or 0
+ * when unknown. */
+static uint64_t memory_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	unsigned long long kib = 0;
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return (uint64_t)kib << 10;
+}
+
+int check_table_fits(const char *what, uint64_t bytes, int two_bit)
+{
+	const uint64_t avail = memory_available();
+	if (!two_bit && bytes > UINT32_MAX)
+		return cli_fail("%s: %.1f GB at one byte per state is more than a table of bytes "
+		                "may hold (4 GiB, the largest LMDB value): build it with --bits 2 "
+		                "(%.1f GB)", what, (double)bytes / 1e9, (double)bytes / 4e9);
+	if (avail && bytes > avail)
+		return cli_fail("%s needs %.1f GB of memory to build and this machine has %.1f GB "
+		                "available%s", what, (double)bytes / 1e9, (double)avail / 1e9,
+		                two_bit ? "" : ": build it with --bits 2 (a quarter of the bytes)");
+	return 0;
+}
+
+int run_table_begin(run *r, const sdb_table_info *info, uint8_t **data)
+{
+	const uint64_t bytes = sdb_table_bytes(info);
+	*data = NULL;
+	if (bytes <= sdb_writer_max_whole(r->wr)) {
+		int err = sdb_writer_reserve(r->wr, data, info->name, bytes);
+		return err ? run_fail_lib(r, err) : SDB_OK;
+	}
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+	               MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return run_fail(r, SDB_ENOMEM, "%s: cannot map %.1f GB of memory", info->name,
+		                (double)bytes / 1e9);
+	r->own = *data = p;
+	r->own_bytes = bytes;
+	r->own_done = 0;
+	return SDB_OK;
+}
+
+/* The run's own copy of a table into the database, each part unmapped
+ * once copied: peak memory stays one table and one part. */
+static int store_own(run *r, const sdb_table_info *info)
+{
+	const uint64_t part = (uint64_t)64 << 20;   /* a multiple of the page size */
+	int err = sdb_writer_open_table(r->wr, info->name, r->own_bytes);
+	while (r->own_done < r->own_bytes && !err) {
+		uint64_t n = r->own_bytes - r->own_done < part ? r->own_bytes - r->own_done : part;
+		err = sdb_writer_append(r->wr, r->own + r->own_done, n);
+		munmap(r->own + r->own_done, n);
+		r->own_done += n;
+	}
+	if (err)
+		return run_fail_lib(r, err);
+	r->own = NULL;
+	return SDB_OK;
+}
+
+/* Unmap what store_own has not (never a part it gave back: that address
+ * range may belong to someone else by now). */
+static void free_own(run *r)
+{
+	if (r->own && r->own_done < r->own_bytes)
+		munmap(r->own + r->own_done, r->own_bytes - r->own_done);
+	r->own = NULL;
+}
+
 int run_end(run *r, int err)
 {
+	free_own(r);
 	if (err)
 		sdb_writer_abort(r->wr);
 	else if ((err = sdb_writer_commit(r->wr)))
@@ -133,7 +210,10 @@ int run_put(run *r, sdb_table_info *info)
 {
 	info->built_at = (int64_t)time(NULL);
 	snprintf(info->tool_version, sizeof info->tool_version, "%s", sdb_version());
-	int err = sdb_writer_put_meta(r->wr, info);
+	int err = r->own ? store_own(r, info) : SDB_OK;
+	if (err)
+		return err;
+	err = sdb_writer_put_meta(r->wr, info);
 	if (err)
 		return run_fail_lib(r, err);
 	r->ntables++;

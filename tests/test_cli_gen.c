@@ -291,9 +291,9 @@ Test(gen_full, bad_goal_refused)
 	}
 }
 
-Test(gen_full, boards_beyond_12_cells_refused)
+Test(gen_full, boards_beyond_14_cells_refused)
 {
-	const char *sizes[] = { "4x4", "3x5", "5x3", "2x7", "7x2", "2x8" };
+	const char *sizes[] = { "4x4", "3x5", "5x3", "2x8", "8x2" };
 	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
 		char db[TEXT_MAX];
 		tk_tmp_path(db, sizeof db, "gen-big.lmdb");
@@ -302,6 +302,22 @@ Test(gen_full, boards_beyond_12_cells_refused)
 		cr_assert(strstr(err, sizes[i]), "%s: '%s' does not name the size", sizes[i], err);
 		assert_refused(rc, 1, out, err, sizes[i], "pattern databases");
 		cr_assert(!ck_exists(db), "a refused size must not create the database");
+	}
+}
+
+/* 7x2 and 2x7 in bytes (43.6 GB) are refused before any work, naming
+ * --bits 2 (the default there); the database is not even created. */
+Test(gen_full, fourteen_cells_in_bytes_refused_before_work)
+{
+	const char *sizes[] = { "7x2", "2x7" };
+	for (size_t i = 0; i < 2; i++) {
+		char db[TEXT_MAX];
+		tk_tmp_path(db, sizeof db, "gen-14.lmdb");
+		char *out, *err;
+		int rc = ck_gen(db, &out, &err, "full %s --bits 8", sizes[i]);
+		cr_assert(strstr(err, sizes[i]), "%s: '%s' does not name the size", sizes[i], err);
+		assert_refused(rc, 1, out, err, sizes[i], "--bits 2");
+		cr_assert(!ck_exists(db), "a refused build must not create the database");
 	}
 }
 

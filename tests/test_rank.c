@@ -48,6 +48,7 @@ Test(rank, counts)
 	cr_assert_eq(sdb_rank_count(2, 2), 12);
 	cr_assert_eq(sdb_rank_count(3, 3), 181440);
 	cr_assert_eq(sdb_rank_count(3, 4), 239500800);
+	cr_assert_eq(sdb_rank_count(7, 2), 43589145600ull);   /* OEIS A346736's total */
 	cr_assert_eq(sdb_rank_count(4, 4), 10461394944000ull);
 	cr_assert_eq(sdb_rank_count(1, 4), 0);
 }
@@ -72,10 +73,12 @@ Test(rank, unrank_every_index_3x3)
 		}
 }
 
-/* 3x4 and the other 12-cell boards: random round trips from both sides. */
-Test(rank, random_round_trips_12_cells)
+/* 3x4, the other 12-cell boards and the 14-cell ones (indices past 2^32):
+ * random round trips from both sides. */
+Test(rank, random_round_trips_12_and_14_cells)
 {
-	const int sizes[][2] = { { 3, 4 }, { 4, 3 }, { 2, 6 }, { 6, 2 }, { 2, 5 }, { 5, 2 } };
+	const int sizes[][2] = { { 3, 4 }, { 4, 3 }, { 2, 6 }, { 6, 2 }, { 2, 5 }, { 5, 2 },
+		                 { 7, 2 }, { 2, 7 } };
 	unsigned seed = 12345;
 	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
 		int w = sizes[s][0], h = sizes[s][1];
@@ -101,6 +104,8 @@ Test(rank, unrank_refuses_bad_input)
 	sdb_board b;
 	cr_assert_eq(sdb_unrank(&b, 3, 3, 0, 181440), SDB_EINVAL);
 	cr_assert_eq(sdb_unrank(&b, 4, 4, 0, 0), SDB_EINVAL);
+	cr_assert_eq(sdb_unrank(&b, 5, 3, 0, 0), SDB_EINVAL);
+	cr_assert_eq(sdb_unrank(&b, 7, 2, 0, 43589145600ull), SDB_EINVAL);
 	cr_assert_eq(sdb_unrank(&b, 1, 3, 0, 0), SDB_EINVAL);
 }
 
@@ -145,4 +150,6 @@ Test(rank, neighbors_large_boards)
 	neighbors_match(4, 3, 4099);
 	neighbors_match(2, 6, 4099);
 	neighbors_match(6, 2, 4099);
+	neighbors_match(7, 2, 2178291);   /* every block of 13!/2, past 2^32 */
+	neighbors_match(2, 7, 2178291);
 }

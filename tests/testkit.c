@@ -236,3 +236,23 @@ void tk_build_lib(const char *path, int w, int h, const int *blanks, int nblanks
 	cr_assert_eq(sdb_writer_commit(wr), 0, "%s", sdb_errdetail());
 	sdb_db_close(db);
 }
+
+uint8_t *tk_table_copy(const sdb_table *t)
+{
+	const uint64_t total = sdb_table_bytes(sdb_table_meta(t));
+	uint8_t *copy = malloc(total ? total : 1);
+	cr_assert_not_null(copy);
+	uint64_t at = 0;
+	const int n = sdb_table_chunks(t);
+	cr_assert_gt(n, 0, "%s", sdb_errdetail());
+	for (int c = 0; c < n; c++) {
+		uint64_t bytes;
+		const uint8_t *data = sdb_table_chunk(t, c, &bytes);
+		cr_assert_not_null(data, "%s", sdb_errdetail());
+		cr_assert_leq(at + bytes, total);
+		memcpy(copy + at, data, bytes);
+		at += bytes;
+	}
+	cr_assert_eq(at, total, "the chunks add up to the table");
+	return copy;
+}

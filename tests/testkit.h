@@ -58,6 +58,9 @@ void tk_build(const char *db, const char *size, const char *extra);
 /* Count lines of s. */
 int tk_lines(const char *s);
 
+/* A malloc'ed copy of a table's entries, whole or in chunks (asserts). */
+uint8_t *tk_table_copy(const sdb_table *t);
+
 /* Build the full tables of the given blank cells (representatives) of WxH
  * into db at path through the library and the engine, in one transaction. */
 void tk_build_lib(const char *path, int w, int h, const int *blanks, int nblanks);

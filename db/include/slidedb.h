@@ -107,8 +107,14 @@ const char *sdb_errdetail(void);
 /**@{*/
 /** Largest number of cells of any board. */
 #define SDB_MAX_CELLS 16
-/** Largest number of cells of a board that full tables cover. */
-#define SDB_MAX_FULL_CELLS 12
+/** Largest number of cells of a board that full tables cover (7x2, 2x7:
+ * 43.6 billion states, built in two bits per state). */
+#define SDB_MAX_FULL_CELLS 14
+/** Boards of up to this many cells are answered from their full table only
+ * (a missing table is an error naming the command that builds it); larger
+ * boards use a full table when the database has one for the goal, else a
+ * search on pattern databases. */
+#define SDB_TABLE_ONLY_CELLS 12
 /** Longest move sequence any answer can hold. */
 #define SDB_MAX_MOVES 127
 
@@ -375,8 +381,29 @@ uint64_t sdb_table_bytes(const sdb_table_info *info);
 
 /** @brief The entries of a table: sdb_table_bytes() bytes, read
  * zero-copy from the memory map (pages are read on first touch only).
- * @return NULL if the data cannot be read (sdb_errdetail() says why). */
+ * @return NULL if the data cannot be read (sdb_errdetail() says why), and
+ * for a table stored in chunks (sdb_table_chunks() > 1): read those with
+ * sdb_table_chunk(). */
 const uint8_t *sdb_table_data(const sdb_table *t);
+
+/** @brief Number of chunks the entries are stored in: 1, except for tables
+ * over 4 GiB (the largest LMDB value), which are stored in chunks of
+ * 128 MiB (two-bit tables of 14-cell boards).
+ * @return the number, or #SDB_ECORRUPT (a chunk is missing or of the wrong
+ * size; sdb_errdetail() says which) or #SDB_EINVAL (a handle that is not
+ * read-only). */
+int sdb_table_chunks(const sdb_table *t);
+
+/** @brief Chunk @p i of a table's entries, read zero-copy as
+ * sdb_table_data(): the entries are the chunks one after another; every
+ * chunk but the last has the same size, a power of two.
+ * @param[out] bytes  the chunk's size (0 on error)
+ * @return the chunk, or NULL (sdb_errdetail() says why). */
+const uint8_t *sdb_table_chunk(const sdb_table *t, int i, uint64_t *bytes);
+
+/** @brief sdb_table_recount() of a table as stored, whole or in chunks.
+ * @return 0, #SDB_ECORRUPT (entries unreadable), or as sdb_table_recount(). */
+int sdb_table_count_entries(uint64_t *counts, const sdb_table *t);
 
 /** @brief Count a table's entries by distance from its bytes (nibble tables
  * through their groups' Manhattan distances): what sdb_table_expected_counts()

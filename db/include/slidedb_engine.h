@@ -85,12 +85,34 @@ int sdb_writer_begin(sdb_writer **w, sdb_db *db);
 /** @brief Reserve @p size bytes for the entries of table @p name inside the
  * transaction and return where to write them (LMDB MDB_RESERVE: the caller
  * fills the database's own pages, no copy). Replaces a table of that name.
+ * Tables over 4 GiB cannot be reserved whole (#SDB_EINVAL): write them with
+ * sdb_writer_open_table(). Fill each reserved table before the next.
  * The memory is valid until sdb_writer_put_meta(), commit or abort. @p size
  * is sdb_table_bytes() of the catalog entry to come.
  * @return 0, #SDB_EIO (e.g. map full), #SDB_EINVAL (bad name). */
 int sdb_writer_reserve(sdb_writer *w, uint8_t **data, const char *name, uint64_t size);
 
-/** @brief Record the catalog entry of the table reserved last. Computes
+/** @brief The largest table sdb_writer_reserve() takes: 4 GiB - 1 (LMDB's
+ * largest value), or less when SLIDEDB_CHUNK_BYTES is set (tests). */
+uint64_t sdb_writer_max_whole(const sdb_writer *w);
+
+/** @brief Begin table @p name of @p size bytes whose entries will be
+ * copied in with sdb_writer_append() (replaces a table of that name): for
+ * entries that are not built in place, and for tables over 4 GiB, which
+ * LMDB cannot hold in one value and which are stored in chunks
+ * (sdb_table_chunk()); only #SDB_ENTRY_MOD3 tables may be that large.
+ * @return 0, #SDB_EIO, #SDB_EINVAL (bad name). */
+int sdb_writer_open_table(sdb_writer *w, const char *name, uint64_t size);
+
+/** @brief Copy the next @p n bytes of the table begun by
+ * sdb_writer_open_table() into the database's pages, computing its CRC on
+ * the way. A chunk is reserved when the previous one is full, so the caller
+ * may give back its own copy of each part once appended.
+ * @return 0, #SDB_EIO (e.g. map full), #SDB_EINVAL (more than opened). */
+int sdb_writer_append(sdb_writer *w, const void *data, uint64_t n);
+
+/** @brief Record the catalog entry of the table reserved (or opened and
+ * wholly appended) last. Computes
  * the CRC-32 of its entries and fills info->crc32 and info->format_version.
  * @return 0, #SDB_EINVAL (no reserved table, or names differ), #SDB_EIO. */
 int sdb_writer_put_meta(sdb_writer *w, sdb_table_info *info);
