@@ -58,9 +58,13 @@ def extension():
                          extra_compile_args=cflags + [f for f in flags if f.startswith("-I")],
                          extra_link_args=[f for f in flags if not f.startswith("-I")])
     lmdb = pkg_config("--cflags", "--libs", "lmdb") or ["-llmdb"]
+    # setuptools rebuilds only when a source or one of these is newer than the module
+    headers = [os.path.relpath(p, HERE) for p in
+               [*(ROOT / "db").glob("*.h"), *(ROOT / "db" / "include").glob("*.h"), *(HERE / "ext").glob("*.h")]]
     return Extension(
         "slidedb._slidedb",
         glue + library_sources(),
+        depends=headers,
         include_dirs=include + [os.path.relpath(ROOT / "db" / "include", HERE),
                                 os.path.relpath(ROOT / "db", HERE)],
         extra_compile_args=cflags + [f for f in lmdb if f.startswith("-I")],

@@ -91,7 +91,7 @@ static PyObject *get_moves(answer_object *o, void *c)
 static PyObject *get_best_moves(answer_object *o, void *c)
 {
 	(void)c;
-	if (!o->a.solvable || !(o->asked & ASK_BEST_MOVES))
+	if (!o->a.solvable || !(o->asked & HAVE_BEST_MOVES))
 		Py_RETURN_NONE;
 	return moves_letters(o->a.best_moves);
 }

@@ -18,7 +18,7 @@ static int size_of_cells(const sdb_db *db, int cells, int *w, int *h)
 static int check_range(PyArrayObject *a, npy_intp cells)
 {
 	PyArrayObject *wide = (PyArrayObject *)PyArray_FROMANY((PyObject *)a, NPY_INT64, 0, 0,
-	                                                       NPY_ARRAY_CARRAY_RO);
+	                                                       NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST);
 	if (!wide)
 		return -1;
 	const int64_t *v = PyArray_DATA(wide);

@@ -247,6 +247,7 @@ static PyObject *db_solve(ext_database *self, PyObject *args, PyObject *kw)
 		PyErr_NoMemory();
 	else if (!all || (list = seqs_list(&s)))
 		result = ext_answer_new(&q, &a, (path ? ASK_PATH : 0) | (all_best ? ASK_BEST_MOVES : 0) |
+		                        (all_best || count ? HAVE_BEST_MOVES : 0) |
 		                        (count ? ASK_COUNT : 0) | (tiles ? ASK_TILES : 0) |
 		                        (all ? ASK_ALL : 0), list);
 	Py_XDECREF(list);

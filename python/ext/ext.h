@@ -74,7 +74,8 @@ PyObject *ext_answer_new(const sdb_query *q, const sdb_answer *a, unsigned asked
 PyObject *ext_check_new(const sdb_query *q, const sdb_check *c, PyObject *moves);
 
 /* What was asked of an answer (fields shown and put in to_dict()). */
-enum { ASK_PATH = 1, ASK_BEST_MOVES = 2, ASK_COUNT = 4, ASK_TILES = 8, ASK_ALL = 16 };
+enum { ASK_PATH = 1, ASK_BEST_MOVES = 2, ASK_COUNT = 4, ASK_TILES = 8, ASK_ALL = 16,
+       HAVE_BEST_MOVES = 32 /* counting finds them too (not shown by the CLI) */ };
 
 /* A table's catalog entry as a dict, as `slidedb-lookup info --json`. */
 PyObject *ext_table_dict(const sdb_table_info *in);

@@ -57,7 +57,9 @@ static const sdb_heuristic *h_pin(heuristic_object *o)
 		PyErr_SetString(PyExc_ValueError, "the heuristic is closed");
 		return NULL;
 	}
-	return ext_pin(o->db) ? o->h : NULL;
+	/* its own pin keeps the handle open, even after the database's close() */
+	o->db->pins++;
+	return o->h;
 }
 
 static PyObject *h_value(heuristic_object *o, PyObject *state)

@@ -1,0 +1,54 @@
+"""What a Python user reads: docstrings on everything, help() that shows
+signatures, stubs that match the module, and the package's metadata."""
+
+import inspect
+import pydoc
+from pathlib import Path
+
+import slidedb
+
+PUBLIC_TYPES = [slidedb.Database, slidedb.Answer, slidedb.Check, slidedb.Heuristic]
+
+
+def test_everything_documented():
+    assert slidedb.__doc__ and slidedb.open.__doc__ and slidedb.dataset.__doc__
+    for name in slidedb.__all__:
+        obj = getattr(slidedb, name)
+        if callable(obj) or inspect.ismodule(obj):
+            assert obj.__doc__, name
+    for cls in PUBLIC_TYPES:
+        assert cls.__doc__
+        for name, member in vars(cls).items():
+            if not name.startswith("_"):
+                assert member.__doc__, f"{cls.__name__}.{name}"
+
+
+def test_signatures():
+    sig = inspect.signature(slidedb.Database.solve)
+    assert list(sig.parameters)[:3] == ["self", "start", "goal"]
+    assert sig.parameters["path"].kind is inspect.Parameter.KEYWORD_ONLY
+    assert str(inspect.signature(slidedb.Database.distance)).endswith(
+        "states, goal=None, *, size=None, max_nodes=None, timeout=None)")
+    assert "seed=None" in str(inspect.signature(slidedb.Database.random))
+    assert str(inspect.signature(slidedb.Heuristic.value)) == "(self, state, /)"
+    text = pydoc.render_doc(slidedb.Database, renderer=pydoc.plaintext)
+    assert "start, goal=None, *, size=None, path=False" in text
+    assert "Optimal distances of many boards" in text
+
+
+def test_stubs_match_module():
+    here = Path(slidedb.__file__).parent
+    assert (here / "py.typed").exists()
+    stub = (here / "_slidedb.pyi").read_text()
+    for cls in PUBLIC_TYPES:
+        assert f"class {cls.__name__}:" in stub
+        for name in vars(cls):
+            if not name.startswith("_") or name in ("__enter__", "__exit__"):
+                assert f"def {name}(" in stub, f"{cls.__name__}.{name} missing from the stub"
+    for name in ("MOVES", "MAX_CELLS", "FORMAT_VERSION", "def version", "def default_path"):
+        assert name in stub
+
+
+def test_version():
+    assert slidedb.__version__ == slidedb.version() == "0.1.0"
+    assert slidedb.MOVES == "udlr" and slidedb.MAX_CELLS == 16

@@ -1,0 +1,131 @@
+"""Opening databases: paths, the context manager, the catalog against
+slidedb-lookup info --json, snapshots, and every error on open."""
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import slidedb
+from conftest import GEN, LOOKUP, ROOT, run
+
+
+def test_open_paths(db_path, tmp_path, monkeypatch):
+    with slidedb.open(db_path) as d:
+        assert d.path == str(db_path) and not d.closed
+        assert repr(d) == f"<slidedb.Database '{db_path}': 7 tables>"
+    assert d.closed and repr(d).endswith("(closed)>")
+    with pytest.raises(ValueError, match="closed"):
+        d.solve("1 2 3 4 5 6 7 8 0")
+    with pytest.raises(ValueError, match="closed"):
+        d.distance([[1, 2, 3, 4, 5, 6, 7, 8, 0]])
+    d.close()                                       # twice is harmless
+    with pytest.raises(ValueError, match="closed"):
+        with d:
+            pass
+    with slidedb.open(Path(db_path)) as d:          # a path-like
+        assert d.solve("1 2 3 4 5 6 7 0 8").moves == "r"
+    monkeypatch.setenv("SLIDEDB_DB", str(db_path))  # as the programs: $SLIDEDB_DB
+    assert slidedb.default_path() == str(db_path)
+    with slidedb.open() as d:
+        assert d.path == str(db_path)
+    monkeypatch.delenv("SLIDEDB_DB")
+    monkeypatch.chdir(tmp_path)                      # then ./slidedb.lmdb
+    assert slidedb.default_path() == "slidedb.lmdb"
+    shutil.copy(db_path, tmp_path / "slidedb.lmdb")
+    with slidedb.Database() as d:
+        assert d.path == "slidedb.lmdb" and len(d.tables()) == 7
+
+
+def test_tables_agree_with_info(db, db_path):
+    info = json.loads(run(LOOKUP, "--db", str(db_path), "info", "--json").stdout)
+    tables = db.tables()
+    assert [t["name"] for t in tables] == [t["name"] for t in info["tables"]]
+    for mine, cli in zip(tables, info["tables"]):
+        assert round(mine.pop("build_seconds"), 6) == cli.pop("build_seconds")
+        # every field given agrees; fields the CLI adds later ("chunks" of
+        # issue #11) are not in the library's sdb_table_info yet
+        assert mine == {k: v for k, v in cli.items() if k in mine}
+        assert set(cli) - set(mine) <= {"chunks"}
+    pattern = [t for t in db.tables() if t["kind"] == "pattern"]
+    assert [t["tiles"] for t in pattern] == [[1, 2, 3, 4], [5, 6, 7, 8]]
+
+
+def test_open_errors(tmp_path):
+    with pytest.raises(slidedb.DatabaseNotFoundError, match="slidedb-gen full 3x3") as e:
+        slidedb.open(tmp_path / "nope.lmdb")
+    assert isinstance(e.value, FileNotFoundError) and isinstance(e.value, slidedb.Error)
+    assert e.value.code == -4
+    junk = tmp_path / "junk.lmdb"
+    junk.write_bytes(b"not a database" * 1000)
+    with pytest.raises(slidedb.CorruptDatabaseError):
+        slidedb.open(junk)
+    with pytest.raises(TypeError):
+        slidedb.open(3.5)
+
+
+def test_other_version(tmp_path):
+    """Format 2 is read; a format from the future is refused with VersionError."""
+    path = tmp_path / "format.lmdb"
+    shutil.copy(ROOT / "tests" / "data" / "format2.lmdb", path)
+    with slidedb.open(path) as d:
+        assert d.tables()
+    run(GEN, "full", "2x2", "--db", str(path), "-q")     # converts it to this version
+    # LMDB keeps a key's value right after it in its leaf page: "format", then
+    # the version (as tests/test_store.c writes 99 through LMDB's own API)
+    data = path.read_bytes()
+    now = b"format" + slidedb.FORMAT_VERSION.to_bytes(4, "little")
+    assert now in data
+    path.write_bytes(data.replace(now, b"format" + (99).to_bytes(4, "little")))
+    with pytest.raises(slidedb.VersionError, match="version 99"):
+        slidedb.open(path)
+
+
+def test_reopen_and_changed(workdir):
+    path = workdir / "snap.lmdb"
+    run(GEN, "full", "2x3", "--db", str(path), "-q")
+    with slidedb.open(path) as d:
+        assert not d.changed
+        run(GEN, "full", "2x2", "--db", str(path), "-q")
+        assert d.changed
+        with pytest.raises(slidedb.TableNotFoundError):
+            d.solve("1 2 0 3")                        # the old snapshot
+        with d.reopen() as fresh:
+            assert fresh.solve("1 2 0 3").distance == 1 and not fresh.changed
+        assert d.solve("1 2 3 4 5 0").distance == 0  # both stay usable
+
+
+def test_errors_hierarchy():
+    for name in slidedb.errors.__all__:
+        cls = getattr(slidedb, name)
+        assert issubclass(cls, slidedb.Error) and cls.__doc__
+    assert issubclass(slidedb.InvalidBoardError, ValueError)
+    assert issubclass(slidedb.AmbiguousSizeError, slidedb.InvalidBoardError)
+    assert issubclass(slidedb.TableNotFoundError, LookupError)
+    assert issubclass(slidedb.DatabaseNotFoundError, FileNotFoundError)
+    assert issubclass(slidedb.DatabaseIOError, OSError)
+    e = slidedb.errors._error(-3, "disk on fire")
+    assert isinstance(e, slidedb.DatabaseIOError) and str(e) == "disk on fire"
+    assert isinstance(slidedb.errors._error(-2, "x"), MemoryError)
+    assert type(slidedb.errors._error(-11, "x")) is slidedb.TableExistsError
+    assert type(slidedb.errors._error(-7, "x")) is slidedb.Error
+    assert type(slidedb.errors._error(-5, "x")) is slidedb.CorruptDatabaseError
+
+
+def test_ambiguous_size(workdir):
+    path = workdir / "both6.lmdb"
+    run(GEN, "full", "2x3", "--db", str(path), "-q")
+    run(GEN, "full", "3x2", "--db", str(path), "-q")
+    with slidedb.open(path) as d:
+        with pytest.raises(slidedb.AmbiguousSizeError, match="2x3.*3x2|3x2.*2x3") as e:
+            d.solve("1 2 3 4 0 5")
+        assert isinstance(e.value, ValueError) and e.value.code == -9
+        with pytest.raises(slidedb.AmbiguousSizeError):
+            d.distance([[1, 2, 3, 4, 0, 5]])
+        assert d.solve("1 2 3 4 0 5", size="3x2").size == "3x2"
+        assert d.solve("[[1,2,3],[4,0,5]]").size == "3x2"
+        assert d.distance([[[1, 2, 3], [4, 0, 5]]]).tolist() == [1]
+        assert d.distance([[1, 2, 3, 4, 0, 5]], size="3x2").tolist() == [1]

@@ -1,0 +1,204 @@
+"""Database.solve() and Database.check(): every board notation, agreement
+with slidedb-lookup --json, every move sequence replayed, and the errors."""
+
+import numpy as np
+import pytest
+
+import slidedb
+from conftest import GEN, lookup_json, run
+from reference import bfs, cells, replay
+
+GOAL = "1 2 3 4 5 6 7 8 0"
+
+
+@pytest.fixture(scope="module")
+def dist3():
+    return bfs(cells(GOAL), 3)
+
+
+def test_answer_fields(db, dist3):
+    a = db.solve("1 2 3 4 0 6 7 5 8")
+    assert (a.start, a.goal, a.size, a.solvable) == ("1 2 3 4 0 6 7 5 8", GOAL, "3x3", True)
+    assert a.distance == dist3[cells(a.start)] == 2
+    assert a.best_move == a.moves[0] and replay(cells(a.start), a.moves, 3) == cells(GOAL)
+    assert a.method == "table" and a.nodes is None and a.heuristic is None and a.note is None
+    assert a.best_moves is None and a.solutions is None and a.all_moves is None
+    assert a.path == ["1 2 3 4 0 6 7 5 8", "1 2 3 4 5 6 7 0 8", GOAL]
+    assert a.tiles == [5, 8]
+    assert repr(a) == ("Answer(start='1 2 3 4 0 6 7 5 8', goal='1 2 3 4 5 6 7 8 0', distance=2, "
+                       "best_move='d', moves='dr')")
+
+
+def test_goal_and_unsolvable(db):
+    at_goal = db.solve(GOAL)
+    assert (at_goal.distance, at_goal.best_move, at_goal.moves, at_goal.path) == (0, None, "", [GOAL])
+    u = db.solve("1 2 3 4 5 6 8 7 0", all_best=True, count=True)
+    assert not u.solvable and u.distance is None and u.moves is None and u.method is None
+    assert u.best_moves is None and u.solutions is None and u.path is None
+    assert repr(u).endswith("solvable=False)")
+
+
+@pytest.mark.parametrize("board", [
+    "1 2 3 x 4 6 7 5 8", "1,2,3,_,4,6,7,5,8", "123.46758", "[[1,2,3],[0,4,6],[7,5,8]]",
+    "1 2 3\nx 4 6\n7 5 8", [1, 2, 3, 0, 4, 6, 7, 5, 8], (1, 2, 3, 0, 4, 6, 7, 5, 8),
+    [[1, 2, 3], [0, 4, 6], [7, 5, 8]], np.array([1, 2, 3, 0, 4, 6, 7, 5, 8], dtype=np.uint8),
+    np.array([[1, 2, 3], [0, 4, 6], [7, 5, 8]], dtype=np.int64),
+    np.array([[1, 0, 7], [2, 4, 5], [3, 6, 8]], dtype=np.int16).T,   # not contiguous
+])
+def test_notations(db, board):
+    a = db.solve(board)
+    assert a.start == "1 2 3 0 4 6 7 5 8" and a.moves == "rdr"
+
+
+def test_goal_notations(db, dist3):
+    goal = "1 0 3 8 2 4 7 6 5"
+    d = bfs(cells(goal), 3)
+    for start in ("1 2 3 0 8 4 7 6 5", "5 4 1 2 0 3 7 8 6"):
+        for g in (goal, [1, 0, 3, 8, 2, 4, 7, 6, 5], np.array([[1, 0, 3], [8, 2, 4], [7, 6, 5]])):
+            a = db.solve(start, g)
+            assert a.goal == goal and a.distance == d[cells(start)]
+            assert replay(cells(start), a.moves, 3) == cells(goal)
+    assert db.solve("1 2 3 0 8 4 7 6 5 ; 1 0 3 8 2 4 7 6 5").moves == "ru"
+
+
+def test_sizes(db):
+    # 2x3 is built, 3x2 is not: six cells are 2x3
+    a = db.solve("1 2 3 4 0 5")
+    assert a.size == "2x3"
+    d = bfs((1, 2, 3, 4, 5, 0), 2)
+    assert a.distance == d[(1, 2, 3, 4, 0, 5)]
+    assert db.solve("1 2 3 4 0 5", size=(2, 3)).size == "2x3"
+    with pytest.raises(slidedb.TableNotFoundError) as e:
+        db.solve("1 2 3 4 0 5", size="3x2")
+    assert e.value.command == "slidedb-gen full 3x2" + f" --db '{db.path}'"
+    with pytest.raises(slidedb.InvalidBoardError, match="not a board size"):
+        db.solve("1 2 3 4 0 5", size="3by2")
+    with pytest.raises(TypeError):
+        db.solve("1 2 3 4 0 5", size=6)
+
+
+def test_agrees_with_cli(db, db_path):
+    """The same queries through slidedb-lookup --json and through solve(): equal objects."""
+    rng = np.random.default_rng(12)
+    queries = []
+    for _ in range(60):
+        start = rng.permutation(9)
+        goal = rng.permutation(9)
+        queries.append((" ".join(map(str, start)), " ".join(map(str, goal))))
+    queries += [(GOAL, GOAL), ("8 6 7 2 5 4 3 0 1", GOAL), ("1 2 3 4 0 5", "1 2 3 4 5 0")]
+    text = "".join(f"{s} ; {g}\n" for s, g in queries)
+    for flags, kw in [((), {}), (("--path", "--tiles"), {"path": True, "tiles": True}),
+                      (("--all-best", "--count", "--all", "--limit", "5"),
+                       {"all_best": True, "count": True, "all": True, "limit": 5})]:
+        cli = lookup_json(db_path, "--json", *flags, input=text)
+        assert len(cli) == len(queries)
+        for (s, g), want in zip(queries, cli):
+            got = db.solve(s, g, **kw)
+            assert got.to_dict() == want
+            if got.solvable:
+                assert replay(cells(s), got.moves, 3 if len(cells(s)) == 9 else 2) == cells(g)
+                for seq in got.all_moves or []:
+                    assert len(seq) == got.distance and replay(cells(s), seq, 3) == cells(g)
+
+
+def test_counts_match_bfs(db, dist3):
+    """Optimal solutions counted by the library against a count by BFS layers."""
+    from reference import neighbours
+
+    def count(board):
+        d = dist3[board]
+        if d == 0:
+            return 1
+        return sum(count(n) for _, n in neighbours(board, 3) if dist3.get(n) == d - 1)
+
+    some = [" ".join(map(str, b)) for b in db.random("3x3", 4, distance=16, seed=8).tolist()]
+    for start in ["8 6 7 2 5 4 3 0 1", "1 2 3 4 0 8 7 6 5", *some]:
+        a = db.solve(start, count=True, all=True, limit=1000)
+        assert a.solutions == count(cells(start)) == len(a.all_moves)
+        assert sorted(a.all_moves, key=lambda s: ["udlr".index(c) for c in s]) == a.all_moves
+        assert a.best_moves == "".join(sorted({m[0] for m in a.all_moves}, key="udlr".index))
+
+
+@pytest.mark.parametrize("board, match", [
+    ("1 2 3 4 5 6 7 8 8", "start: tile 8 appears twice"),
+    ("1 2 3 4 5 6 7 8 9", "start: tile 9 is out of range 1..8 for 3x3"),
+    ("bad", "unknown notation"),
+    ([1, 2, 3, -1, 5, 6, 7, 8, 0], "start: tile -1 is out of range"),
+    ([1.0, 2, 3, 4, 5, 6, 7, 8, 0], "start: tiles must be integers"),
+    (np.zeros((2, 2, 2), dtype=int), "not an array of 3 dimensions"),
+])
+def test_invalid_boards(db, board, match):
+    with pytest.raises(slidedb.InvalidBoardError, match=match) as e:
+        db.solve(board)
+    assert isinstance(e.value, ValueError) and e.value.code == -1
+
+
+def test_wrong_types(db):
+    with pytest.raises(TypeError):
+        db.solve(b"123456780")
+    with pytest.raises(TypeError):
+        db.solve()
+    with pytest.raises(TypeError):
+        db.solve(GOAL, GOAL, "positional")
+
+
+def test_search_4x4(db15, db15_path):
+    start = "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15"
+    a = db15.solve(start, count=True)
+    want = lookup_json(db15_path, "--json", "--count", start)[0]
+    assert a.to_dict() == want and a.method == "search"
+    assert a.heuristic_name == "pdb-4x4-b0-5-5-5" and a.nodes >= 1 and a.distance == 2
+    hard = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1"   # 80 moves, one of the hardest
+    with pytest.raises(slidedb.SearchLimitError, match="limit") as e:
+        db15.solve(hard, max_nodes=1000)
+    assert e.value.code == -10
+    with pytest.raises(slidedb.SearchLimitError):
+        db15.solve(hard, timeout=0.01)
+    with pytest.raises(slidedb.InvalidBoardError, match="max_nodes"):
+        db15.solve(hard, max_nodes=0)
+
+
+def test_missing_table_command_runs(workdir):
+    """A missing table names the command that builds it; it runs as it is."""
+    path = workdir / "empty-then-2x2.lmdb"
+    run(GEN, "full", "2x3", "--db", str(path), "-q")
+    with slidedb.open(path) as d:
+        with pytest.raises(slidedb.TableNotFoundError) as e:
+            d.solve("1 2 0 3")
+        assert isinstance(e.value, LookupError) and e.value.code == -4
+        assert e.value.command.startswith("slidedb-gen full 2x2")
+        import shlex
+
+        run(GEN, *shlex.split(e.value.command)[1:])
+        assert d.changed
+        with d.reopen() as fresh:
+            assert fresh.solve("1 2 0 3").moves == "r"
+
+
+CHECKS = ["rr", "rlrr", "d", "r", ""]
+
+
+def test_check_agrees_with_cli(db, db_path):
+    cases = [("1 2 3 4 5 6 0 7 8", m) for m in CHECKS] + [("1 2 3 4 5 6 0 8 7", "rr"),
+                                                          ("1 2 3 4 5 6 7 8 0", "")]
+    text = "".join(f"{s} ; {m}\n" if m else f"{s} ; \n" for s, m in cases)
+    cli = lookup_json(db_path, "check", "--json", input=text)
+    for (s, m), want in zip(cases, cli):
+        c = db.check(s, m)
+        assert c.to_dict() == want
+        assert c.end == " ".join(map(str, replay(cells(s), m[:c.illegal_step - 1] if not c.legal else m, 3)))
+    c = db.check("1 2 3 4 5 6 0 7 8", "rlrr")
+    assert (c.verdict, c.length, c.distance, c.optimal, c.legal) == (
+        "valid, 2 moves longer than optimal", 4, 2, False, True)
+    assert repr(c) == "Check(moves='rlrr', verdict='valid, 2 moves longer than optimal')"
+    c = db.check([1, 0, 3, 8, 2, 4, 7, 6, 5], "d", goal="1 0 3 8 2 4 7 6 5")
+    assert c.end == "1 2 3 8 0 4 7 6 5" and c.end_distance == 1
+
+
+def test_check_errors(db):
+    with pytest.raises(slidedb.InvalidBoardError, match="'x' at position 2 is not a move"):
+        db.check(GOAL, "rx")
+    with pytest.raises(slidedb.InvalidBoardError, match="one word"):
+        db.check(GOAL, "r r")
+    with pytest.raises(TypeError):
+        db.check(GOAL, 5)
