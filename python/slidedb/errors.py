@@ -128,6 +128,8 @@ _BY_CODE: dict[int, type[Error]] = {
 
 def _error(code: int, message: str, index: int | None = None, opening: bool = False) -> Exception:
     """The exception for a library failure (called by the extension)."""
+    # the library names the CLI's option where Python has an argument
+    message = message.replace("(--size WxH)", "(size='WxH')")
     if code == -2:
         return MemoryError(message)
     if code == -4 and opening:
