@@ -230,37 +230,23 @@ static PyGetSetDef answer_getset[] = {
 	{ NULL, NULL, NULL, NULL, NULL }
 };
 
-/* Set d[key] = value (stolen); -1 on failure. */
-static int put(PyObject *d, const char *key, PyObject *value)
-{
-	if (!value)
-		return -1;
-	int rc = PyDict_SetItemString(d, key, value);
-	Py_DECREF(value);
-	return rc;
-}
-
-typedef PyObject *(*field_fn)(answer_object *, void *);
-
 static PyObject *answer_to_dict(answer_object *o, PyObject *noargs)
 {
 	(void)noargs;
 	/* the keys of slidedb-lookup --json, in its order, when it shows them */
-	static const struct { const char *key; field_fn get; unsigned asked; } fields[] = {
-		{ "start", get_start, 0 }, { "goal", get_goal, 0 }, { "size", get_size, 0 },
-		{ "solvable", get_solvable, 0 }, { "distance", get_distance, 0 },
-		{ "best_move", get_best_move, 0 }, { "moves", get_moves, 0 },
-		{ "tiles", get_tiles, ASK_TILES }, { "best_moves", get_best_moves, ASK_BEST_MOVES },
-		{ "solutions", get_solutions, ASK_COUNT }, { "all_moves", get_all_moves, ASK_ALL },
-		{ "path", get_path, ASK_PATH },
+	static const ext_field fields[] = {
+		{ "start", (getter)get_start, 0 }, { "goal", (getter)get_goal, 0 },
+		{ "size", (getter)get_size, 0 }, { "solvable", (getter)get_solvable, 0 },
+		{ "distance", (getter)get_distance, 0 }, { "best_move", (getter)get_best_move, 0 },
+		{ "moves", (getter)get_moves, 0 }, { "tiles", (getter)get_tiles, ASK_TILES },
+		{ "best_moves", (getter)get_best_moves, ASK_BEST_MOVES },
+		{ "solutions", (getter)get_solutions, ASK_COUNT },
+		{ "all_moves", (getter)get_all_moves, ASK_ALL }, { "path", (getter)get_path, ASK_PATH },
 	};
-	PyObject *d = PyDict_New();
-	for (size_t i = 0; d && i < sizeof fields / sizeof *fields; i++)
-		if ((!fields[i].asked || (o->asked & fields[i].asked)) &&
-		    put(d, fields[i].key, fields[i].get(o, NULL)))
-			Py_CLEAR(d);
+	PyObject *d = ext_fields_dict((PyObject *)o, fields, sizeof fields / sizeof *fields, o->asked);
 	if (d && o->a.method == SDB_METHOD_SEARCH &&
-	    (put(d, "nodes", get_nodes(o, NULL)) || put(d, "heuristic", get_heuristic(o, NULL))))
+	    (ext_dict_put(d, "nodes", get_nodes(o, NULL)) ||
+	     ext_dict_put(d, "heuristic", get_heuristic(o, NULL))))
 		Py_CLEAR(d);
 	return d;
 }
@@ -383,19 +369,16 @@ static PyGetSetDef check_getset[] = {
 static PyObject *check_to_dict(check_object *o, PyObject *noargs)
 {
 	(void)noargs;
-	typedef PyObject *(*cfield)(check_object *, void *);
-	static const struct { const char *key; cfield get; } fields[] = {
-		{ "start", cget_start }, { "goal", cget_goal }, { "size", cget_size },
-		{ "moves", cget_moves }, { "legal", cget_legal }, { "illegal_step", cget_illegal_step },
-		{ "reaches_goal", cget_reaches_goal }, { "length", cget_length },
-		{ "distance", cget_distance }, { "optimal", cget_optimal },
-		{ "end_distance", cget_end_distance }, { "verdict", cget_verdict },
+	static const ext_field fields[] = {
+		{ "start", (getter)cget_start, 0 }, { "goal", (getter)cget_goal, 0 },
+		{ "size", (getter)cget_size, 0 }, { "moves", (getter)cget_moves, 0 },
+		{ "legal", (getter)cget_legal, 0 }, { "illegal_step", (getter)cget_illegal_step, 0 },
+		{ "reaches_goal", (getter)cget_reaches_goal, 0 }, { "length", (getter)cget_length, 0 },
+		{ "distance", (getter)cget_distance, 0 }, { "optimal", (getter)cget_optimal, 0 },
+		{ "end_distance", (getter)cget_end_distance, 0 },
+		{ "verdict", (getter)cget_verdict, 0 },
 	};
-	PyObject *d = PyDict_New();
-	for (size_t i = 0; d && i < sizeof fields / sizeof *fields; i++)
-		if (put(d, fields[i].key, fields[i].get(o, NULL)))
-			Py_CLEAR(d);
-	return d;
+	return ext_fields_dict((PyObject *)o, fields, sizeof fields / sizeof *fields, 0);
 }
 
 static PyObject *check_repr(check_object *o)

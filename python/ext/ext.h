@@ -77,6 +77,20 @@ PyObject *ext_check_new(const sdb_query *q, const sdb_check *c, PyObject *moves)
 enum { ASK_PATH = 1, ASK_BEST_MOVES = 2, ASK_COUNT = 4, ASK_TILES = 8, ASK_ALL = 16,
        HAVE_BEST_MOVES = 32 /* counting finds them too (not shown by the CLI) */ };
 
+/* d[key] = value, the reference to value stolen (NULL: a failure already
+ * raised). 0 or -1. */
+int ext_dict_put(PyObject *d, const char *key, PyObject *value);
+
+/* A field of an answer or a verdict: its JSON key, its getter, and the
+ * ASK_* flag that must be set for to_dict() to show it (0: always). */
+typedef struct ext_field {
+	const char *key;
+	getter get;
+	unsigned asked;
+} ext_field;
+/* The dict of the fields of o that `asked` shows, in order. */
+PyObject *ext_fields_dict(PyObject *o, const ext_field *fields, size_t n, unsigned asked);
+
 /* A table's catalog entry as a dict, as `slidedb-lookup info --json`. */
 PyObject *ext_table_dict(const sdb_table_info *in);
 

@@ -65,17 +65,7 @@ __all__ = [
     "default_path",
     "version",
     "errors",
-    "Error",
-    "InvalidBoardError",
-    "AmbiguousSizeError",
-    "BoardTooLargeError",
-    "TableNotFoundError",
-    "DatabaseNotFoundError",
-    "CorruptDatabaseError",
-    "VersionError",
-    "SearchLimitError",
-    "TableExistsError",
-    "DatabaseIOError",
+    *errors.__all__,
 ]
 
 PathLike = Union[str, bytes, "_os.PathLike[str]", "_os.PathLike[bytes]"]
