@@ -85,7 +85,8 @@ class Sdist(sdist):
     """An sdist carries the library's sources (and the CMakeLists.txt that lists them)."""
 
     def make_release_tree(self, base_dir, files):
-        super().make_release_tree(base_dir, files)
+        # the library's sources are listed as ../db/*.c: they go under libslidedb/ instead
+        super().make_release_tree(base_dir, [f for f in files if not f.startswith("..")])
         if ROOT == HERE.parent:
             dest = Path(base_dir) / "libslidedb"
             shutil.copytree(ROOT / "db", dest / "db", ignore=shutil.ignore_patterns("*.o"))
