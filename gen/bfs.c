@@ -18,8 +18,9 @@
 #endif
 
 #include "bfs.h"
+#include "bfs_entry.h"
 
-enum { UNSEEN = 0xff, CHUNK = 1 << 12, MAX_OUT = 4 * SDB_MAX_PATTERN };
+enum { CHUNK = 1 << 12, MAX_OUT = 4 * SDB_MAX_PATTERN };
 
 /* Pull once the frontier is at least half the unreached entries: on 3x3 and
  * the 6-6-3 groups this was as fast as any ratio tried (1/4 .. 8), and
@@ -43,24 +44,6 @@ static inline int is_calling_thread(void)
 #endif
 }
 
-static inline uint8_t load(const uint8_t *p)
-{
-	return __atomic_load_n(p, __ATOMIC_RELAXED);
-}
-
-static inline void store(uint8_t *p, uint8_t v)
-{
-	__atomic_store_n(p, v, __ATOMIC_RELAXED);
-}
-
-/* Claim an unreached entry for level v; true for the one thread that did. */
-static inline int claim(uint8_t *p, uint8_t v)
-{
-	uint8_t expected = UNSEEN;
-	return load(p) == UNSEEN &&
-	       __atomic_compare_exchange_n(p, &expected, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-}
-
 /* The first move whose neighbour is at distance d, or -1. */
 static int first_at(const pass *ps, const uint64_t *nbr, int count, int d)
 {
@@ -68,29 +51,6 @@ static int first_at(const pass *ps, const uint64_t *nbr, int count, int d)
 		if (nbr[m] != UINT64_MAX && (load(&ps->table[nbr[m]]) & ps->distmask) == d)
 			return m;
 	return -1;
-}
-
-/* Full tables: mark a neighbour reached from here by blank move m. Its best
- * move is back, m ^ 1; of several parents on this level the smallest move
- * wins (an atomic minimum of the byte, whose distance bits are equal), the
- * same move a pull would pick: the first direction to level k. Returns 1 if
- * this call reached the entry first. */
-static inline int reach_with_move(uint8_t *p, int k, int m)
-{
-	const uint8_t want = (uint8_t)((k + 1) | (m ^ 1) << 6);
-	uint8_t cur = load(p);
-	for (;;) {
-		if (cur == UNSEEN) {
-			if (__atomic_compare_exchange_n(p, &cur, want, 0, __ATOMIC_RELAXED,
-			                                __ATOMIC_RELAXED))
-				return 1;
-		} else if ((cur & 0x3f) != k + 1 || cur <= want) {
-			return 0;
-		} else if (__atomic_compare_exchange_n(p, &cur, want, 0, __ATOMIC_RELAXED,
-		                                       __ATOMIC_RELAXED)) {
-			return 0;
-		}
-	}
 }
 
 /* Push from entry i at distance k; returns the entries it claimed. */
@@ -289,13 +249,6 @@ void bfs_pattern_space(bfs_space *sp, const sdb_pattern *p)
  * is its distance mod 3 whoever writes it, so the bytes are the same for any
  * number of threads. */
 
-enum { UNSEEN2 = 3 };
-
-static inline unsigned get2(const uint8_t *t, uint64_t i)
-{
-	return (unsigned)(load(&t[i >> 2]) >> ((i & 3) * 2)) & 3u;
-}
-
 /* Entries of x (32 per word) equal to v, as bit 2j set for entry j. */
 static inline uint64_t match2(uint64_t x, unsigned v)
 {
@@ -310,15 +263,6 @@ typedef struct pass2 {
 	int pull;
 } pass2;
 
-/* Mark unreached entry n with the next level; 1 if this call did. */
-static inline uint64_t claim2(const pass2 *ps, uint64_t n)
-{
-	const int shift = (int)(n & 3) * 2;
-	const uint8_t clear = (uint8_t)(((UNSEEN2 ^ ps->next) & 3u) << shift);
-	uint8_t old = __atomic_fetch_and(&ps->table[n >> 2], (uint8_t)~clear, __ATOMIC_RELAXED);
-	return ((old >> shift) & 3u) == UNSEEN2;
-}
-
 static uint64_t visit2(const pass2 *ps, uint64_t i)
 {
 	uint64_t nbr[MAX_OUT], got = 0;
@@ -326,12 +270,12 @@ static uint64_t visit2(const pass2 *ps, uint64_t i)
 	if (!ps->pull) {
 		for (int j = 0; j < count; j++)
 			if (nbr[j] != UINT64_MAX && get2(ps->table, nbr[j]) == UNSEEN2)
-				got += claim2(ps, nbr[j]);
+				got += (uint64_t)claim2(ps->table, nbr[j], ps->next);
 		return got;
 	}
 	for (int j = 0; j < count; j++)
 		if (nbr[j] != UINT64_MAX && get2(ps->table, nbr[j]) == ps->cur)
-			return claim2(ps, i);
+			return (uint64_t)claim2(ps->table, i, ps->next);
 	return 0;
 }
 

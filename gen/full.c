@@ -1,6 +1,7 @@
 /* slidedb-gen full: exact tables of every state of boards up to 14 cells. */
 #include <stdio.h>
 
+#include "dist.h"
 #include "gen.h"
 
 /* Bits per state: --bits, else 8 up to 12 cells (239.5 MB for 3x4) and 2
@@ -79,7 +80,8 @@ int cmd_full(const options *o)
 	         o->w, o->h);
 	const uint64_t states = sdb_rank_count(o->w, o->h);
 	const int two_bit = table_bits(o) == 2;
-	if (check_table_fits(what, (uint64_t)count * (two_bit ? (states + 3) / 4 : states), two_bit))
+	if (dist_writes_db() &&
+	    check_table_fits(what, (uint64_t)count * (two_bit ? (states + 3) / 4 : states), two_bit))
 		return 1;
 	run r;
 	int err = run_begin(&r, o);

@@ -13,6 +13,7 @@
  * that apply to it). */
 typedef struct options {
 	const char *db_path, *goal_text, *partition, *output, *blank, *set_name;
+	const char *shards;   /* slidedb-gen-mpi full --shards DIR */
 	int all_goals, threads, json, quiet, progress_mode, partial, replace;
 	int bits;          /* full: 8 (distance and best move) or 2 (distance mod 3) */
 	int w, h;          /* the size argument of full and pdb */
@@ -78,5 +79,6 @@ int cmd_export(const options *o);
 int cmd_import(const options *o);
 int cmd_rm(const options *o);
 int cmd_compact(const options *o);
+int cmd_assemble(const options *o);
 
 #endif

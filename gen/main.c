@@ -9,16 +9,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dist.h"
 #include "gen.h"
 #include "opts.h"
 
 enum {
 	FULL = 1 << 0, PDB = 1 << 1, EXPORT = 1 << 2, IMPORT = 1 << 3, RM = 1 << 4,
-	COMPACT = 1 << 5, ALL = 0x3f, BUILD = FULL | PDB
+	COMPACT = 1 << 5, ASSEMBLE = 1 << 6, ALL = 0x7f, BUILD = FULL | PDB,
+	MPI_FULL = 1 << 7   /* full under slidedb-gen-mpi: --shards */
 };
 
 /* Long-only options get codes above any character. */
-enum { OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_PARTIAL, OPT_REPLACE, OPT_BITS };
+enum { OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_PARTIAL, OPT_REPLACE, OPT_BITS, OPT_SHARDS };
 
 static const cli_option gen_options[] = {
 	{ "goal", required_argument, 'g', BUILD,
@@ -40,8 +42,11 @@ static const cli_option gen_options[] = {
 	  "    --partial      allow groups that leave tiles out (a weaker heuristic)" },
 	{ "output", required_argument, 'o', EXPORT,
 	  "-o, --output FILE  the file to write ('-' for standard output)" },
-	{ "replace", no_argument, OPT_REPLACE, IMPORT,
+	{ "replace", no_argument, OPT_REPLACE, IMPORT | ASSEMBLE,
 	  "    --replace      replace tables that exist (default: refuse them)" },
+	{ "shards", required_argument, OPT_SHARDS, MPI_FULL,
+	  "    --shards DIR   each rank writes its slice as DIR/shard-RANK.lmdb on its own\n"
+	  "                     node (join them with `slidedb-gen assemble`), no database" },
 	{ "db", required_argument, 'd', ALL,
 	  "-d, --db PATH      database file (default $SLIDEDB_DB or slidedb.lmdb)" },
 	{ "threads", required_argument, 't', BUILD,
@@ -83,30 +88,61 @@ static const struct command {
 	  "remove tables, sets or full sizes, in one transaction", "%s rm full-3x3 pdb-4x4-b0-7-8" },
 	{ "compact", COMPACT, cmd_compact, 0, 0, "compact",
 	  "rewrite the database file without its free pages", "%s compact" },
+	{ "assemble", ASSEMBLE, cmd_assemble, 1, 64, "assemble DIR... [--replace]",
+	  "join the shards of slidedb-gen-mpi --shards (gathered into one or more folders)\n"
+	  "      into the database, as one build on one machine would have written it",
+	  "%s assemble shards/ --db big.lmdb" },
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 
+/* The commands this program runs: slidedb-gen-mpi only those that build. */
+static int mpi_flavour;
+
+static int offered(const struct command *c)
+{
+	return !mpi_flavour || (c->bit & BUILD);
+}
+
+/* The option bits of a command in this program: full under MPI takes
+ * --shards. */
+static unsigned option_bits(const struct command *c)
+{
+	return c->bit | (mpi_flavour && c->bit == FULL ? MPI_FULL : 0);
+}
+
 static void usage(FILE *f, const struct command *only)
 {
-	for (int i = 0; i < NCOMMANDS; i++)
-		if (!only || only == &commands[i])
-			fprintf(f, "%s %s %s [OPTIONS]\n", i && !only ? "      " : "Usage:", cli_prog,
+	for (int i = 0, n = 0; i < NCOMMANDS; i++)
+		if ((!only || only == &commands[i]) && offered(&commands[i]))
+			fprintf(f, "%s %s %s [OPTIONS]\n", n++ ? "      " : "Usage:", cli_prog,
 			        commands[i].synopsis);
-	fputs("Build distance tables and keep the database. Every command that writes does\n"
-	      "it in one transaction: all its tables appear at once, or none.\n\n", f);
+	fputs(mpi_flavour
+	      ? "Build distance tables across the ranks of an MPI job (mpirun -n N), each rank\n"
+	        "holding a slice of the index space; the bytes are those of slidedb-gen.\n"
+	        "Rank 0 writes the database in one transaction, or with --shards each rank\n"
+	        "writes its slice. A rank that fails ends the run on every rank: nothing is\n"
+	        "committed.\n\n"
+	      : "Build distance tables and keep the database. Every command that writes does\n"
+	        "it in one transaction: all its tables appear at once, or none.\n\n", f);
 	for (int i = 0; i < NCOMMANDS; i++)
-		if (!only || only == &commands[i])
+		if ((!only || only == &commands[i]) && offered(&commands[i]))
 			fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fputs("\nOptions:\n", f);
-	static const char *const names[] = { "full", "pdb", "export", "import", "rm", "compact" };
-	cli_options_help(f, gen_options, NOPTIONS, only ? only->bit : 0, ALL, names);
+	static const char *const names[] = { "full", "pdb", "export", "import", "rm", "compact",
+		                             "assemble", "full under slidedb-gen-mpi" };
+	const unsigned all = mpi_flavour ? BUILD | MPI_FULL : ALL;
+	cli_options_help(f, gen_options, NOPTIONS, only ? option_bits(only) : all & ~MPI_FULL,
+	                 all & ~MPI_FULL, names);
+	if (mpi_flavour && !only)
+		cli_options_help(f, gen_options, NOPTIONS, MPI_FULL, ALL, names);
 	fputs("\nExit status: 0 done, 1 failed (the database is left as it was), 2 usage.\n", f);
 	/* Only the command's own example: the help of one command names no option
 	 * of another. */
 	for (int i = 0, n = 0; i < NCOMMANDS; i++)
 		if (only ? only == &commands[i] : (commands[i].bit & BUILD) != 0) {
 			fputs(n++ ? "          " : only ? "Example:  " : "Examples: ", f);
-			fprintf(f, commands[i].example, cli_prog);
+			fprintf(f, commands[i].example, mpi_flavour ? "mpirun -n 4 slidedb-gen-mpi"
+			                                            : cli_prog);
 			fputc('\n', f);
 		}
 }
@@ -117,7 +153,7 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 	int c;
 	long v;
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, gen_options, NOPTIONS, cmd->bit)) != -1) {
+	while ((c = cli_getopt(argc, argv, gen_options, NOPTIONS, option_bits(cmd))) != -1) {
 		switch (c) {
 		case 'g': o->goal_text = optarg; break;
 		case 'a': o->all_goals = 1; break;
@@ -133,6 +169,7 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 		case 'o': o->output = optarg; break;
 		case OPT_REPLACE: o->replace = 1; break;
 		case 'd': o->db_path = optarg; break;
+		case OPT_SHARDS: o->shards = optarg; break;
 		case 't':
 			if (!cli_parse_long(&v, optarg, 1, 1024))
 				return cli_usage("--threads '%s' is not a number from 1 to 1024", optarg);
@@ -155,14 +192,17 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 	return -1;
 }
 
-int main(int argc, char **argv)
+int gen_main(int argc, char **argv, int mpi)
 {
-	cli_prog = "slidedb-gen";
+	mpi_flavour = mpi;
+	cli_prog = mpi ? "slidedb-gen-mpi" : "slidedb-gen";
+	const char *commands_list = mpi ? "full or pdb" : "full, pdb, export, import, rm, compact "
+	                                                  "or assemble";
 	options o = { .progress_mode = -1 };
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	o.threads = cores > 0 ? (int)cores : 1;
 	if (argc < 2)
-		return cli_usage("missing command (full, pdb, export, import, rm or compact)");
+		return cli_usage("missing command (%s)", commands_list);
 	const char *name = argv[1];
 	if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
 		usage(stdout, NULL);
@@ -176,10 +216,12 @@ int main(int argc, char **argv)
 	for (int i = 0; i < NCOMMANDS && !cmd; i++)
 		if (!strcmp(commands[i].name, name))
 			cmd = &commands[i];
+	if (cmd && !offered(cmd))
+		return cli_usage("'%s' is slidedb-gen's: %s builds tables (%s)", name, cli_prog,
+		                 commands_list);
 	if (!cmd)
-		return cli_usage(name[0] == '-' ? "missing command before '%s' (full, pdb, export, "
-		                 "import, rm or compact)" : "unknown command '%s' (full, pdb, export, "
-		                 "import, rm or compact)", name);
+		return cli_usage(name[0] == '-' ? "missing command before '%s' (%s)"
+		                 : "unknown command '%s' (%s)", name, commands_list);
 	int rc = parse_options(&o, cmd, argc - 1, argv + 1);
 	if (rc >= 0)
 		return cli_finish(rc);   /* --help, --version, or a usage error */
@@ -191,5 +233,9 @@ int main(int argc, char **argv)
 		return cli_usage("%s: unexpected argument '%s'", cmd->name, o.args[cmd->max_args]);
 	if ((cmd->bit & BUILD) && sdb_size_parse(&o.w, &o.h, o.args[0]))
 		return cli_usage("%s", sdb_errdetail());
+	if (gen_dist && (rc = gen_dist->parsed(o.shards)))
+		return cli_finish(rc);
+	if (o.shards && o.json)
+		return cli_usage("--shards writes no database: --json has no tables to print");
 	return cli_finish(cmd->run(&o));
 }

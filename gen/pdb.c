@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dist.h"
 #include "gen.h"
 
 enum { MAX_GROUPS = SDB_MAX_CELLS };
@@ -144,15 +145,15 @@ static int build_group(run *r, const sdb_board *canon, const char *setname, uint
 	info.blank_mode = mode;
 	info.group = group;
 	info.ngroups = ngroups;
-	if (!(work = malloc(info.states))) {
+	if (dist_writes_db() && !(work = malloc(info.states))) {
 		err = run_fail(r, SDB_ENOMEM, "%s: out of memory for %llu entries", name,
 		               (unsigned long long)info.states);
 		goto done;
 	}
 	bfs_space space;
 	bfs_pattern_space(&space, p);
-	if ((err = run_bfs(r, &info, work, &space)))
-		goto done;
+	if ((err = run_bfs(r, &info, work, &space)) || !dist_writes_db())
+		goto done;   /* slidedb-gen-mpi: rank 0 has every entry and goes on alone */
 	const sdb_pattern *final = p;
 	if (compact) {
 		fold_min(work, p);
@@ -230,7 +231,7 @@ int cmd_pdb(const options *o)
 		err = build_group(&r, &canon, setname, pt.groups[g], g, pt.ngroups, mode);
 	/* A set rebuilt under its name with fewer groups: the old groups go in
 	 * the same transaction, or they would still count as part of it. */
-	for (int g = pt.ngroups; g < MAX_GROUPS && !err; g++) {
+	for (int g = pt.ngroups; g < MAX_GROUPS && !err && r.wr; g++) {
 		char name[SDB_NAME_MAX];
 		snprintf(name, sizeof name, "%.*s/g%d", SDB_NAME_MAX - 5, setname, g & 15);
 		if ((err = sdb_writer_delete(r.wr, name)))

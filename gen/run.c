@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "dist.h"
 #include "gen.h"
 
 int parse_goal(sdb_board *goal, const options *o)
@@ -35,7 +36,9 @@ int run_begin(run *r, const options *o)
 	memset(r, 0, sizeof *r);
 	r->o = o;
 	r->started = progress_now();
-	progress_init(&r->bar, o->progress_mode);
+	progress_init(&r->bar, gen_dist && gen_dist->rank ? 0 : o->progress_mode);
+	if (!dist_writes_db())
+		return SDB_OK;   /* another rank writes, or each writes a shard */
 	int err = sdb_db_open(&r->db, o->db_path, SDB_CREATE);
 	if (!err)
 		err = sdb_writer_begin(&r->wr, r->db);
@@ -82,6 +85,8 @@ int run_table_begin(run *r, const sdb_table_info *info, uint8_t **data)
 {
 	const uint64_t bytes = sdb_table_bytes(info);
 	*data = NULL;
+	if (!r->wr)
+		return SDB_OK;   /* a rank that does not write: its slice is the engine's */
 	if (bytes <= sdb_writer_max_whole(r->wr)) {
 		int err = sdb_writer_reserve(r->wr, data, info->name, bytes);
 		return err ? run_fail_lib(r, err) : SDB_OK;
@@ -127,18 +132,27 @@ static void free_own(run *r)
 int run_end(run *r, int err)
 {
 	free_own(r);
+	if (gen_dist && r->o->shards) {
+		int e = gen_dist->finish(!err, r->why, sizeof r->why);
+		if (e && !err)
+			err = e;
+	}
 	if (err)
 		sdb_writer_abort(r->wr);
-	else if ((err = sdb_writer_commit(r->wr)))
+	else if (r->wr && (err = sdb_writer_commit(r->wr)))
 		run_fail_lib(r, err);
 	if (err)
 		cli_fail("%s", r->why);
 	if (!err && !r->o->quiet) {
 		out_flush(&r->text, stdout);
-		if (!r->o->json)
+		if (r->db && !r->o->json)
 			printf("stored %d table%s in %s in %.3f s (peak memory %.1f MiB)\n", r->ntables,
 			       r->ntables == 1 ? "" : "s", sdb_db_path(r->db), progress_now() - r->started,
 			       peak_mib());
+		else if (r->o->shards)   /* rank 0 speaks for all */
+			printf("wrote %d table%s as %d shards in %s in %.3f s (peak memory of rank 0 "
+			       "%.1f MiB)\n", r->ntables, r->ntables == 1 ? "" : "s", gen_dist->nranks,
+			       r->o->shards, progress_now() - r->started, peak_mib());
 	}
 	out_free(&r->text);
 	sdb_db_close(r->db);
@@ -173,13 +187,17 @@ int run_bfs(run *r, sdb_table_info *info, uint8_t *table, const bfs_space *space
 	progress_begin(&r->bar, info->name);
 	double t0 = progress_now();
 	bfs_result res;
-	int err = info->entry_format == SDB_ENTRY_MOD3
-	          ? bfs_run_2bit(&res, table, space, r->o->threads, on_level, &ctx)
+	const int two_bit = info->entry_format == SDB_ENTRY_MOD3;
+	int err = gen_dist ? gen_dist->bfs(&res, table, space, two_bit, on_level, &ctx, r->why,
+	                                   sizeof r->why)
+	          : two_bit ? bfs_run_2bit(&res, table, space, r->o->threads, on_level, &ctx)
 	          : bfs_run(&res, table, space, r->o->threads, on_level, &ctx);
 	info->build_seconds = progress_now() - t0;
 	progress_end(&r->bar);
-	if (err)
+	if (err == SDB_ETOOBIG)
 		return run_fail(r, err, "%s: distances too large for the table format", info->name);
+	if (err)
+		return err;   /* the distributed engine said why */
 	memcpy(info->counts, res.counts, sizeof info->counts);
 	info->max_distance = res.max_distance;
 	info->threads = r->o->threads;
@@ -210,6 +228,13 @@ int run_put(run *r, sdb_table_info *info)
 {
 	info->built_at = (int64_t)time(NULL);
 	snprintf(info->tool_version, sizeof info->tool_version, "%s", sdb_version());
+	if (!r->wr) {   /* slidedb-gen-mpi: rank 0 writes, or every rank its shard */
+		int err = r->o->shards ? gen_dist->write_shard(info) : SDB_OK;
+		if (err)
+			return run_fail_lib(r, err);
+		r->ntables++;
+		return SDB_OK;
+	}
 	int err = r->own ? store_own(r, info) : SDB_OK;
 	if (err)
 		return err;

@@ -19,10 +19,11 @@ cmake -S . -B "$prefix/build" -DCMAKE_BUILD_TYPE=Release -DSLIDEDB_TESTS=OFF -DS
 	-DCMAKE_INSTALL_PREFIX="$prefix/usr" >/dev/null
 cmake --build "$prefix/build" -j"$(nproc)" >/dev/null
 cmake --install "$prefix/build" >/dev/null
-for f in bin/slidedb-gen bin/slidedb-lookup bin/slidedb-serve include/slidedb.h \
+for f in bin/slidedb-gen bin/slidedb-gen-mpi bin/slidedb-lookup bin/slidedb-serve include/slidedb.h \
 	include/slidedb_engine.h lib/libslidedb.so lib/pkgconfig/slidedb.pc \
 	lib/cmake/slidedb/slidedbConfig.cmake share/man/man1/slidedb-gen.1 \
-	share/man/man1/slidedb-lookup.1 share/man/man1/slidedb-serve.1; do
+	share/man/man1/slidedb-lookup.1 share/man/man1/slidedb-serve.1 \
+	share/man/man1/slidedb-gen-mpi.1; do
 	[ -e "$prefix/usr/$f" ] || { echo "install is missing $f" >&2; exit 1; }
 done
 export PKG_CONFIG_PATH="$prefix/usr/lib/pkgconfig"

@@ -388,11 +388,11 @@ Test(docs, every_option_of_slidedb_gen_is_documented)
 	char *man = man_text("doc/slidedb-gen.1"), *readme = source_file("README.md");
 	for (int c = 0; c < ncmds; c++) {
 		char args[64], name[64];
-		snprintf(args, sizeof args, "%s --help", cmds[c]);
+		snprintf(args, sizeof args, "%.31s --help", cmds[c]);
 		char *h = help_of(SLIDEDB_GEN, args);
 		n = long_options(opts, n, h);
 		free(h);
-		snprintf(name, sizeof name, "slidedb-gen %s", cmds[c]);
+		snprintf(name, sizeof name, "slidedb-gen %.31s", cmds[c]);
 		cr_expect(strstr(man, name), "'%s' is missing from doc/slidedb-gen.1", name);
 		cr_expect(strstr(readme, name), "'%s' is missing from README.md", name);
 	}

@@ -131,6 +131,64 @@ int sdb_writer_commit(sdb_writer *w);
 void sdb_writer_abort(sdb_writer *w);
 /**@}*/
 
+/** @name Shards (distributed builds)
+ *
+ * slidedb-gen-mpi --shards: each rank writes its slices of the tables of a
+ * run, the entries [lo, hi) of each table's index space, into one shard file
+ * of its own; `slidedb-gen assemble` joins a complete set into an ordinary
+ * database. A slice carries its table's catalog entry (counts and maximum
+ * distance of the whole table; the table's CRC is computed on assembly), the
+ * run it belongs to and the CRC-32 of its bytes. */
+/**@{*/
+/** @brief One table's slice in a shard. */
+typedef struct sdb_shard_info {
+	sdb_table_info table;   /**< the whole table's catalog entry */
+	int rank, nranks;       /**< this slice's number, and how many there are */
+	uint64_t run;           /**< the run (the same for every shard of a set) */
+	uint64_t lo, hi;        /**< the entries of the slice: [lo, hi) */
+	uint32_t crc32;         /**< of the slice's bytes */
+} sdb_shard_info;
+
+typedef struct sdb_shard sdb_shard;
+
+/** @brief Begin a shard file: written beside @p path, which only
+ * sdb_shard_commit() replaces (a failed run leaves no shard, or the one it
+ * had). @return 0, #SDB_EIO, #SDB_ENOMEM. */
+int sdb_shard_create(sdb_shard **sh, const char *path);
+
+/** @brief Add a table's slice: @p data holds the bytes of entries [lo, hi)
+ * (a quarter of them for #SDB_ENTRY_MOD3, whose lo must be a multiple of
+ * 4). @p s->crc32 is ignored (computed). @return 0, #SDB_EIO. */
+int sdb_shard_add(sdb_shard *sh, const sdb_shard_info *s, const uint8_t *data);
+
+/** @brief Write the shard to disk and rename it to its path; frees @p sh.
+ * @return 0, #SDB_EIO. */
+int sdb_shard_commit(sdb_shard *sh);
+
+/** @brief Abandon a shard being written; frees @p sh. NULL is ok. */
+void sdb_shard_abort(sdb_shard *sh);
+
+/** @brief Open a shard read-only and check every table's header.
+ * @return 0, #SDB_ENOTFOUND, #SDB_ECORRUPT (not a shard, or a header that
+ * contradicts itself), #SDB_EIO, #SDB_ENOMEM. */
+int sdb_shard_open(sdb_shard **sh, const char *path);
+
+/** @brief Number of tables' slices in a shard. */
+int sdb_shard_tables(const sdb_shard *sh);
+
+/** @brief Slice @p i's header, or NULL when out of range. */
+const sdb_shard_info *sdb_shard_table(const sdb_shard *sh, int i);
+
+/** @brief The stored bytes of slice @p i from byte @p at (a multiple of
+ * 128 MiB, below the slice's size), zero-copy, valid until close: at most
+ * 128 MiB, *bytes says how many.
+ * @return the bytes, or NULL (#SDB_ECORRUPT or #SDB_EINVAL, with the detail). */
+const uint8_t *sdb_shard_chunk(const sdb_shard *sh, int i, uint64_t at, uint64_t *bytes);
+
+/** @brief Close a shard opened for reading. NULL is ok. */
+void sdb_shard_close(sdb_shard *sh);
+/**@}*/
+
 /** @name Pattern spaces (additive pattern databases)
  *
  * A pattern is a group of k <= #SDB_MAX_PATTERN tiles. Its abstract state

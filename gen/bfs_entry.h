@@ -1,0 +1,72 @@
+/* Entries of the BFS tables, read and written by concurrent passes (the
+ * threads of one process, or a rank applying updates from others): relaxed
+ * atomics, since every writer of an entry stores the same value or the
+ * smaller best move. Shared by the OpenMP engine (bfs.c) and the MPI one. */
+#ifndef SLIDEDB_BFS_ENTRY_H
+#define SLIDEDB_BFS_ENTRY_H
+
+#include <stdint.h>
+
+enum { UNSEEN = 0xff };
+
+static inline uint8_t load(const uint8_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static inline void store(uint8_t *p, uint8_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+/* Claim an unreached entry for level v; true for the one thread that did. */
+static inline int claim(uint8_t *p, uint8_t v)
+{
+	uint8_t expected = UNSEEN;
+	return load(p) == UNSEEN &&
+	       __atomic_compare_exchange_n(p, &expected, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+/* Full tables: mark a neighbour reached from here by blank move m. Its best
+ * move is back, m ^ 1; of several parents on this level the smallest move
+ * wins (an atomic minimum of the byte, whose distance bits are equal), the
+ * same move a pull would pick: the first direction to level k. Returns 1 if
+ * this call reached the entry first. */
+static inline int reach_with_move(uint8_t *p, int k, int m)
+{
+	const uint8_t want = (uint8_t)((k + 1) | (m ^ 1) << 6);
+	uint8_t cur = load(p);
+	for (;;) {
+		if (cur == UNSEEN) {
+			if (__atomic_compare_exchange_n(p, &cur, want, 0, __ATOMIC_RELAXED,
+			                                __ATOMIC_RELAXED))
+				return 1;
+		} else if ((cur & 0x3f) != k + 1 || cur <= want) {
+			return 0;
+		} else if (__atomic_compare_exchange_n(p, &cur, want, 0, __ATOMIC_RELAXED,
+		                                       __ATOMIC_RELAXED)) {
+			return 0;
+		}
+	}
+}
+
+enum { UNSEEN2 = 3 };
+
+static inline unsigned get2(const uint8_t *t, uint64_t i)
+{
+	return (unsigned)(load(&t[i >> 2]) >> ((i & 3) * 2)) & 3u;
+}
+
+/* Mark entry n of a two-bit table, seen unreached, with value v (0..2): an
+ * atomic AND of the bits that differ, so 1 if this call reached it first
+ * (others that reached it meanwhile wrote the same v). Never on an entry
+ * known to be reached: the AND would change its value. */
+static inline int claim2(uint8_t *t, uint64_t n, unsigned v)
+{
+	const int shift = (int)(n & 3) * 2;
+	const uint8_t clear = (uint8_t)(((UNSEEN2 ^ v) & 3u) << shift);
+	uint8_t old = __atomic_fetch_and(&t[n >> 2], (uint8_t)~clear, __ATOMIC_RELAXED);
+	return ((old >> shift) & 3u) == UNSEEN2;
+}
+
+#endif

@@ -1,0 +1,441 @@
+/* The BFS engine on MPI: the same tables as bfs.c, from several processes.
+ *
+ * Rank r owns the contiguous slice [lo_r, hi_r) of the index space (slices
+ * of whole multiples of 4096 entries) in memory of its own. Level k is
+ * turned into k+1 by pushing: each rank expands the entries of its slice at
+ * distance k, marks the neighbours it owns at once, and batches the others'
+ * by owner (at most BATCH a round, so memory stays bounded); a round ends
+ * with one MPI_Alltoall of the counts and one MPI_Alltoallv of the indices,
+ * which their owners then mark. The level's new entries are summed with
+ * MPI_Allreduce, so every rank knows the counts and when to stop.
+ *
+ * Marks are those of bfs.c (claim, reach_with_move, claim2): an entry's
+ * value does not depend on who marks it first, so the bytes are the same
+ * for any number of ranks. Full tables of bytes keep the smallest best move
+ * over the parents, as a pull would pick it.
+ *
+ * Two-bit tables know a distance only mod 3, so a rank also keeps one bit
+ * per entry of its slice, "fresh": set on the entries reached at the last
+ * level. The frontier of pass k is the fresh entries holding k mod 3; pass
+ * k clears the bits of level k-1 (holding (k-1) mod 3), so each entry is
+ * expanded once: 3 bits per entry of the slice in all. Pulls would need
+ * other ranks' entries, so this engine only pushes. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bfs_entry.h"
+#include "dist.h"
+#include "mpi_engine.h"
+#include "opts.h"
+
+enum { ALIGN = 4096, MAX_OUT = 4 * SDB_MAX_PATTERN, MOVE_SHIFT = 60 };
+/* Indices queued for other ranks before a round of exchange: 32 MiB. */
+enum { BATCH = 1 << 22 };
+
+typedef struct slice {
+	uint64_t lo, hi, per;   /* this rank's entries; the slice length of every rank */
+	uint8_t *t;             /* its entries: bytes, or two bits each */
+	uint8_t *fresh;         /* two-bit tables: one bit per entry */
+	int two_bit, best_moves;
+	uint8_t distmask;
+} slice;
+
+typedef struct outbox {
+	uint64_t **q;      /* per destination rank */
+	int *n, *cap;
+	int queued;        /* in all */
+	uint64_t *in;      /* received */
+	size_t in_cap;
+	int *scount, *rcount, *sdispl, *rdispl;
+	uint64_t *flat;
+	uint64_t sent;     /* bytes sent this level */
+} outbox;
+
+static int nranks(void)
+{
+	return gen_dist->nranks;
+}
+
+static int my_rank(void)
+{
+	return gen_dist->rank;
+}
+
+/* The statistics file of SLIDEDB_MPI_STATS (rank 0): level, rank, bytes. */
+static FILE *stats_file(void)
+{
+	static FILE *f;
+	static int tried;
+	if (!tried) {
+		tried = 1;
+		const char *path = getenv("SLIDEDB_MPI_STATS");
+		if (path && *path && my_rank() == 0)
+			f = fopen(path, "a");
+	}
+	return f;
+}
+
+/* Fault injection for the tests: SLIDEDB_MPI_FAIL=R:K makes rank R die at
+ * the start of level K, as a killed process would. */
+static void maybe_die(int k)
+{
+	const char *spec = getenv("SLIDEDB_MPI_FAIL");
+	int r, level;
+	if (spec && sscanf(spec, "%d:%d", &r, &level) == 2 && r == my_rank() && level == k) {
+		fprintf(stderr, "%s: rank %d: dying at level %d (SLIDEDB_MPI_FAIL)\n", cli_prog, r, k);
+		_exit(3);
+	}
+}
+
+static int owner(const slice *s, uint64_t i)
+{
+	return (int)(i / s->per);
+}
+
+/* Mark entry i of this slice as reached at k+1 from a neighbour by move m;
+ * 1 if it was new. */
+static int mark(slice *s, uint64_t i, int k, int m)
+{
+	const uint64_t j = i - s->lo;
+	if (s->two_bit) {   /* claim2 may only be given an unreached entry */
+		if (get2(s->t, j) != UNSEEN2 || !claim2(s->t, j, (unsigned)((k + 1) % 3)))
+			return 0;
+		s->fresh[j >> 3] |= (uint8_t)(1u << (j & 7));
+		return 1;
+	}
+	if (s->best_moves)
+		return reach_with_move(&s->t[j], k, m);
+	return claim(&s->t[j], (uint8_t)(k + 1));
+}
+
+static int queue(outbox *ob, int to, uint64_t v)
+{
+	if (ob->n[to] == ob->cap[to]) {
+		int cap = ob->cap[to] ? 2 * ob->cap[to] : 1024;
+		uint64_t *q = realloc(ob->q[to], (size_t)cap * sizeof *q);
+		if (!q)
+			return SDB_ENOMEM;
+		ob->q[to] = q;
+		ob->cap[to] = cap;
+	}
+	ob->q[to][ob->n[to]++] = v;
+	ob->queued++;
+	return SDB_OK;
+}
+
+/* Expand entry i (at distance k): mark what this rank owns, queue the rest. */
+static int expand(slice *s, outbox *ob, const bfs_space *sp, uint64_t i, int k, uint64_t *added)
+{
+	uint64_t nbr[MAX_OUT];
+	const int count = sp->neighbors(sp->ctx, i, nbr);
+	for (int m = 0; m < count; m++) {
+		if (nbr[m] == UINT64_MAX)
+			continue;
+		const int to = owner(s, nbr[m]);
+		if (to == my_rank())
+			*added += (uint64_t)mark(s, nbr[m], k, m);
+		else if (queue(ob, to, nbr[m] | (uint64_t)(s->best_moves ? m : 0) << MOVE_SHIFT))
+			return SDB_ENOMEM;
+	}
+	return SDB_OK;
+}
+
+/* One round: every rank sends what it queued and marks what it receives. */
+static int exchange(slice *s, outbox *ob, int k, uint64_t *added)
+{
+	const int n = nranks();
+	size_t total = 0;
+	for (int r = 0; r < n; r++) {
+		ob->scount[r] = ob->n[r];
+		ob->sdispl[r] = (int)total;
+		total += (size_t)ob->n[r];
+	}
+	MPI_Alltoall(ob->scount, 1, MPI_INT, ob->rcount, 1, MPI_INT, MPI_COMM_WORLD);
+	size_t in = 0;
+	for (int r = 0; r < n; r++) {
+		ob->rdispl[r] = (int)in;
+		in += (size_t)ob->rcount[r];
+	}
+	uint64_t *flat = realloc(ob->flat, (total ? total : 1) * sizeof *flat);
+	if (in > ob->in_cap) {
+		uint64_t *bigger = realloc(ob->in, in * sizeof *bigger);
+		if (bigger) {
+			ob->in = bigger;
+			ob->in_cap = in;
+		}
+	}
+	if (!flat || in > ob->in_cap)
+		return SDB_ENOMEM;
+	ob->flat = flat;
+	for (int r = 0; r < n; r++)
+		if (ob->n[r])
+			memcpy(flat + ob->sdispl[r], ob->q[r], (size_t)ob->n[r] * sizeof *flat);
+	MPI_Alltoallv(flat, ob->scount, ob->sdispl, MPI_UINT64_T, ob->in, ob->rcount, ob->rdispl,
+	              MPI_UINT64_T, MPI_COMM_WORLD);
+	ob->sent += total * sizeof *flat;
+	for (size_t j = 0; j < in; j++) {
+		const uint64_t v = ob->in[j];
+		*added += (uint64_t)mark(s, v & ((1ull << MOVE_SHIFT) - 1), k, (int)(v >> MOVE_SHIFT));
+	}
+	for (int r = 0; r < n; r++)
+		ob->n[r] = 0;
+	ob->queued = 0;
+	return SDB_OK;
+}
+
+/* Whether entry j of the slice is on level k's frontier; for two-bit tables
+ * also forget the fresh bit of level k-1. */
+static int on_frontier(slice *s, uint64_t j, int k)
+{
+	if (!s->two_bit)
+		return (load(&s->t[j]) & s->distmask) == k;
+	if (!(s->fresh[j >> 3] >> (j & 7) & 1))
+		return 0;
+	const unsigned v = get2(s->t, j);
+	if (v == (unsigned)(k % 3))
+		return 1;
+	if (k > 0 && v == (unsigned)((k - 1) % 3))
+		s->fresh[j >> 3] &= (uint8_t)~(1u << (j & 7));
+	return 0;
+}
+
+/* Pass k over this rank's slice, in rounds; the entries added at k+1. */
+static int pass(slice *s, outbox *ob, const bfs_space *sp, int k, uint64_t *added)
+{
+	const uint64_t n = s->hi - s->lo;
+	uint64_t j = 0;
+	int err = SDB_OK;
+	for (;;) {
+		for (; j < n && ob->queued < BATCH && !err; j++) {
+			if (s->two_bit && !(j & 7) && !s->fresh[j >> 3]) {   /* 8 entries at once */
+				j += 7;
+				continue;
+			}
+			if (on_frontier(s, j, k))
+				err = expand(s, ob, sp, s->lo + j, k, added);
+		}
+		/* every rank must take part in every round: agree on failure too */
+		int state[2] = { j < n, err != 0 }, any[2];
+		MPI_Allreduce(state, any, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+		if (any[1])
+			return err ? err : SDB_EIO;
+		if ((err = exchange(s, ob, k, added)))
+			return err;
+		if (!any[0])
+			return SDB_OK;
+	}
+}
+
+static void outbox_free(outbox *ob)
+{
+	for (int r = 0; ob->q && r < nranks(); r++)
+		free(ob->q[r]);
+	free(ob->q);
+	free(ob->n);
+	free(ob->cap);
+	free(ob->in);
+	free(ob->scount);
+	free(ob->rcount);
+	free(ob->sdispl);
+	free(ob->rdispl);
+	free(ob->flat);
+}
+
+static int outbox_init(outbox *ob)
+{
+	const size_t n = (size_t)nranks();
+	memset(ob, 0, sizeof *ob);
+	ob->q = calloc(n, sizeof *ob->q);
+	ob->n = calloc(n, sizeof(int));
+	ob->cap = calloc(n, sizeof(int));
+	ob->scount = calloc(n, sizeof(int));
+	ob->rcount = calloc(n, sizeof(int));
+	ob->sdispl = calloc(n, sizeof(int));
+	ob->rdispl = calloc(n, sizeof(int));
+	return ob->q && ob->n && ob->cap && ob->scount && ob->rcount && ob->sdispl && ob->rdispl
+	       ? SDB_OK : SDB_ENOMEM;
+}
+
+/* The slice of the last search, kept for write_shard. */
+static slice kept;
+
+static void slice_free(slice *s)
+{
+	free(s->t);
+	free(s->fresh);
+	memset(s, 0, sizeof *s);
+}
+
+static int slice_init(slice *s, const bfs_space *sp, int two_bit)
+{
+	memset(s, 0, sizeof *s);
+	const uint64_t blocks = (sp->size + ALIGN - 1) / ALIGN;
+	s->per = (blocks + (uint64_t)nranks() - 1) / (uint64_t)nranks() * ALIGN;
+	s->lo = (uint64_t)my_rank() * s->per;
+	s->lo = s->lo < sp->size ? s->lo : sp->size;
+	s->hi = s->lo + s->per < sp->size ? s->lo + s->per : sp->size;
+	s->two_bit = two_bit;
+	s->best_moves = sp->best_moves;
+	s->distmask = sp->best_moves ? 0x3f : 0xff;
+	const uint64_t n = s->hi - s->lo, bytes = two_bit ? (n + 3) / 4 : n;
+	s->t = malloc(bytes ? bytes : 1);
+	s->fresh = two_bit ? calloc((n + 7) / 8 + 1, 1) : NULL;
+	if (!s->t || (two_bit && !s->fresh)) {
+		free(s->t);
+		free(s->fresh);
+		s->t = s->fresh = NULL;
+		return SDB_ENOMEM;
+	}
+	memset(s->t, 0xff, bytes);
+	if (sp->start >= s->lo && sp->start < s->hi) {
+		const uint64_t j = sp->start - s->lo;
+		if (two_bit) {
+			claim2(s->t, j, 0);
+			s->fresh[j >> 3] |= (uint8_t)(1u << (j & 7));
+		} else {
+			s->t[j] = 0;
+		}
+	}
+	return SDB_OK;
+}
+
+/* Rank 0 collects every slice into table, in pieces under MPI's int counts. */
+static void gather(const slice *s, uint8_t *table)
+{
+	const uint64_t piece = (uint64_t)1 << 30;
+	uint64_t total = 0;   /* the space's size: the last slice's end */
+	MPI_Allreduce(&s->hi, &total, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+	for (int r = 0; r < nranks(); r++) {
+		uint64_t lo = (uint64_t)r * s->per;   /* as slice_init */
+		lo = lo < total ? lo : total;
+		uint64_t hi = lo + s->per < total ? lo + s->per : total;
+		const uint64_t at = s->two_bit ? lo / 4 : lo;
+		const uint64_t bytes = s->two_bit ? (hi - lo + 3) / 4 : hi - lo;
+		for (uint64_t done = 0; done < bytes; done += piece) {
+			const int n = (int)(bytes - done < piece ? bytes - done : piece);
+			if (r == 0 && my_rank() == 0)
+				memcpy(table + at + done, s->t + done, (size_t)n);
+			else if (my_rank() == 0)
+				MPI_Recv(table + at + done, n, MPI_BYTE, r, 7, MPI_COMM_WORLD,
+				         MPI_STATUS_IGNORE);
+			else if (my_rank() == r)
+				MPI_Send(s->t + done, n, MPI_BYTE, 0, 7, MPI_COMM_WORLD);
+		}
+	}
+}
+
+static int search(bfs_result *res, slice *s, const bfs_space *sp, bfs_progress_fn *progress,
+                  void *ctx)
+{
+	outbox ob;
+	int err = outbox_init(&ob);
+	const int max_level = s->two_bit ? SDB_MAX_DISTANCE : s->best_moves ? 0x3e : 0xfe;
+	memset(res, 0, sizeof *res);
+	res->counts[0] = res->reached = 1;
+	for (int k = 0; !err; k++) {
+		maybe_die(k);
+		uint64_t added = 0, level = 0;
+		ob.sent = 0;
+		if ((err = pass(s, &ob, sp, k, &added)))
+			break;
+		MPI_Allreduce(&added, &level, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+		FILE *stats = stats_file();
+		uint64_t *sent = my_rank() == 0 ? calloc((size_t)nranks(), sizeof *sent) : NULL;
+		MPI_Gather(&ob.sent, 1, MPI_UINT64_T, sent, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+		for (int r = 0; stats && sent && r < nranks(); r++)
+			fprintf(stats, "%d\t%d\t%llu\n", k, r, (unsigned long long)sent[r]);
+		free(sent);
+		if (progress && my_rank() == 0)
+			progress(ctx, k, res->reached + level);
+		if (level == 0)
+			break;
+		if (k + 1 >= max_level || k + 1 >= SDB_MAX_DISTANCE) {
+			err = SDB_ETOOBIG;
+			break;
+		}
+		res->counts[k + 1] = level;
+		res->max_distance = k + 1;
+		res->reached += level;
+	}
+	if (stats_file())
+		fflush(stats_file());
+	outbox_free(&ob);
+	return err;
+}
+
+int mpi_bfs(bfs_result *res, uint8_t *table, const bfs_space *sp, int two_bit,
+            bfs_progress_fn *progress, void *ctx, char *why, size_t cap)
+{
+	slice_free(&kept);
+	slice s;
+	int err = slice_init(&s, sp, two_bit);
+	/* a rank short of memory fails the run before any work */
+	int any = err != 0, all;
+	MPI_Allreduce(&any, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	if (all) {
+		snprintf(why, cap, err ? "rank %d: out of memory for its slice of %llu entries"
+		         : "another rank is out of memory for its slice", my_rank(),
+		         (unsigned long long)(s.hi - s.lo));
+		slice_free(&s);
+		return SDB_ENOMEM;
+	}
+	err = search(res, &s, sp, progress, ctx);
+	if (err && err != SDB_ETOOBIG)
+		snprintf(why, cap, err == SDB_ENOMEM ? "rank %d: out of memory for its exchange buffers"
+		         : "rank %d: another rank failed", my_rank());
+	if (!err && !gen_dist->shards)
+		gather(&s, table);
+	if (!err && gen_dist->shards)
+		kept = s;
+	else
+		slice_free(&s);
+	return err;
+}
+
+/* This rank's shard, begun at its first table; the run's id (rank 0's
+ * choice), so that shards of different runs are never joined. */
+static sdb_shard *shard;
+static uint64_t run_id;
+
+int mpi_write_shard(const sdb_table_info *info)
+{
+	int err = SDB_OK;
+	if (!shard) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/shard-%d.lmdb", gen_dist->shards, my_rank());
+		run_id = (uint64_t)time(NULL) << 20 ^ (uint64_t)getpid() ^ (uint64_t)clock() << 40;
+		MPI_Bcast(&run_id, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+		err = sdb_shard_create(&shard, path);
+	}
+	sdb_shard_info sh = { .table = *info, .rank = my_rank(), .nranks = nranks(),
+		              .run = run_id, .lo = kept.lo, .hi = kept.hi };
+	sh.table.format_version = SDB_FORMAT_VERSION;
+	if (!err)
+		err = sdb_shard_add(shard, &sh, kept.t);
+	slice_free(&kept);
+	return err;
+}
+
+int mpi_finish(int ok, char *why, size_t cap)
+{
+	if (!shard)
+		return SDB_OK;
+	/* renamed into place only once every rank has written all of its own */
+	int mine = ok, all;
+	MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	sdb_shard *s = shard;
+	shard = NULL;
+	if (!all) {
+		sdb_shard_abort(s);
+		snprintf(why, cap, "another rank failed: no shard was written");
+		return ok ? SDB_EIO : SDB_OK;
+	}
+	int err = sdb_shard_commit(s);
+	if (err)
+		snprintf(why, cap, "%s", sdb_errdetail());
+	return err;
+}

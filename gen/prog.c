@@ -1,0 +1,10 @@
+/* slidedb-gen's entry point: the commands are in main.c, shared with
+ * slidedb-gen-mpi. */
+#include "dist.h"
+
+const dist *gen_dist;
+
+int main(int argc, char **argv)
+{
+	return gen_main(argc, argv, 0);
+}

@@ -1,0 +1,213 @@
+/* slidedb-gen-mpi under mpirun -n 1, 2 and 4 on this machine: the tables are
+ * byte for byte those of slidedb-gen (full tables of bytes and of two bits,
+ * boards whose slices split blocks differently, a pattern set), shards join
+ * into the same database, and a rank that dies fails the run with nothing
+ * committed. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "clikit.h"
+#include "testkit.h"
+
+/* mpirun -n RANKS slidedb-gen-mpi ARGS; the exit code, stderr in *err. */
+static int mpi_gen(int ranks, char **err, const char *fmt, ...)
+{
+	char args[1024], cmd[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof args, fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof cmd, "mpirun -n %d --oversubscribe %s %s", ranks, SLIDEDB_GEN_MPI,
+	         args);
+	return tk_run(cmd, NULL, NULL, err);
+}
+
+/* Every table of a is in b with the same catalog counts and the same bytes,
+ * and b has no other. */
+static void same_tables(const char *a_path, const char *b_path, const char *what)
+{
+	sdb_db *a, *b;
+	cr_assert_eq(sdb_db_open(&a, a_path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&b, b_path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_table_count(a), sdb_table_count(b), "%s: tables", what);
+	cr_assert_gt(sdb_table_count(a), 0);
+	for (int i = 0; i < sdb_table_count(a); i++) {
+		const sdb_table *ta = sdb_table_at(a, i);
+		const sdb_table_info *ia = sdb_table_meta(ta);
+		const sdb_table *tb = sdb_table_find(b, ia->name);
+		cr_assert_not_null(tb, "%s: %s missing", what, ia->name);
+		const sdb_table_info *ib = sdb_table_meta(tb);
+		cr_assert_eq(ia->states, ib->states);
+		cr_assert_eq(ia->entry_format, ib->entry_format);
+		cr_assert_eq(ia->max_distance, ib->max_distance);
+		cr_assert_eq(memcmp(ia->counts, ib->counts, sizeof ia->counts), 0, "%s: counts", what);
+		uint8_t *x = tk_table_copy(ta), *y = tk_table_copy(tb);
+		cr_assert_eq(memcmp(x, y, sdb_table_bytes(ia)), 0, "%s: %s differs", what, ia->name);
+		cr_assert_eq(ia->crc32, ib->crc32);
+		cr_assert_eq(sdb_table_verify(tb), 0);
+		free(x);
+		free(y);
+	}
+	sdb_db_close(a);
+	sdb_db_close(b);
+}
+
+static const char *const builds[] = {
+	"full 3x3", "full 3x3 --bits 2", "full 2x5", "full 5x2 --bits 2", "full 2x4 --all-goals",
+	"pdb 3x3 --partition 1,2,3,4/5,6,7,8", "pdb 2x4 --partition 1,2,3/4,5,6,7 --blank min",
+};
+
+Test(mpi, same_bytes_for_1_2_and_4_ranks, .timeout = 600)
+{
+	for (size_t b = 0; b < sizeof builds / sizeof *builds; b++) {
+		char one[512];
+		tk_tmp_path(one, sizeof one, "mpi-one.lmdb");
+		cr_assert_eq(ck_gen(one, NULL, NULL, "%s -q", builds[b]), 0, "%s", builds[b]);
+		for (int ranks = 1; ranks <= 4; ranks *= 2) {
+			char many[512], *err, what[128];
+			tk_tmp_path(many, sizeof many, "mpi-many.lmdb");
+			int rc = mpi_gen(ranks, &err, "%s -q --db '%s'", builds[b], many);
+			cr_assert_eq(rc, 0, "%s on %d ranks: %s", builds[b], ranks, err);
+			free(err);
+			snprintf(what, sizeof what, "%s on %d ranks", builds[b], ranks);
+			same_tables(one, many, what);
+			ck_db_remove(many);
+		}
+		ck_db_remove(one);
+	}
+}
+
+static void make_dir(char *path, size_t cap, const char *name)
+{
+	tk_tmp_path(path, cap, name);
+	cr_assert_eq(mkdir(path, 0755), 0, "%s", path);
+}
+
+/* Shards from 4 ranks, gathered into two folders, assemble into the
+ * database one machine builds; a set with a shard missing, of two runs, or
+ * damaged is refused and writes nothing. */
+Test(mpi, shards_assemble_into_the_same_database, .timeout = 300)
+{
+	char one[512], dir[512], other[512], db[512], *err, *out;
+	tk_tmp_path(one, sizeof one, "mpi-one.lmdb");
+	cr_assert_eq(ck_gen(one, NULL, NULL, "full 3x3 --bits 2 -q"), 0);
+	make_dir(dir, sizeof dir, "shards");
+	make_dir(other, sizeof other, "shards-b");
+	int rc = mpi_gen(4, &err, "full 3x3 --bits 2 --shards '%s'", dir);
+	cr_assert_eq(rc, 0, "%s", err);
+	free(err);
+	char from[1100], to[1100];
+	snprintf(from, sizeof from, "%s/shard-3.lmdb", dir);
+	snprintf(to, sizeof to, "%s/shard-3.lmdb", other);
+	cr_assert_eq(rename(from, to), 0);
+	/* one folder alone lacks rank 3 */
+	tk_tmp_path(db, sizeof db, "assembled.lmdb");
+	rc = ck_gen(db, &out, &err, "assemble '%s'", dir);
+	cr_assert_eq(rc, 1);
+	cr_assert(strstr(err, "rank 3"), "%s", err);
+	cr_assert(!ck_exists(db), "a refused assembly writes nothing");
+	free(out);
+	free(err);
+	rc = ck_gen(db, &out, &err, "assemble '%s' '%s'", dir, other);
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_assert(strstr(out, "assembled 3 tables from 4 shards"), "%s", out);
+	free(out);
+	free(err);
+	same_tables(one, db, "assembled");
+	/* again: the tables exist, --replace replaces them */
+	rc = ck_gen(db, &out, &err, "assemble '%s' '%s'", dir, other);
+	cr_assert(rc == 1 && strstr(err, "--replace"), "%s", err);
+	free(out);
+	free(err);
+	cr_assert_eq(ck_gen(db, NULL, NULL, "assemble '%s' '%s' --replace -q", dir, other), 0);
+	same_tables(one, db, "assembled again");
+	/* rank 3's shard from another run (of the same size) */
+	char third[512];
+	make_dir(third, sizeof third, "shards-c");
+	cr_assert_eq(mpi_gen(4, NULL, "full 3x3 --bits 2 --shards '%s'", third), 0);
+	snprintf(from, sizeof from, "%s/shard-3.lmdb", third);
+	cr_assert_eq(rename(from, to), 0);
+	char fresh[512];
+	tk_tmp_path(fresh, sizeof fresh, "assembled-mixed.lmdb");
+	rc = ck_gen(fresh, &out, &err, "assemble '%s' '%s'", dir, other);
+	cr_assert(rc == 1 && strstr(err, "run"), "mixed runs: %s", err);
+	cr_assert(!ck_exists(fresh));
+	free(out);
+	free(err);
+	/* a damaged byte in a slice: its CRC says so */
+	snprintf(from, sizeof from, "%s/shard-1.lmdb", third);
+	size_t size;
+	char *file = ck_read_file(from, &size);
+	file[size - 4096 - 100] ^= 0x55;   /* inside the last data page */
+	ck_write_file(from, file, size);
+	free(file);
+	rc = ck_gen(fresh, &out, &err, "assemble '%s'", third);
+	cr_assert_eq(rc, 1, "%s", err);
+	cr_assert(strstr(err, "CRC") || strstr(err, "shard"), "%s", err);
+	cr_assert(!ck_exists(fresh));
+	free(out);
+	free(err);
+	ck_db_remove(one);
+	ck_db_remove(db);
+}
+
+/* A rank that dies mid-build: the run fails, the database is the one it
+ * was, no new shard set can be assembled. */
+Test(mpi, a_dying_rank_commits_nothing, .timeout = 300)
+{
+	char db[512], *err;
+	tk_tmp_path(db, sizeof db, "mpi-dying.lmdb");
+	cr_assert_eq(ck_gen(db, NULL, NULL, "full 2x3 -q"), 0);
+	size_t before_size, after_size;
+	char *before = ck_read_file(db, &before_size);
+	setenv("SLIDEDB_MPI_FAIL", "1:4", 1);
+	int rc = mpi_gen(2, &err, "full 3x3 --db '%s'", db);
+	cr_assert_neq(rc, 0, "the run must fail");
+	cr_assert(strstr(err, "rank 1"), "%s", err);
+	free(err);
+	char dir[512];
+	make_dir(dir, sizeof dir, "shards-dying");
+	rc = mpi_gen(4, &err, "full 3x3 --shards '%s'", dir);
+	cr_assert_neq(rc, 0);
+	free(err);
+	unsetenv("SLIDEDB_MPI_FAIL");
+	char *after = ck_read_file(db, &after_size);
+	cr_assert(before_size == after_size && !memcmp(before, after, before_size),
+	          "the database changed");
+	free(before);
+	free(after);
+	char other[512], *out;
+	tk_tmp_path(other, sizeof other, "mpi-dying-assembled.lmdb");
+	rc = ck_gen(other, &out, &err, "assemble '%s'", dir);
+	cr_assert_eq(rc, 1, "no complete shard set may be left: %s", out);
+	free(out);
+	free(err);
+	ck_db_remove(db);
+}
+
+/* slidedb-gen-mpi builds; the rest is slidedb-gen's. Usage errors exit 2. */
+Test(mpi, usage)
+{
+	char *err;
+	cr_assert_eq(mpi_gen(2, &err, "rm full-3x3"), 2);
+	cr_assert(strstr(err, "slidedb-gen's"), "%s", err);
+	free(err);
+	cr_assert_eq(mpi_gen(2, &err, "pdb 3x3 --partition 1,2,3,4/5,6,7,8 --shards /tmp"), 2);
+	cr_assert(strstr(err, "--shards"), "%s", err);
+	free(err);
+	char *out;
+	cr_assert_eq(tk_run("mpirun -n 1 " SLIDEDB_GEN_MPI " --help", NULL, &out, NULL), 0);
+	cr_assert(strstr(out, "--shards DIR") && strstr(out, "mpirun"), "%s", out);
+	free(out);
+	/* its one option of its own, and assemble, are documented */
+	char *man = ck_read_file(SLIDEDB_SOURCE_DIR "/doc/slidedb-gen-mpi.1", NULL);
+	char *readme = ck_read_file(SLIDEDB_SOURCE_DIR "/README.md", NULL);
+	cr_assert(strstr(man, "\\-\\-shards") && strstr(readme, "--shards DIR"));
+	cr_assert(strstr(readme, "slidedb-gen assemble") && strstr(readme, "slidedb-gen-mpi"));
+	free(man);
+	free(readme);
+}
