@@ -50,22 +50,6 @@ static int choose(const sdb_table ***out, const sdb_db *db, const char *const *n
 	return n;
 }
 
-static const char *kind_name(int kind)
-{
-	return kind == SDB_KIND_FULL ? "full" : kind == SDB_KIND_PATTERN ? "pattern" : "unknown";
-}
-
-static const char *format_name(int format)
-{
-	switch (format) {
-	case SDB_ENTRY_DIST6_MOVE2: return "dist6-move2";
-	case SDB_ENTRY_DIST8: return "dist8";
-	case SDB_ENTRY_NIBBLE_MD: return "nibble-manhattan";
-	case SDB_ENTRY_MOD3: return "mod3-2bit";
-	default: return "unknown";
-	}
-}
-
 static void utc_time(char *buf, size_t cap, int64_t t)
 {
 	time_t tt = (time_t)t;
@@ -153,13 +137,13 @@ static void info_json(out *o, const sdb_table *t)
 	out_str(o, "{\"name\":");
 	out_json_str(o, in->name);
 	out_printf(o, ",\"kind\":\"%s\",\"size\":\"%dx%d\",\"goal\":\"%s\",\"blank_cells\":[",
-	           kind_name(in->kind), in->goal.w, in->goal.h, goal);
+	           sdb_kind_name(in->kind), in->goal.w, in->goal.h, goal);
 	served_cells(o, in, ",");
 	out_printf(o, "],\"entry_format\":\"%s\",\"states\":%llu,\"bytes\":%llu,\"chunks\":%d,"
 	           "\"max_distance\":%d,"
 	           "\"crc32\":\"%08x\",\"built_at\":\"%s\",\"build_seconds\":%.6f,\"threads\":%d,"
 	           "\"tool_version\":",
-	           format_name(in->entry_format), (unsigned long long)in->states,
+	           sdb_format_name(in->entry_format), (unsigned long long)in->states,
 	           (unsigned long long)sdb_table_bytes(in), chunks_of(t), in->max_distance,
 	           in->crc32, when, in->build_seconds, in->threads);
 	out_json_str(o, in->tool_version);
@@ -182,7 +166,7 @@ static void info_text(out *o, const sdb_table *t)
 	char goal[3 * SDB_MAX_CELLS], when[32];
 	sdb_board_format(goal, sizeof goal, &in->goal);
 	utc_time(when, sizeof when, in->built_at);
-	out_printf(o, "%s\n  kind %s, %dx%d, goal %s\n", in->name, kind_name(in->kind), in->goal.w,
+	out_printf(o, "%s\n  kind %s, %dx%d, goal %s\n", in->name, sdb_kind_name(in->kind), in->goal.w,
 	           in->goal.h, goal);
 	pattern_fields(o, in, 0);
 	out_str(o, "  serves goals with the blank in cell ");
@@ -190,7 +174,7 @@ static void info_text(out *o, const sdb_table *t)
 	out_printf(o, "\n  %llu states in %llu bytes%s, max distance %d, entries %s, CRC-32 %08x\n"
 	           "  built %s in %.3f s by slidedb %s (format %u)\n  counts",
 	           (unsigned long long)in->states, (unsigned long long)sdb_table_bytes(in), chunks,
-	           in->max_distance, format_name(in->entry_format),
+	           in->max_distance, sdb_format_name(in->entry_format),
 	           in->crc32, when, in->build_seconds, in->tool_version, in->format_version);
 	for (int d = 0; d <= in->max_distance; d++)
 		out_printf(o, " %llu", (unsigned long long)in->counts[d]);

@@ -357,20 +357,11 @@ void report_answer(out *o, const report_opts *r, const sdb_query *q, const sdb_a
 		answer_text(o, r, q, a, x);
 }
 
+/* The checker's verdict in the library's words (sdb_check_verdict). */
 static void verdict(out *o, const sdb_check *c)
 {
-	if (!c->solvable)
-		out_str(o, "unsolvable");
-	else if (!c->legal)
-		out_printf(o, "illegal move '%c' at step %d", sdb_move_letter(c->illegal_move),
-		           c->illegal_step);
-	else if (!c->reaches_goal)
-		out_printf(o, "does not reach the goal (ends %d move%s away)", c->end_distance,
-		           c->end_distance == 1 ? "" : "s");
-	else if (c->optimal)
-		out_str(o, "optimal");
-	else
-		out_printf(o, "valid, %d moves longer than optimal", c->length - c->distance);
+	char text[128];
+	out_str(o, sdb_check_verdict(text, sizeof text, c) >= 0 ? text : "?");
 }
 
 static void json_bool(out *o, const char *key, int v)

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -65,7 +66,8 @@ static int my_rank(void)
 	return gen_dist->rank;
 }
 
-/* The statistics file of SLIDEDB_MPI_STATS (rank 0): level, rank, bytes. */
+/* The statistics file of SLIDEDB_MPI_STATS (rank 0): "LEVEL RANK BYTES"
+ * per level and rank, then "peak RANK KiB" per rank. */
 static FILE *stats_file(void)
 {
 	static FILE *f;
@@ -361,9 +363,18 @@ static int search(bfs_result *res, slice *s, const bfs_space *sp, bfs_progress_f
 		res->max_distance = k + 1;
 		res->reached += level;
 	}
+	outbox_free(&ob);
+	/* and every rank's peak memory so far, for the benchmarks */
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	long peak = ru.ru_maxrss, *peaks = my_rank() == 0 ? calloc((size_t)nranks(), sizeof *peaks)
+	                                                 : NULL;
+	MPI_Gather(&peak, 1, MPI_LONG, peaks, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+	for (int r = 0; stats_file() && peaks && r < nranks(); r++)
+		fprintf(stats_file(), "peak\t%d\t%ld\n", r, peaks[r]);
+	free(peaks);
 	if (stats_file())
 		fflush(stats_file());
-	outbox_free(&ob);
 	return err;
 }
 
