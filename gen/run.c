@@ -70,13 +70,14 @@ static uint64_t memory_available(void)
 int check_table_fits(const char *what, uint64_t bytes, int two_bit)
 {
 	const uint64_t avail = memory_available();
+	const uint64_t need = two_bit ? bytes + bytes / 8 : bytes;   /* + the frontier marks */
 	if (!two_bit && bytes > UINT32_MAX)
 		return cli_fail("%s: %.1f GB at one byte per state is more than a table of bytes "
 		                "may hold (4 GiB, the largest LMDB value): build it with --bits 2 "
 		                "(%.1f GB)", what, (double)bytes / 1e9, (double)bytes / 4e9);
-	if (avail && bytes > avail)
+	if (avail && need > avail)
 		return cli_fail("%s needs %.1f GB of memory to build and this machine has %.1f GB "
-		                "available%s", what, (double)bytes / 1e9, (double)avail / 1e9,
+		                "available%s", what, (double)need / 1e9, (double)avail / 1e9,
 		                two_bit ? "" : ": build it with --bits 2 (a quarter of the bytes)");
 	return 0;
 }
