@@ -14,12 +14,12 @@
  * for any number of ranks. Full tables of bytes keep the smallest best move
  * over the parents, as a pull would pick it.
  *
- * Two-bit tables know a distance only mod 3, so a rank also keeps one bit
- * per entry of its slice, "fresh": set on the entries reached at the last
- * level. The frontier of pass k is the fresh entries holding k mod 3; pass
- * k clears the bits of level k-1 (holding (k-1) mod 3), so each entry is
- * expanded once: 3 bits per entry of the slice in all. Pulls would need
- * other ranks' entries, so this engine only pushes. */
+ * Two-bit tables know a distance only mod 3, so a rank also marks, as the
+ * OpenMP engine does, the groups of 8 entries of its slice that hold an
+ * entry reached at the last level (front) and at this one (reached): pass k
+ * expands the entries holding k mod 3 in marked groups, a few of them older
+ * than k (they reach nothing new). 2.25 bits per entry of the slice in all.
+ * Pulls would need other ranks' entries, so this engine only pushes. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +40,8 @@ enum { BATCH = 1 << 22 };
 typedef struct slice {
 	uint64_t lo, hi, per;   /* this rank's entries; the slice length of every rank */
 	uint8_t *t;             /* its entries: bytes, or two bits each */
-	uint8_t *fresh;         /* two-bit tables: one bit per entry */
+	uint64_t *front, *reached;   /* two-bit tables: groups of 8 entries (above) */
+	uint64_t words;         /* of each */
 	int two_bit, best_moves;
 	uint8_t distmask;
 } slice;
@@ -106,7 +107,7 @@ static int mark(slice *s, uint64_t i, int k, int m)
 	if (s->two_bit) {   /* claim2 may only be given an unreached entry */
 		if (get2(s->t, j) != UNSEEN2 || !claim2(s->t, j, (unsigned)((k + 1) % 3)))
 			return 0;
-		s->fresh[j >> 3] |= (uint8_t)(1u << (j & 7));
+		s->reached[j >> 9] |= 1ull << ((j >> 3) & 63);
 		return 1;
 	}
 	if (s->best_moves)
@@ -189,20 +190,12 @@ static int exchange(slice *s, outbox *ob, int k, uint64_t *added)
 	return SDB_OK;
 }
 
-/* Whether entry j of the slice is on level k's frontier; for two-bit tables
- * also forget the fresh bit of level k-1. */
-static int on_frontier(slice *s, uint64_t j, int k)
+/* Whether entry j of the slice is to be expanded in pass k. */
+static int on_frontier(const slice *s, uint64_t j, int k)
 {
 	if (!s->two_bit)
 		return (load(&s->t[j]) & s->distmask) == k;
-	if (!(s->fresh[j >> 3] >> (j & 7) & 1))
-		return 0;
-	const unsigned v = get2(s->t, j);
-	if (v == (unsigned)(k % 3))
-		return 1;
-	if (k > 0 && v == (unsigned)((k - 1) % 3))
-		s->fresh[j >> 3] &= (uint8_t)~(1u << (j & 7));
-	return 0;
+	return (s->front[j >> 9] >> ((j >> 3) & 63) & 1) && get2(s->t, j) == (unsigned)(k % 3);
 }
 
 /* Pass k over this rank's slice, in rounds; the entries added at k+1. */
@@ -213,8 +206,8 @@ static int pass(slice *s, outbox *ob, const bfs_space *sp, int k, uint64_t *adde
 	int err = SDB_OK;
 	for (;;) {
 		for (; j < n && ob->queued < BATCH && !err; j++) {
-			if (s->two_bit && !(j & 7) && !s->fresh[j >> 3]) {   /* 8 entries at once */
-				j += 7;
+			if (s->two_bit && !(j & 511) && !s->front[j >> 9]) {   /* 512 entries at once */
+				j += 511;
 				continue;
 			}
 			if (on_frontier(s, j, k))
@@ -268,7 +261,8 @@ static slice kept;
 static void slice_free(slice *s)
 {
 	free(s->t);
-	free(s->fresh);
+	free(s->front);
+	free(s->reached);
 	memset(s, 0, sizeof *s);
 }
 
@@ -285,11 +279,17 @@ static int slice_init(slice *s, const bfs_space *sp, int two_bit)
 	s->distmask = sp->best_moves ? 0x3f : 0xff;
 	const uint64_t n = s->hi - s->lo, bytes = two_bit ? (n + 3) / 4 : n;
 	s->t = malloc(bytes ? bytes : 1);
-	s->fresh = two_bit ? calloc((n + 7) / 8 + 1, 1) : NULL;
-	if (!s->t || (two_bit && !s->fresh)) {
-		free(s->t);
-		free(s->fresh);
-		s->t = s->fresh = NULL;
+	s->words = (n >> 9) + 1;
+	if (two_bit) {
+		s->front = calloc(s->words, sizeof *s->front);
+		s->reached = calloc(s->words, sizeof *s->reached);
+	}
+	if (!s->t || (two_bit && (!s->front || !s->reached))) {
+		free(s->t);   /* the bounds stay, for the message */
+		free(s->front);
+		free(s->reached);
+		s->t = NULL;
+		s->front = s->reached = NULL;
 		return SDB_ENOMEM;
 	}
 	memset(s->t, 0xff, bytes);
@@ -297,7 +297,7 @@ static int slice_init(slice *s, const bfs_space *sp, int two_bit)
 		const uint64_t j = sp->start - s->lo;
 		if (two_bit) {
 			claim2(s->t, j, 0);
-			s->fresh[j >> 3] |= (uint8_t)(1u << (j & 7));
+			s->front[j >> 9] |= 1ull << ((j >> 3) & 63);
 		} else {
 			s->t[j] = 0;
 		}
@@ -353,6 +353,12 @@ static int search(bfs_result *res, slice *s, const bfs_space *sp, bfs_progress_f
 		free(sent);
 		if (progress && my_rank() == 0)
 			progress(ctx, k, res->reached + level);
+		if (s->two_bit) {   /* this level's reached groups are the next pass's front */
+			uint64_t *t = s->front;
+			s->front = s->reached;
+			s->reached = t;
+			memset(s->reached, 0, s->words * sizeof *s->reached);
+		}
 		if (level == 0)
 			break;
 		if (k + 1 >= max_level || k + 1 >= SDB_MAX_DISTANCE) {
