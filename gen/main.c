@@ -26,8 +26,9 @@ static const cli_option gen_options[] = {
 	{ "goal", required_argument, 'g', BUILD,
 	  "-g, --goal STATE   build for goals with STATE's blank cell (and its symmetric cells)" },
 	{ "bits", required_argument, OPT_BITS, FULL,
-	  "    --bits 8|2     8: distance and best move per state (default); 2: the\n"
-	  "                     distance mod 3, a quarter of the bytes (answers walk it)" },
+	  "    --bits 8|2     8: distance and best move per state (default up to 12 cells);\n"
+	  "                     2: the distance mod 3, a quarter of the bytes (default for 14\n"
+	  "                     cells; answers walk it)" },
 	{ "all-goals", no_argument, 'a', FULL,
 	  "-a, --all-goals    one table per class of blank cells, serving every goal" },
 	{ "partition", required_argument, 'P', PDB,
@@ -72,9 +73,10 @@ static const struct command {
 	const char *example;      /* printf format: the program's name */
 } commands[] = {
 	{ "full", FULL, cmd_full, 1, 1, "full WxH [--goal STATE | --all-goals]",
-	  "one byte per reachable state (distance and best move) of a board of W columns\n"
-	  "      and H rows, W*H <= 12. With no --goal: every goal when W*H <= 10, else the\n"
-	  "      standard goal (blank last)",
+	  "every reachable state of a board of W columns and H rows, W*H <= 14: distance\n"
+	  "      and best move in a byte (up to 12 cells), or the distance mod 3 in two bits\n"
+	  "      (14 cells). With no --goal: every goal when W*H <= 10, else the standard\n"
+	  "      goal (blank last)",
 	  "%s full 3x3 && slidedb-lookup 1 2 3 4 5 6 0 7 8" },
 	{ "pdb", PDB, cmd_pdb, 1, 1,
 	  "pdb WxH --partition SPEC [--blank region|min] [--goal STATE] [--name NAME] [--partial]",
