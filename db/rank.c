@@ -111,73 +111,122 @@ uint64_t sdb_rank(const sdb_board *b)
 	return b->blank * half_fact[m] + r;
 }
 
-/* A decoded index: the blank cell, the tiles in row-major order (blank
- * skipped, values 0..m-1) and their Lehmer digits. */
-typedef struct decoded {
-	uint32_t blank, half;
-	uint8_t tile[MAX_TILES], digit[MAX_TILES];
-} decoded;
-
-static int decode(decoded *dc, int w, int h, int cls, uint64_t index)
+/* Move the walk to index: its blank cell and its index within the blank's
+ * block, and how many leading digits (wk->known) it shares with the walk's
+ * last index, which walk_decode() then keeps. */
+static int walk_locate(sdb_rank_walk *wk, uint64_t index)
 {
-	const int n = w * h, m = n - 1;
-	if (w < 2 || h < 2 || n > SDB_MAX_FULL_CELLS)
-		return sdb_fail(SDB_EINVAL, "%dx%d has no full-table index", w, h);
-	if (index >= (uint64_t)n * half_fact[m])
+	const int n = wk->n, m = n - 1;
+	const uint64_t block = half_fact[m];
+	if (index >= (uint64_t)n * block)
 		return sdb_fail(SDB_EINVAL, "index %llu out of range for %dx%d",
-		                (unsigned long long)index, w, h);
-	/* Up to 12 cells every index is below 2^32; 13 and 14 cells need a
-	 * 64-bit division for the blank (a block, 13!/2, still fits 32 bits). */
-	const uint32_t blank = index >> 32 ? (uint32_t)(index / half_fact[m])
-	                                   : fast_div((uint32_t)index, recip_half_fact[m]);
-	uint32_t r = (uint32_t)(index - blank * half_fact[m]);
-	dc->blank = blank;
-	dc->half = r;
-	unsigned unseen = (1u << m) - 1, digit_sum = 0;
-	for (int i = 0; i < m - 3; i++) {
-		uint32_t d = fast_div(r, recip[m][i]);
-		r -= d * weight[m][i];
-		unsigned t = select16(unseen, d);
-		dc->tile[i] = (uint8_t)t;
-		dc->digit[i] = (uint8_t)d;
-		unseen &= ~(1u << t);
-		digit_sum += d;
+		                (unsigned long long)index, wk->w, wk->h);
+	if (wk->blank == UINT32_MAX || index - wk->block_start >= block) {
+		/* Another blank cell. Up to 12 cells every index is below 2^32;
+		 * 13 and 14 cells need a 64-bit division (a block, 13!/2, still
+		 * fits 32 bits), 40 cycles: the walk spares most of them. */
+		wk->blank = index >> 32 ? (uint32_t)(index / block)
+		                        : fast_div((uint32_t)index, recip_half_fact[m]);
+		wk->block_start = wk->blank * block;
+		wk->half = (uint32_t)(index - wk->block_start);
+		wk->known = 0;
+		wk->base[0] = 0;
+		wk->unseen[0] = (uint16_t)((1u << m) - 1);
+		wk->sum[0] = 0;
+		return SDB_OK;
 	}
-	/* weight 1: the remainder is the digit */
-	unsigned t = select16(unseen, r);
-	dc->tile[m - 3] = (uint8_t)t;
-	dc->digit[m - 3] = (uint8_t)r;
-	unseen &= ~(1u << t);
-	digit_sum += r;
-	/* The last two tiles, in the order that gives the class's parity. */
-	unsigned lo = select16(unseen, 0), hi = select16(unseen, 1);
-	unsigned row = w % 2 ? 0 : blank / (unsigned)w;
-	unsigned swap = (digit_sum ^ (unsigned)cls ^ row) & 1;
-	dc->tile[m - 2] = (uint8_t)(swap ? hi : lo);
-	dc->tile[m - 1] = (uint8_t)(swap ? lo : hi);
-	dc->digit[m - 2] = (uint8_t)swap;
-	dc->digit[m - 1] = 0;
+	/* The same blank cell: digits 0..j-1 are unchanged iff half is within
+	 * one weight of the part they make, base[j]. */
+	const uint32_t half = (uint32_t)(index - wk->block_start);
+	int j = wk->known;
+	while (j > 0 && (half < wk->base[j] || half - wk->base[j] >= weight[m][j - 1]))
+		j--;
+	wk->known = (uint8_t)j;
+	wk->half = half;
 	return SDB_OK;
 }
 
-static void fill_board(sdb_board *b, const decoded *dc, int w, int h)
+/* The tiles and Lehmer digits of the walk's index at sequence positions
+ * 0..need-1 (the tiles in row-major order, blank skipped, values 0..m-1):
+ * those it does not know yet. A move's index needs only the positions up
+ * to the tiles it passes, and consecutive indices differ in the last few
+ * digits, so most calls compute a digit or two of the thirteen, or none. */
+static void walk_decode(sdb_rank_walk *wk, int need)
 {
-	const int n = w * h;
-	b->w = (uint8_t)w;
-	b->h = (uint8_t)h;
+	const int m = wk->n - 1;
+	const int div_end = need < m - 3 ? need : m - 3;   /* digits by division */
+	int i = wk->known;
+	if (i < div_end) {
+		uint32_t r = wk->half - wk->base[i];
+		unsigned unseen = wk->unseen[i], digit_sum = wk->sum[i];
+		for (; i < div_end; i++) {
+			uint32_t d = fast_div(r, recip[m][i]);
+			r -= d * weight[m][i];
+			unsigned t = select16(unseen, d);
+			wk->tile[i] = (uint8_t)t;
+			wk->digit[i] = (uint8_t)d;
+			unseen &= ~(1u << t);
+			digit_sum += d;
+			wk->base[i + 1] = wk->base[i] + d * weight[m][i];
+			wk->unseen[i + 1] = (uint16_t)unseen;
+			wk->sum[i + 1] = (uint8_t)digit_sum;
+		}
+		wk->known = (uint8_t)i;
+	}
+	if (need <= m - 3)
+		return;
+	/* weight 1: the remainder is the digit */
+	const uint32_t r = wk->half - wk->base[m - 3];
+	unsigned unseen = wk->unseen[m - 3];
+	unsigned t = select16(unseen, r);
+	wk->tile[m - 3] = (uint8_t)t;
+	wk->digit[m - 3] = (uint8_t)r;
+	unseen &= ~(1u << t);
+	/* The last two tiles, in the order that gives the class's parity. */
+	unsigned lo = select16(unseen, 0), hi = select16(unseen, 1);
+	unsigned row = wk->w % 2 ? 0 : wk->blank / wk->w;
+	unsigned swap = ((wk->sum[m - 3] + r) ^ wk->cls ^ row) & 1;
+	wk->tile[m - 2] = (uint8_t)(swap ? hi : lo);
+	wk->tile[m - 1] = (uint8_t)(swap ? lo : hi);
+	wk->digit[m - 2] = (uint8_t)swap;
+	wk->digit[m - 1] = 0;
+}
+
+int sdb_rank_walk_init(sdb_rank_walk *wk, int w, int h, int cls)
+{
+	memset(wk, 0, sizeof *wk);
+	if (w < 2 || h < 2 || w * h > SDB_MAX_FULL_CELLS)
+		return sdb_fail(SDB_EINVAL, "%dx%d has no full-table index", w, h);
+	wk->w = (uint8_t)w;
+	wk->h = (uint8_t)h;
+	wk->n = (uint8_t)(w * h);
+	wk->cls = (uint8_t)(cls & 1);
+	wk->blank = UINT32_MAX;
+	return SDB_OK;
+}
+
+static void fill_board(sdb_board *b, const sdb_rank_walk *wk)
+{
+	const int n = wk->n;
+	b->w = wk->w;
+	b->h = wk->h;
 	b->n = (uint8_t)n;
-	b->blank = (uint8_t)dc->blank;
+	b->blank = (uint8_t)wk->blank;
 	memset(b->cell, 0, sizeof b->cell);
 	for (int c = 0, i = 0; c < n; c++)
-		b->cell[c] = c == (int)dc->blank ? 0 : (uint8_t)(dc->tile[i++] + 1);
+		b->cell[c] = c == (int)wk->blank ? 0 : (uint8_t)(wk->tile[i++] + 1);
 }
 
 int sdb_unrank(sdb_board *b, int w, int h, int cls, uint64_t index)
 {
-	decoded dc;
-	int err = decode(&dc, w, h, cls, index);
+	sdb_rank_walk wk;
+	int err = sdb_rank_walk_init(&wk, w, h, cls);
 	if (!err)
-		fill_board(b, &dc, w, h);
+		err = walk_locate(&wk, index);
+	if (!err) {
+		walk_decode(&wk, w * h - 1);
+		fill_board(b, &wk);
+	}
 	return err;
 }
 
@@ -185,7 +234,7 @@ int sdb_unrank(sdb_board *b, int w, int h, int cls, uint64_t index)
  * the tiles between shift one place towards p: only their digits and
  * weights change. A tile that moves behind smaller tiles loses them from its
  * digit; each tile it passes gains (or loses) it. */
-static int64_t vertical_delta(const decoded *dc, const uint32_t *wt, int p, int q)
+static int64_t vertical_delta(const sdb_rank_walk *dc, const uint32_t *wt, int p, int q)
 {
 	const unsigned t = dc->tile[p];
 	int64_t delta = 0;
@@ -208,28 +257,37 @@ static int64_t vertical_delta(const decoded *dc, const uint32_t *wt, int p, int 
 	return delta;
 }
 
-int sdb_rank_neighbors(uint64_t nbr[4], sdb_board *b, int w, int h, int cls, uint64_t index)
+int sdb_rank_walk_neighbors(sdb_rank_walk *wk, uint64_t nbr[4], sdb_board *b, uint64_t index)
 {
-	decoded dc;
-	int err = decode(&dc, w, h, cls, index);
+	int err = walk_locate(wk, index);
 	if (err)
 		return err;
-	if (b)
-		fill_board(b, &dc, w, h);
-	const int m = w * h - 1;
+	const int w = wk->w, h = wk->h, m = wk->n - 1;
 	const uint64_t block = half_fact[m];
-	const int blank = (int)dc.blank, x = blank % w, y = blank / w;
+	const int blank = (int)wk->blank, x = blank % w, y = blank / w;
+	/* the tiles a vertical move passes end at position blank-1 (up) or
+	 * blank+w-1 (down) */
+	walk_decode(wk, b ? m : y < h - 1 ? blank + w : blank);
+	if (b)
+		fill_board(b, wk);
 	const uint32_t *wt = weight[m];
 	/* A vertical move carries one tile over the w-1 tiles between its cell
 	 * and the blank's in row-major order: from sequence position blank-w to
 	 * blank-1 (up), or from blank+w-1 to blank (down). */
-	nbr[SDB_UP] = y > 0 ? (uint64_t)(blank - w) * block + dc.half +
-	                      (uint64_t)vertical_delta(&dc, wt, blank - w, blank - 1)
+	nbr[SDB_UP] = y > 0 ? (uint64_t)(blank - w) * block + wk->half +
+	                      (uint64_t)vertical_delta(wk, wt, blank - w, blank - 1)
 	                    : UINT64_MAX;
-	nbr[SDB_DOWN] = y < h - 1 ? (uint64_t)(blank + w) * block + dc.half +
-	                            (uint64_t)vertical_delta(&dc, wt, blank + w - 1, blank)
+	nbr[SDB_DOWN] = y < h - 1 ? (uint64_t)(blank + w) * block + wk->half +
+	                            (uint64_t)vertical_delta(wk, wt, blank + w - 1, blank)
 	                          : UINT64_MAX;
 	nbr[SDB_LEFT] = x > 0 ? index - block : UINT64_MAX;
 	nbr[SDB_RIGHT] = x < w - 1 ? index + block : UINT64_MAX;
 	return SDB_OK;
+}
+
+int sdb_rank_neighbors(uint64_t nbr[4], sdb_board *b, int w, int h, int cls, uint64_t index)
+{
+	sdb_rank_walk wk;
+	int err = sdb_rank_walk_init(&wk, w, h, cls);
+	return err ? err : sdb_rank_walk_neighbors(&wk, nbr, b, index);
 }

@@ -12,18 +12,32 @@
  * so far. */
 typedef void bfs_progress_fn(void *ctx, int level, uint64_t states_reached);
 
+/* What a space's neighbours keep between the calls of one thread, if
+ * anything: a full table's rank walk (consecutive indices unrank in a digit
+ * or two). Set up with bfs_cursor_init() before a scan. */
+typedef union bfs_cursor {
+	sdb_rank_walk rank;
+} bfs_cursor;
+
 /* Writes the neighbours of index into out (room for 4 * SDB_MAX_PATTERN)
  * and returns how many. With best_moves, slot m holds the neighbour reached
  * by blank move m, or UINT64_MAX. */
-typedef int bfs_neighbors_fn(const void *ctx, uint64_t index, uint64_t *out);
+typedef int bfs_neighbors_fn(const void *ctx, bfs_cursor *cur, uint64_t index, uint64_t *out);
 
 typedef struct bfs_space {
 	uint64_t size;                /* entries */
 	uint64_t start;               /* the goal's index: distance 0 */
 	bfs_neighbors_fn *neighbors;
+	void (*cursor_init)(const void *ctx, bfs_cursor *cur);   /* NULL: nothing kept */
 	const void *ctx;
 	int best_moves;               /* entries SDB_ENTRY_DIST6_MOVE2, else SDB_ENTRY_DIST8 */
 } bfs_space;
+
+static inline void bfs_cursor_init(const bfs_space *sp, bfs_cursor *cur)
+{
+	if (sp->cursor_init)
+		sp->cursor_init(sp->ctx, cur);
+}
 
 typedef struct bfs_result {
 	uint64_t counts[SDB_MAX_DISTANCE];   /* states at each distance */

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "bfs_entry.h"
+#include "bigmem.h"
 #include "dist.h"
 #include "mpi_engine.h"
 #include "opts.h"
@@ -40,6 +41,7 @@ enum { BATCH = 1 << 22 };
 typedef struct slice {
 	uint64_t lo, hi, per;   /* this rank's entries; the slice length of every rank */
 	uint8_t *t;             /* its entries: bytes, or two bits each */
+	uint64_t bytes;         /* of t */
 	uint64_t *front, *reached;   /* two-bit tables: groups of 8 entries (above) */
 	uint64_t words;         /* of each */
 	int two_bit, best_moves;
@@ -131,10 +133,11 @@ static int queue(outbox *ob, int to, uint64_t v)
 }
 
 /* Expand entry i (at distance k): mark what this rank owns, queue the rest. */
-static int expand(slice *s, outbox *ob, const bfs_space *sp, uint64_t i, int k, uint64_t *added)
+static int expand(slice *s, outbox *ob, const bfs_space *sp, bfs_cursor *cur, uint64_t i, int k,
+                  uint64_t *added)
 {
 	uint64_t nbr[MAX_OUT];
-	const int count = sp->neighbors(sp->ctx, i, nbr);
+	const int count = sp->neighbors(sp->ctx, cur, i, nbr);
 	for (int m = 0; m < count; m++) {
 		if (nbr[m] == UINT64_MAX)
 			continue;
@@ -204,6 +207,8 @@ static int pass(slice *s, outbox *ob, const bfs_space *sp, int k, uint64_t *adde
 	const uint64_t n = s->hi - s->lo;
 	uint64_t j = 0;
 	int err = SDB_OK;
+	bfs_cursor cur;
+	bfs_cursor_init(sp, &cur);
 	for (;;) {
 		for (; j < n && ob->queued < BATCH && !err; j++) {
 			if (s->two_bit && !(j & 511) && !s->front[j >> 9]) {   /* 512 entries at once */
@@ -211,7 +216,7 @@ static int pass(slice *s, outbox *ob, const bfs_space *sp, int k, uint64_t *adde
 				continue;
 			}
 			if (on_frontier(s, j, k))
-				err = expand(s, ob, sp, s->lo + j, k, added);
+				err = expand(s, ob, sp, &cur, s->lo + j, k, added);
 		}
 		/* every rank must take part in every round: agree on failure too */
 		int state[2] = { j < n, err != 0 }, any[2];
@@ -260,9 +265,9 @@ static slice kept;
 
 static void slice_free(slice *s)
 {
-	free(s->t);
-	free(s->front);
-	free(s->reached);
+	big_free(s->t, s->bytes);
+	big_free(s->front, s->words * sizeof *s->front);
+	big_free(s->reached, s->words * sizeof *s->reached);
 	memset(s, 0, sizeof *s);
 }
 
@@ -278,16 +283,17 @@ static int slice_init(slice *s, const bfs_space *sp, int two_bit)
 	s->best_moves = sp->best_moves;
 	s->distmask = sp->best_moves ? 0x3f : 0xff;
 	const uint64_t n = s->hi - s->lo, bytes = two_bit ? (n + 3) / 4 : n;
-	s->t = malloc(bytes ? bytes : 1);
+	s->bytes = bytes ? bytes : 1;
+	s->t = big_alloc(s->bytes);
 	s->words = (n >> 9) + 1;
 	if (two_bit) {
-		s->front = calloc(s->words, sizeof *s->front);
-		s->reached = calloc(s->words, sizeof *s->reached);
+		s->front = big_alloc(s->words * sizeof *s->front);
+		s->reached = big_alloc(s->words * sizeof *s->reached);
 	}
 	if (!s->t || (two_bit && (!s->front || !s->reached))) {
-		free(s->t);   /* the bounds stay, for the message */
-		free(s->front);
-		free(s->reached);
+		big_free(s->t, s->bytes);   /* the bounds stay, for the message */
+		big_free(s->front, s->words * sizeof *s->front);
+		big_free(s->reached, s->words * sizeof *s->reached);
 		s->t = NULL;
 		s->front = s->reached = NULL;
 		return SDB_ENOMEM;

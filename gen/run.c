@@ -3,10 +3,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 
+#include "bigmem.h"
 #include "dist.h"
 #include "gen.h"
 
@@ -92,9 +92,8 @@ int run_table_begin(run *r, const sdb_table_info *info, uint8_t **data)
 		int err = sdb_writer_reserve(r->wr, data, info->name, bytes);
 		return err ? run_fail_lib(r, err) : SDB_OK;
 	}
-	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
-	               MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
+	void *p = big_alloc(bytes);
+	if (!p)
 		return run_fail(r, SDB_ENOMEM, "%s: cannot map %.1f GB of memory", info->name,
 		                (double)bytes / 1e9);
 	r->own = *data = p;
@@ -112,7 +111,7 @@ static int store_own(run *r, const sdb_table_info *info)
 	while (r->own_done < r->own_bytes && !err) {
 		uint64_t n = r->own_bytes - r->own_done < part ? r->own_bytes - r->own_done : part;
 		err = sdb_writer_append(r->wr, r->own + r->own_done, n);
-		munmap(r->own + r->own_done, n);
+		big_free(r->own + r->own_done, n);
 		r->own_done += n;
 	}
 	if (err)
@@ -126,7 +125,7 @@ static int store_own(run *r, const sdb_table_info *info)
 static void free_own(run *r)
 {
 	if (r->own && r->own_done < r->own_bytes)
-		munmap(r->own + r->own_done, r->own_bytes - r->own_done);
+		big_free(r->own + r->own_done, r->own_bytes - r->own_done);
 	r->own = NULL;
 }
 
@@ -195,6 +194,9 @@ int run_bfs(run *r, sdb_table_info *info, uint8_t *table, const bfs_space *space
 	          : bfs_run(&res, table, space, r->o->threads, on_level, &ctx);
 	info->build_seconds = progress_now() - t0;
 	progress_end(&r->bar);
+	if (err == SDB_ETOOBIG && info->entry_format == SDB_ENTRY_DIST6_MOVE2)
+		return run_fail(r, err, "%s: distances go past %d, more than a byte entry holds "
+		                "beside its best move: build it with --bits 2", info->name, 0x3e - 1);
 	if (err == SDB_ETOOBIG)
 		return run_fail(r, err, "%s: distances too large for the table format", info->name);
 	if (err)

@@ -153,3 +153,67 @@ Test(rank, neighbors_large_boards)
 	neighbors_match(7, 2, 2178291);   /* every block of 13!/2, past 2^32 */
 	neighbors_match(2, 7, 2178291);
 }
+
+/* A rank walk gives sdb_rank_neighbors()'s indices whatever the order of
+ * its calls: every index in turn (as a scan does), increasing with gaps (a
+ * sparse frontier), random jumps back and forth, with and without the board
+ * (which decodes every digit; without it a walk decodes only what the
+ * moves need). */
+static void walk_matches(int w, int h, uint64_t count, unsigned seed)
+{
+	const uint64_t total = sdb_rank_count(w, h);
+	for (int cls = 0; cls < 2; cls++) {
+		sdb_rank_walk wk;
+		cr_assert_eq(sdb_rank_walk_init(&wk, w, h, cls), 0);
+		uint64_t i = ((uint64_t)rand_r(&seed) << 20 ^ (uint64_t)rand_r(&seed)) % total;
+		for (uint64_t c = 0; c < count; c++) {
+			const int mode = (int)(c / 64 % 4);   /* runs of each kind in turn */
+			if (mode == 0)
+				i = i + 1 < total ? i + 1 : 0;
+			else if (mode == 1)
+				i = (i + 1 + (uint64_t)rand_r(&seed) % 1000) % total;
+			else
+				i = ((uint64_t)rand_r(&seed) << 20 ^ (uint64_t)rand_r(&seed)) % total;
+			uint64_t got[4], want[4];
+			sdb_board b, ref;
+			const int with_board = mode == 3 && c % 2;
+			cr_assert_eq(sdb_rank_walk_neighbors(&wk, got, with_board ? &b : NULL, i), 0);
+			cr_assert_eq(sdb_rank_neighbors(want, &ref, w, h, cls, i), 0);
+			for (int m = 0; m < 4; m++)
+				cr_assert_eq(got[m], want[m], "%dx%d class %d index %llu move %c", w, h, cls,
+				             (unsigned long long)i, sdb_move_letter(m));
+			if (with_board)
+				cr_assert(sdb_board_equal(&b, &ref));
+		}
+	}
+}
+
+Test(rank, walk_equals_neighbors)
+{
+	const int sizes[][2] = { { 2, 2 }, { 2, 3 }, { 3, 2 }, { 3, 3 }, { 2, 5 }, { 5, 2 },
+		                 { 3, 4 }, { 4, 3 }, { 2, 6 }, { 6, 2 }, { 7, 2 }, { 2, 7 } };
+	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+		walk_matches(sizes[s][0], sizes[s][1], 20000, 7u + (unsigned)s);
+	/* every index of 3x3 in order, as a pass scans it */
+	for (int cls = 0; cls < 2; cls++) {
+		sdb_rank_walk wk;
+		cr_assert_eq(sdb_rank_walk_init(&wk, 3, 3, cls), 0);
+		for (uint64_t i = 0; i < sdb_rank_count(3, 3); i++) {
+			uint64_t got[4], want[4];
+			cr_assert_eq(sdb_rank_walk_neighbors(&wk, got, NULL, i), 0);
+			cr_assert_eq(sdb_rank_neighbors(want, NULL, 3, 3, cls, i), 0);
+			cr_assert_arr_eq(got, want, sizeof got);
+		}
+	}
+}
+
+Test(rank, walk_refuses_bad_input)
+{
+	sdb_rank_walk wk;
+	uint64_t nbr[4];
+	cr_assert_eq(sdb_rank_walk_init(&wk, 4, 4, 0), SDB_EINVAL);
+	cr_assert_eq(sdb_rank_walk_init(&wk, 1, 5, 0), SDB_EINVAL);
+	cr_assert_eq(sdb_rank_walk_init(&wk, 3, 3, 0), 0);
+	cr_assert_eq(sdb_rank_walk_neighbors(&wk, nbr, NULL, 181440), SDB_EINVAL);
+	cr_assert_eq(sdb_rank_walk_neighbors(&wk, nbr, NULL, 181439), 0);   /* still usable */
+}

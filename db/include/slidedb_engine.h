@@ -32,6 +32,36 @@ extern "C" {
  * @param[out] b    the board of @p index, or NULL if not wanted
  * @return 0, or #SDB_EINVAL as sdb_unrank(). */
 int sdb_rank_neighbors(uint64_t nbr[4], sdb_board *b, int w, int h, int cls, uint64_t index);
+
+/** @brief A walk over the index space: the last index unranked, kept so that
+ * the next one unranks only the Lehmer digits that differ.
+ *
+ * An engine that visits indices in increasing order (a scan of its slice)
+ * unranks the next index in a digit or two instead of n-1: a third of a
+ * full-table BFS's time. Any order is correct; far jumps cost a full
+ * unrank. One walk per thread; the fields are the walk's own. */
+typedef struct sdb_rank_walk {
+	uint8_t w, h, n, cls;
+	uint8_t known;                            /* leading digits decoded */
+	uint32_t blank;                           /* the last index's blank cell */
+	uint64_t block_start;                     /* the first index of its block */
+	uint32_t half;                            /* its index within the blank's block */
+	uint32_t base[SDB_MAX_FULL_CELLS];        /* the part digits 0..j-1 make (j <= known) */
+	uint16_t unseen[SDB_MAX_FULL_CELLS];      /* tiles not among positions 0..j-1 */
+	uint8_t sum[SDB_MAX_FULL_CELLS];          /* digits 0..j-1 added up */
+	uint8_t tile[SDB_MAX_FULL_CELLS];         /* the tiles, row-major, blank skipped */
+	uint8_t digit[SDB_MAX_FULL_CELLS];        /* their Lehmer digits */
+} sdb_rank_walk;
+
+/** @brief Start a walk over the full-table index space of @p w x @p h,
+ * class @p cls.
+ * @return 0, or #SDB_EINVAL for a size without a full-table index. */
+int sdb_rank_walk_init(sdb_rank_walk *walk, int w, int h, int cls);
+
+/** @brief sdb_rank_neighbors() of @p index, from where @p walk last was.
+ * Same results, same errors. */
+int sdb_rank_walk_neighbors(sdb_rank_walk *walk, uint64_t nbr[4], sdb_board *b,
+                            uint64_t index);
 /**@}*/
 
 /** @name Frames

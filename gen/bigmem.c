@@ -1,0 +1,24 @@
+#include "bigmem.h"
+
+#include <stddef.h>
+#include <sys/mman.h>
+
+void *big_alloc(uint64_t bytes)
+{
+	if (bytes == 0 || bytes > SIZE_MAX)
+		return NULL;
+	void *p = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	madvise(p, (size_t)bytes, MADV_HUGEPAGE);   /* a hint: refused is fine */
+#endif
+	return p;
+}
+
+void big_free(void *p, uint64_t bytes)
+{
+	if (p && bytes)
+		munmap(p, (size_t)bytes);
+}

@@ -1,0 +1,19 @@
+/* Memory for the search's large arrays: tables of gigabytes and their
+ * frontier marks, read at random. */
+#ifndef SLIDEDB_BIGMEM_H
+#define SLIDEDB_BIGMEM_H
+
+#include <stdint.h>
+
+/* bytes of zeroed memory, or NULL. Transparent huge pages are asked for
+ * (Linux with THP in "madvise" mode, as Debian ships it, gives none
+ * otherwise): a 4 KiB page's translation misses the TLB on nearly every
+ * random read of a table of gigabytes. Physical memory is committed as it
+ * is touched. Release with big_free(p, bytes). */
+void *big_alloc(uint64_t bytes);
+
+/* Gives back [p, p + bytes) of a big_alloc (NULL or 0 bytes: nothing); a
+ * part may be given back early, a page-aligned one. */
+void big_free(void *p, uint64_t bytes);
+
+#endif
