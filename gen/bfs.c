@@ -253,6 +253,11 @@ void bfs_full_space(bfs_space *sp, bfs_full_ctx *ctx, int w, int h, int goal_bla
 	sp->cursor_init = full_cursor_init;
 	sp->ctx = ctx;
 	sp->best_moves = 1;
+	const uint64_t block = sp->size / (uint64_t)(w * h);   /* the states of one blank cell */
+	if (block % 32 == 0) {
+		sp->row_block = block;
+		sp->row_cells = w;
+	}
 }
 
 int bfs_full(bfs_result *res, uint8_t *table, int w, int h, int goal_blank, int threads,
@@ -298,6 +303,15 @@ static inline uint64_t match2(uint64_t x, unsigned v)
 	return ~(y | y >> 1) & 0x5555555555555555ull;
 }
 
+/* The entries a match2() result holds: a popcount of bit pairs without
+ * the libgcc call __builtin_popcountll is where POPCNT is not assumed. */
+static inline uint64_t count2(uint64_t m)
+{
+	m = (m & 0x3333333333333333ull) + (m >> 2 & 0x3333333333333333ull);
+	m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (m * 0x0101010101010101ull) >> 56;
+}
+
 /* Which entries a push must expand: one bit per group of 8 entries (two
  * bytes of the table) that holds an entry reached at the last level. Without
  * them a push would expand every entry holding k mod 3, levels k-3, k-6, ...
@@ -312,6 +326,8 @@ typedef struct pass2 {
 	const bfs_space *sp;
 	unsigned cur, next;    /* k mod 3, (k+1) mod 3 */
 	int pull;
+	int sweep;             /* horizontal moves a word at a time (row_block) */
+	uint64_t bytes, whole_words;   /* of the table */
 	uint64_t *front;       /* groups with an entry at level k: expanded, then cleared */
 	uint64_t *reached;     /* groups with an entry reached at level k+1 */
 	uint64_t words;        /* of each set */
@@ -320,12 +336,11 @@ typedef struct pass2 {
 /* Neighbours claimed together often share a group: a plain read first
  * spares most of the locked writes (a fifth of a 7x2 build's time when each
  * was locked). */
-static inline void mark_group(const pass2 *ps, uint64_t n)
+static inline void mark_groups(const pass2 *ps, uint64_t word, uint64_t bits)
 {
-	uint64_t *word = &ps->reached[n >> WORD_SHIFT];
-	const uint64_t bit = 1ull << ((n >> GROUP_SHIFT) & 63);
-	if (!(__atomic_load_n(word, __ATOMIC_RELAXED) & bit))
-		__atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
+	uint64_t *p = &ps->reached[word];
+	if ((__atomic_load_n(p, __ATOMIC_RELAXED) & bits) != bits)
+		__atomic_fetch_or(p, bits, __ATOMIC_RELAXED);
 }
 
 /* Entry n joins level k+1 if no other thread took it first; 1 if it did. */
@@ -333,8 +348,110 @@ static inline uint64_t reach2(const pass2 *ps, uint64_t n)
 {
 	if (!claim2(ps->table, n, ps->next))
 		return 0;
-	mark_group(ps, n);
+	mark_groups(ps, n >> WORD_SHIFT, 1ull << ((n >> GROUP_SHIFT) & 63));
 	return 1;
+}
+
+/* --- Horizontal moves a word at a time (bfs_space.row_block).
+ *
+ * Entry i and entry i +- row_block are the same tiles with the blank one
+ * cell apart: table word t (entries 32t .. 32t+31) faces word t +- row_block
+ * / 32 entry for entry, so a push claims a word's unreached entries whose
+ * partners hold k mod 3 with one compare and one atomic AND, and a pull
+ * finds them the same way. The walk is left only the vertical moves: on
+ * 7x2, one of a state's 2.7 moves. Every word of a table with a row_block
+ * lies whole inside one blank cell's block and inside the table.
+ *
+ * Table words are read and claimed as 64-bit atomics, beside the byte
+ * atomics of claim2() on the same memory: both are locked read-modify-
+ * writes of one cache line on the machines this runs on. */
+
+static inline uint64_t *table_word(const pass2 *ps, uint64_t t)
+{
+	return (uint64_t *)(void *)ps->table + t;
+}
+
+/* Table word t: entries 32t .. 32t+31. Past the table's last byte (its
+ * size need not be a multiple of 8) entries read as unreached. */
+static inline uint64_t load_word(const pass2 *ps, uint64_t t)
+{
+	if (t < ps->whole_words)
+		return __atomic_load_n(table_word(ps, t), __ATOMIC_RELAXED);
+	uint64_t x = ~0ull;
+	for (uint64_t byte = t << 3, j = 0; byte + j < ps->bytes; j++)
+		x &= ~(0xffull << (8 * j)) | (uint64_t)load(&ps->table[byte + j]) << (8 * j);
+	return x;
+}
+
+/* The bits of match2() for the first n entries of a word. */
+static inline uint64_t entries_before(uint64_t n)
+{
+	return n >= 32 ? 0x5555555555555555ull : ((1ull << (2 * n)) - 1) & 0x5555555555555555ull;
+}
+
+/* Claim for level k+1 the entries of table word t that want holds (bit 2j
+ * for entry j), each seen unreached: the entries this call reached, their
+ * groups marked. Others may reach some meanwhile, with the same value. */
+static uint64_t claim_word(const pass2 *ps, uint64_t t, uint64_t want)
+{
+	const unsigned lose = UNSEEN2 ^ ps->next;   /* the bits an entry clears */
+	const uint64_t bits = (lose & 1 ? want : 0) | (lose & 2 ? want << 1 : 0);
+	const uint64_t got = want & match2(__atomic_fetch_and(table_word(ps, t), ~bits,
+	                                                      __ATOMIC_RELAXED), UNSEEN2);
+	if (!got)
+		return 0;
+	uint64_t groups = 0;   /* the word's four groups of 8 entries */
+	for (int g = 0; g < 4; g++)
+		if (got >> (16 * g) & 0xffff)
+			groups |= 1ull << g;
+	mark_groups(ps, t >> 4, groups << ((t & 15) * 4));
+	return count2(got);
+}
+
+/* The blank cell of the entries a scan is at: [start, end) and whether
+ * it has a cell on its left and on its right in its row. Moved on with a
+ * division only when the scan enters another cell's block. */
+typedef struct cell_span {
+	uint64_t start, end;
+	int left, right;
+} cell_span;
+
+static inline void span_at(const pass2 *ps, cell_span *c, uint64_t i)
+{
+	if (i >= c->start && i < c->end)
+		return;
+	const uint64_t block = ps->sp->row_block, cell = i / block;
+	const int x = (int)(cell % (uint64_t)ps->sp->row_cells);
+	c->start = cell * block;
+	c->end = c->start + block;
+	c->left = x > 0;
+	c->right = x < ps->sp->row_cells - 1;
+}
+
+/* Push from the entries of word t that from holds (bit 2j for entry j):
+ * claim their partners in the cells left and right. */
+static uint64_t push_across(const pass2 *ps, const cell_span *c, uint64_t t, uint64_t from)
+{
+	const uint64_t apart = ps->sp->row_block >> 5;   /* words */
+	uint64_t got = 0, want;
+	if (c->left && (want = from & match2(load_word(ps, t - apart), UNSEEN2)))
+		got += claim_word(ps, t - apart, want);
+	if (c->right && (want = from & match2(load_word(ps, t + apart), UNSEEN2)))
+		got += claim_word(ps, t + apart, want);
+	return got;
+}
+
+/* Of the entries of word t that unseen holds, those whose partner left or
+ * right holds k mod 3. */
+static uint64_t pull_across(const pass2 *ps, const cell_span *c, uint64_t t, uint64_t unseen)
+{
+	const uint64_t apart = ps->sp->row_block >> 5;
+	uint64_t hit = 0;
+	if (c->left)
+		hit |= match2(load_word(ps, t - apart), ps->cur);
+	if (c->right)
+		hit |= match2(load_word(ps, t + apart), ps->cur);
+	return hit & unseen;
 }
 
 /* Entries are visited in batches of up to BATCH2: every entry's neighbours
@@ -355,7 +472,9 @@ typedef struct batch2 {
 static void batch_add(const pass2 *ps, batch2 *b, uint64_t i)
 {
 	uint64_t *nbr = b->nbr[b->n];
-	const int count = ps->sp->neighbors(ps->sp->ctx, &b->cur, i, nbr);
+	int count = ps->sp->neighbors(ps->sp->ctx, &b->cur, i, nbr);
+	if (ps->sweep)
+		count = SDB_LEFT;   /* u and d only: the sweep has l and r */
 	/* a push writes what it reads (with its group's mark): fetch the lines
 	 * to own, or each claim waits again for them */
 	if (ps->pull) {
@@ -410,50 +529,83 @@ static uint64_t pull_range(const pass2 *ps, uint64_t lo, uint64_t hi)
 	batch2 b;
 	b.n = 0;
 	bfs_cursor_init(ps->sp, &b.cur);
-	uint64_t count = 0, i = lo;
-	for (; i + 32 <= hi; i += 32) {
-		uint64_t x;
-		memcpy(&x, ps->table + (i >> 2), 8);   /* racy: re-read below, atomically */
-		for (uint64_t hits = match2(x, UNSEEN2); hits; hits &= hits - 1) {
-			uint64_t j = i + (uint64_t)(__builtin_ctzll(hits) >> 1);
-			if (get2(ps->table, j) == UNSEEN2)
-				count += visit2(ps, &b, j);
+	cell_span span = { 0, 0, 0, 0 };
+	uint64_t count = 0;
+	for (uint64_t i = lo; i < hi; i += 32) {
+		const uint64_t t = i >> 5;   /* only this thread writes its entries in a pull */
+		uint64_t unseen = match2(load_word(ps, t), UNSEEN2) & entries_before(hi - i);
+		if (ps->sweep && unseen) {
+			span_at(ps, &span, i);
+			const uint64_t hit = pull_across(ps, &span, t, unseen);
+			if (hit) {
+				count += claim_word(ps, t, hit);
+				unseen &= ~hit;
+			}
 		}
+		for (; unseen; unseen &= unseen - 1)
+			count += visit2(ps, &b, i + (uint64_t)(__builtin_ctzll(unseen) >> 1));
 	}
-	for (; i < hi; i++)
-		if (get2(ps->table, i) == UNSEEN2)
-			count += visit2(ps, &b, i);
 	return count + batch_run(ps, &b);
 }
 
+/* The table lines of mark word w's 512 entries, and with the sweep the
+ * lines of their partners left and right, to be claimed (while the scan is
+ * in the same cell: it leaves one once in 3 billion entries on 7x2). */
+static inline void prefetch_ahead(const pass2 *ps, const cell_span *span, uint64_t w)
+{
+	const uint8_t *ahead = ps->table + (w << (WORD_SHIFT - 2));
+	__builtin_prefetch(ahead);
+	__builtin_prefetch(ahead + 64);
+	const uint64_t i = w << WORD_SHIFT;
+	if (!ps->sweep || i < span->start || i >= span->end)
+		return;
+	const uint64_t apart = ps->sp->row_block >> 2;   /* bytes */
+	if (span->left) {
+		__builtin_prefetch(ahead - apart, 1);
+		__builtin_prefetch(ahead - apart + 64, 1);
+	}
+	if (span->right) {
+		__builtin_prefetch(ahead + apart, 1);
+		__builtin_prefetch(ahead + apart + 64, 1);
+	}
+}
+
 /* Push: the entries holding k mod 3 in the marked groups of [lo, hi), lo a
- * multiple of 512; the marks are cleared as they are read. */
+ * multiple of 512, table word by table word; the marks are cleared as they
+ * are read. */
 static uint64_t push_range(const pass2 *ps, uint64_t lo, uint64_t hi)
 {
 	batch2 b;
 	b.n = 0;
 	bfs_cursor_init(ps->sp, &b.cur);
+	cell_span span = { 0, 0, 0, 0 };
 	uint64_t count = 0;
 	const uint64_t end_word = (hi + (1u << WORD_SHIFT) - 1) >> WORD_SHIFT;
 	for (uint64_t w = lo >> WORD_SHIFT; w < end_word; w++) {
 		/* the table lines of the marked groups a few words on: the marks
 		 * are last level's claims, so those lines are cold */
-		if (w + LOOKAHEAD < end_word && __atomic_load_n(&ps->front[w + LOOKAHEAD], __ATOMIC_RELAXED)) {
-			const uint8_t *ahead = ps->table + ((w + LOOKAHEAD) << (WORD_SHIFT - 2));
-			__builtin_prefetch(ahead);
-			__builtin_prefetch(ahead + 64);
-		}
-		uint64_t bits = __atomic_load_n(&ps->front[w], __ATOMIC_RELAXED);
+		if (w + LOOKAHEAD < end_word && __atomic_load_n(&ps->front[w + LOOKAHEAD], __ATOMIC_RELAXED))
+			prefetch_ahead(ps, &span, w + LOOKAHEAD);
+		const uint64_t bits = __atomic_load_n(&ps->front[w], __ATOMIC_RELAXED);
 		if (!bits)
 			continue;
 		__atomic_store_n(&ps->front[w], 0, __ATOMIC_RELAXED);
-		for (; bits; bits &= bits - 1) {
-			const uint64_t first = (w << WORD_SHIFT) +
-			                       ((uint64_t)__builtin_ctzll(bits) << GROUP_SHIFT);
-			const uint64_t end = first + 8 < hi ? first + 8 : hi;
-			for (uint64_t j = first; j < end; j++)
-				if (get2(ps->table, j) == ps->cur)
-					count += visit2(ps, &b, j);
+		for (int q = 0; q < 16; q++) {   /* its table words */
+			const unsigned groups = (unsigned)(bits >> (4 * q)) & 0xf;
+			if (!groups)
+				continue;
+			uint64_t in_groups = 0;   /* the entries of the marked groups */
+			for (int g = 0; g < 4; g++)
+				if (groups >> g & 1)
+					in_groups |= 0xffffull << (16 * g);
+			const uint64_t t = (w << 4) + (uint64_t)q;
+			uint64_t from = in_groups & match2(load_word(ps, t), ps->cur);
+			if (ps->sweep && from) {
+				span_at(ps, &span, t << 5);
+				count += push_across(ps, &span, t, from);
+			}
+			for (; from; from &= from - 1)
+				count += visit2(ps, &b, (t << 5) + (uint64_t)(__builtin_ctzll(from) >> 1));
 		}
 	}
 	return count + batch_run(ps, &b);
@@ -474,7 +626,9 @@ static void begin_2bit(void *arg, const bfs_result *res, int k, uint64_t total)
 	}
 	ps->cur = (unsigned)(k % 3);
 	ps->next = (unsigned)((k + 1) % 3);
-	ps->pull = unreached <= res->counts[k];   /* 2, 4 or 8 times the frontier: slower */
+	/* 2, 4 or 8 times the frontier: slower before the sweep; 2 and 4 alike
+	 * with it (6x2, 4x3) */
+	ps->pull = unreached <= res->counts[k];
 }
 
 static uint64_t scan_2bit(const void *arg, uint64_t lo, uint64_t hi)
@@ -490,7 +644,9 @@ int bfs_run_2bit(bfs_result *res, uint8_t *table, const bfs_space *sp, int threa
 	fill(table, 0xff, bfs_2bit_bytes(sp->size), threads);
 	table[sp->start >> 2] &= (uint8_t)~(3u << ((sp->start & 3) * 2));   /* distance 0 */
 	res->counts[0] = res->reached = 1;
-	pass2 ps = { .table = table, .sp = sp, .words = (sp->size >> WORD_SHIFT) + 1 };
+	pass2 ps = { .table = table, .sp = sp, .words = (sp->size >> WORD_SHIFT) + 1,
+		     .sweep = sp->row_block > 0, .bytes = bfs_2bit_bytes(sp->size),
+		     .whole_words = bfs_2bit_bytes(sp->size) / 8 };
 	const uint64_t set_bytes = ps.words * sizeof *ps.front;
 	ps.front = big_alloc(set_bytes);
 	ps.reached = big_alloc(set_bytes);

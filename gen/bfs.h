@@ -31,6 +31,15 @@ typedef struct bfs_space {
 	void (*cursor_init)(const void *ctx, bfs_cursor *cur);   /* NULL: nothing kept */
 	const void *ctx;
 	int best_moves;               /* entries SDB_ENTRY_DIST6_MOVE2, else SDB_ENTRY_DIST8 */
+	/* Full tables: a horizontal move of the blank keeps the tiles' order,
+	 * so it changes only the blank's cell, the index's leading part: the
+	 * neighbours in slots SDB_LEFT and SDB_RIGHT are index - row_block and
+	 * index + row_block, the cells (index / row_block) in rows of
+	 * row_cells. The two-bit engine compares and claims those 32 entries
+	 * a word at a time instead of through neighbors() when row_block is a
+	 * multiple of 32; 0 otherwise (pattern groups, boards under 9 cells). */
+	uint64_t row_block;
+	int row_cells;
 } bfs_space;
 
 static inline void bfs_cursor_init(const bfs_space *sp, bfs_cursor *cur)
