@@ -356,6 +356,8 @@ static int search(bfs_result *res, slice *s, const bfs_space *sp, bfs_progress_f
 		MPI_Gather(&ob.sent, 1, MPI_UINT64_T, sent, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
 		for (int r = 0; stats && sent && r < nranks(); r++)
 			fprintf(stats, "%d\t%d\t%llu\n", k, r, (unsigned long long)sent[r]);
+		if (stats)   /* a level's figures as it ends: a long run can be watched, and cut */
+			fflush(stats);
 		free(sent);
 		if (progress && my_rank() == 0)
 			progress(ctx, k, res->reached + level);
