@@ -8,8 +8,8 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config zlib1g-dev liblmdb-dev libcriterion-dev clang
 	libclang-rt-14-dev libmicrohttpd-dev python3 python3-pytest python3-selenium chromium
 	chromium-driver wrk curl
-	python3-dev python3-venv python3-numpy
-	libopenmpi-dev openmpi-bin)   # the Python package (python/) and its tests
+	python3-dev python3-venv python3-numpy   # the Python package (python/) and its tests
+	libopenmpi-dev openmpi-bin)              # slidedb-gen-mpi and its tests
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
