@@ -1075,7 +1075,9 @@ static ck_btext with_blank(const sdb_board *b, char blank)
 	const char mark[2] = { blank, '\0' };
 	for (int i = 0; i < w.n; i++)
 		ck_sb_printf(&s, "%s%s", i ? " " : "", strcmp(w.v[i], "0") ? w.v[i] : mark);
-	snprintf(t.s, sizeof t.s, "%s", s.s);
+	const char *text = s.s ? s.s : "";   /* NULL when the board had no words */
+	const int len = snprintf(t.s, sizeof t.s, "%s", text);
+	cr_assert(len >= 0 && (size_t)len < sizeof t.s, "board text too long: %s", text);
 	free(s.s);
 	strs_free(&w);
 	return t;
