@@ -327,7 +327,7 @@ typedef struct pass2 {
 	unsigned cur, next;    /* k mod 3, (k+1) mod 3 */
 	int pull;
 	int sweep;             /* horizontal moves a word at a time (row_block) */
-	uint64_t bytes, whole_words;   /* of the table */
+	uint64_t bytes;        /* of the table */
 	uint64_t *front;       /* groups with an entry at level k: expanded, then cleared */
 	uint64_t *reached;     /* groups with an entry reached at level k+1 */
 	uint64_t words;        /* of each set */
@@ -375,7 +375,7 @@ static inline uint64_t *table_word(const pass2 *ps, uint64_t t)
  * size need not be a multiple of 8) entries read as unreached. */
 static inline uint64_t load_word(const pass2 *ps, uint64_t t)
 {
-	if (t < ps->whole_words)
+	if (t < ps->bytes / 8)
 		return __atomic_load_n(table_word(ps, t), __ATOMIC_RELAXED);
 	uint64_t x = ~0ull;
 	for (uint64_t byte = t << 3, j = 0; byte + j < ps->bytes; j++)
@@ -389,6 +389,26 @@ static inline uint64_t entries_before(uint64_t n)
 	return n >= 32 ? 0x5555555555555555ull : ((1ull << (2 * n)) - 1) & 0x5555555555555555ull;
 }
 
+/* A table word's four groups of 8 entries (one mark bit each) and the
+ * match2() bits of their entries, both ways. */
+static inline unsigned groups_of(uint64_t entries)
+{
+	unsigned groups = 0;
+	for (int g = 0; g < 4; g++)
+		if (entries >> (16 * g) & 0xffff)
+			groups |= 1u << g;
+	return groups;
+}
+
+static inline uint64_t entries_of(unsigned groups)
+{
+	uint64_t entries = 0;
+	for (int g = 0; g < 4; g++)
+		if (groups >> g & 1)
+			entries |= 0x5555ull << (16 * g);
+	return entries;
+}
+
 /* Claim for level k+1 the entries of table word t that want holds (bit 2j
  * for entry j), each seen unreached: the entries this call reached, their
  * groups marked. Others may reach some meanwhile, with the same value. */
@@ -400,11 +420,7 @@ static uint64_t claim_word(const pass2 *ps, uint64_t t, uint64_t want)
 	                                                      __ATOMIC_RELAXED), UNSEEN2);
 	if (!got)
 		return 0;
-	uint64_t groups = 0;   /* the word's four groups of 8 entries */
-	for (int g = 0; g < 4; g++)
-		if (got >> (16 * g) & 0xffff)
-			groups |= 1ull << g;
-	mark_groups(ps, t >> 4, groups << ((t & 15) * 4));
+	mark_groups(ps, t >> 4, (uint64_t)groups_of(got) << ((t & 15) * 4));
 	return count2(got);
 }
 
@@ -548,28 +564,6 @@ static uint64_t pull_range(const pass2 *ps, uint64_t lo, uint64_t hi)
 	return count + batch_run(ps, &b);
 }
 
-/* The table lines of mark word w's 512 entries, and with the sweep the
- * lines of their partners left and right, to be claimed (while the scan is
- * in the same cell: it leaves one once in 3 billion entries on 7x2). */
-static inline void prefetch_ahead(const pass2 *ps, const cell_span *span, uint64_t w)
-{
-	const uint8_t *ahead = ps->table + (w << (WORD_SHIFT - 2));
-	__builtin_prefetch(ahead);
-	__builtin_prefetch(ahead + 64);
-	const uint64_t i = w << WORD_SHIFT;
-	if (!ps->sweep || i < span->start || i >= span->end)
-		return;
-	const uint64_t apart = ps->sp->row_block >> 2;   /* bytes */
-	if (span->left) {
-		__builtin_prefetch(ahead - apart, 1);
-		__builtin_prefetch(ahead - apart + 64, 1);
-	}
-	if (span->right) {
-		__builtin_prefetch(ahead + apart, 1);
-		__builtin_prefetch(ahead + apart + 64, 1);
-	}
-}
-
 /* Push: the entries holding k mod 3 in the marked groups of [lo, hi), lo a
  * multiple of 512, table word by table word; the marks are cleared as they
  * are read. */
@@ -584,8 +578,11 @@ static uint64_t push_range(const pass2 *ps, uint64_t lo, uint64_t hi)
 	for (uint64_t w = lo >> WORD_SHIFT; w < end_word; w++) {
 		/* the table lines of the marked groups a few words on: the marks
 		 * are last level's claims, so those lines are cold */
-		if (w + LOOKAHEAD < end_word && __atomic_load_n(&ps->front[w + LOOKAHEAD], __ATOMIC_RELAXED))
-			prefetch_ahead(ps, &span, w + LOOKAHEAD);
+		if (w + LOOKAHEAD < end_word && __atomic_load_n(&ps->front[w + LOOKAHEAD], __ATOMIC_RELAXED)) {
+			const uint8_t *ahead = ps->table + ((w + LOOKAHEAD) << (WORD_SHIFT - 2));
+			__builtin_prefetch(ahead);
+			__builtin_prefetch(ahead + 64);
+		}
 		const uint64_t bits = __atomic_load_n(&ps->front[w], __ATOMIC_RELAXED);
 		if (!bits)
 			continue;
@@ -594,12 +591,8 @@ static uint64_t push_range(const pass2 *ps, uint64_t lo, uint64_t hi)
 			const unsigned groups = (unsigned)(bits >> (4 * q)) & 0xf;
 			if (!groups)
 				continue;
-			uint64_t in_groups = 0;   /* the entries of the marked groups */
-			for (int g = 0; g < 4; g++)
-				if (groups >> g & 1)
-					in_groups |= 0xffffull << (16 * g);
 			const uint64_t t = (w << 4) + (uint64_t)q;
-			uint64_t from = in_groups & match2(load_word(ps, t), ps->cur);
+			uint64_t from = entries_of(groups) & match2(load_word(ps, t), ps->cur);
 			if (ps->sweep && from) {
 				span_at(ps, &span, t << 5);
 				count += push_across(ps, &span, t, from);
@@ -645,8 +638,7 @@ int bfs_run_2bit(bfs_result *res, uint8_t *table, const bfs_space *sp, int threa
 	table[sp->start >> 2] &= (uint8_t)~(3u << ((sp->start & 3) * 2));   /* distance 0 */
 	res->counts[0] = res->reached = 1;
 	pass2 ps = { .table = table, .sp = sp, .words = (sp->size >> WORD_SHIFT) + 1,
-		     .sweep = sp->row_block > 0, .bytes = bfs_2bit_bytes(sp->size),
-		     .whole_words = bfs_2bit_bytes(sp->size) / 8 };
+		     .sweep = sp->row_block > 0, .bytes = bfs_2bit_bytes(sp->size) };
 	const uint64_t set_bytes = ps.words * sizeof *ps.front;
 	ps.front = big_alloc(set_bytes);
 	ps.reached = big_alloc(set_bytes);
