@@ -118,15 +118,6 @@ static uint64_t pull(const pass *ps, bfs_cursor *cur, uint64_t i)
 	return 1;
 }
 
-/* Bit 7 of each byte of the result is set where (byte & mask) == v: a SWAR
- * compare of 8 entries at once, exact. */
-static inline uint64_t match_bytes(uint64_t x, uint64_t mask, unsigned v)
-{
-	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
-	uint64_t y = (x & mask) ^ (0x0101010101010101ull * v);
-	return ~(((y & low7) + low7) | y | low7);
-}
-
 /* One entry of a pass. */
 static inline uint64_t visit(const pass *ps, bfs_cursor *cur, uint64_t i, uint8_t v)
 {
@@ -296,13 +287,6 @@ void bfs_pattern_space(bfs_space *sp, const sdb_pattern *p)
  * is its distance mod 3 whoever writes it, so the bytes are the same for any
  * number of threads. */
 
-/* Entries of x (32 per word) equal to v, as bit 2j set for entry j. */
-static inline uint64_t match2(uint64_t x, unsigned v)
-{
-	uint64_t y = x ^ (0x5555555555555555ull * v);
-	return ~(y | y >> 1) & 0x5555555555555555ull;
-}
-
 /* The entries a match2() result holds: a popcount of bit pairs without
  * the libgcc call __builtin_popcountll is where POPCNT is not assumed. */
 static inline uint64_t count2(uint64_t m)
@@ -387,26 +371,6 @@ static inline uint64_t load_word(const pass2 *ps, uint64_t t)
 static inline uint64_t entries_before(uint64_t n)
 {
 	return n >= 32 ? 0x5555555555555555ull : ((1ull << (2 * n)) - 1) & 0x5555555555555555ull;
-}
-
-/* A table word's four groups of 8 entries (one mark bit each) and the
- * match2() bits of their entries, both ways. */
-static inline unsigned groups_of(uint64_t entries)
-{
-	unsigned groups = 0;
-	for (int g = 0; g < 4; g++)
-		if (entries >> (16 * g) & 0xffff)
-			groups |= 1u << g;
-	return groups;
-}
-
-static inline uint64_t entries_of(unsigned groups)
-{
-	uint64_t entries = 0;
-	for (int g = 0; g < 4; g++)
-		if (groups >> g & 1)
-			entries |= 0x5555ull << (16 * g);
-	return entries;
 }
 
 /* Claim for level k+1 the entries of table word t that want holds (bit 2j

@@ -69,4 +69,44 @@ static inline int claim2(uint8_t *t, uint64_t n, unsigned v)
 	return ((old >> shift) & 3u) == UNSEEN2;
 }
 
+/* --- A 64-bit word of a table at once: 8 byte entries or 32 two-bit ones.
+ * Groups of 8 two-bit entries (16 bits) are what the engines mark as
+ * holding a level's new entries. */
+
+/* Bit 7 of each byte of the result is set where (byte & mask) == v: a SWAR
+ * compare of 8 entries at once, exact. */
+static inline uint64_t match_bytes(uint64_t x, uint64_t mask, unsigned v)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+	uint64_t y = (x & mask) ^ (0x0101010101010101ull * v);
+	return ~(((y & low7) + low7) | y | low7);
+}
+
+/* Entries of x (32 per word) equal to v, as bit 2j set for entry j. */
+static inline uint64_t match2(uint64_t x, unsigned v)
+{
+	uint64_t y = x ^ (0x5555555555555555ull * v);
+	return ~(y | y >> 1) & 0x5555555555555555ull;
+}
+
+/* A table word's four groups of 8 entries (one mark bit each) and the
+ * match2() bits of their entries, both ways. */
+static inline unsigned groups_of(uint64_t entries)
+{
+	unsigned groups = 0;
+	for (int g = 0; g < 4; g++)
+		if (entries >> (16 * g) & 0xffff)
+			groups |= 1u << g;
+	return groups;
+}
+
+static inline uint64_t entries_of(unsigned groups)
+{
+	uint64_t entries = 0;
+	for (int g = 0; g < 4; g++)
+		if (groups >> g & 1)
+			entries |= 0x5555ull << (16 * g);
+	return entries;
+}
+
 #endif

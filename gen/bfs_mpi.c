@@ -4,7 +4,7 @@
  * of whole multiples of 4096 entries) in memory of its own. Level k is
  * turned into k+1 by pushing: each rank expands the entries of its slice at
  * distance k, marks the neighbours it owns at once, and batches the others'
- * by owner (at most BATCH a round, so memory stays bounded); a round ends
+ * by owner (about BATCH a round, so memory stays bounded); a round ends
  * with one MPI_Alltoall of the counts and one MPI_Alltoallv of the indices,
  * which their owners then mark. The level's new entries are summed with
  * MPI_Allreduce, so every rank knows the counts and when to stop.
@@ -141,10 +141,9 @@ static int expand(slice *s, outbox *ob, const bfs_space *sp, bfs_cursor *cur, ui
 	for (int m = 0; m < count; m++) {
 		if (nbr[m] == UINT64_MAX)
 			continue;
-		const int to = owner(s, nbr[m]);
-		if (to == my_rank())
+		if (nbr[m] >= s->lo && nbr[m] < s->hi)   /* ours: no division */
 			*added += (uint64_t)mark(s, nbr[m], k, m);
-		else if (queue(ob, to, nbr[m] | (uint64_t)(s->best_moves ? m : 0) << MOVE_SHIFT))
+		else if (queue(ob, owner(s, nbr[m]), nbr[m] | (uint64_t)(s->best_moves ? m : 0) << MOVE_SHIFT))
 			return SDB_ENOMEM;
 	}
 	return SDB_OK;
@@ -193,12 +192,27 @@ static int exchange(slice *s, outbox *ob, int k, uint64_t *added)
 	return SDB_OK;
 }
 
-/* Whether entry j of the slice is to be expanded in pass k. */
-static int on_frontier(const slice *s, uint64_t j, int k)
+/* The 8 bytes of the slice's table from byte b; past its end, entries read
+ * as unreached. Only this rank's one thread writes its table. */
+static uint64_t table_word(const slice *s, uint64_t b)
+{
+	uint64_t x = ~0ull;
+	if (s->bytes - b >= 8)
+		memcpy(&x, s->t + b, 8);   /* one load */
+	else
+		memcpy(&x, s->t + b, s->bytes - b);
+	return x;
+}
+
+/* The entries of the slice from j (a multiple of 32 for two bits, of 8 for
+ * bytes) to be expanded in pass k: bit 2e (two bits) or 8e + 7 (bytes) set
+ * for entry j + e. Two-bit tables expand only the marked groups. */
+static uint64_t frontier_word(const slice *s, uint64_t j, int k)
 {
 	if (!s->two_bit)
-		return (load(&s->t[j]) & s->distmask) == k;
-	return (s->front[j >> 9] >> ((j >> 3) & 63) & 1) && get2(s->t, j) == (unsigned)(k % 3);
+		return match_bytes(table_word(s, j), 0x0101010101010101ull * s->distmask, (unsigned)k);
+	const unsigned groups = (unsigned)(s->front[j >> 9] >> ((j >> 3) & 63)) & 0xf;
+	return groups ? entries_of(groups) & match2(table_word(s, j >> 2), (unsigned)(k % 3)) : 0;
 }
 
 /* Pass k over this rank's slice, in rounds; the entries added at k+1. */
@@ -209,14 +223,16 @@ static int pass(slice *s, outbox *ob, const bfs_space *sp, int k, uint64_t *adde
 	int err = SDB_OK;
 	bfs_cursor cur;
 	bfs_cursor_init(sp, &cur);
+	const int per_word = s->two_bit ? 32 : 8, shift = s->two_bit ? 1 : 3;
 	for (;;) {
-		for (; j < n && ob->queued < BATCH && !err; j++) {
+		for (; j < n && ob->queued < BATCH && !err; j += (uint64_t)per_word) {
 			if (s->two_bit && !(j & 511) && !s->front[j >> 9]) {   /* 512 entries at once */
-				j += 511;
+				j += 512 - (uint64_t)per_word;
 				continue;
 			}
-			if (on_frontier(s, j, k))
-				err = expand(s, ob, sp, &cur, s->lo + j, k, added);
+			for (uint64_t hits = frontier_word(s, j, k); hits && !err; hits &= hits - 1)
+				err = expand(s, ob, sp, &cur, s->lo + j + (uint64_t)(__builtin_ctzll(hits) >> shift),
+				             k, added);
 		}
 		/* every rank must take part in every round: agree on failure too */
 		int state[2] = { j < n, err != 0 }, any[2];
