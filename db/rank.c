@@ -130,6 +130,7 @@ static int walk_locate(sdb_rank_walk *wk, uint64_t index)
 		wk->block_start = wk->blank * block;
 		wk->half = (uint32_t)(index - wk->block_start);
 		wk->known = 0;
+		wk->kept = 0;
 		wk->base[0] = 0;
 		wk->unseen[0] = (uint16_t)((1u << m) - 1);
 		wk->sum[0] = 0;
@@ -142,6 +143,12 @@ static int walk_locate(sdb_rank_walk *wk, uint64_t index)
 	while (j > 0 && (half < wk->base[j] || half - wk->base[j] >= weight[m][j - 1]))
 		j--;
 	wk->known = (uint8_t)j;
+	/* a vertical move's delta depends on the digits before the blank's
+	 * cell (up) or before the cell below it (down) */
+	if (j < (int)wk->blank)
+		wk->kept &= ~1u;
+	if (j < (int)wk->blank + wk->w)
+		wk->kept &= ~2u;
 	wk->half = half;
 	return SDB_OK;
 }
@@ -257,6 +264,22 @@ static int64_t vertical_delta(const sdb_rank_walk *dc, const uint32_t *wt, int p
 	return delta;
 }
 
+/* The index change of vertical move dir (0 up, 1 down) from the walk's
+ * index: the tiles it passes lie between sequence positions p and q, so it
+ * depends only on the digits up to the later of the two. While the walk
+ * keeps those digits (wk->known) it keeps the delta too: on 7x2, the blank
+ * in cells 0-2 or 7-9 reuses it over runs of 12 to 360 indices. */
+static int64_t walk_delta(sdb_rank_walk *wk, int dir, int p, int q)
+{
+	if (!(wk->kept >> dir & 1)) {
+		wk->delta[dir] = vertical_delta(wk, weight[wk->n - 1], p, q);
+		/* digits past m-4 are worked out again each time (walk_decode) */
+		if ((p > q ? p : q) < wk->n - 1 - 3)
+			wk->kept |= 1u << dir;
+	}
+	return wk->delta[dir];
+}
+
 int sdb_rank_walk_neighbors(sdb_rank_walk *wk, uint64_t nbr[4], sdb_board *b, uint64_t index)
 {
 	int err = walk_locate(wk, index);
@@ -265,21 +288,22 @@ int sdb_rank_walk_neighbors(sdb_rank_walk *wk, uint64_t nbr[4], sdb_board *b, ui
 	const int w = wk->w, h = wk->h, m = wk->n - 1;
 	const uint64_t block = half_fact[m];
 	const int blank = (int)wk->blank, x = blank % w, y = blank / w;
+	const int up = y > 0, down = y < h - 1;
 	/* the tiles a vertical move passes end at position blank-1 (up) or
-	 * blank+w-1 (down) */
-	walk_decode(wk, b ? m : y < h - 1 ? blank + w : blank);
+	 * blank+w-1 (down): decode up to there, unless the deltas are kept */
+	const int need = b ? m : down && !(wk->kept & 2) ? blank + w : up && !(wk->kept & 1) ? blank : 0;
+	walk_decode(wk, need);
 	if (b)
 		fill_board(b, wk);
-	const uint32_t *wt = weight[m];
 	/* A vertical move carries one tile over the w-1 tiles between its cell
 	 * and the blank's in row-major order: from sequence position blank-w to
 	 * blank-1 (up), or from blank+w-1 to blank (down). */
-	nbr[SDB_UP] = y > 0 ? (uint64_t)(blank - w) * block + wk->half +
-	                      (uint64_t)vertical_delta(wk, wt, blank - w, blank - 1)
-	                    : UINT64_MAX;
-	nbr[SDB_DOWN] = y < h - 1 ? (uint64_t)(blank + w) * block + wk->half +
-	                            (uint64_t)vertical_delta(wk, wt, blank + w - 1, blank)
-	                          : UINT64_MAX;
+	nbr[SDB_UP] = up ? (uint64_t)(blank - w) * block + wk->half +
+	                   (uint64_t)walk_delta(wk, 0, blank - w, blank - 1)
+	                 : UINT64_MAX;
+	nbr[SDB_DOWN] = down ? (uint64_t)(blank + w) * block + wk->half +
+	                       (uint64_t)walk_delta(wk, 1, blank + w - 1, blank)
+	                     : UINT64_MAX;
 	nbr[SDB_LEFT] = x > 0 ? index - block : UINT64_MAX;
 	nbr[SDB_RIGHT] = x < w - 1 ? index + block : UINT64_MAX;
 	return SDB_OK;

@@ -194,17 +194,26 @@ Test(rank, walk_equals_neighbors)
 		                 { 3, 4 }, { 4, 3 }, { 2, 6 }, { 6, 2 }, { 7, 2 }, { 2, 7 } };
 	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
 		walk_matches(sizes[s][0], sizes[s][1], 20000, 7u + (unsigned)s);
-	/* every index of 3x3 in order, as a pass scans it */
-	for (int cls = 0; cls < 2; cls++) {
-		sdb_rank_walk wk;
-		cr_assert_eq(sdb_rank_walk_init(&wk, 3, 3, cls), 0);
-		for (uint64_t i = 0; i < sdb_rank_count(3, 3); i++) {
-			uint64_t got[4], want[4];
-			cr_assert_eq(sdb_rank_walk_neighbors(&wk, got, NULL, i), 0);
-			cr_assert_eq(sdb_rank_neighbors(want, NULL, 3, 3, cls, i), 0);
-			cr_assert_arr_eq(got, want, sizeof got);
+	/* every index of 3x3 in order, as a pass scans it; and long runs of
+	 * 7x2 in order across blank cells, where a vertical move's index
+	 * change is kept over up to 360 indices */
+	const struct { int w, h; uint64_t from, count; } runs[] = {
+		{ 3, 3, 0, 181440 },
+		{ 7, 2, 3 * 3113510400ull - 100000, 200000 },   /* cells 2 and 3 */
+		{ 7, 2, 7 * 3113510400ull + 123456789, 100000 },
+	};
+	for (size_t r = 0; r < sizeof runs / sizeof *runs; r++)
+		for (int cls = 0; cls < 2; cls++) {
+			sdb_rank_walk wk;
+			cr_assert_eq(sdb_rank_walk_init(&wk, runs[r].w, runs[r].h, cls), 0);
+			for (uint64_t i = runs[r].from; i < runs[r].from + runs[r].count; i++) {
+				uint64_t got[4], want[4];
+				cr_assert_eq(sdb_rank_walk_neighbors(&wk, got, NULL, i), 0);
+				cr_assert_eq(sdb_rank_neighbors(want, NULL, runs[r].w, runs[r].h, cls, i), 0);
+				cr_assert_arr_eq(got, want, sizeof got, "%dx%d class %d index %llu",
+				                 runs[r].w, runs[r].h, cls, (unsigned long long)i);
+			}
 		}
-	}
 }
 
 Test(rank, walk_refuses_bad_input)
