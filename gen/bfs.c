@@ -151,20 +151,38 @@ static uint64_t scan_range(const pass *ps, uint64_t lo, uint64_t hi)
 /* The level loop both engines share: pass k over the index space in chunks
  * on threads, each chunk scanned by the engine, until a pass adds nothing.
  * begin() sets the engine's pass up for level k (its direction from the
- * counts so far); scan() returns the entries of [lo, hi) that joined k+1. */
+ * counts so far); scan() returns the entries of [lo, hi) that joined k+1;
+ * marks(), if any, gives the engine's marks of the groups reached at the
+ * last level, for a restart. */
 typedef struct engine {
 	void (*begin)(void *pass, const bfs_result *res, int k, uint64_t total);
 	uint64_t (*scan)(const void *pass, uint64_t lo, uint64_t hi);
+	uint64_t *(*marks)(const void *pass);
 	void *pass;
+	uint64_t size;   /* entries of the index space */
 	int max_level;   /* the first level the entry format cannot hold */
 } engine;
 
-static int run_levels(bfs_result *res, uint64_t total, const engine *e, int threads,
-                      bfs_progress_fn *progress, void *ctx)
+/* Before the first level: a kept state put back by restart->load, if it
+ * has one (st->table and st->marks are the engine's, ready). */
+static int resume(bfs_result *res, bfs_state *st, const bfs_restart *restart)
+{
+	if (!restart || !restart->load)
+		return SDB_OK;
+	const int got = restart->load(restart->ctx, st);
+	if (got == 1)
+		*res = st->res;
+	return got < 0 ? got : SDB_OK;
+}
+
+static int run_levels(bfs_result *res, bfs_state *st, const engine *e, int threads,
+                      bfs_progress_fn *progress, void *ctx, const bfs_restart *restart)
 {
 	threads = resolve_threads(threads);
+	const uint64_t total = e->size;
 	const uint64_t chunk = chunk_for(total), nchunks = (total + chunk - 1) / chunk;
-	for (int k = 0;; k++) {
+	int err = resume(res, st, restart);
+	for (int k = res->max_distance; !err; k++) {
 		e->begin(e->pass, res, k, total);
 		uint64_t count = 0, found = 0;
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : count) num_threads(threads)
@@ -186,8 +204,13 @@ static int run_levels(bfs_result *res, uint64_t total, const engine *e, int thre
 		res->counts[k + 1] = count;
 		res->max_distance = k + 1;
 		res->reached += count;
+		if (restart && restart->save) {
+			st->res = *res;
+			st->marks = e->marks ? e->marks(e->pass) : NULL;
+			err = restart->save(restart->ctx, st);
+		}
 	}
-	return SDB_OK;
+	return err;
 }
 
 static void begin_bytes(void *arg, const bfs_result *res, int k, uint64_t total)
@@ -204,16 +227,17 @@ static uint64_t scan_bytes(const void *ps, uint64_t lo, uint64_t hi)
 }
 
 int bfs_run(bfs_result *res, uint8_t *table, const bfs_space *sp, int threads,
-            bfs_progress_fn *progress, void *ctx)
+            bfs_progress_fn *progress, void *ctx, const bfs_restart *restart)
 {
 	memset(res, 0, sizeof *res);
 	fill(table, UNSEEN, sp->size, threads);
 	table[sp->start] = 0;
 	res->counts[0] = res->reached = 1;
 	pass ps = { .table = table, .sp = sp, .distmask = sp->best_moves ? 0x3f : 0xff };
-	const engine e = { begin_bytes, scan_bytes, &ps,
+	const engine e = { begin_bytes, scan_bytes, NULL, &ps, sp->size,
 		           sp->best_moves ? 0x3e : 0xfe };   /* below the unseen marker */
-	return run_levels(res, sp->size, &e, threads, progress, ctx);
+	bfs_state st = { .table = table, .table_bytes = sp->size };
+	return run_levels(res, &st, &e, threads, progress, ctx, restart);
 }
 
 /* Full tables: the neighbours of an index by the four blank moves. */
@@ -257,7 +281,7 @@ int bfs_full(bfs_result *res, uint8_t *table, int w, int h, int goal_blank, int 
 	bfs_full_ctx f;
 	bfs_space sp;
 	bfs_full_space(&sp, &f, w, h, goal_blank);
-	return bfs_run(res, table, &sp, threads, progress, ctx);
+	return bfs_run(res, table, &sp, threads, progress, ctx, NULL);
 }
 
 /* Pattern groups: the neighbours are the moves of the group's tiles. */
@@ -574,13 +598,11 @@ static void begin_2bit(void *arg, const bfs_result *res, int k, uint64_t total)
 {
 	pass2 *ps = arg;
 	const uint64_t unreached = total - res->reached;
-	if (k > 0) {   /* last pass's reached groups are this pass's front */
-		uint64_t *t = ps->front;
-		ps->front = ps->reached;
-		ps->reached = t;
-		if (ps->pull)   /* a push clears its front as it goes, a pull does not */
-			memset(ps->reached, 0, ps->words * sizeof *ps->reached);
-	}
+	uint64_t *t = ps->front;   /* last pass's reached groups are this pass's front */
+	ps->front = ps->reached;
+	ps->reached = t;
+	if (ps->pull)   /* a push clears its front as it goes, a pull does not */
+		memset(ps->reached, 0, ps->words * sizeof *ps->reached);
 	ps->cur = (unsigned)(k % 3);
 	ps->next = (unsigned)((k + 1) % 3);
 	/* 2, 4 or 8 times the frontier: slower before the sweep; 2 and 4 alike
@@ -594,8 +616,18 @@ static uint64_t scan_2bit(const void *arg, uint64_t lo, uint64_t hi)
 	return ps->pull ? pull_range(ps, lo, hi) : push_range(ps, lo, hi);
 }
 
+static uint64_t *marks_2bit(const void *arg)
+{
+	return ((const pass2 *)arg)->reached;   /* the next pass's front */
+}
+
+uint64_t bfs_2bit_mark_bytes(uint64_t size)
+{
+	return ((size >> WORD_SHIFT) + 1) * sizeof(uint64_t);
+}
+
 int bfs_run_2bit(bfs_result *res, uint8_t *table, const bfs_space *sp, int threads,
-                 bfs_progress_fn *progress, void *ctx)
+                 bfs_progress_fn *progress, void *ctx, const bfs_restart *restart)
 {
 	memset(res, 0, sizeof *res);
 	fill(table, 0xff, bfs_2bit_bytes(sp->size), threads);
@@ -603,14 +635,18 @@ int bfs_run_2bit(bfs_result *res, uint8_t *table, const bfs_space *sp, int threa
 	res->counts[0] = res->reached = 1;
 	pass2 ps = { .table = table, .sp = sp, .words = (sp->size >> WORD_SHIFT) + 1,
 		     .sweep = sp->row_block > 0, .bytes = bfs_2bit_bytes(sp->size) };
-	const uint64_t set_bytes = ps.words * sizeof *ps.front;
+	const uint64_t set_bytes = bfs_2bit_mark_bytes(sp->size);
 	ps.front = big_alloc(set_bytes);
 	ps.reached = big_alloc(set_bytes);
 	int err = SDB_ENOMEM;
 	if (ps.front && ps.reached) {
-		ps.front[sp->start >> WORD_SHIFT] |= 1ull << ((sp->start >> GROUP_SHIFT) & 63);
-		const engine e = { begin_2bit, scan_2bit, &ps, SDB_MAX_DISTANCE };
-		err = run_levels(res, sp->size, &e, threads, progress, ctx);
+		/* level 0's group, as if reached by a pass before the first (a
+		 * restart puts its own marks there instead) */
+		ps.reached[sp->start >> WORD_SHIFT] |= 1ull << ((sp->start >> GROUP_SHIFT) & 63);
+		const engine e = { begin_2bit, scan_2bit, marks_2bit, &ps, sp->size, SDB_MAX_DISTANCE };
+		bfs_state st = { .table = table, .table_bytes = ps.bytes, .marks = ps.reached,
+			         .mark_bytes = set_bytes };
+		err = run_levels(res, &st, &e, threads, progress, ctx, restart);
 	}
 	big_free(ps.front, set_bytes);
 	big_free(ps.reached, set_bytes);
@@ -623,5 +659,5 @@ int bfs_full_2bit(bfs_result *res, uint8_t *table, int w, int h, int goal_blank,
 	bfs_full_ctx f;
 	bfs_space sp;
 	bfs_full_space(&sp, &f, w, h, goal_blank);
-	return bfs_run_2bit(res, table, &sp, threads, progress, ctx);
+	return bfs_run_2bit(res, table, &sp, threads, progress, ctx, NULL);
 }

@@ -54,13 +54,37 @@ typedef struct bfs_result {
 	uint64_t reached;
 } bfs_result;
 
+/* Restartable levels. After each level the engine hands its whole state
+ * to save() (which may keep it, or let it go); before the first, load() may
+ * put a kept state back, and the search goes on from there with the same
+ * bytes as one that never stopped. The state is the table, the counts so
+ * far and, for two-bit tables, the marks of the groups reached at the last
+ * level (bfs_2bit_mark_bytes()). */
+typedef struct bfs_state {
+	bfs_result res;      /* counts up to res.max_distance, the last level done */
+	uint8_t *table;
+	uint64_t table_bytes;
+	uint64_t *marks;     /* two-bit tables; NULL for bytes */
+	uint64_t mark_bytes;
+} bfs_state;
+
+typedef struct bfs_restart {
+	/* Fill st->res, st->table and st->marks (allocated, zeroed) from a
+	 * kept state: 1 if it did, 0 to start afresh, or an SDB_E* code. */
+	int (*load)(void *ctx, bfs_state *st);
+	/* A level is done; 0 to go on, or an SDB_E* code to stop the search. */
+	int (*save)(void *ctx, const bfs_state *st);
+	void *ctx;
+} bfs_restart;
+
 /* Fill table (space->size bytes) with the distance from space->start of every
  * index reached, and with best_moves the first move (u, d, l, r order) to a
  * neighbour one closer; unreached entries stay 0xff. The bytes are the same
- * for any thread count (threads <= 0: every core). Returns 0, or SDB_ETOOBIG
- * when a distance does not fit the entry format. */
+ * for any thread count (threads <= 0: every core). Returns 0, SDB_ETOOBIG
+ * when a distance does not fit the entry format, or what restart's
+ * functions returned (restart may be NULL). */
 int bfs_run(bfs_result *res, uint8_t *table, const bfs_space *space, int threads,
-            bfs_progress_fn *progress, void *ctx);
+            bfs_progress_fn *progress, void *ctx, const bfs_restart *restart);
 
 /* The index space of the full table of W x H for the canonical goal with the
  * blank in goal_blank (ctx is filled and must outlive the space). */
@@ -89,7 +113,10 @@ static inline uint64_t bfs_2bit_bytes(uint64_t n)
  * minus one, mod 3). res gets the same counts as bfs_run(). The bytes are the
  * same for any thread count. */
 int bfs_run_2bit(bfs_result *res, uint8_t *table, const bfs_space *space, int threads,
-                 bfs_progress_fn *progress, void *ctx);
+                 bfs_progress_fn *progress, void *ctx, const bfs_restart *restart);
+
+/* The bytes of a two-bit search's marks (bfs_state.marks). */
+uint64_t bfs_2bit_mark_bytes(uint64_t size);
 
 /* The full table of W x H in two bits per state, as bfs_full(). */
 int bfs_full_2bit(bfs_result *res, uint8_t *table, int w, int h, int goal_blank, int threads,

@@ -14,6 +14,8 @@
 typedef struct options {
 	const char *db_path, *goal_text, *partition, *output, *blank, *set_name;
 	const char *shards;   /* slidedb-gen-mpi full --shards DIR */
+	const char *checkpoint;      /* --checkpoint DIR: restartable levels */
+	double checkpoint_minutes;   /* between checkpoints */
 	int all_goals, threads, json, quiet, progress_mode, partial, replace;
 	int bits;          /* full: 8 (distance and best move) or 2 (distance mod 3) */
 	int w, h;          /* the size argument of full and pdb */
@@ -30,6 +32,7 @@ typedef struct run {
 	out text;
 	double started;
 	int ntables;
+	char (*built)[SDB_NAME_MAX];   /* the tables stored so far: their checkpoints go */
 	uint8_t *own;     /* the table being built in memory of the run's own */
 	uint64_t own_bytes, own_done;   /* its size, the bytes stored and unmapped */
 	char why[512];   /* what failed, printed once by run_end */

@@ -3,10 +3,12 @@
  * Subcommands come from a table, as libgit2's CLI has them; each parses only
  * the options that apply to it (one option table says which), so an option
  * of another subcommand is a usage error, never silently ignored. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dist.h"
@@ -16,11 +18,15 @@
 enum {
 	FULL = 1 << 0, PDB = 1 << 1, EXPORT = 1 << 2, IMPORT = 1 << 3, RM = 1 << 4,
 	COMPACT = 1 << 5, ASSEMBLE = 1 << 6, ALL = 0x7f, BUILD = FULL | PDB,
-	MPI_FULL = 1 << 7   /* full under slidedb-gen-mpi: --shards */
+	MPI_FULL = 1 << 7,  /* full under slidedb-gen-mpi: --shards */
+	SOLO = 1 << 8       /* full and pdb of slidedb-gen, not slidedb-gen-mpi */
 };
 
 /* Long-only options get codes above any character. */
-enum { OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_PARTIAL, OPT_REPLACE, OPT_BITS, OPT_SHARDS };
+enum {
+	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_PARTIAL, OPT_REPLACE, OPT_BITS, OPT_SHARDS,
+	OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY
+};
 
 static const cli_option gen_options[] = {
 	{ "goal", required_argument, 'g', BUILD,
@@ -48,6 +54,14 @@ static const cli_option gen_options[] = {
 	{ "shards", required_argument, OPT_SHARDS, MPI_FULL,
 	  "    --shards DIR   each rank writes its slice as DIR/shard-RANK.lmdb on its own\n"
 	  "                     node (join them with `slidedb-gen assemble`), no database" },
+	{ "checkpoint", required_argument, OPT_CHECKPOINT, SOLO,
+	  "    --checkpoint DIR\n"
+	  "                     save each table's search in DIR/NAME.ckpt after a level, at\n"
+	  "                     most every --checkpoint-every minutes; the same command run\n"
+	  "                     again after a crash or a kill goes on from there" },
+	{ "checkpoint-every", required_argument, OPT_CHECKPOINT_EVERY, SOLO,
+	  "    --checkpoint-every MINUTES\n"
+	  "                     between checkpoints (default 10; 0: after every level)" },
 	{ "db", required_argument, 'd', ALL,
 	  "-d, --db PATH      database file (default $SLIDEDB_DB or slidedb.lmdb)" },
 	{ "threads", required_argument, 't', BUILD,
@@ -106,10 +120,11 @@ static int offered(const struct command *c)
 }
 
 /* The option bits of a command in this program: full under MPI takes
- * --shards. */
+ * --shards, builds of slidedb-gen --checkpoint. */
 static unsigned option_bits(const struct command *c)
 {
-	return c->bit | (mpi_flavour && c->bit == FULL ? MPI_FULL : 0);
+	return c->bit | (mpi_flavour && c->bit == FULL ? MPI_FULL : 0) |
+	       (!mpi_flavour && (c->bit & BUILD) ? SOLO : 0);
 }
 
 static void usage(FILE *f, const struct command *only)
@@ -131,8 +146,8 @@ static void usage(FILE *f, const struct command *only)
 			fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fputs("\nOptions:\n", f);
 	static const char *const names[] = { "full", "pdb", "export", "import", "rm", "compact",
-		                             "assemble", "full under slidedb-gen-mpi" };
-	const unsigned all = mpi_flavour ? BUILD | MPI_FULL : ALL;
+		                             "assemble", "full under slidedb-gen-mpi", "full, pdb" };
+	const unsigned all = mpi_flavour ? BUILD | MPI_FULL : ALL | SOLO;
 	cli_options_help(f, gen_options, NOPTIONS, only ? option_bits(only) : all & ~MPI_FULL,
 	                 all & ~MPI_FULL, names);
 	if (mpi_flavour && !only)
@@ -172,6 +187,12 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 		case OPT_REPLACE: o->replace = 1; break;
 		case 'd': o->db_path = optarg; break;
 		case OPT_SHARDS: o->shards = optarg; break;
+		case OPT_CHECKPOINT: o->checkpoint = optarg; break;
+		case OPT_CHECKPOINT_EVERY:
+			if (!cli_parse_double(&o->checkpoint_minutes, optarg, 0, 1e6))
+				return cli_usage("--checkpoint-every '%s' is not a number of minutes from 0 "
+				                 "to 1000000", optarg);
+			break;
 		case 't':
 			if (!cli_parse_long(&v, optarg, 1, 1024))
 				return cli_usage("--threads '%s' is not a number from 1 to 1024", optarg);
@@ -200,7 +221,7 @@ int gen_main(int argc, char **argv, int mpi)
 	cli_prog = mpi ? "slidedb-gen-mpi" : "slidedb-gen";
 	const char *commands_list = mpi ? "full or pdb" : "full, pdb, export, import, rm, compact "
 	                                                  "or assemble";
-	options o = { .progress_mode = -1 };
+	options o = { .progress_mode = -1, .checkpoint_minutes = 10 };
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	o.threads = cores > 0 ? (int)cores : 1;
 	if (argc < 2)
@@ -239,5 +260,10 @@ int gen_main(int argc, char **argv, int mpi)
 		return cli_finish(rc);
 	if (o.shards && o.json)
 		return cli_usage("--shards writes no database: --json has no tables to print");
+	struct stat dir;   /* a folder to write in, before any work */
+	if (o.checkpoint && !stat(o.checkpoint, &dir) && !S_ISDIR(dir.st_mode))
+		return cli_finish(cli_fail("--checkpoint '%s': not a directory", o.checkpoint));
+	if (o.checkpoint && (stat(o.checkpoint, &dir) || access(o.checkpoint, W_OK | X_OK)))
+		return cli_finish(cli_fail("--checkpoint '%s': %s", o.checkpoint, strerror(errno)));
 	return cli_finish(cmd->run(&o));
 }

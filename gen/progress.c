@@ -24,6 +24,13 @@ void progress_begin(progress *p, const char *label)
 	snprintf(p->label, sizeof p->label, "%s", label);
 	p->started = progress_now();
 	p->last_draw = 0;
+	p->base = 0;
+}
+
+void progress_rebase(progress *p, uint64_t done)
+{
+	p->started = progress_now();
+	p->base = done;
 }
 
 void progress_eta(char *buf, size_t cap, double elapsed, uint64_t done, uint64_t total)
@@ -47,14 +54,15 @@ void progress_update(progress *p, int level, uint64_t done, uint64_t total)
 		return;
 	p->last_draw = now;
 	double elapsed = now - p->started, frac = total ? (double)done / (double)total : 1;
-	double rate = elapsed > 0 ? (double)done / elapsed : 0;
+	const uint64_t since = done > p->base ? done - p->base : 0;
+	double rate = elapsed > 0 ? (double)since / elapsed : 0;
 	char bar[21];
 	int fill = (int)(frac * 20);
 	for (int i = 0; i < 20; i++)
 		bar[i] = i < fill ? '#' : '.';
 	bar[20] = '\0';
 	char eta[32];
-	progress_eta(eta, sizeof eta, elapsed, done, total);
+	progress_eta(eta, sizeof eta, elapsed, since, total - p->base);
 	fprintf(stderr, "\r\033[K%s  level %d  [%s] %5.1f%%  %.1f M states/s%s", p->label,
 	        level, bar, 100 * frac, rate / 1e6, eta);
 	fflush(stderr);

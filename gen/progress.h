@@ -12,6 +12,7 @@
 typedef struct progress {
 	int enabled;
 	double started, last_draw;
+	uint64_t base;   /* done when the task began (a restart): not in the rate */
 	char label[64];
 } progress;
 
@@ -19,6 +20,9 @@ typedef struct progress {
 void progress_init(progress *p, int mode);
 /* Start a new task; the clock for rate and ETA restarts. */
 void progress_begin(progress *p, const char *label);
+/* The task resumes with done states already done: the rate and the ETA
+ * count only what is done from here. */
+void progress_rebase(progress *p, uint64_t done);
 /* done of total states; level is the BFS level being worked on. */
 void progress_update(progress *p, int level, uint64_t done, uint64_t total);
 /* "  ETA N s" for done of total after elapsed seconds, or "" while there is

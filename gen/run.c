@@ -2,11 +2,13 @@
  * builds, a report line per table, and a summary with time and peak memory. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
 #include "bigmem.h"
+#include "checkpoint.h"
 #include "dist.h"
 #include "gen.h"
 
@@ -141,6 +143,9 @@ int run_end(run *r, int err)
 		sdb_writer_abort(r->wr);
 	else if (r->wr && (err = sdb_writer_commit(r->wr)))
 		run_fail_lib(r, err);
+	for (int i = 0; !err && r->o->checkpoint && i < r->ntables; i++)
+		checkpoint_remove(r->o->checkpoint, r->built[i]);   /* committed: not needed */
+	free(r->built);
 	if (err)
 		cli_fail("%s", r->why);
 	if (!err && !r->o->quiet) {
@@ -188,11 +193,20 @@ int run_bfs(run *r, sdb_table_info *info, uint8_t *table, const bfs_space *space
 	double t0 = progress_now();
 	bfs_result res;
 	const int two_bit = info->entry_format == SDB_ENTRY_MOD3;
+	checkpoint ck;
+	bfs_restart restart;
+	if (r->o->checkpoint) {
+		checkpoint_init(&ck, r->o->checkpoint, r->o->checkpoint_minutes * 60, info, &r->bar,
+		                r->o->quiet, r->why, sizeof r->why);
+		restart = checkpoint_restart(&ck);
+	}
+	const bfs_restart *rs = r->o->checkpoint ? &restart : NULL;
 	int err = gen_dist ? gen_dist->bfs(&res, table, space, two_bit, on_level, &ctx, r->why,
 	                                   sizeof r->why)
-	          : two_bit ? bfs_run_2bit(&res, table, space, r->o->threads, on_level, &ctx)
-	          : bfs_run(&res, table, space, r->o->threads, on_level, &ctx);
-	info->build_seconds = progress_now() - t0;
+	          : two_bit ? bfs_run_2bit(&res, table, space, r->o->threads, on_level, &ctx, rs)
+	          : bfs_run(&res, table, space, r->o->threads, on_level, &ctx, rs);
+	/* a resumed search counts the runs before it too */
+	info->build_seconds = r->o->checkpoint ? checkpoint_seconds(&ck) : progress_now() - t0;
 	progress_end(&r->bar);
 	if (err == SDB_ETOOBIG && info->entry_format == SDB_ENTRY_DIST6_MOVE2)
 		return run_fail(r, err, "%s: distances go past %d, more than a byte entry holds "
@@ -200,7 +214,7 @@ int run_bfs(run *r, sdb_table_info *info, uint8_t *table, const bfs_space *space
 	if (err == SDB_ETOOBIG)
 		return run_fail(r, err, "%s: distances too large for the table format", info->name);
 	if (err)
-		return err;   /* the distributed engine said why */
+		return err;   /* the distributed engine or the checkpoint said why */
 	memcpy(info->counts, res.counts, sizeof info->counts);
 	info->max_distance = res.max_distance;
 	info->threads = r->o->threads;
@@ -244,6 +258,11 @@ int run_put(run *r, sdb_table_info *info)
 	err = sdb_writer_put_meta(r->wr, info);
 	if (err)
 		return run_fail_lib(r, err);
+	char (*built)[SDB_NAME_MAX] = realloc(r->built, (size_t)(r->ntables + 1) * sizeof *built);
+	if (!built)
+		return run_fail(r, SDB_ENOMEM, "out of memory");
+	r->built = built;
+	memcpy(r->built[r->ntables], info->name, SDB_NAME_MAX);
 	r->ntables++;
 	print_table(&r->text, info, r->o->json);
 	return SDB_OK;

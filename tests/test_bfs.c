@@ -137,6 +137,82 @@ static void two_bits_agree(int w, int h, int blank)
 	free(two);
 }
 
+/* Restartable levels (bfs_restart): a search whose state is kept after
+ * level `at` and put back into a fresh search gives the bytes and counts
+ * of one that never stopped. The kept state lives in memory here; the
+ * file of `slidedb-gen --checkpoint` is tested in test_cli_checkpoint. */
+typedef struct kept_state {
+	int at, saved;
+	bfs_state st;   /* copies */
+} kept_state;
+
+static int keep_at(void *ctx, const bfs_state *st)
+{
+	kept_state *k = ctx;
+	if (st->res.max_distance != k->at)
+		return SDB_OK;
+	k->st = *st;
+	k->st.table = malloc(st->table_bytes);
+	k->st.marks = st->marks ? malloc(st->mark_bytes) : NULL;
+	cr_assert(k->st.table && (!st->marks || k->st.marks));
+	memcpy(k->st.table, st->table, st->table_bytes);
+	if (st->marks)
+		memcpy(k->st.marks, st->marks, st->mark_bytes);
+	k->saved = 1;
+	return SDB_EIO;   /* stop here, as a killed build would */
+}
+
+static int put_back(void *ctx, bfs_state *st)
+{
+	const kept_state *k = ctx;
+	cr_assert_eq(st->table_bytes, k->st.table_bytes);
+	cr_assert_eq(st->mark_bytes, k->st.mark_bytes);
+	memcpy(st->table, k->st.table, st->table_bytes);
+	if (st->marks)
+		memcpy(st->marks, k->st.marks, st->mark_bytes);
+	st->res = k->st.res;
+	return 1;
+}
+
+static void restart_agrees(int w, int h, int two_bit, int at, int threads)
+{
+	bfs_full_ctx f;
+	bfs_space sp;
+	bfs_full_space(&sp, &f, w, h, 0);
+	const uint64_t bytes = two_bit ? bfs_2bit_bytes(sp.size) : sp.size;
+	uint8_t *whole = malloc(bytes), *parts = malloc(bytes);
+	cr_assert(whole && parts);
+	bfs_result rw, rp;
+	kept_state k = { .at = at };
+	const bfs_restart stop = { NULL, keep_at, &k }, go_on = { put_back, NULL, &k };
+	int (*run)(bfs_result *, uint8_t *, const bfs_space *, int, bfs_progress_fn *, void *,
+	           const bfs_restart *) = two_bit ? bfs_run_2bit : bfs_run;
+	cr_assert_eq(run(&rw, whole, &sp, threads, NULL, NULL, NULL), 0);
+	cr_assert_eq(run(&rp, parts, &sp, threads, NULL, NULL, &stop), SDB_EIO);
+	cr_assert(k.saved, "%dx%d: level %d never came", w, h, at);
+	cr_assert_eq(run(&rp, parts, &sp, threads, NULL, NULL, &go_on), 0);
+	cr_assert_eq(memcmp(whole, parts, bytes), 0, "%dx%d %s, stopped after level %d: bytes differ",
+	             w, h, two_bit ? "two bits" : "bytes", at);
+	cr_assert_eq(memcmp(&rw, &rp, sizeof rw), 0, "%dx%d after level %d: counts differ", w, h, at);
+	free(k.st.table);
+	free(k.st.marks);
+	free(whole);
+	free(parts);
+}
+
+Test(bfs, a_restarted_search_gives_the_same_bytes, .timeout = 120)
+{
+	/* 2x3: a table ending inside a word; 3x3: the walk; 5x2, 2x5: the
+	 * sweep; levels from the first to the last push and into the pulls */
+	static const struct { int w, h, at; } cases[] = {
+		{ 2, 3, 1 }, { 2, 3, 15 }, { 3, 3, 1 }, { 3, 3, 14 }, { 3, 3, 24 }, { 3, 3, 30 },
+		{ 5, 2, 2 }, { 5, 2, 33 }, { 5, 2, 40 }, { 2, 5, 36 },
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+		for (int two_bit = 0; two_bit < 2; two_bit++)
+			restart_agrees(cases[c].w, cases[c].h, two_bit, cases[c].at, 1 + (int)(c % 2));
+}
+
 Test(bfs, two_bits_are_the_distance_mod_3, .timeout = 300)
 {
 	static const int sizes[][2] = { { 2, 2 }, { 2, 3 }, { 3, 2 }, { 2, 4 }, { 4, 2 }, { 3, 3 },

@@ -200,9 +200,13 @@ Test(mpi, usage)
 	cr_assert_eq(mpi_gen(2, &err, "pdb 3x3 --partition 1,2,3,4/5,6,7,8 --shards /tmp"), 2);
 	cr_assert(strstr(err, "--shards"), "%s", err);
 	free(err);
+	cr_assert_eq(mpi_gen(2, &err, "full 3x3 --checkpoint /tmp"), 2);   /* slidedb-gen's only */
+	cr_assert(strstr(err, "--checkpoint"), "%s", err);
+	free(err);
 	char *out;
 	cr_assert_eq(tk_run("mpirun -n 1 " SLIDEDB_GEN_MPI " --help", NULL, &out, NULL), 0);
-	cr_assert(strstr(out, "--shards DIR") && strstr(out, "mpirun"), "%s", out);
+	cr_assert(strstr(out, "--shards DIR") && strstr(out, "mpirun") && !strstr(out, "--checkpoint"),
+	          "%s", out);
 	free(out);
 	/* its one option of its own, and assemble, are documented */
 	char *man = ck_read_file(SLIDEDB_SOURCE_DIR "/doc/slidedb-gen-mpi.1", NULL);

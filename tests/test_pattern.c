@@ -149,7 +149,7 @@ static void matches_exact_blank(int w, int h, int goal_blank, uint32_t tiles)
 	bfs_space sp;
 	bfs_pattern_space(&sp, p);
 	bfs_result res;
-	cr_assert_eq(bfs_run(&res, table, &sp, 0, NULL, NULL), 0);
+	cr_assert_eq(bfs_run(&res, table, &sp, 0, NULL, NULL, NULL), 0);
 	cr_assert_eq(res.reached, sdb_pattern_size(p), "every region of every placement is reachable");
 	uint8_t *minv = malloc(sdb_pattern_size(pm));
 	memset(minv, 0xff, sdb_pattern_size(pm));

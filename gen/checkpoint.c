@@ -1,0 +1,270 @@
+/* Restartable levels: a table's search saved after a level and put back.
+ *
+ * The file, DIR/NAME.ckpt, is a header (below) and then the engine's state
+ * as it lies in memory: the table's bytes, then a two-bit search's marks.
+ * It is written as DIR/NAME.ckpt.tmp, flushed to disk, and renamed over
+ * the last one, so a build killed while saving keeps the previous
+ * checkpoint whole. It is for the machine and the version that wrote it:
+ * the header holds the version, the table's name, format, size and goal,
+ * and a CRC-32 of itself and of the state, all checked before a byte of it
+ * is used. A checkpoint that fails to be written costs the build nothing
+ * but the restart point: the search goes on, with a warning. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "checkpoint.h"
+#include "opts.h"
+
+enum { CKPT_VERSION = 1 };
+static const char ckpt_magic[8] = "SDBCKPT";
+
+typedef struct ckpt_header {
+	char magic[8];
+	uint32_t version, header_bytes;
+	char tool[32];            /* sdb_version() of the writer */
+	char name[SDB_NAME_MAX];
+	int32_t entry_format;
+	uint8_t w, h, cells[SDB_MAX_CELLS];   /* the goal */
+	uint64_t states, table_bytes, mark_bytes;
+	bfs_result res;           /* the counts up to the last level done */
+	double seconds;           /* the search's time until then, over every run */
+	uint32_t state_crc;       /* of the table's bytes, then the marks */
+	uint32_t header_crc;      /* of this header with header_crc 0 */
+} ckpt_header;
+
+/* The header a file for c's table must have, but for res and the CRCs. */
+static void header_for(ckpt_header *h, const checkpoint *c, const bfs_state *st)
+{
+	memset(h, 0, sizeof *h);   /* padding too: the CRC covers it */
+	memcpy(h->magic, ckpt_magic, sizeof h->magic);
+	h->version = CKPT_VERSION;
+	h->header_bytes = sizeof *h;
+	snprintf(h->tool, sizeof h->tool, "%s", sdb_version());
+	snprintf(h->name, sizeof h->name, "%s", c->info->name);
+	h->entry_format = c->info->entry_format;
+	h->w = c->info->goal.w;
+	h->h = c->info->goal.h;
+	memcpy(h->cells, c->info->goal.cell, sizeof h->cells);
+	h->states = c->info->states;
+	h->table_bytes = st->table_bytes;
+	h->mark_bytes = st->marks ? st->mark_bytes : 0;
+}
+
+static uint32_t header_crc(ckpt_header h)
+{
+	h.header_crc = 0;
+	return (uint32_t)crc32_z(0, (const Bytef *)&h, sizeof h);
+}
+
+static int fail(checkpoint *c, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(checkpoint *c, int err, const char *fmt, ...)
+{
+	int n = snprintf(c->why, c->why_cap, "%s: ", c->path);
+	va_list ap;
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < c->why_cap)
+		vsnprintf(c->why + n, c->why_cap - (size_t)n, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/* Write or read all of n bytes at p (pieces under 1 GiB), adding them to
+ * crc; 0, or -1 with errno set (0 at the end of the file). */
+static int whole(int fd, uint8_t *p, uint64_t n, int writing, uLong *crc)
+{
+	const uint64_t piece = (uint64_t)1 << 30;
+	for (uint64_t done = 0; done < n;) {
+		const size_t want = (size_t)(n - done < piece ? n - done : piece);
+		const ssize_t got = writing ? write(fd, p + done, want) : read(fd, p + done, want);
+		if (got <= 0) {
+			if (got == 0)
+				errno = 0;
+			return -1;
+		}
+		*crc = crc32_z(*crc, p + done, (size_t)got);
+		done += (uint64_t)got;
+	}
+	return 0;
+}
+
+/* bfs_restart.load: the file, if there is one, into st. */
+static int load(void *ctx, bfs_state *st)
+{
+	checkpoint *c = ctx;
+	const double t0 = progress_now();
+	const int fd = open(c->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : fail(c, SDB_EIO, "%s", strerror(errno));
+	ckpt_header h, want;
+	header_for(&want, c, st);
+	uLong crc = 0;
+	int err = SDB_OK;
+	if (whole(fd, (uint8_t *)&h, sizeof h, 0, &crc) || memcmp(h.magic, ckpt_magic, 8) ||
+	    h.version != CKPT_VERSION || h.header_bytes != sizeof h || h.header_crc != header_crc(h))
+		err = fail(c, SDB_ECORRUPT, "%s", "not a checkpoint of this version of slidedb-gen, "
+		           "or damaged: remove it to start the build afresh");
+	else if (strcmp(h.tool, want.tool))
+		err = fail(c, SDB_EVERSION, "written by slidedb-gen %s, this is %s: remove it to start "
+		           "the build afresh", h.tool, want.tool);
+	else if (strcmp(h.name, want.name) || h.entry_format != want.entry_format || h.w != want.w ||
+	         h.h != want.h || memcmp(h.cells, want.cells, sizeof h.cells) ||
+	         h.states != want.states || h.table_bytes != want.table_bytes ||
+	         h.mark_bytes != want.mark_bytes)
+		err = fail(c, SDB_EINVAL, "%s", h.entry_format != want.entry_format
+		           ? "a checkpoint of this table with another number of bits per state: "
+		             "remove it, or build with the --bits it was written with"
+		           : "a checkpoint of another table: remove it to start the build afresh");
+	struct stat file;   /* a short file is told before gigabytes are read */
+	if (!err && (fstat(fd, &file) ||
+	             (uint64_t)file.st_size != sizeof h + want.table_bytes + want.mark_bytes))
+		err = fail(c, SDB_ECORRUPT, "%s", "truncated, or of the wrong size: remove it to start "
+		           "the build afresh");
+	crc = 0;
+	if (!err && (whole(fd, st->table, st->table_bytes, 0, &crc) ||
+	             (st->marks && whole(fd, (uint8_t *)st->marks, st->mark_bytes, 0, &crc))))
+		err = fail(c, SDB_ECORRUPT, "%s", errno ? strerror(errno) : "truncated: remove it to "
+		           "start the build afresh");
+	if (!err && (uint32_t)crc != h.state_crc)
+		err = fail(c, SDB_ECORRUPT, "%s", "damaged (its CRC does not match): remove it to "
+		           "start the build afresh");
+	close(fd);
+	if (err)
+		return err;
+	st->res = h.res;
+	c->earlier = h.seconds;
+	progress_rebase(c->bar, h.res.reached);
+	if (!c->quiet)
+		cli_note("%s: resuming after level %d (%.1f%% of the states reached) from %s, read in "
+		         "%.1f s", h.name, h.res.max_distance,
+		         100.0 * (double)h.res.reached / (double)h.states, c->path, progress_now() - t0);
+	c->last = progress_now();
+	return 1;
+}
+
+static void note_failure(const checkpoint *c, int level, const char *what)
+{
+	progress_end(c->bar);
+	cli_note("warning: %s: no checkpoint after level %d (%s: %s); the build goes on",
+	         c->info->name, level, c->tmp, what);
+}
+
+/* For the tests: SLIDEDB_GEN_DIE=K makes slidedb-gen die once level K is
+ * done (and saved, if a checkpoint was due), as a killed process would. */
+static void maybe_die(const checkpoint *c, int level)
+{
+	const char *spec = getenv("SLIDEDB_GEN_DIE");
+	if (spec && atoi(spec) == level) {
+		progress_end(c->bar);
+		cli_note("%s: dying after level %d (SLIDEDB_GEN_DIE)", c->info->name, level);
+		_exit(3);
+	}
+}
+
+static void write_state(checkpoint *c, const bfs_state *st);
+
+/* bfs_restart.save: the state to the file, when one is due. */
+static int save(void *ctx, const bfs_state *st)
+{
+	checkpoint *c = ctx;
+	if (progress_now() - c->last >= c->every)
+		write_state(c, st);
+	maybe_die(c, st->res.max_distance);
+	return SDB_OK;
+}
+
+/* The state to DIR/NAME.ckpt.tmp, flushed, renamed over DIR/NAME.ckpt,
+ * and the directory flushed: the rename is on disk too. */
+static void write_state(checkpoint *c, const bfs_state *st)
+{
+	const double t0 = progress_now();
+	ckpt_header h;
+	header_for(&h, c, st);
+	h.res = st->res;
+	h.seconds = checkpoint_seconds(c);
+	uLong crc = 0;
+	const int fd = open(c->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int bad = fd < 0 || lseek(fd, (off_t)sizeof h, SEEK_SET) < 0 ||
+	          whole(fd, st->table, st->table_bytes, 1, &crc) ||
+	          (st->marks && whole(fd, (uint8_t *)st->marks, st->mark_bytes, 1, &crc));
+	h.state_crc = (uint32_t)crc;
+	h.header_crc = header_crc(h);
+	uLong ignored = 0;
+	bad = bad || lseek(fd, 0, SEEK_SET) < 0 || whole(fd, (uint8_t *)&h, sizeof h, 1, &ignored) ||
+	      fsync(fd);
+	const int saved = errno;
+	if (fd >= 0 && close(fd) && !bad)
+		bad = 1;
+	if (bad || rename(c->tmp, c->path)) {
+		note_failure(c, st->res.max_distance, strerror(bad ? saved : errno));
+		unlink(c->tmp);
+	} else {
+		const int dir = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dir >= 0) {
+			fsync(dir);
+			close(dir);
+		}
+		if (c->bar->enabled) {
+			progress_end(c->bar);
+			cli_note("%s: checkpoint after level %d: %.2f GB in %.1f s", c->info->name,
+			         st->res.max_distance,
+			         (double)(sizeof h + st->table_bytes + h.mark_bytes) / 1e9,
+			         progress_now() - t0);
+		}
+	}
+	c->last = progress_now();
+}
+
+/* DIR/NAME.ckpt and suffix: a pattern group's name (SET/gN) with a dot
+ * for its slash, so that every file lies in DIR. */
+static void file_of(char *buf, size_t cap, const char *dir, const char *name, const char *suffix)
+{
+	int n = snprintf(buf, cap, "%s/", dir);
+	for (const char *p = name; *p && n >= 0 && (size_t)n + 1 < cap; p++)
+		buf[n++] = *p == '/' ? '.' : *p;
+	if (n >= 0 && (size_t)n < cap)
+		snprintf(buf + n, cap - (size_t)n, ".ckpt%s", suffix);
+}
+
+void checkpoint_init(checkpoint *c, const char *dir, double every, const sdb_table_info *info,
+                     progress *bar, int quiet, char *why, size_t why_cap)
+{
+	memset(c, 0, sizeof *c);
+	snprintf(c->dir, sizeof c->dir, "%s", dir);
+	file_of(c->path, sizeof c->path, dir, info->name, "");
+	file_of(c->tmp, sizeof c->tmp, dir, info->name, ".tmp");
+	c->info = info;
+	c->every = every;
+	c->started = c->last = progress_now();
+	c->bar = bar;
+	c->quiet = quiet;
+	c->why = why;
+	c->why_cap = why_cap;
+}
+
+double checkpoint_seconds(const checkpoint *c)
+{
+	return c->earlier + progress_now() - c->started;
+}
+
+bfs_restart checkpoint_restart(checkpoint *c)
+{
+	bfs_restart r = { load, save, c };
+	return r;
+}
+
+void checkpoint_remove(const char *dir, const char *name)
+{
+	char path[4096];
+	file_of(path, sizeof path, dir, name, "");
+	unlink(path);
+	file_of(path, sizeof path, dir, name, ".tmp");
+	unlink(path);
+}

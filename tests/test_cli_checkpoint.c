@@ -1,0 +1,271 @@
+/* End-to-end tests of restartable levels (slidedb-gen --checkpoint): a
+ * build that dies after a level, run again, goes on from its checkpoint
+ * and stores the bytes of a build that never stopped; a damaged, truncated
+ * or foreign checkpoint is refused with the database untouched; a
+ * checkpoint that cannot be written costs a warning, not the build. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "clikit.h"
+
+enum { TEXT_MAX = 512 };
+
+/* Every table of db and its CRC-32, "name crc" per line, in catalog order
+ * (empty when db has none). */
+static char *tables_and_crcs(const char *db)
+{
+	char *out, *err;
+	int rc = ck_lookup(db, NULL, &out, &err, "%s", "info --json");
+	cr_assert_eq(rc, 0, "info --json of %s: %s", db, err);
+	ck_names names = ck_table_names(out);
+	ck_sbuf s = { 0 };
+	ck_sb_printf(&s, "%s", "");
+	for (int i = 0; i < names.n; i++) {
+		char pat[SDB_NAME_MAX + 16], crc[16];
+		snprintf(pat, sizeof pat, "{\"name\":\"%s\"", names.v[i]);
+		const char *obj = strstr(out, pat);
+		cr_assert(obj && ck_json_str(obj, "crc32", crc, sizeof crc) == 1, "%s", out);
+		ck_sb_printf(&s, "%s %s\n", names.v[i], crc);
+	}
+	free(out);
+	free(err);
+	return s.s;
+}
+
+/* A scratch folder for checkpoints, empty. */
+static void fresh_dir(char *dir, size_t cap, const char *name)
+{
+	char cmd[2 * TEXT_MAX];
+	tk_tmp_path(dir, cap, name);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+/* The names of the files in dir, sorted, one per line. */
+static char *files_in(const char *dir)
+{
+	char cmd[2 * TEXT_MAX], *out;
+	snprintf(cmd, sizeof cmd, "ls -1 '%s'", dir);
+	cr_assert_eq(tk_run(cmd, NULL, &out, NULL), 0);
+	return out;
+}
+
+/* A database holding only 2x3's table: what a failed build must leave. */
+static void db_with_2x3(char *db, size_t cap, const char *name)
+{
+	tk_tmp_path(db, cap, name);
+	ck_db_remove(db);
+	tk_build(db, "2x3", NULL);
+}
+
+/* build dies after level `die` (SLIDEDB_GEN_DIE, as a kill would end it)
+ * with a checkpoint after every level, leaving db as it was and
+ * DIR/first.ckpt behind; then the same command resumes and stores the
+ * bytes of a build without checkpoints, and the folder empties. */
+static void dies_and_resumes(const char *build, int die, const char *first)
+{
+	char ref[TEXT_MAX], db[TEXT_MAX], dir[TEXT_MAX], *out, *err;
+	tk_tmp_path(ref, sizeof ref, "ckpt-ref.lmdb");
+	ck_db_remove(ref);
+	cr_assert_eq(ck_gen(ref, NULL, NULL, "%s -q", build), 0, "%s", build);
+	tk_build(ref, "2x3", NULL);
+	char *want = tables_and_crcs(ref);
+	db_with_2x3(db, sizeof db, "ckpt.lmdb");
+	char *before = tables_and_crcs(db);
+	fresh_dir(dir, sizeof dir, "ckpt-dir");
+
+	char die_at[16];
+	snprintf(die_at, sizeof die_at, "%d", die);
+	setenv("SLIDEDB_GEN_DIE", die_at, 1);
+	int rc = ck_gen(db, &out, &err, "%s --checkpoint '%s' --checkpoint-every 0", build, dir);
+	unsetenv("SLIDEDB_GEN_DIE");
+	cr_assert_eq(rc, 3, "%s: should have died after level %d (exit %d: %s)", build, die, rc, err);
+	cr_assert(strstr(err, "dying after level"), "%s: %s", build, err);
+	free(out);
+	free(err);
+	char *now = tables_and_crcs(db);
+	cr_assert_str_eq(now, before, "%s: a build that died changed the database", build);
+	free(now);
+	char *files = files_in(dir), expect[SDB_NAME_MAX + 8];
+	snprintf(expect, sizeof expect, "%s.ckpt\n", first);
+	cr_assert_str_eq(files, expect, "%s: the checkpoints left: '%s'", build, files);
+	free(files);
+
+	rc = ck_gen(db, &out, &err, "%s --checkpoint '%s'", build, dir);
+	cr_assert_eq(rc, 0, "%s: the resumed build failed: %s", build, err);
+	char resumed[64];
+	snprintf(resumed, sizeof resumed, "resuming after level %d ", die);
+	cr_assert(strstr(err, resumed) && strstr(err, first), "%s: stderr '%s'", build, err);
+	ck_assert_one_line(err, build);
+	free(out);
+	free(err);
+	now = tables_and_crcs(db);
+	cr_assert_str_eq(now, want, "%s: the resumed build's tables differ:\n%s\nagainst\n%s", build,
+	                 now, want);
+	files = files_in(dir);
+	cr_assert_str_empty(files, "%s: checkpoints left after the commit: '%s'", build, files);
+	free(files);
+	free(now);
+	free(want);
+	free(before);
+	ck_db_remove(db);
+	ck_db_remove(ref);
+}
+
+Test(checkpoint, a_build_that_died_resumes_with_the_same_bytes, .timeout = 300)
+{
+	/* bytes with best moves, two bits (3x3: the walk; 5x2: the word-at-
+	 * a-time sweep), and pattern groups; 3x3 builds three tables and dies
+	 * in its first */
+	dies_and_resumes("full 3x3", 12, "full-3x3-b0");
+	dies_and_resumes("full 3x3 --bits 2", 20, "full-3x3-b0");
+	dies_and_resumes("full 5x2 --bits 2 --threads 2", 30, "full-5x2-b0");
+	dies_and_resumes("pdb 3x3 --partition 1,2,3,4/5,6,7,8 --threads 1", 6,
+	                 "pdb-3x3-b0-1,2,3,4_5,6,7,8.g0");
+}
+
+/* A checkpoint of full 3x3 --bits 2 died after level 15, in dir. */
+static void leave_checkpoint(const char *dir, char *path, size_t cap)
+{
+	char scratch[TEXT_MAX];
+	tk_tmp_path(scratch, sizeof scratch, "ckpt-scratch.lmdb");
+	setenv("SLIDEDB_GEN_DIE", "15", 1);
+	int rc = ck_gen(scratch, NULL, NULL, "full 3x3 --bits 2 --checkpoint '%s' "
+	                "--checkpoint-every 0", dir);
+	unsetenv("SLIDEDB_GEN_DIE");
+	cr_assert_eq(rc, 3);
+	ck_db_remove(scratch);
+	snprintf(path, cap, "%s/full-3x3-b0.ckpt", dir);
+	cr_assert(ck_exists(path));
+}
+
+/* The build refuses the checkpoint: exit 1, one line naming the file and
+ * saying what is wrong, the database and the checkpoint left as they were. */
+static void refused(const char *dir, const char *path, const char *build, const char *why,
+                    const char *what)
+{
+	char db[TEXT_MAX], *out, *err;
+	db_with_2x3(db, sizeof db, "ckpt-refused.lmdb");
+	char *before = tables_and_crcs(db);
+	size_t n0, n1;
+	char *file0 = ck_read_file(path, &n0);
+	int rc = ck_gen(db, &out, &err, "%s --checkpoint '%s'", build, dir);
+	cr_assert_eq(rc, 1, "%s: exit %d (%s)", what, rc, err);
+	ck_assert_one_line(err, what);
+	cr_assert(strstr(err, path) && strstr(err, why), "%s: '%s' lacks '%s'", what, err, why);
+	cr_assert_str_empty(out, "%s", what);
+	char *now = tables_and_crcs(db);
+	cr_assert_str_eq(now, before, "%s: the database changed", what);
+	char *file1 = ck_read_file(path, &n1);
+	cr_assert(n0 == n1 && !memcmp(file0, file1, n0), "%s: the checkpoint changed", what);
+	free(out);
+	free(err);
+	free(now);
+	free(before);
+	free(file0);
+	free(file1);
+	ck_db_remove(db);
+}
+
+Test(checkpoint, damaged_truncated_or_foreign_checkpoints_are_refused, .timeout = 120)
+{
+	char dir[TEXT_MAX], path[TEXT_MAX + 32];
+	fresh_dir(dir, sizeof dir, "ckpt-bad");
+	leave_checkpoint(dir, path, sizeof path);
+	size_t n;
+	char *good = ck_read_file(path, &n);
+
+	char *bad = malloc(n);
+	cr_assert(bad);
+	memcpy(bad, good, n);
+	bad[n / 2] ^= 0x10;   /* a bit of the table */
+	ck_write_file(path, bad, n);
+	refused(dir, path, "full 3x3 --bits 2", "damaged", "a flipped bit");
+	memcpy(bad, good, n);
+	bad[40] ^= 0x01;      /* a bit of the header */
+	ck_write_file(path, bad, n);
+	refused(dir, path, "full 3x3 --bits 2", "damaged", "a flipped header bit");
+	ck_write_file(path, good, n - 1000);
+	refused(dir, path, "full 3x3 --bits 2", "truncated", "a truncated checkpoint");
+	ck_write_file(path, good, n);
+	refused(dir, path, "full 3x3 --bits 8 --goal '1 2 3 4 5 6 7 8 0'", "bits per state",
+	        "a two-bit checkpoint for a build of bytes");
+	free(bad);
+
+	/* a half-written file beside a whole one (a kill while saving): the
+	 * whole one is used, and both go once the build is committed */
+	char tmp[TEXT_MAX + 64], db[TEXT_MAX], *err;
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	ck_write_file(tmp, good, n / 3);
+	tk_tmp_path(db, sizeof db, "ckpt-half.lmdb");
+	ck_db_remove(db);
+	cr_assert_eq(ck_gen(db, NULL, &err, "full 3x3 --bits 2 --checkpoint '%s'", dir), 0, "%s",
+	             err);
+	cr_assert(strstr(err, "resuming after level 15"), "%s", err);
+	free(err);
+	char *files = files_in(dir);
+	cr_assert_str_empty(files, "left: '%s'", files);
+	free(files);
+	free(good);
+	ck_db_remove(db);
+}
+
+Test(checkpoint, a_checkpoint_that_cannot_be_written_warns_and_the_build_goes_on)
+{
+	char dir[TEXT_MAX], tmp[2 * TEXT_MAX], db[TEXT_MAX], ref[TEXT_MAX], *out, *err;
+	fresh_dir(dir, sizeof dir, "ckpt-unwritable");
+	snprintf(tmp, sizeof tmp, "%s/full-3x3-b0.ckpt.tmp", dir);
+	cr_assert_eq(mkdir(tmp, 0755), 0);   /* where the file would go: a folder */
+	tk_tmp_path(db, sizeof db, "ckpt-unwritable.lmdb");
+	tk_tmp_path(ref, sizeof ref, "ckpt-unwritable-ref.lmdb");
+	ck_db_remove(db);
+	ck_db_remove(ref);
+	cr_assert_eq(ck_gen(ref, NULL, NULL, "full 3x3 --bits 2 -q"), 0);
+	int rc = ck_gen(db, &out, &err, "full 3x3 --bits 2 --checkpoint '%s' --checkpoint-every 0",
+	                dir);
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_assert(strstr(err, "warning: full-3x3-b0: no checkpoint after level 1 (") &&
+	          strstr(err, "the build goes on"), "%s", err);
+	char *a = tables_and_crcs(db), *b = tables_and_crcs(ref);
+	cr_assert_str_eq(a, b);
+	free(a);
+	free(b);
+	free(out);
+	free(err);
+	rmdir(tmp);
+	ck_db_remove(db);
+	ck_db_remove(ref);
+}
+
+Test(checkpoint, bad_options)
+{
+	char *out, *err;
+	int rc = ck_gen(NULL, &out, &err, "full 2x3 --checkpoint /nonexistent/folder");
+	cr_assert_eq(rc, 1, "%s", err);
+	ck_assert_one_line(err, "a missing folder");
+	cr_assert(strstr(err, "--checkpoint '/nonexistent/folder': No such file"), "%s", err);
+	free(out);
+	free(err);
+	char file[TEXT_MAX];
+	tk_tmp_path(file, sizeof file, "ckpt-a-file");
+	ck_write_file(file, "x", 1);
+	rc = ck_gen(NULL, &out, &err, "full 2x3 --checkpoint '%s'", file);
+	cr_assert_eq(rc, 1, "%s", err);
+	cr_assert(strstr(err, "not a directory"), "%s", err);
+	free(out);
+	free(err);
+	unlink(file);
+	rc = ck_gen(NULL, &out, &err, "full 2x3 --checkpoint /tmp --checkpoint-every -1");
+	cr_assert_eq(rc, 2, "%s", err);
+	cr_assert(strstr(err, "--checkpoint-every '-1'"), "%s", err);
+	free(out);
+	free(err);
+	rc = ck_gen(NULL, &out, &err, "export full-2x3 -o x.gz --checkpoint /tmp");
+	cr_assert_eq(rc, 2, "%s", err);
+	free(out);
+	free(err);
+}
