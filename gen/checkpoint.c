@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -30,7 +31,9 @@ typedef struct ckpt_header {
 	uint32_t version, header_bytes;
 	char tool[32];            /* sdb_version() of the writer */
 	char name[SDB_NAME_MAX];
-	int32_t entry_format;
+	int32_t kind, entry_format;
+	uint32_t pattern;         /* a pattern group's tiles and blank mode */
+	int32_t blank_mode;
 	uint8_t w, h, cells[SDB_MAX_CELLS];   /* the goal */
 	uint64_t states, table_bytes, mark_bytes;
 	bfs_result res;           /* the counts up to the last level done */
@@ -48,7 +51,10 @@ static void header_for(ckpt_header *h, const checkpoint *c, const bfs_state *st)
 	h->header_bytes = sizeof *h;
 	snprintf(h->tool, sizeof h->tool, "%s", sdb_version());
 	snprintf(h->name, sizeof h->name, "%s", c->info->name);
+	h->kind = c->info->kind;
 	h->entry_format = c->info->entry_format;
+	h->pattern = c->info->pattern;
+	h->blank_mode = c->info->blank_mode;
 	h->w = c->info->goal.w;
 	h->h = c->info->goal.h;
 	memcpy(h->cells, c->info->goal.cell, sizeof h->cells);
@@ -100,31 +106,36 @@ static int load(void *ctx, bfs_state *st)
 {
 	checkpoint *c = ctx;
 	const double t0 = progress_now();
-	const int fd = open(c->path, O_RDONLY | O_CLOEXEC);
+	/* no wait on a FIFO, and nothing but a regular file */
+	const int fd = open(c->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : fail(c, SDB_EIO, "%s", strerror(errno));
 	ckpt_header h, want;
 	header_for(&want, c, st);
 	uLong crc = 0;
 	int err = SDB_OK;
-	if (whole(fd, (uint8_t *)&h, sizeof h, 0, &crc) || memcmp(h.magic, ckpt_magic, 8) ||
+	struct stat file;
+	if (fstat(fd, &file) || !S_ISREG(file.st_mode))
+		err = fail(c, SDB_EINVAL, "%s", "not a regular file: remove it to start the build "
+		           "afresh");
+	else if (whole(fd, (uint8_t *)&h, sizeof h, 0, &crc) || memcmp(h.magic, ckpt_magic, 8) ||
 	    h.version != CKPT_VERSION || h.header_bytes != sizeof h || h.header_crc != header_crc(h))
 		err = fail(c, SDB_ECORRUPT, "%s", "not a checkpoint of this version of slidedb-gen, "
 		           "or damaged: remove it to start the build afresh");
 	else if (strcmp(h.tool, want.tool))
 		err = fail(c, SDB_EVERSION, "written by slidedb-gen %s, this is %s: remove it to start "
 		           "the build afresh", h.tool, want.tool);
-	else if (strcmp(h.name, want.name) || h.entry_format != want.entry_format || h.w != want.w ||
-	         h.h != want.h || memcmp(h.cells, want.cells, sizeof h.cells) ||
-	         h.states != want.states || h.table_bytes != want.table_bytes ||
+	else if (strcmp(h.name, want.name) || h.kind != want.kind || h.pattern != want.pattern ||
+	         h.blank_mode != want.blank_mode || h.w != want.w || h.h != want.h ||
+	         memcmp(h.cells, want.cells, sizeof h.cells) || h.states != want.states)
+		err = fail(c, SDB_EINVAL, "%s", "a checkpoint of another table (another board, goal, "
+		           "partition or blank mode): remove it to start the build afresh");
+	else if (h.entry_format != want.entry_format || h.table_bytes != want.table_bytes ||
 	         h.mark_bytes != want.mark_bytes)
-		err = fail(c, SDB_EINVAL, "%s", h.entry_format != want.entry_format
-		           ? "a checkpoint of this table with another number of bits per state: "
-		             "remove it, or build with the --bits it was written with"
-		           : "a checkpoint of another table: remove it to start the build afresh");
-	struct stat file;   /* a short file is told before gigabytes are read */
-	if (!err && (fstat(fd, &file) ||
-	             (uint64_t)file.st_size != sizeof h + want.table_bytes + want.mark_bytes))
+		err = fail(c, SDB_EINVAL, "%s", "a checkpoint of this table with another number of "
+		           "bits per state: remove it, or build with the --bits it was written with");
+	/* a short file is told before gigabytes are read */
+	if (!err && (uint64_t)file.st_size != sizeof h + want.table_bytes + want.mark_bytes)
 		err = fail(c, SDB_ECORRUPT, "%s", "truncated, or of the wrong size: remove it to start "
 		           "the build afresh");
 	crc = 0;
@@ -190,7 +201,9 @@ static void write_state(checkpoint *c, const bfs_state *st)
 	h.res = st->res;
 	h.seconds = checkpoint_seconds(c);
 	uLong crc = 0;
-	const int fd = open(c->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* a file of its own: never through a link or into a FIFO left there */
+	unlink(c->tmp);
+	const int fd = open(c->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	int bad = fd < 0 || lseek(fd, (off_t)sizeof h, SEEK_SET) < 0 ||
 	          whole(fd, st->table, st->table_bytes, 1, &crc) ||
 	          (st->marks && whole(fd, (uint8_t *)st->marks, st->mark_bytes, 1, &crc));
@@ -258,6 +271,20 @@ bfs_restart checkpoint_restart(checkpoint *c)
 {
 	bfs_restart r = { load, save, c };
 	return r;
+}
+
+int checkpoint_lock(const char *dir)
+{
+	const int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		const int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return 0;   /* fd stays open: the lock lasts as long as the process */
 }
 
 void checkpoint_remove(const char *dir, const char *name)

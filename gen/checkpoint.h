@@ -36,6 +36,11 @@ double checkpoint_seconds(const checkpoint *c);
 /* The engine's side (bfs_restart) of c. */
 bfs_restart checkpoint_restart(checkpoint *c);
 
+/* Hold dir for this process (flock, released when it exits, killed or
+ * not): two builds sharing a folder would take each other's files. 0, or
+ * -1 with errno (EWOULDBLOCK: another process holds it). */
+int checkpoint_lock(const char *dir);
+
 /* The file of a table once its build is committed: removed, with any
  * half-written one. */
 void checkpoint_remove(const char *dir, const char *name);

@@ -16,6 +16,7 @@ typedef struct options {
 	const char *shards;   /* slidedb-gen-mpi full --shards DIR */
 	const char *checkpoint;      /* --checkpoint DIR: restartable levels */
 	double checkpoint_minutes;   /* between checkpoints */
+	int checkpoint_minutes_given;
 	int all_goals, threads, json, quiet, progress_mode, partial, replace;
 	int bits;          /* full: 8 (distance and best move) or 2 (distance mod 3) */
 	int w, h;          /* the size argument of full and pdb */

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "checkpoint.h"
 #include "dist.h"
 #include "gen.h"
 #include "opts.h"
@@ -192,6 +193,7 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 			if (!cli_parse_double(&o->checkpoint_minutes, optarg, 0, 1e6))
 				return cli_usage("--checkpoint-every '%s' is not a number of minutes from 0 "
 				                 "to 1000000", optarg);
+			o->checkpoint_minutes_given = 1;
 			break;
 		case 't':
 			if (!cli_parse_long(&v, optarg, 1, 1024))
@@ -258,6 +260,8 @@ int gen_main(int argc, char **argv, int mpi)
 		return cli_usage("%s", sdb_errdetail());
 	if (gen_dist && (rc = gen_dist->parsed(o.shards)))
 		return cli_finish(rc);
+	if (o.checkpoint_minutes_given && !o.checkpoint)
+		return cli_usage("--checkpoint-every needs --checkpoint DIR");
 	if (o.shards && o.json)
 		return cli_usage("--shards writes no database: --json has no tables to print");
 	struct stat dir;   /* a folder to write in, before any work */
@@ -265,5 +269,9 @@ int gen_main(int argc, char **argv, int mpi)
 		return cli_finish(cli_fail("--checkpoint '%s': not a directory", o.checkpoint));
 	if (o.checkpoint && (stat(o.checkpoint, &dir) || access(o.checkpoint, W_OK | X_OK)))
 		return cli_finish(cli_fail("--checkpoint '%s': %s", o.checkpoint, strerror(errno)));
+	if (o.checkpoint && checkpoint_lock(o.checkpoint))
+		return cli_finish(cli_fail("--checkpoint '%s': %s", o.checkpoint,
+		                           errno == EWOULDBLOCK ? "another slidedb-gen is using it "
+		                           "(one build per folder)" : strerror(errno)));
 	return cli_finish(cmd->run(&o));
 }

@@ -214,6 +214,75 @@ Test(checkpoint, damaged_truncated_or_foreign_checkpoints_are_refused, .timeout 
 	ck_db_remove(db);
 }
 
+Test(checkpoint, another_partition_under_the_same_name_is_refused, .timeout = 120)
+{
+	/* a pattern set's name says nothing of its groups' tiles: the file must */
+	char dir[TEXT_MAX], scratch[TEXT_MAX], path[TEXT_MAX + 32];
+	fresh_dir(dir, sizeof dir, "ckpt-partition");
+	tk_tmp_path(scratch, sizeof scratch, "ckpt-partition.lmdb");
+	ck_db_remove(scratch);
+	setenv("SLIDEDB_GEN_DIE", "8", 1);
+	int rc = ck_gen(scratch, NULL, NULL, "pdb 3x3 --partition 1,2,3,4/5,6,7,8 --name same "
+	                "--checkpoint '%s' --checkpoint-every 0", dir);
+	unsetenv("SLIDEDB_GEN_DIE");
+	cr_assert_eq(rc, 3);
+	snprintf(path, sizeof path, "%s/same.g0.ckpt", dir);
+	refused(dir, path, "pdb 3x3 --partition 1,2,5,6/3,4,7,8 --name same", "another table",
+	        "a checkpoint of another partition");
+	/* and a pattern group's file under a full table's name */
+	char full[TEXT_MAX + 32];
+	snprintf(full, sizeof full, "%s/full-3x3-b0.ckpt", dir);
+	size_t n;
+	char *data = ck_read_file(path, &n);
+	ck_write_file(full, data, n);
+	unlink(path);
+	refused(dir, full, "full 3x3 --bits 8", "another table", "a pattern group's checkpoint");
+	free(data);
+	ck_db_remove(scratch);
+}
+
+Test(checkpoint, fifos_links_and_a_busy_folder)
+{
+	char dir[TEXT_MAX], path[2 * TEXT_MAX], victim[TEXT_MAX], db[TEXT_MAX], *out, *err;
+	fresh_dir(dir, sizeof dir, "ckpt-odd");
+	tk_tmp_path(db, sizeof db, "ckpt-odd.lmdb");
+	ck_db_remove(db);
+	/* a FIFO where the checkpoint would be: refused at once, no wait */
+	snprintf(path, sizeof path, "%s/full-3x3-b0.ckpt", dir);
+	cr_assert_eq(mkfifo(path, 0644), 0);
+	int rc = ck_gen(db, &out, &err, "full 3x3 --bits 2 --checkpoint '%s'", dir);
+	cr_assert_eq(rc, 1, "%s", err);
+	cr_assert(strstr(err, "not a regular file"), "%s", err);
+	free(out);
+	free(err);
+	unlink(path);
+	/* a link where the file is written first: replaced, its target untouched */
+	tk_tmp_path(victim, sizeof victim, "ckpt-victim");
+	ck_write_file(victim, "keep", 4);
+	snprintf(path, sizeof path, "%s/full-3x3-b0.ckpt.tmp", dir);
+	cr_assert_eq(symlink(victim, path), 0);
+	setenv("SLIDEDB_GEN_DIE", "3", 1);
+	rc = ck_gen(db, NULL, NULL, "full 3x3 --bits 2 --checkpoint '%s' --checkpoint-every 0", dir);
+	unsetenv("SLIDEDB_GEN_DIE");
+	cr_assert_eq(rc, 3);
+	size_t n;
+	char *v = ck_read_file(victim, &n);
+	cr_assert(n == 4 && !memcmp(v, "keep", 4), "the link's target was written");
+	free(v);
+	unlink(victim);
+	/* one build per folder: while another holds it, refused before any work */
+	char lockdir[4 * TEXT_MAX];
+	snprintf(lockdir, sizeof lockdir, "exec 9<'%s'; flock -n 9 && %s full 2x3 --db '%s' "
+	         "--checkpoint '%s'", dir, SLIDEDB_GEN, db, dir);
+	rc = tk_run(lockdir, NULL, &out, &err);
+	cr_assert_eq(rc, 1, "%s", err);
+	cr_assert(strstr(err, "another slidedb-gen is using it"), "%s", err);
+	ck_assert_one_line(err, "a busy folder");
+	free(out);
+	free(err);
+	ck_db_remove(db);
+}
+
 Test(checkpoint, a_checkpoint_that_cannot_be_written_warns_and_the_build_goes_on)
 {
 	char dir[TEXT_MAX], tmp[2 * TEXT_MAX], db[TEXT_MAX], ref[TEXT_MAX], *out, *err;
@@ -266,6 +335,11 @@ Test(checkpoint, bad_options)
 	free(err);
 	rc = ck_gen(NULL, &out, &err, "export full-2x3 -o x.gz --checkpoint /tmp");
 	cr_assert_eq(rc, 2, "%s", err);
+	free(out);
+	free(err);
+	rc = ck_gen(NULL, &out, &err, "full 2x3 --checkpoint-every 5");
+	cr_assert_eq(rc, 2, "%s", err);
+	cr_assert(strstr(err, "--checkpoint-every needs --checkpoint"), "%s", err);
 	free(out);
 	free(err);
 }
