@@ -158,7 +158,7 @@ static PyObject *db_tables(ext_database *self, PyObject *noargs)
 	const int n = sdb_table_count(db);
 	PyObject *list = PyList_New(n);
 	for (int i = 0; list && i < n; i++) {
-		PyObject *d = ext_table_dict(sdb_table_meta(sdb_table_at(db, i)));
+		PyObject *d = ext_table_dict(sdb_table_at(db, i));
 		if (!d)
 			Py_CLEAR(list);
 		else
@@ -550,7 +550,7 @@ static PyMethodDef db_methods[] = {
 	  "tables($self, /)\n--\n\n"
 	  "The catalog: one dict per table, in name order, with the fields of\n"
 	  "`slidedb-lookup info --json` (name, kind, size, goal, blank_cells, entry_format,\n"
-	  "states, bytes, max_distance, crc32, built_at, build_seconds, threads, tool_version,\n"
+	  "states, bytes, chunks, max_distance, crc32, built_at, build_seconds, threads, tool_version,\n"
 	  "format_version, counts; pattern tables add set, group, groups, blank, tiles, left_out,\n"
 	  "tiles_of)." },
 	{ "solve", (PyCFunction)(void (*)(void))db_solve, METH_VARARGS | METH_KEYWORDS,

@@ -92,7 +92,7 @@ typedef struct ext_field {
 PyObject *ext_fields_dict(PyObject *o, const ext_field *fields, size_t n, unsigned asked);
 
 /* A table's catalog entry as a dict, as `slidedb-lookup info --json`. */
-PyObject *ext_table_dict(const sdb_table_info *in);
+PyObject *ext_table_dict(const sdb_table *t);
 
 /* A new Heuristic over d (pinned until it is closed). */
 PyObject *ext_heuristic_new(ext_database *d, sdb_heuristic *h, const sdb_board *goal);

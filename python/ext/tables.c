@@ -55,8 +55,10 @@ static int pattern_fields(PyObject *d, const sdb_table_info *in)
 	       ext_dict_put(d, "tiles_of", ext_board_str(&ordered));
 }
 
-PyObject *ext_table_dict(const sdb_table_info *in)
+PyObject *ext_table_dict(const sdb_table *table)
 {
+	const sdb_table_info *in = sdb_table_meta(table);
+	const int chunks = sdb_table_chunks(table);   /* 1 when whole, or unreadable (as info) */
 	char when[32], crc[16];
 	const time_t t = (time_t)in->built_at;
 	struct tm tm;
@@ -73,6 +75,7 @@ PyObject *ext_table_dict(const sdb_table_info *in)
 	    ext_dict_put(d, "entry_format", PyUnicode_FromString(sdb_format_name(in->entry_format))) ||
 	    ext_dict_put(d, "states", PyLong_FromUnsignedLongLong(in->states)) ||
 	    ext_dict_put(d, "bytes", PyLong_FromUnsignedLongLong(sdb_table_bytes(in))) ||
+	    ext_dict_put(d, "chunks", PyLong_FromLong(chunks > 0 ? chunks : 1)) ||
 	    ext_dict_put(d, "max_distance", PyLong_FromLong(in->max_distance)) ||
 	    ext_dict_put(d, "crc32", PyUnicode_FromString(crc)) ||
 	    ext_dict_put(d, "built_at", PyUnicode_FromString(when)) ||

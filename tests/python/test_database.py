@@ -46,12 +46,27 @@ def test_tables_agree_with_info(db, db_path):
     assert [t["name"] for t in tables] == [t["name"] for t in info["tables"]]
     for mine, cli in zip(tables, info["tables"]):
         assert round(mine.pop("build_seconds"), 6) == cli.pop("build_seconds")
-        # every field given agrees; fields the CLI adds later ("chunks" of
-        # issue #11) are not in the library's sdb_table_info yet
-        assert mine == {k: v for k, v in cli.items() if k in mine}
-        assert set(cli) - set(mine) <= {"chunks"}
+        assert mine == cli
     pattern = [t for t in db.tables() if t["kind"] == "pattern"]
     assert [t["tiles"] for t in pattern] == [[1, 2, 3, 4], [5, 6, 7, 8]]
+
+
+def test_a_table_in_chunks(tmp_path, monkeypatch):
+    """A two-bit table stored in chunks (as tables over 4 GiB are) says how many, as info does,
+    and answers as the table stored whole."""
+    whole, chunked = tmp_path / "whole.lmdb", tmp_path / "chunked.lmdb"
+    run(GEN, "full", "3x3", "--bits", "2", "--db", str(whole), "-q")
+    monkeypatch.setenv("SLIDEDB_CHUNK_BYTES", "4096")
+    run(GEN, "full", "3x3", "--bits", "2", "--db", str(chunked), "-q")
+    monkeypatch.delenv("SLIDEDB_CHUNK_BYTES")
+    info = json.loads(run(LOOKUP, "--db", str(chunked), "info", "--json").stdout)
+    with slidedb.open(whole) as a, slidedb.open(chunked) as b:
+        ta, tb = a.tables(), b.tables()
+        assert [t["chunks"] for t in ta] == [1, 1, 1]
+        assert [t["chunks"] for t in tb] == [t["chunks"] for t in info["tables"]]
+        assert all(t["chunks"] == -(-t["bytes"] // 4096) for t in tb)   # 45360 bytes: 12
+        assert [t["crc32"] for t in ta] == [t["crc32"] for t in tb]
+        assert a.solve("8 6 7 2 5 4 3 0 1").moves == b.solve("8 6 7 2 5 4 3 0 1").moves
 
 
 def test_open_errors(tmp_path):
