@@ -130,7 +130,7 @@ static int walk_locate(sdb_rank_walk *wk, uint64_t index)
 		wk->block_start = wk->blank * block;
 		wk->half = (uint32_t)(index - wk->block_start);
 		wk->known = 0;
-		wk->kept = 0;
+		wk->delta_kept = 0;
 		wk->base[0] = 0;
 		wk->unseen[0] = (uint16_t)((1u << m) - 1);
 		wk->sum[0] = 0;
@@ -143,12 +143,12 @@ static int walk_locate(sdb_rank_walk *wk, uint64_t index)
 	while (j > 0 && (half < wk->base[j] || half - wk->base[j] >= weight[m][j - 1]))
 		j--;
 	wk->known = (uint8_t)j;
-	/* a vertical move's delta depends on the digits before the blank's
-	 * cell (up) or before the cell below it (down) */
+	/* a vertical move's delta depends on the digits of sequence positions
+	 * 0..blank-1 (up) or 0..blank+w-1 (down) */
 	if (j < (int)wk->blank)
-		wk->kept &= ~1u;
+		wk->delta_kept &= ~1u;
 	if (j < (int)wk->blank + wk->w)
-		wk->kept &= ~2u;
+		wk->delta_kept &= ~2u;
 	wk->half = half;
 	return SDB_OK;
 }
@@ -271,11 +271,11 @@ static int64_t vertical_delta(const sdb_rank_walk *dc, const uint32_t *wt, int p
  * in cells 0-2 or 7-9 reuses it over runs of 12 to 360 indices. */
 static int64_t walk_delta(sdb_rank_walk *wk, int dir, int p, int q)
 {
-	if (!(wk->kept >> dir & 1)) {
+	if (!(wk->delta_kept >> dir & 1)) {
 		wk->delta[dir] = vertical_delta(wk, weight[wk->n - 1], p, q);
 		/* digits past m-4 are worked out again each time (walk_decode) */
 		if ((p > q ? p : q) < wk->n - 1 - 3)
-			wk->kept |= 1u << dir;
+			wk->delta_kept |= 1u << dir;
 	}
 	return wk->delta[dir];
 }
@@ -291,7 +291,13 @@ int sdb_rank_walk_neighbors(sdb_rank_walk *wk, uint64_t nbr[4], sdb_board *b, ui
 	const int up = y > 0, down = y < h - 1;
 	/* the tiles a vertical move passes end at position blank-1 (up) or
 	 * blank+w-1 (down): decode up to there, unless the deltas are kept */
-	const int need = b ? m : down && !(wk->kept & 2) ? blank + w : up && !(wk->kept & 1) ? blank : 0;
+	int need = 0;
+	if (b)
+		need = m;
+	else if (down && !(wk->delta_kept & 2))
+		need = blank + w;
+	else if (up && !(wk->delta_kept & 1))
+		need = blank;
 	walk_decode(wk, need);
 	if (b)
 		fill_board(b, wk);

@@ -163,16 +163,16 @@ typedef struct engine {
 	int max_level;   /* the first level the entry format cannot hold */
 } engine;
 
-/* Before the first level: a kept state put back by restart->load, if it
- * has one (st->table and st->marks are the engine's, ready). */
+/* Before the first level: a kept state put back by restart->load into
+ * st->table and st->marks (the engine's, allocated; it overwrites them
+ * whole). 1 if it did, 0 to start afresh, or an error. */
 static int resume(bfs_result *res, bfs_state *st, const bfs_restart *restart)
 {
-	if (!restart || !restart->load)
-		return SDB_OK;
-	const int got = restart->load(restart->ctx, st);
+	memset(res, 0, sizeof *res);
+	const int got = restart && restart->load ? restart->load(restart->ctx, st) : 0;
 	if (got == 1)
 		*res = st->res;
-	return got < 0 ? got : SDB_OK;
+	return got;
 }
 
 static int run_levels(bfs_result *res, bfs_state *st, const engine *e, int threads,
@@ -181,7 +181,7 @@ static int run_levels(bfs_result *res, bfs_state *st, const engine *e, int threa
 	threads = resolve_threads(threads);
 	const uint64_t total = e->size;
 	const uint64_t chunk = chunk_for(total), nchunks = (total + chunk - 1) / chunk;
-	int err = resume(res, st, restart);
+	int err = SDB_OK;
 	for (int k = res->max_distance; !err; k++) {
 		e->begin(e->pass, res, k, total);
 		uint64_t count = 0, found = 0;
@@ -229,14 +229,18 @@ static uint64_t scan_bytes(const void *ps, uint64_t lo, uint64_t hi)
 int bfs_run(bfs_result *res, uint8_t *table, const bfs_space *sp, int threads,
             bfs_progress_fn *progress, void *ctx, const bfs_restart *restart)
 {
-	memset(res, 0, sizeof *res);
-	fill(table, UNSEEN, sp->size, threads);
-	table[sp->start] = 0;
-	res->counts[0] = res->reached = 1;
+	bfs_state st = { .table = table, .table_bytes = sp->size };
+	const int resumed = resume(res, &st, restart);
+	if (resumed < 0)
+		return resumed;
+	if (!resumed) {
+		fill(table, UNSEEN, sp->size, threads);
+		table[sp->start] = 0;
+		res->counts[0] = res->reached = 1;
+	}
 	pass ps = { .table = table, .sp = sp, .distmask = sp->best_moves ? 0x3f : 0xff };
 	const engine e = { begin_bytes, scan_bytes, NULL, &ps, sp->size,
 		           sp->best_moves ? 0x3e : 0xfe };   /* below the unseen marker */
-	bfs_state st = { .table = table, .table_bytes = sp->size };
 	return run_levels(res, &st, &e, threads, progress, ctx, restart);
 }
 
@@ -630,22 +634,24 @@ int bfs_run_2bit(bfs_result *res, uint8_t *table, const bfs_space *sp, int threa
                  bfs_progress_fn *progress, void *ctx, const bfs_restart *restart)
 {
 	memset(res, 0, sizeof *res);
-	fill(table, 0xff, bfs_2bit_bytes(sp->size), threads);
-	table[sp->start >> 2] &= (uint8_t)~(3u << ((sp->start & 3) * 2));   /* distance 0 */
-	res->counts[0] = res->reached = 1;
-	pass2 ps = { .table = table, .sp = sp, .words = (sp->size >> WORD_SHIFT) + 1,
-		     .sweep = sp->row_block > 0, .bytes = bfs_2bit_bytes(sp->size) };
 	const uint64_t set_bytes = bfs_2bit_mark_bytes(sp->size);
+	pass2 ps = { .table = table, .sp = sp, .words = set_bytes / sizeof *ps.front,
+		     .sweep = sp->row_block > 0, .bytes = bfs_2bit_bytes(sp->size) };
 	ps.front = big_alloc(set_bytes);
 	ps.reached = big_alloc(set_bytes);
 	int err = SDB_ENOMEM;
-	if (ps.front && ps.reached) {
+	bfs_state st = { .table = table, .table_bytes = ps.bytes, .marks = ps.reached,
+		         .mark_bytes = set_bytes };
+	if (ps.front && ps.reached && (err = resume(res, &st, restart)) == 0) {
+		fill(table, 0xff, ps.bytes, threads);
+		table[sp->start >> 2] &= (uint8_t)~(3u << ((sp->start & 3) * 2));   /* distance 0 */
+		res->counts[0] = res->reached = 1;
 		/* level 0's group, as if reached by a pass before the first (a
-		 * restart puts its own marks there instead) */
+		 * restart has put its own marks there instead) */
 		ps.reached[sp->start >> WORD_SHIFT] |= 1ull << ((sp->start >> GROUP_SHIFT) & 63);
+	}
+	if (err >= 0 && ps.front && ps.reached) {
 		const engine e = { begin_2bit, scan_2bit, marks_2bit, &ps, sp->size, SDB_MAX_DISTANCE };
-		bfs_state st = { .table = table, .table_bytes = ps.bytes, .marks = ps.reached,
-			         .mark_bytes = set_bytes };
 		err = run_levels(res, &st, &e, threads, progress, ctx, restart);
 	}
 	big_free(ps.front, set_bytes);

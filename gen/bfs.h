@@ -69,8 +69,9 @@ typedef struct bfs_state {
 } bfs_state;
 
 typedef struct bfs_restart {
-	/* Fill st->res, st->table and st->marks (allocated, zeroed) from a
-	 * kept state: 1 if it did, 0 to start afresh, or an SDB_E* code. */
+	/* Fill st->res, and st->table and st->marks (allocated, of
+	 * st->table_bytes and st->mark_bytes) whole, from a kept state: 1 if
+	 * it did, 0 (touching nothing) to start afresh, or an SDB_E* code. */
 	int (*load)(void *ctx, bfs_state *st);
 	/* A level is done; 0 to go on, or an SDB_E* code to stop the search. */
 	int (*save)(void *ctx, const bfs_state *st);

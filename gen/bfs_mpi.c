@@ -194,7 +194,7 @@ static int exchange(slice *s, outbox *ob, int k, uint64_t *added)
 
 /* The 8 bytes of the slice's table from byte b; past its end, entries read
  * as unreached. Only this rank's one thread writes its table. */
-static uint64_t table_word(const slice *s, uint64_t b)
+static uint64_t slice_word(const slice *s, uint64_t b)
 {
 	uint64_t x = ~0ull;
 	if (s->bytes - b >= 8)
@@ -210,9 +210,9 @@ static uint64_t table_word(const slice *s, uint64_t b)
 static uint64_t frontier_word(const slice *s, uint64_t j, int k)
 {
 	if (!s->two_bit)
-		return match_bytes(table_word(s, j), 0x0101010101010101ull * s->distmask, (unsigned)k);
+		return match_bytes(slice_word(s, j), 0x0101010101010101ull * s->distmask, (unsigned)k);
 	const unsigned groups = (unsigned)(s->front[j >> 9] >> ((j >> 3) & 63)) & 0xf;
-	return groups ? entries_of(groups) & match2(table_word(s, j >> 2), (unsigned)(k % 3)) : 0;
+	return groups ? entries_of(groups) & match2(slice_word(s, j >> 2), (unsigned)(k % 3)) : 0;
 }
 
 /* Pass k over this rank's slice, in rounds; the entries added at k+1. */

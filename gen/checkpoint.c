@@ -26,6 +26,7 @@
 enum { CKPT_VERSION = 1 };
 static const char ckpt_magic[8] = "SDBCKPT";
 
+/* Every byte a field: no padding, so the CRC covers only what is set. */
 typedef struct ckpt_header {
 	char magic[8];
 	uint32_t version, header_bytes;
@@ -35,17 +36,22 @@ typedef struct ckpt_header {
 	uint32_t pattern;         /* a pattern group's tiles and blank mode */
 	int32_t blank_mode;
 	uint8_t w, h, cells[SDB_MAX_CELLS];   /* the goal */
+	uint8_t zero[6];
 	uint64_t states, table_bytes, mark_bytes;
-	bfs_result res;           /* the counts up to the last level done */
+	uint64_t counts[SDB_MAX_DISTANCE];   /* bfs_result: up to the last level done */
+	int32_t max_distance;
+	uint32_t zero2;
+	uint64_t reached;
 	double seconds;           /* the search's time until then, over every run */
 	uint32_t state_crc;       /* of the table's bytes, then the marks */
 	uint32_t header_crc;      /* of this header with header_crc 0 */
 } ckpt_header;
+_Static_assert(sizeof(ckpt_header) == 192 + 8 * SDB_MAX_DISTANCE, "ckpt_header has padding");
 
 /* The header a file for c's table must have, but for res and the CRCs. */
 static void header_for(ckpt_header *h, const checkpoint *c, const bfs_state *st)
 {
-	memset(h, 0, sizeof *h);   /* padding too: the CRC covers it */
+	memset(h, 0, sizeof *h);   /* the names' spare bytes too: the CRC covers them */
 	memcpy(h->magic, ckpt_magic, sizeof h->magic);
 	h->version = CKPT_VERSION;
 	h->header_bytes = sizeof *h;
@@ -63,10 +69,24 @@ static void header_for(ckpt_header *h, const checkpoint *c, const bfs_state *st)
 	h->mark_bytes = st->marks ? st->mark_bytes : 0;
 }
 
-static uint32_t header_crc(ckpt_header h)
+static uint32_t header_crc(const ckpt_header *h)
 {
-	h.header_crc = 0;
-	return (uint32_t)crc32_z(0, (const Bytef *)&h, sizeof h);
+	ckpt_header copy;
+	memcpy(&copy, h, sizeof copy);
+	copy.header_crc = 0;
+	return (uint32_t)crc32_z(0, (const Bytef *)&copy, sizeof copy);
+}
+
+/* The counts of a header that checked out: within what the engine holds,
+ * and adding up. */
+static int counts_sound(const ckpt_header *h)
+{
+	if (h->max_distance < 1 || h->max_distance >= SDB_MAX_DISTANCE || h->reached > h->states)
+		return 0;
+	uint64_t sum = 0;
+	for (int d = 0; d < SDB_MAX_DISTANCE; d++)
+		sum += h->counts[d];
+	return sum == h->reached;
 }
 
 static int fail(checkpoint *c, int err, const char *fmt, ...)
@@ -91,8 +111,8 @@ static int whole(int fd, uint8_t *p, uint64_t n, int writing, uLong *crc)
 		const size_t want = (size_t)(n - done < piece ? n - done : piece);
 		const ssize_t got = writing ? write(fd, p + done, want) : read(fd, p + done, want);
 		if (got <= 0) {
-			if (got == 0)
-				errno = 0;
+			if (got == 0)   /* the end of the file; a write of nothing, an I/O error */
+				errno = writing ? EIO : 0;
 			return -1;
 		}
 		*crc = crc32_z(*crc, p + done, (size_t)got);
@@ -119,13 +139,14 @@ static int load(void *ctx, bfs_state *st)
 		err = fail(c, SDB_EINVAL, "%s", "not a regular file: remove it to start the build "
 		           "afresh");
 	else if (whole(fd, (uint8_t *)&h, sizeof h, 0, &crc) || memcmp(h.magic, ckpt_magic, 8) ||
-	    h.version != CKPT_VERSION || h.header_bytes != sizeof h || h.header_crc != header_crc(h))
+	    h.version != CKPT_VERSION || h.header_bytes != sizeof h ||
+	    h.header_crc != header_crc(&h) || !counts_sound(&h))
 		err = fail(c, SDB_ECORRUPT, "%s", "not a checkpoint of this version of slidedb-gen, "
 		           "or damaged: remove it to start the build afresh");
-	else if (strcmp(h.tool, want.tool))
-		err = fail(c, SDB_EVERSION, "written by slidedb-gen %s, this is %s: remove it to start "
-		           "the build afresh", h.tool, want.tool);
-	else if (strcmp(h.name, want.name) || h.kind != want.kind || h.pattern != want.pattern ||
+	else if (memcmp(h.tool, want.tool, sizeof h.tool))
+		err = fail(c, SDB_EVERSION, "written by slidedb-gen %.*s, this is %s: remove it to "
+		           "start the build afresh", (int)sizeof h.tool, h.tool, want.tool);
+	else if (memcmp(h.name, want.name, sizeof h.name) || h.kind != want.kind || h.pattern != want.pattern ||
 	         h.blank_mode != want.blank_mode || h.w != want.w || h.h != want.h ||
 	         memcmp(h.cells, want.cells, sizeof h.cells) || h.states != want.states)
 		err = fail(c, SDB_EINVAL, "%s", "a checkpoint of another table (another board, goal, "
@@ -141,21 +162,25 @@ static int load(void *ctx, bfs_state *st)
 	crc = 0;
 	if (!err && (whole(fd, st->table, st->table_bytes, 0, &crc) ||
 	             (st->marks && whole(fd, (uint8_t *)st->marks, st->mark_bytes, 0, &crc))))
-		err = fail(c, SDB_ECORRUPT, "%s", errno ? strerror(errno) : "truncated: remove it to "
-		           "start the build afresh");
+		err = errno ? fail(c, SDB_EIO, "%s", strerror(errno))
+		            : fail(c, SDB_ECORRUPT, "%s", "truncated: remove it to start the build "
+		                   "afresh");
 	if (!err && (uint32_t)crc != h.state_crc)
 		err = fail(c, SDB_ECORRUPT, "%s", "damaged (its CRC does not match): remove it to "
 		           "start the build afresh");
 	close(fd);
 	if (err)
 		return err;
-	st->res = h.res;
+	memset(&st->res, 0, sizeof st->res);
+	memcpy(st->res.counts, h.counts, sizeof h.counts);
+	st->res.max_distance = h.max_distance;
+	st->res.reached = h.reached;
 	c->earlier = h.seconds;
-	progress_rebase(c->bar, h.res.reached);
+	progress_rebase(c->bar, h.reached);
 	if (!c->quiet)
 		cli_note("%s: resuming after level %d (%.1f%% of the states reached) from %s, read in "
-		         "%.1f s", h.name, h.res.max_distance,
-		         100.0 * (double)h.res.reached / (double)h.states, c->path, progress_now() - t0);
+		         "%.1f s", c->info->name, h.max_distance,
+		         100.0 * (double)h.reached / (double)h.states, c->path, progress_now() - t0);
 	c->last = progress_now();
 	return 1;
 }
@@ -198,7 +223,9 @@ static void write_state(checkpoint *c, const bfs_state *st)
 	const double t0 = progress_now();
 	ckpt_header h;
 	header_for(&h, c, st);
-	h.res = st->res;
+	memcpy(h.counts, st->res.counts, sizeof h.counts);
+	h.max_distance = st->res.max_distance;
+	h.reached = st->res.reached;
 	h.seconds = checkpoint_seconds(c);
 	uLong crc = 0;
 	/* a file of its own: never through a link or into a FIFO left there */
@@ -208,13 +235,15 @@ static void write_state(checkpoint *c, const bfs_state *st)
 	          whole(fd, st->table, st->table_bytes, 1, &crc) ||
 	          (st->marks && whole(fd, (uint8_t *)st->marks, st->mark_bytes, 1, &crc));
 	h.state_crc = (uint32_t)crc;
-	h.header_crc = header_crc(h);
+	h.header_crc = header_crc(&h);
 	uLong ignored = 0;
 	bad = bad || lseek(fd, 0, SEEK_SET) < 0 || whole(fd, (uint8_t *)&h, sizeof h, 1, &ignored) ||
 	      fsync(fd);
-	const int saved = errno;
-	if (fd >= 0 && close(fd) && !bad)
+	int saved = errno;
+	if (fd >= 0 && close(fd) && !bad) {   /* NFS and quotas report here */
 		bad = 1;
+		saved = errno;
+	}
 	if (bad || rename(c->tmp, c->path)) {
 		note_failure(c, st->res.max_distance, strerror(bad ? saved : errno));
 		unlink(c->tmp);
@@ -236,23 +265,28 @@ static void write_state(checkpoint *c, const bfs_state *st)
 }
 
 /* DIR/NAME.ckpt and suffix: a pattern group's name (SET/gN) with a dot
- * for its slash, so that every file lies in DIR. */
-static void file_of(char *buf, size_t cap, const char *dir, const char *name, const char *suffix)
+ * for its slash, so that every file lies in DIR. 0, or -1 when it does not
+ * fit cap (never a shortened path: it could name another file). */
+static int file_of(char *buf, size_t cap, const char *dir, const char *name, const char *suffix)
 {
 	int n = snprintf(buf, cap, "%s/", dir);
 	for (const char *p = name; *p && n >= 0 && (size_t)n + 1 < cap; p++)
 		buf[n++] = *p == '/' ? '.' : *p;
-	if (n >= 0 && (size_t)n < cap)
-		snprintf(buf + n, cap - (size_t)n, ".ckpt%s", suffix);
+	const int more = n >= 0 && (size_t)n < cap
+	                 ? snprintf(buf + n, cap - (size_t)n, ".ckpt%s", suffix) : -1;
+	return more < 0 || (size_t)n + (size_t)more >= cap ? -1 : 0;   /* a name cut short too */
 }
 
-void checkpoint_init(checkpoint *c, const char *dir, double every, const sdb_table_info *info,
-                     progress *bar, int quiet, char *why, size_t why_cap)
+int checkpoint_init(checkpoint *c, const char *dir, double every, const sdb_table_info *info,
+                    progress *bar, int quiet, char *why, size_t why_cap)
 {
 	memset(c, 0, sizeof *c);
 	snprintf(c->dir, sizeof c->dir, "%s", dir);
-	file_of(c->path, sizeof c->path, dir, info->name, "");
-	file_of(c->tmp, sizeof c->tmp, dir, info->name, ".tmp");
+	if (file_of(c->path, sizeof c->path, dir, info->name, "") ||
+	    file_of(c->tmp, sizeof c->tmp, dir, info->name, ".tmp")) {
+		snprintf(why, why_cap, "--checkpoint '%.200s...': too long a path", dir);
+		return SDB_EINVAL;
+	}
 	c->info = info;
 	c->every = every;
 	c->started = c->last = progress_now();
@@ -260,6 +294,7 @@ void checkpoint_init(checkpoint *c, const char *dir, double every, const sdb_tab
 	c->quiet = quiet;
 	c->why = why;
 	c->why_cap = why_cap;
+	return SDB_OK;
 }
 
 double checkpoint_seconds(const checkpoint *c)
@@ -290,8 +325,8 @@ int checkpoint_lock(const char *dir)
 void checkpoint_remove(const char *dir, const char *name)
 {
 	char path[4096];
-	file_of(path, sizeof path, dir, name, "");
-	unlink(path);
-	file_of(path, sizeof path, dir, name, ".tmp");
-	unlink(path);
+	if (!file_of(path, sizeof path, dir, name, ""))
+		unlink(path);
+	if (!file_of(path, sizeof path, dir, name, ".tmp"))
+		unlink(path);
 }

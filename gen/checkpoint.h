@@ -25,9 +25,10 @@ typedef struct checkpoint {
 } checkpoint;
 
 /* Set c up for the table info describes, its file in dir; every: seconds
- * between saves (0: after every level). */
-void checkpoint_init(checkpoint *c, const char *dir, double every, const sdb_table_info *info,
-                     progress *bar, int quiet, char *why, size_t why_cap);
+ * between saves (0: after every level). 0, or SDB_EINVAL (said in why)
+ * when the file's path would not fit. */
+int checkpoint_init(checkpoint *c, const char *dir, double every, const sdb_table_info *info,
+                    progress *bar, int quiet, char *why, size_t why_cap);
 
 /* The seconds the table's search has taken, the runs before a resume
  * included. */

@@ -33,7 +33,8 @@ typedef struct run {
 	out text;
 	double started;
 	int ntables;
-	char (*built)[SDB_NAME_MAX];   /* the tables stored so far: their checkpoints go */
+	char (*built)[SDB_NAME_MAX];   /* the tables this run stored: their checkpoints go */
+	int nbuilt;
 	uint8_t *own;     /* the table being built in memory of the run's own */
 	uint64_t own_bytes, own_done;   /* its size, the bytes stored and unmapped */
 	char why[512];   /* what failed, printed once by run_end */

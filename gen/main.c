@@ -265,9 +265,11 @@ int gen_main(int argc, char **argv, int mpi)
 	if (o.shards && o.json)
 		return cli_usage("--shards writes no database: --json has no tables to print");
 	struct stat dir;   /* a folder to write in, before any work */
-	if (o.checkpoint && !stat(o.checkpoint, &dir) && !S_ISDIR(dir.st_mode))
+	if (o.checkpoint && stat(o.checkpoint, &dir))
+		return cli_finish(cli_fail("--checkpoint '%s': %s", o.checkpoint, strerror(errno)));
+	if (o.checkpoint && !S_ISDIR(dir.st_mode))
 		return cli_finish(cli_fail("--checkpoint '%s': not a directory", o.checkpoint));
-	if (o.checkpoint && (stat(o.checkpoint, &dir) || access(o.checkpoint, W_OK | X_OK)))
+	if (o.checkpoint && access(o.checkpoint, W_OK | X_OK))
 		return cli_finish(cli_fail("--checkpoint '%s': %s", o.checkpoint, strerror(errno)));
 	if (o.checkpoint && checkpoint_lock(o.checkpoint))
 		return cli_finish(cli_fail("--checkpoint '%s': %s", o.checkpoint,

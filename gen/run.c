@@ -143,7 +143,7 @@ int run_end(run *r, int err)
 		sdb_writer_abort(r->wr);
 	else if (r->wr && (err = sdb_writer_commit(r->wr)))
 		run_fail_lib(r, err);
-	for (int i = 0; !err && r->o->checkpoint && i < r->ntables; i++)
+	for (int i = 0; !err && r->o->checkpoint && i < r->nbuilt; i++)
 		checkpoint_remove(r->o->checkpoint, r->built[i]);   /* committed: not needed */
 	free(r->built);
 	if (err)
@@ -196,8 +196,10 @@ int run_bfs(run *r, sdb_table_info *info, uint8_t *table, const bfs_space *space
 	checkpoint ck;
 	bfs_restart restart;
 	if (r->o->checkpoint) {
-		checkpoint_init(&ck, r->o->checkpoint, r->o->checkpoint_minutes * 60, info, &r->bar,
-		                r->o->quiet, r->why, sizeof r->why);
+		int err = checkpoint_init(&ck, r->o->checkpoint, r->o->checkpoint_minutes * 60, info,
+		                          &r->bar, r->o->quiet, r->why, sizeof r->why);
+		if (err)
+			return err;
 		restart = checkpoint_restart(&ck);
 	}
 	const bfs_restart *rs = r->o->checkpoint ? &restart : NULL;
@@ -258,11 +260,11 @@ int run_put(run *r, sdb_table_info *info)
 	err = sdb_writer_put_meta(r->wr, info);
 	if (err)
 		return run_fail_lib(r, err);
-	char (*built)[SDB_NAME_MAX] = realloc(r->built, (size_t)(r->ntables + 1) * sizeof *built);
+	char (*built)[SDB_NAME_MAX] = realloc(r->built, (size_t)(r->nbuilt + 1) * sizeof *built);
 	if (!built)
 		return run_fail(r, SDB_ENOMEM, "out of memory");
 	r->built = built;
-	memcpy(r->built[r->ntables], info->name, SDB_NAME_MAX);
+	memcpy(r->built[r->nbuilt++], info->name, SDB_NAME_MAX);
 	r->ntables++;
 	print_table(&r->text, info, r->o->json);
 	return SDB_OK;

@@ -51,7 +51,7 @@ typedef struct sdb_rank_walk {
 	uint8_t sum[SDB_MAX_FULL_CELLS];          /* digits 0..j-1 added up */
 	uint8_t tile[SDB_MAX_FULL_CELLS];         /* the tiles, row-major, blank skipped */
 	uint8_t digit[SDB_MAX_FULL_CELLS];        /* their Lehmer digits */
-	uint8_t kept;                             /* bit m: delta[m] holds (m: up 0, down 1) */
+	uint8_t delta_kept;                       /* bit dir: delta[dir] holds (up 0, down 1) */
 	int64_t delta[2];                         /* a vertical move's index change */
 } sdb_rank_walk;
 
