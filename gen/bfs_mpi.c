@@ -230,9 +230,10 @@ static int pass(slice *s, outbox *ob, const bfs_space *sp, int k, uint64_t *adde
 				j += 512 - (uint64_t)per_word;
 				continue;
 			}
-			for (uint64_t hits = frontier_word(s, j, k); hits && !err; hits &= hits - 1)
-				err = expand(s, ob, sp, &cur, s->lo + j + (uint64_t)(__builtin_ctzll(hits) >> shift),
-				             k, added);
+			for (uint64_t hits = frontier_word(s, j, k); hits && !err; hits &= hits - 1) {
+				const uint64_t i = s->lo + j + (uint64_t)(__builtin_ctzll(hits) >> shift);
+				err = expand(s, ob, sp, &cur, i, k, added);
+			}
 		}
 		/* every rank must take part in every round: agree on failure too */
 		int state[2] = { j < n, err != 0 }, any[2];

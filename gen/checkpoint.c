@@ -5,9 +5,9 @@
  * It is written as DIR/NAME.ckpt.tmp, flushed to disk, and renamed over
  * the last one, so a build killed while saving keeps the previous
  * checkpoint whole. It is for the machine and the version that wrote it:
- * the header holds the version, the table's name, format, size and goal,
- * and a CRC-32 of itself and of the state, all checked before a byte of it
- * is used. A checkpoint that fails to be written costs the build nothing
+ * the header holds the version, the table's name, kind, format, size,
+ * goal, tiles and blank mode, the counts so far, and a CRC-32 of itself
+ * and of the state, all checked before a byte of it is used. A checkpoint that fails to be written costs the build nothing
  * but the restart point: the search goes on, with a warning. */
 #include <errno.h>
 #include <fcntl.h>
@@ -146,8 +146,9 @@ static int load(void *ctx, bfs_state *st)
 	else if (memcmp(h.tool, want.tool, sizeof h.tool))
 		err = fail(c, SDB_EVERSION, "written by slidedb-gen %.*s, this is %s: remove it to "
 		           "start the build afresh", (int)sizeof h.tool, h.tool, want.tool);
-	else if (memcmp(h.name, want.name, sizeof h.name) || h.kind != want.kind || h.pattern != want.pattern ||
-	         h.blank_mode != want.blank_mode || h.w != want.w || h.h != want.h ||
+	else if (memcmp(h.name, want.name, sizeof h.name) || h.kind != want.kind ||
+	         h.pattern != want.pattern || h.blank_mode != want.blank_mode ||
+	         h.w != want.w || h.h != want.h ||
 	         memcmp(h.cells, want.cells, sizeof h.cells) || h.states != want.states)
 		err = fail(c, SDB_EINVAL, "%s", "a checkpoint of another table (another board, goal, "
 		           "partition or blank mode): remove it to start the build afresh");
@@ -204,18 +205,6 @@ static void maybe_die(const checkpoint *c, int level)
 	}
 }
 
-static void write_state(checkpoint *c, const bfs_state *st);
-
-/* bfs_restart.save: the state to the file, when one is due. */
-static int save(void *ctx, const bfs_state *st)
-{
-	checkpoint *c = ctx;
-	if (progress_now() - c->last >= c->every)
-		write_state(c, st);
-	maybe_die(c, st->res.max_distance);
-	return SDB_OK;
-}
-
 /* The state to DIR/NAME.ckpt.tmp, flushed, renamed over DIR/NAME.ckpt,
  * and the directory flushed: the rename is on disk too. */
 static void write_state(checkpoint *c, const bfs_state *st)
@@ -262,6 +251,16 @@ static void write_state(checkpoint *c, const bfs_state *st)
 		}
 	}
 	c->last = progress_now();
+}
+
+/* bfs_restart.save: the state to the file, when one is due. */
+static int save(void *ctx, const bfs_state *st)
+{
+	checkpoint *c = ctx;
+	if (progress_now() - c->last >= c->every)
+		write_state(c, st);
+	maybe_die(c, st->res.max_distance);
+	return SDB_OK;
 }
 
 /* DIR/NAME.ckpt and suffix: a pattern group's name (SET/gN) with a dot
