@@ -122,7 +122,7 @@ int sdb_batch_distance(int16_t *dist, int8_t *best, const sdb_db *db, const sdb_
 		return batch_by_answers(dist, best, db, goal, cells, n, limits, bad);
 	batch_frame f;
 	batch_frame_init(&f, t, goal);
-	const uint8_t *data = t->data;
+	sdb_damage_reset();
 	for (size_t i = 0; i < n; i++) {
 		sdb_board cur;
 		const int solvable = frame_row(&f, &cur, cells + i * (size_t)f.n);
@@ -132,8 +132,14 @@ int sdb_batch_distance(int16_t *dist, int8_t *best, const sdb_db *db, const sdb_
 			return row_board(&b, cells, f.w, f.h, i, bad);
 		}
 		if (solvable) {
-			const uint8_t e = data[sdb_rank(&cur)];
+			const int e = sdb_entry_byte(t, sdb_rank(&cur));
 			d = e & DIST_MASK;
+			int err = d == UNSEEN ? sdb_damage_check() : SDB_OK;
+			if (err) {
+				if (bad)
+					*bad = i;
+				return err;
+			}
 			if (d == UNSEEN) {
 				if (bad)
 					*bad = i;

@@ -23,8 +23,10 @@ int sdb_frame_init(sdb_frame *f, const sdb_board *goal, int rep)
 	sdb_board g;
 	sdb_sym_board(&g, goal, s);
 	for (int c = 0, next = 1; c < g.n; c++)
-		if (g.cell[c])
-			f->label[g.cell[c]] = (uint8_t)next++;
+		if (g.cell[c]) {
+			f->label[g.cell[c]] = (uint8_t)next;
+			f->unlabel[next++] = g.cell[c];
+		}
 	for (int m = 0; m < 4; m++) {
 		int fm = sdb_sym_move(w, h, s, m);
 		f->move_in[m] = (uint8_t)fm;
@@ -40,6 +42,16 @@ void sdb_frame_board(const sdb_frame *f, sdb_board *out, const sdb_board *in)
 	*out = s;
 	for (int c = 0; c < s.n; c++)
 		out->cell[c] = f->label[s.cell[c]];
+}
+
+void sdb_frame_unboard(const sdb_frame *f, sdb_board *out, const sdb_board *in)
+{
+	*out = *in;
+	for (int c = 0; c < in->n; c++) {
+		out->cell[c] = f->unlabel[in->cell[sdb_sym_cell(f->w, f->h, f->sym, c)]];
+		if (!out->cell[c])
+			out->blank = (uint8_t)c;
+	}
 }
 
 void sdb_ordered_goal(sdb_board *b, int w, int h, int rep)

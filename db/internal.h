@@ -109,10 +109,74 @@ struct sdb_table {
 	int nchunks;
 	int chunk_shift;       /* a chunk is 2^chunk_shift bytes (63: whole) */
 	uint64_t chunk_mask;   /* 2^chunk_shift - 1 */
-	const char *problem;   /* why data is NULL: "missing", "of the wrong size" */
+	const char *problem;   /* why data is NULL: "missing", "of the wrong size",
+	                          or damage (below) */
+	char damage[128];      /* a damaged catalog entry: why */
+	char *raw_key;         /* its key as stored (info.name is printable) */
+	size_t raw_key_len;
 	int blank;             /* blank cell of the table's goal */
 	uint64_t goal_index;   /* index of the goal itself */
+	/* Block checksums (blocks.c), for tables whose entries were resolved: */
+	const uint8_t *block_crc;  /* the little-endian CRC-32 of each block (the
+	                              stored value past its header); NULL: a format-3 table,
+	                              checked whole on first touch */
+	uint64_t nblocks;
+	uint64_t *checked;         /* bit b: block b matched its CRC (atomic) */
+	int whole_checked;         /* format 3: 0 not yet, 1 intact, -1 damaged */
 };
+
+/* --- Block checksums (blocks.c). */
+enum { SDB_BLOCK_SHIFT = 12, SDB_BLOCK_SIZE = 1 << SDB_BLOCK_SHIFT };
+
+/* Check block b of t against its CRC (once: a match sets its bit). 1 if
+ * intact; 0 if damaged, which marks the calling thread's damage flag. */
+int sdb_block_check(const sdb_table *t, uint64_t b);
+/* Bytes of block b (the last may be short). */
+uint64_t sdb_block_bytes(const sdb_table *t, uint64_t b);
+/* Check every block not yet checked: 0 or SDB_ECORRUPT with the detail. */
+int sdb_blocks_check_all(const sdb_table *t);
+/* Forget the damage this thread has read; then 0, or SDB_ECORRUPT with the
+ * detail naming the first damaged block read since the reset. Every public
+ * function that answers from full tables brackets its reads with these. */
+void sdb_damage_reset(void);
+int sdb_damage_check(void);
+
+static inline int sdb_block_checked(const sdb_table *t, uint64_t b)
+{
+	return (int)(__atomic_load_n(&t->checked[b >> 6], __ATOMIC_RELAXED) >> (b & 63) & 1);
+}
+
+/* Whether byte i of t's entries may be read: its block is intact. */
+static inline int sdb_byte_ok(const sdb_table *t, uint64_t i)
+{
+	const uint64_t b = i >> SDB_BLOCK_SHIFT;
+	return __builtin_expect(b < t->nblocks && sdb_block_checked(t, b), 1) ||
+	       sdb_block_check(t, b);
+}
+
+/* CRC-32 (zlib's) of any size. */
+uint32_t sdb_crc_start(void);
+uint32_t sdb_crc_more(uint32_t crc, const uint8_t *data, uint64_t size);
+
+/* The checksums of bytes as they are written: crc is the value stored
+ * (a 4-byte header, the block size, then one CRC per block), whole the
+ * CRC-32 of all the bytes. */
+typedef struct sdb_blocksum {
+	uint8_t *crc;
+	uint64_t nblocks, cap, bytes;
+	uint32_t cur, whole;
+	unsigned long op;          /* zlib's combine operator for a whole block */
+} sdb_blocksum;
+void sdb_blocksum_init(sdb_blocksum *s);
+int sdb_blocksum_add(sdb_blocksum *s, const uint8_t *data, uint64_t n);
+int sdb_blocksum_finish(sdb_blocksum *s);
+void sdb_blocksum_free(sdb_blocksum *s);
+
+/* The database's lock (store.c), for state kept beside its values. */
+void sdb_db_lock(const sdb_db *db);
+void sdb_db_unlock(const sdb_db *db);
+/* Bytes of chunk c of a resolved table. */
+uint64_t sdb_chunk_bytes(const sdb_table *t, int c);
 
 /* Add the distances mod 3 of a two-bit table's first states entries of
  * data to counts[0..2] (3, unreached, is not counted). */
@@ -131,10 +195,28 @@ static inline int sdb_entry_level(const sdb_table *t, uint64_t i)
 {
 	if (t->info.entry_format == SDB_ENTRY_MOD3) {
 		const uint64_t b = i >> 2;
+		if (!sdb_byte_ok(t, b))
+			return 3;   /* damaged: "unreached", and the thread's flag is set */
 		return t->chunk[b >> t->chunk_shift][b & t->chunk_mask] >> ((i & 3) * 2) & 3;
 	}
-	return t->data[i] & 0x3f;
+	return sdb_byte_ok(t, i) ? t->data[i] & 0x3f : 0x3f;
 }
+
+/* Entry i of a one-byte full table (distance and best move), or 0xff
+ * (unreached) where its block is damaged (the thread's flag is then set). */
+static inline int sdb_entry_byte(const sdb_table *t, uint64_t i)
+{
+	return sdb_byte_ok(t, i) ? t->data[i] : 0xff;
+}
+
+/* The distance of entry i of a one-byte full table (0x3f: unreached). */
+static inline int sdb_entry_dist(const sdb_table *t, uint64_t i)
+{
+	return sdb_entry_byte(t, i) & 0x3f;
+}
+
+/* The error for a distance asked of a two-bit table (random, states). */
+int sdb_fail_mod3_distance(const sdb_table *t, const sdb_board *goal);
 
 static inline int sdb_level_of(const sdb_table *t, int d)
 {

@@ -14,17 +14,18 @@
 
 typedef unsigned __int128 u128;
 
-/* One layer: the states (table indices, which fit 32 bits up to 12 cells)
- * and how many optimal paths from the start reach each. While the next layer
- * is being gathered it is an open-addressing hash on the index. */
+/* One layer: the states (table indices: 14-cell boards need 36 bits) and
+ * how many optimal paths from the start reach each. While the next layer is
+ * being gathered it is an open-addressing hash on the index. */
 typedef struct layer {
-	uint32_t *index;
+	uint64_t *index;
 	u128 *paths;
 	size_t n, cap;   /* cap: a power of two, slots of the hash */
 	size_t alloc;    /* slots allocated, >= cap */
 } layer;
 
-enum { EMPTY = UINT32_MAX };
+enum { EMPTY_BYTE = 0xff };   /* memset pattern of an empty slot: UINT64_MAX */
+#define EMPTY UINT64_MAX
 
 static int layer_reserve(layer *l, size_t want)
 {
@@ -41,15 +42,15 @@ static int layer_reserve(layer *l, size_t want)
 			return SDB_ENOMEM;
 	}
 	l->cap = cap;
-	memset(l->index, 0xff, cap * sizeof *l->index);
+	memset(l->index, EMPTY_BYTE, cap * sizeof *l->index);
 	l->n = 0;
 	return SDB_OK;
 }
 
 /* Add p paths to state i; -1 if the count passes 2^128 - 1. */
-static int layer_add(layer *l, uint32_t i, u128 p)
+static int layer_add(layer *l, uint64_t i, u128 p)
 {
-	size_t mask = l->cap - 1, slot = (size_t)(i * 0x9e3779b1u) & mask;
+	size_t mask = l->cap - 1, slot = (size_t)((i * 0x9e3779b97f4a7c15u) >> 32) & mask;
 	while (l->index[slot] != EMPTY && l->index[slot] != i)
 		slot = (slot + 1) & mask;
 	if (l->index[slot] == EMPTY) {
@@ -82,7 +83,7 @@ static int count_paths(sdb_count *out, const sdb_table *t, const sdb_board *cur,
 	layer *from = &a, *to = &b;
 	int err = layer_reserve(from, 1);
 	if (!err) {
-		from->index[0] = (uint32_t)sdb_rank(cur);
+		from->index[0] = sdb_rank(cur);
 		from->paths[0] = 1;
 		from->n = 1;
 	}
@@ -95,7 +96,7 @@ static int count_paths(sdb_count *out, const sdb_table *t, const sdb_board *cur,
 			sdb_rank_neighbors(nbr, NULL, w, h, cls, from->index[i]);
 			for (int m = 0; m < 4; m++)
 				if (nbr[m] != UINT64_MAX && sdb_entry_level(t, nbr[m]) == next &&
-				    layer_add(to, (uint32_t)nbr[m], from->paths[i]))
+				    layer_add(to, nbr[m], from->paths[i]))
 					err = SDB_ETOOBIG;
 		}
 		layer_pack(to);

@@ -56,9 +56,18 @@ static int walk_mod3(const sdb_table *t, const sdb_board *start, uint8_t *moves)
 
 int sdb_table_distance(const sdb_table *t, const sdb_board *b)
 {
-	if (t->info.entry_format == SDB_ENTRY_MOD3)
-		return walk_mod3(t, b, NULL);
-	return t->data[sdb_rank(b)] & DIST_MASK;
+	if (t->info.entry_format != SDB_ENTRY_MOD3) {
+		const uint64_t i = sdb_rank(b);
+		if (__builtin_expect(sdb_byte_ok(t, i), 1))
+			return t->data[i] & DIST_MASK;
+		sdb_damage_reset();
+		sdb_block_check(t, i >> SDB_BLOCK_SHIFT);
+		return sdb_damage_check();
+	}
+	sdb_damage_reset();
+	const int d = walk_mod3(t, b, NULL);
+	const int err = sdb_damage_check();
+	return err ? err : d;
 }
 
 int sdb_db_has_size(const sdb_db *db, int w, int h)
@@ -158,7 +167,7 @@ static int check_neighbours(const sdb_db *db, const sdb_table *t, const sdb_boar
 			continue;
 		sdb_board n = *b;
 		sdb_board_apply(&n, m);
-		int dn = t->data[sdb_rank(&n)] & DIST_MASK;
+		int dn = sdb_entry_dist(t, sdb_rank(&n));
 		if ((dn != d - 1 && dn != d + 1) || (m == best && dn != d - 1))
 			return corrupt_path(db, t);
 	}
@@ -241,9 +250,8 @@ static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *sta
 	sdb_frame_board(&frame, &cur, start);
 	if (t->info.entry_format == SDB_ENTRY_MOD3)
 		return answer_by_mod3(a, db, t, &frame, &cur, want_moves, en);
-	const uint8_t *data = t->data;
 	uint64_t index = sdb_rank(&cur);
-	uint8_t e = data[index];
+	const int e = sdb_entry_byte(t, index);
 	int d = e & DIST_MASK;
 	if (d == UNSEEN)
 		return sdb_fail(SDB_ECORRUPT, "%s: table '%s' has no entry for a reachable "
@@ -267,7 +275,7 @@ static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *sta
 	 * index is one block away; only vertical moves rank the board. */
 	const uint64_t block = t->info.states / cur.n;
 	for (int k = 0; k < d; k++) {
-		int m = data[index] >> 6;
+		int m = sdb_entry_byte(t, index) >> 6;
 		if (sdb_board_apply(&cur, m) != 0) {
 			a->moves[0] = '\0';
 			return corrupt_path(db, t);
@@ -278,7 +286,7 @@ static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *sta
 			index += block;
 		else
 			index = sdb_rank(&cur);
-		if ((data[index] & DIST_MASK) != d - k - 1) {
+		if (sdb_entry_dist(t, index) != d - k - 1) {
 			a->moves[0] = '\0';
 			return corrupt_path(db, t);
 		}
@@ -313,7 +321,12 @@ static int answer(sdb_answer *a, const sdb_db *db, const sdb_board *start,
 		return ok;   /* an error, or answered: unsolvable */
 	if (!answered_by_table(db, goal))
 		return answer_by_search(a, db, start, goal, opts, en);
-	return answer_by_table(a, db, start, goal, opts ? opts->want_moves : 1, en);
+	sdb_damage_reset();
+	const int err = answer_by_table(a, db, start, goal, opts ? opts->want_moves : 1, en);
+	const int damage = sdb_damage_check();   /* any damaged byte read overrules */
+	if (damage)
+		sdb_answer_begin(a, start, goal);
+	return damage ? damage : err;
 }
 
 static int no_paths(void *ctx, const char *moves)

@@ -6,7 +6,7 @@
 
 #include "internal.h"
 
-enum { DIST_MASK = 0x3f, REJECTION_ODDS = 16 };
+enum { REJECTION_ODDS = 16 };
 
 /* splitmix64 (Steele, Lea, Flood): spreads a seed over the state. */
 static uint64_t splitmix64(uint64_t *x)
@@ -58,11 +58,11 @@ struct sdb_sampler {
 	sdb_board goal;            /* the caller's */
 	const sdb_table *t;        /* NULL: uniform over the goal's parity class */
 	int cls;                   /* the table's class */
-	uint8_t cell_of[SDB_MAX_CELLS];   /* caller's cell -> frame's cell */
-	uint8_t unlabel[SDB_MAX_CELLS];   /* frame's tile -> caller's tile */
+	sdb_frame frame;           /* the goal's, onto the table's */
 	int min_d, max_d;
 	uint64_t population;
-	uint32_t *list;            /* the states in range, when they are rare */
+	uint32_t *list;            /* the states in range, when they are rare (byte
+	                              tables stop at 12 cells: indices fit 32 bits) */
 };
 
 uint64_t sdb_sampler_population(const sdb_sampler *s)
@@ -81,19 +81,22 @@ void sdb_sampler_close(sdb_sampler *s)
 /* List the indices of the states in range: one pass over the table. */
 static int list_states(sdb_sampler *s)
 {
-	const uint8_t *data = s->t->data;
 	const uint64_t states = s->t->info.states;
 	const unsigned lo = (unsigned)s->min_d, span = (unsigned)(s->max_d - s->min_d);
 	if (!(s->list = malloc(s->population * sizeof *s->list)))
 		return sdb_fail(SDB_ENOMEM, "out of memory listing %llu states",
 		                (unsigned long long)s->population);
 	uint64_t n = 0;
+	sdb_damage_reset();
 	for (uint64_t i = 0; i < states; i++)
-		if ((unsigned)((data[i] & DIST_MASK) - lo) <= span) {
+		if ((unsigned)(sdb_entry_dist(s->t, i) - lo) <= span) {
 			if (n == s->population)
 				break;
 			s->list[n++] = (uint32_t)i;
 		}
+	int err = sdb_damage_check();
+	if (err)
+		return err;
 	if (n != s->population || n == 0)
 		return sdb_fail(SDB_ECORRUPT, "%s: table '%s' does not hold the states its counts "
 		                "say (run `slidedb-lookup verify`)", sdb_db_path(s->t->db),
@@ -113,15 +116,8 @@ static int open_table(sdb_sampler *s, const sdb_db *db)
 	if (!(s->t = sdb_find_for_goal(db, goal, &err)))
 		return err;
 	const sdb_table_info *in = &s->t->info;
-	if (in->entry_format == SDB_ENTRY_MOD3) {
-		char dbarg[700], goalarg[80];
-		return sdb_fail(SDB_EINVAL, "%s: table '%s' keeps distances mod 3 (built with --bits "
-		                "2): boards at a chosen distance need a table of whole distances: "
-		                "build it with `slidedb-gen full %dx%d --bits 8%s%s`",
-		                sdb_db_path(s->t->db), in->name, in->goal.w, in->goal.h,
-		                sdb_hint_goal(goal, goalarg, sizeof goalarg),
-		                sdb_hint_db(s->t->db, dbarg, sizeof dbarg));
-	}
+	if (in->entry_format == SDB_ENTRY_MOD3)
+		return sdb_fail_mod3_distance(s->t, goal);
 	if (s->min_d > s->max_d)
 		return sdb_fail(SDB_EINVAL, "distances %d to %d: the least is above the most",
 		                s->min_d, s->max_d);
@@ -136,14 +132,9 @@ static int open_table(sdb_sampler *s, const sdb_db *db)
 		                "distances run from 0 to %d", goal->w, goal->h, s->min_d, s->max_d,
 		                in->max_distance);
 	}
-	sdb_frame f;
-	sdb_frame_init(&f, goal, s->t->blank);
-	for (int c = 0; c < goal->n; c++) {
-		s->cell_of[c] = (uint8_t)sdb_sym_cell(goal->w, goal->h, f.sym, c);
-		s->unlabel[f.label[goal->cell[c]]] = goal->cell[c];
-	}
+	sdb_frame_init(&s->frame, goal, s->t->blank);
 	sdb_board canonical;
-	sdb_frame_board(&f, &canonical, goal);
+	sdb_frame_board(&s->frame, &canonical, goal);
 	s->cls = sdb_rank_class(&canonical);
 	/* Rare distances: list them once rather than read ~REJECTION_ODDS
 	 * random entries (page faults, on a large table) per board. */
@@ -209,17 +200,24 @@ static void draw_state(const sdb_sampler *s, sdb_board *b, uint64_t i)
 {
 	sdb_board f;
 	sdb_unrank(&f, s->goal.w, s->goal.h, s->cls, i);
-	*b = s->goal;
-	for (int c = 0; c < b->n; c++) {
-		b->cell[c] = s->unlabel[f.cell[s->cell_of[c]]];
-		if (!b->cell[c])
-			b->blank = (uint8_t)c;
-	}
+	sdb_frame_unboard(&s->frame, b, &f);
+}
+
+int sdb_fail_mod3_distance(const sdb_table *t, const sdb_board *goal)
+{
+	char dbarg[700], goalarg[80];
+	return sdb_fail(SDB_EINVAL, "%s: table '%s' keeps distances mod 3 (built with --bits "
+	                "2): boards at a chosen distance need a table of whole distances: "
+	                "build it with `slidedb-gen full %dx%d --bits 8%s%s`",
+	                sdb_db_path(t->db), t->info.name, t->info.goal.w, t->info.goal.h,
+	                sdb_hint_goal(goal, goalarg, sizeof goalarg),
+	                sdb_hint_db(t->db, dbarg, sizeof dbarg));
 }
 
 int sdb_sampler_draw(const sdb_sampler *s, sdb_board *out, size_t n, sdb_rng *rng)
 {
 	const unsigned lo = (unsigned)s->min_d, span = (unsigned)(s->max_d - s->min_d);
+	sdb_damage_reset();
 	for (size_t k = 0; k < n; k++) {
 		if (!s->t) {
 			draw_any(s, &out[k], rng);
@@ -233,7 +231,10 @@ int sdb_sampler_draw(const sdb_sampler *s, sdb_board *out, size_t n, sdb_rng *rn
 			int misses = 0;
 			do
 				i = sdb_rng_below(rng, states);
-			while ((unsigned)((s->t->data[i] & DIST_MASK) - lo) > span && ++misses < 4096);
+			while ((unsigned)(sdb_entry_dist(s->t, i) - lo) > span && ++misses < 4096);
+			int err = sdb_damage_check();
+			if (err)
+				return err;
 			if (misses == 4096)
 				return sdb_fail(SDB_ECORRUPT, "%s: table '%s' does not hold the states its "
 				                "counts say (run `slidedb-lookup verify`)",

@@ -2,7 +2,12 @@
  * layout of its own (little-endian, versioned), so that the public
  * sdb_table_info struct can change without changing the file format.
  *
- * Version 3 (this one), after the record's own version number:
+ * Version 4 (this one) is version 3 with the record's version number 4
+ * and, last, u32 crc: the CRC-32 of the table's name (the key) followed by
+ * every byte of the record before it, so that a damaged byte anywhere in a
+ * catalog entry is found before the entry is used.
+ *
+ * Version 3, after the record's own version number:
  *   u32 kind, u32 entry_format, u8 w, h, blank, cells[w*h],
  *   u64 states, u32 max_distance, u32 crc32, i64 built_at,
  *   f64 build_seconds (IEEE-754 bits), u32 threads, u32 format_version,
@@ -17,7 +22,7 @@
 
 #include "internal.h"
 
-enum { RECORD_VERSION = 3 };
+enum { RECORD_VERSION = 4, RECORD_V3 = 3 };
 
 typedef struct writer {
 	uint8_t *p;   /* NULL: only count */
@@ -50,6 +55,13 @@ static void put_str(writer *w, const char *s)
 	put(w, s, len);
 }
 
+/* CRC-32 of the name and the record's bytes before its checksum. */
+static uint32_t record_crc(const char *name, size_t name_len, const uint8_t *rec, size_t len)
+{
+	return sdb_crc_more(sdb_crc_more(sdb_crc_start(), (const uint8_t *)name, name_len), rec,
+	                    len);
+}
+
 static size_t encode(uint8_t *buf, const sdb_table_info *in)
 {
 	writer w = { buf, 0 };
@@ -79,6 +91,7 @@ static size_t encode(uint8_t *buf, const sdb_table_info *in)
 	put_u32(&w, (uint32_t)ncounts);
 	for (int d = 0; d < ncounts; d++)
 		put_u64(&w, in->counts[d]);
+	put_u32(&w, buf ? record_crc(in->name, strlen(in->name), buf, w.len) : 0);
 	return w.len;
 }
 
@@ -134,9 +147,9 @@ static void get_str(reader *r, char *dst, size_t cap)
 	dst[*len] = '\0';
 }
 
-static int decode_v3(sdb_table_info *in, reader *r)
+static int decode_v3(sdb_table_info *in, reader *r, uint32_t version)
 {
-	if (get_u32(r) != RECORD_VERSION)
+	if (get_u32(r) != version)
 		return -1;
 	in->kind = (int)get_u32(r);
 	in->entry_format = (int)get_u32(r);
@@ -230,8 +243,17 @@ int sdb_record_decode(sdb_table_info *in, const char *name, size_t name_len, con
 	memcpy(in->name, name, name_len);
 	if (file_version == 2)
 		return decode_v2(in, buf, len);
-	reader r = { buf, len, 0, 0 };
-	return decode_v3(in, &r);
+	if (file_version == RECORD_V3) {
+		reader r = { buf, len, 0, 0 };
+		return decode_v3(in, &r, RECORD_V3);
+	}
+	if (len < 4)
+		return -1;
+	reader tail = { buf, len, len - 4, 0 };
+	if (get_u32(&tail) != record_crc(name, name_len, buf, len - 4))
+		return -1;
+	reader r = { buf, len - 4, 0, 0 };
+	return decode_v3(in, &r, RECORD_VERSION);
 }
 
 const char *sdb_info_problem(const sdb_table_info *in)

@@ -13,7 +13,10 @@ typedef struct search {
 	const sdb_heuristic *h;
 	sdb_board goal;                 /* in the frame */
 	uint64_t nodes, max_nodes;
-	double deadline;
+	double started, deadline;
+	const sdb_solve_limits *limits;  /* for its poll, or NULL */
+	int bound;                      /* the current bound */
+	int polled_stop;                /* the poll asked to stop */
 	int next_bound;
 	int found_depth;                /* moves to the goal, once found */
 	uint8_t order[4];               /* frame moves in the caller's order u d l r,
@@ -33,6 +36,20 @@ static double now(void)
 
 static int visit(search *s, int g);
 
+/* Every CHECK_EVERY nodes: the clock and the caller's poll. 1 to stop. */
+static int checkpoint(search *s)
+{
+	const double t = now();
+	if (s->deadline > 0 && t > s->deadline)
+		return 1;
+	if (s->limits && s->limits->poll) {
+		const sdb_search_progress p = { s->nodes, s->bound, t - s->started };
+		if (s->limits->poll(s->limits->poll_ctx, &p))
+			return s->polled_stop = 1;
+	}
+	return 0;
+}
+
 static int dfs(search *s, const sdb_hstate *st, int g, int bound, int prev)
 {
 	int f = g + st->value;
@@ -51,7 +68,7 @@ static int dfs(search *s, const sdb_hstate *st, int g, int bound, int prev)
 	if (g >= SDB_MAX_MOVES)
 		return 0;
 	if ((s->max_nodes && s->nodes >= s->max_nodes) ||
-	    (++s->nodes % CHECK_EVERY == 0 && s->deadline > 0 && now() > s->deadline))
+	    (++s->nodes % CHECK_EVERY == 0 && checkpoint(s)))
 		return STOPPED;
 	unsigned moves = sdb_board_moves(&st->board[0]);
 	for (int k = 0; k < 4; k++) {
@@ -105,6 +122,9 @@ int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
 static int limit_error(const search *s, const sdb_solve_limits *limits, double seconds,
                        const char *what)
 {
+	if (s->polled_stop)
+		return sdb_fail(SDB_ELIMIT, "search stopped by its caller (%llu nodes, %.1f s, %s)",
+		                (unsigned long long)s->nodes, seconds, what);
 	if (s->max_nodes && s->nodes >= s->max_nodes)
 		return sdb_fail(SDB_ELIMIT, "search stopped at its limit of %llu nodes (%.1f s, %s)",
 		                (unsigned long long)s->max_nodes, seconds, what);
@@ -133,7 +153,9 @@ int sdb_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic
 	sdb_frame_board(&frame, &s.goal, goal);
 	memcpy(s.order, frame.move_in, sizeof s.order);
 	s.move_back = frame.move_back;
+	s.started = t0;
 	if (limits) {
+		s.limits = limits;
 		s.max_nodes = limits->max_nodes;
 		s.deadline = limits->timeout > 0 ? t0 + limits->timeout : 0;
 	}
@@ -144,6 +166,7 @@ int sdb_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic
 	int r;
 	for (;;) {
 		s.next_bound = 1 << 30;
+		s.bound = bound;
 		r = dfs(&s, &st, 0, bound, -1);
 		if (r || s.next_bound >= SDB_MAX_MOVES + 1)
 			break;
@@ -174,6 +197,7 @@ int sdb_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic
 		/* Every optimal sequence has exactly depth moves: search that bound
 		 * once more and visit them all (or as many as wanted). */
 		s.en = en;
+		s.bound = depth;
 		r = dfs(&s, &st, 0, depth, -1);
 		stats->nodes = a->nodes = s.nodes;
 		stats->seconds = now() - t0;

@@ -25,7 +25,7 @@
 #define FORMAT_KEY "format"
 /* The oldest format this slidedb reads (and converts on the first write). */
 #define OLDEST_FORMAT 2u
-enum { MAX_HEURISTICS = 32, MAX_CATALOG = 1 << 16 };
+enum { MAX_HEURISTICS = 32, MAX_CATALOG = 1 << 16, MAX_DBS = 8 };
 
 /* LMDB allows one environment per file and process: handles of one file
  * made by sdb_db_reopen() share it, and the last to close closes it. */
@@ -39,6 +39,8 @@ struct sdb_db {
 	shared_env *shared;       /* NULL until a reopen shares env */
 	MDB_txn *rtxn;            /* read-only handles: held until close */
 	MDB_dbi info, catalog, tables;
+	MDB_dbi blocks;           /* the tables' block checksums (format 4) */
+	int has_blocks;           /* the file has them (format 3 files do not) */
 	unsigned flags;
 	uint32_t version;         /* the file's format version */
 	int ntables;
@@ -69,7 +71,7 @@ struct sdb_writer {
 	uint64_t chunk_bytes;     /* chunked: each chunk's bytes; 0 when whole */
 	uint64_t chunk_size;      /* the chunks of tables over whole_max */
 	uint64_t whole_max;       /* largest table stored whole */
-	uint32_t crc;             /* of the chunks written so far */
+	sdb_blocksum sum;         /* the checksums of what was appended */
 };
 
 /* Tables over 4 GiB do not fit one LMDB value (its size has 32 bits): they
@@ -232,6 +234,9 @@ static int read_format(sdb_db *db, MDB_txn *txn)
 		                version > SDB_FORMAT_VERSION ? "use a newer slidedb"
 		                : "rebuild its tables with slidedb-gen");
 	db->version = version;
+	if (version >= 4 && !db->has_blocks)
+		return sdb_fail(SDB_ECORRUPT, "%s: the tables' block checksums are missing (damaged)",
+		                db->path);
 	return SDB_OK;
 }
 
@@ -261,6 +266,11 @@ static int open_dbis(sdb_db *db, MDB_txn *txn, unsigned flags)
 		rc = mdb_dbi_open(txn, "tables", flags, &db->tables);
 	if (rc == MDB_NOTFOUND)
 		return sdb_fail(SDB_ECORRUPT, "%s: the slidedb catalog is missing", db->path);
+	if (!rc) {   /* format 4: required, and checked once the version is known */
+		int brc = mdb_dbi_open(txn, "blocks", flags, &db->blocks);
+		db->has_blocks = brc == 0;
+		rc = brc == MDB_NOTFOUND ? 0 : brc;
+	}
 	return rc ? lmdb_fail(db, rc, "opening the catalog") : SDB_OK;
 }
 
@@ -271,6 +281,21 @@ static void printable_name(char *name, const char *key, size_t len)
 	for (size_t i = 0; i < n; i++)
 		name[i] = key[i] >= 0x20 && key[i] < 0x7f ? key[i] : '?';
 	name[n] = '\0';
+}
+
+/* A catalog entry that cannot be used: kept under a printable form of its
+ * key, with its raw key (so that `rm` can remove it) and the reason. */
+static int keep_damaged(struct sdb_table *t, const MDB_val *key, const char *why)
+{
+	memset(&t->info, 0, sizeof t->info);
+	printable_name(t->info.name, key->mv_data, key->mv_size);
+	snprintf(t->damage, sizeof t->damage, "damaged (its catalog entry: %s)", why);
+	t->problem = t->damage;
+	t->raw_key_len = key->mv_size;
+	if (!(t->raw_key = malloc(key->mv_size ? key->mv_size : 1)))
+		return SDB_ENOMEM;
+	memcpy(t->raw_key, key->mv_data, key->mv_size);
+	return SDB_OK;
 }
 
 static int load_catalog(sdb_db *db, MDB_txn *txn)
@@ -291,24 +316,22 @@ static int load_catalog(sdb_db *db, MDB_txn *txn)
 	MDB_val key, val;
 	int err = SDB_OK;
 	db->ntables = 0;
-	for (rc = mdb_cursor_get(cur, &key, &val, MDB_FIRST); rc == 0 && db->ntables < (int)st.ms_entries;
+	for (rc = mdb_cursor_get(cur, &key, &val, MDB_FIRST);
+	     rc == 0 && !err && db->ntables < (int)st.ms_entries;
 	     rc = mdb_cursor_get(cur, &key, &val, MDB_NEXT)) {
-		struct sdb_table *t = &db->table[db->ntables];
+		struct sdb_table *t = &db->table[db->ntables++];
 		const char *why = sdb_record_decode(&t->info, key.mv_data, key.mv_size, val.mv_data,
 		                                    val.mv_size, db->version)
 		                  ? "not a catalog record" : sdb_info_problem(&t->info);
-		if (why) {
-			char name[SDB_NAME_MAX];
-			printable_name(name, key.mv_data, key.mv_size);
-			err = sdb_fail(SDB_ECORRUPT, "%s: catalog entry '%s' is damaged (%s)", db->path,
-			               name, why);
-			break;
-		}
 		t->db = db;
+		if (why) {   /* the others stay usable, and `rm` can remove this one */
+			if (keep_damaged(t, &key, why))
+				err = sdb_fail(SDB_ENOMEM, "%s: out of memory", db->path);
+			continue;
+		}
 		t->blank = t->info.goal.blank;
 		if (t->info.kind == SDB_KIND_FULL && t->info.goal.n <= SDB_MAX_FULL_CELLS)
 			t->goal_index = sdb_rank(&t->info.goal);
-		db->ntables++;
 	}
 	mdb_cursor_close(cur);
 	if (!err && rc != 0 && rc != MDB_NOTFOUND)
@@ -372,10 +395,37 @@ static void resolve_chunks(const sdb_db *db, struct sdb_table *t, const MDB_val 
 	t->chunk_mask = size - 1;
 }
 
+/* A resolved table's block checksums (format 4), and the bitmap of the
+ * blocks this process has checked; 0, or the problem that makes the table
+ * unusable. Format-3 tables have none: they are checked whole. */
+static const char *resolve_blocks(sdb_db *db, struct sdb_table *t)
+{
+	const uint64_t bytes = sdb_table_bytes(&t->info);
+	t->nblocks = (bytes + SDB_BLOCK_SIZE - 1) >> SDB_BLOCK_SHIFT;
+	if (!(t->checked = calloc((t->nblocks + 63) / 64 + 1, sizeof *t->checked)))
+		return "too large for this machine's memory";
+	if (!db->has_blocks)
+		return NULL;
+	MDB_val key = { strlen(t->info.name), t->info.name }, val;
+	int rc = mdb_get(db->rtxn, db->blocks, &key, &val);
+	const uint8_t *p = val.mv_data;
+	if (rc == MDB_NOTFOUND)
+		return "missing its block checksums";
+	if (rc)
+		return mdb_strerror(rc);
+	if (val.mv_size != 4 + 4 * t->nblocks ||
+	    (p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24) != SDB_BLOCK_SIZE)
+		return "of the wrong size (its block checksums)";
+	t->block_crc = p + 4;
+	return NULL;
+}
+
 static void resolve_tables(sdb_db *db)
 {
 	for (int i = 0; i < db->ntables; i++) {
 		struct sdb_table *t = &db->table[i];
+		if (t->problem)   /* a damaged catalog entry */
+			continue;
 		MDB_val key = { strlen(t->info.name), t->info.name }, val;
 		int rc = mdb_get(db->rtxn, db->tables, &key, &val);
 		if (rc == 0 && val.mv_size == sdb_table_bytes(&t->info)) {
@@ -389,36 +439,89 @@ static void resolve_tables(sdb_db *db)
 		} else {
 			t->problem = rc == MDB_NOTFOUND ? "missing" : mdb_strerror(rc);
 		}
+		const char *why = t->chunk ? resolve_blocks(db, t) : NULL;
+		if (why) {   /* unusable: as if never resolved */
+			if (t->chunk != &t->data)
+				free((void *)t->chunk);
+			t->chunk = NULL;
+			t->data = NULL;
+			t->problem = why;
+		}
 	}
 }
 
-static void free_chunks(sdb_db *db)
+static void free_tables(sdb_db *db)
 {
-	for (int i = 0; i < db->ntables; i++)
-		if (db->table[i].chunk != &db->table[i].data)
-			free((void *)db->table[i].chunk);
-}
-
-/* Rewrite a version-2 catalog as version-3 records, inside a writer's
- * transaction (the first write to an old file converts it). */
-static int upgrade_catalog(sdb_db *db, MDB_txn *txn)
-{
-	int err = load_catalog(db, txn);
-	for (int i = 0; i < db->ntables && !err; i++) {
-		sdb_table_info *in = &db->table[i].info;
-		MDB_val key = { strlen(in->name), in->name }, val = { sdb_record_size(in), NULL };
-		int rc = mdb_put(txn, db->catalog, &key, &val, MDB_RESERVE);
-		if (rc)
-			err = lmdb_fail(db, rc, "converting the catalog");
-		else
-			sdb_record_encode(val.mv_data, in);
+	for (int i = 0; i < db->ntables; i++) {
+		struct sdb_table *t = &db->table[i];
+		if (t->chunk != &t->data)
+			free((void *)t->chunk);
+		free(t->checked);
+		free(t->raw_key);
 	}
 	free(db->table);
 	db->table = NULL;
 	db->ntables = 0;
+}
+
+/* Store a table's block checksums, computed from sum (finished). */
+static int put_blocks(sdb_db *db, MDB_txn *txn, const char *name, const sdb_blocksum *sum)
+{
+	MDB_val key = { strlen(name), (void *)name }, val = { 4 + 4 * sum->nblocks, NULL };
+	int rc = mdb_put(txn, db->blocks, &key, &val, MDB_RESERVE);
+	if (!rc)
+		memcpy(val.mv_data, sum->crc, val.mv_size);
+	return rc;
+}
+
+/* The checksums of a table as stored in txn (whole or in chunks): 0, or -1
+ * when its values are missing or of the wrong size. */
+static int sum_stored(sdb_db *db, MDB_txn *txn, const sdb_table_info *in, sdb_blocksum *sum)
+{
+	const uint64_t bytes = sdb_table_bytes(in);
+	char buf[CHUNK_KEY_MAX];
+	MDB_val key = { strlen(in->name), (void *)in->name }, val;
+	for (uint32_t c = 0; sum->bytes < bytes; c++) {
+		if (c > 0)
+			key = chunk_key(buf, in->name, c);
+		if (mdb_get(txn, db->tables, &key, &val) || val.mv_size == 0 ||
+		    val.mv_size > bytes - sum->bytes || sdb_blocksum_add(sum, val.mv_data, val.mv_size))
+			return -1;
+	}
+	return sdb_blocksum_finish(sum) ? -1 : 0;
+}
+
+/* Convert an older file to this format inside a writer's transaction (the
+ * first write to an old file converts it): version-2 and -3 catalogs become
+ * version-4 records, and every table whose bytes match its CRC gets its
+ * block checksums (a damaged one gets none, and stays an error to read). */
+static int upgrade_catalog(sdb_db *db, MDB_txn *txn)
+{
+	int err = load_catalog(db, txn);
+	int rc = err ? 0 : mdb_dbi_open(txn, "blocks", MDB_CREATE, &db->blocks);
+	if (rc)
+		err = lmdb_fail(db, rc, "converting the catalog");
+	db->has_blocks = !err;
+	for (int i = 0; i < db->ntables && !err; i++) {
+		sdb_table_info *in = &db->table[i].info;
+		if (db->table[i].problem)
+			continue;   /* a damaged entry is left as it is */
+		MDB_val key = { strlen(in->name), in->name }, val = { sdb_record_size(in), NULL };
+		rc = mdb_put(txn, db->catalog, &key, &val, MDB_RESERVE);
+		if (!rc)
+			sdb_record_encode(val.mv_data, in);
+		sdb_blocksum sum;
+		sdb_blocksum_init(&sum);
+		if (!rc && sum_stored(db, txn, in, &sum) == 0 && sum.whole == in->crc32)
+			rc = put_blocks(db, txn, in->name, &sum);
+		sdb_blocksum_free(&sum);
+		if (rc)
+			err = lmdb_fail(db, rc, "converting the catalog");
+	}
+	free_tables(db);
 	uint32_t version = SDB_FORMAT_VERSION;
 	MDB_val key = { strlen(FORMAT_KEY), FORMAT_KEY }, val = { sizeof version, &version };
-	int rc = err ? 0 : mdb_put(txn, db->info, &key, &val, 0);
+	rc = err ? 0 : mdb_put(txn, db->info, &key, &val, 0);
 	if (rc)
 		err = lmdb_fail(db, rc, "converting the catalog");
 	if (!err)
@@ -478,7 +581,7 @@ static int open_env(sdb_db *db, int rdonly)
 {
 	int rc = mdb_env_create(&db->env);
 	if (!rc)
-		rc = mdb_env_set_maxdbs(db->env, 4);
+		rc = mdb_env_set_maxdbs(db->env, MAX_DBS);
 	if (!rc && !rdonly)
 		rc = mdb_env_set_mapsize(db->env, MAP_SIZE);
 	if (rc)
@@ -497,7 +600,7 @@ static int open_env(sdb_db *db, int rdonly)
 		 * this file), so reading without the lock file is safe. */
 		mdb_env_close(db->env);
 		db->env = NULL;
-		if ((rc = mdb_env_create(&db->env)) == 0 && (rc = mdb_env_set_maxdbs(db->env, 4)) == 0)
+		if ((rc = mdb_env_create(&db->env)) == 0 && (rc = mdb_env_set_maxdbs(db->env, MAX_DBS)) == 0)
 			rc = mdb_env_open(db->env, db->path, fl | MDB_NOLOCK, 0644);
 	}
 	/* A reader that cannot write the lock file cannot register its snapshot,
@@ -532,6 +635,28 @@ static int open_dbis_for_env(sdb_db *db)
 		return err;
 	}
 	return (rc = mdb_txn_commit(txn)) ? lmdb_fail(db, rc, "reading") : SDB_OK;
+}
+
+/* A file of format 3 that a writer has converted since the environment was
+ * opened: its block checksums' database, opened for the environment (in a
+ * transaction of its own that commits, under the lock of the handles that
+ * share it: LMDB opens one database at a time). */
+static int open_blocks_for_env(sdb_db *db)
+{
+	pthread_mutex_lock(&db->shared->lock);
+	MDB_txn *txn;
+	int rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &txn);
+	if (!rc) {
+		rc = mdb_dbi_open(txn, "blocks", 0, &db->blocks);
+		db->has_blocks = rc == 0;
+		rc = rc == MDB_NOTFOUND ? 0 : rc;
+		if (rc)
+			mdb_txn_abort(txn);
+		else
+			rc = mdb_txn_commit(txn);
+	}
+	pthread_mutex_unlock(&db->shared->lock);
+	return rc ? lmdb_fail(db, rc, "reading") : SDB_OK;
 }
 
 /* Read the format and the catalog in a read transaction; keep it for a
@@ -626,11 +751,15 @@ int sdb_db_reopen(sdb_db **out, sdb_db *old)
 	db->info = old->info;
 	db->catalog = old->catalog;
 	db->tables = old->tables;
+	db->blocks = old->blocks;
+	db->has_blocks = old->has_blocks;
 	pthread_mutex_init(&db->lock, NULL);
 	pthread_mutex_lock(&db->shared->lock);
 	db->shared->refs++;
 	pthread_mutex_unlock(&db->shared->lock);
-	int err = read_snapshot(db, 1);
+	int err = db->has_blocks ? SDB_OK : open_blocks_for_env(db);
+	if (!err)
+		err = read_snapshot(db, 1);
 	if (err) {
 		sdb_db_close(db);
 		return err;
@@ -668,9 +797,7 @@ void sdb_db_close(sdb_db *db)
 	for (int i = 0; i < db->nheuristics; i++)
 		sdb_heuristic_close(db->heuristic[i].heur);
 	pthread_mutex_destroy(&db->lock);
-	if (db->table)
-		free_chunks(db);
-	free(db->table);
+	free_tables(db);
 	free(db);
 }
 
@@ -686,21 +813,20 @@ const sdb_table *sdb_table_at(const sdb_db *db, int i)
 
 const sdb_table *sdb_table_find(const sdb_db *db, const char *name)
 {
-	int lo = 0, hi = db->ntables - 1;
-	while (lo <= hi) {   /* the catalog is in LMDB key order: byte order */
-		int mid = (lo + hi) / 2;
-		int c = strcmp(db->table[mid].info.name, name);
-		if (c == 0) {
+	/* A handful of tables, and a damaged entry's printable name may be out
+	 * of key order: a plain scan. */
+	for (int i = 0; i < db->ntables; i++)
+		if (!strcmp(db->table[i].info.name, name)) {
 			sdb_done(SDB_OK);
-			return &db->table[mid];
+			return &db->table[i];
 		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
 	sdb_fail(SDB_ENOTFOUND, "%s: no table named '%s'", db->path, name);
 	return NULL;
+}
+
+const char *sdb_table_problem(const sdb_table *t)
+{
+	return t->raw_key || (t->db->rtxn && !t->chunk) ? t->problem : NULL;
 }
 
 const sdb_table_info *sdb_table_meta(const sdb_table *t)
@@ -743,8 +869,7 @@ const uint8_t *sdb_table_chunk(const sdb_table *t, int i, uint64_t *bytes)
 		         t->nchunks == 1 ? "" : "s", i + 1);
 		return NULL;
 	}
-	const uint64_t total = sdb_table_bytes(&t->info), size = t->chunk_mask + 1;
-	*bytes = t->nchunks == 1 ? total : i + 1 < t->nchunks ? size : total - (uint64_t)i * size;
+	*bytes = sdb_chunk_bytes(t, i);
 	return t->chunk[i];
 }
 
@@ -760,22 +885,6 @@ void sdb_table_expected_counts(uint64_t *counts, const sdb_table_info *info)
 	memset(counts, 0, SDB_MAX_DISTANCE * sizeof *counts);
 	for (int d = 0; d <= info->max_distance && d < SDB_MAX_DISTANCE; d++)
 		counts[info->entry_format == SDB_ENTRY_MOD3 ? d % 3 : d] += info->counts[d];
-}
-
-static uint32_t crc_more(uLong crc, const uint8_t *data, uint64_t size)
-{
-	while (size) {
-		uInt chunk = size > (1u << 30) ? (1u << 30) : (uInt)size;
-		crc = crc32(crc, data, chunk);
-		data += chunk;
-		size -= chunk;
-	}
-	return (uint32_t)crc;
-}
-
-static uint32_t crc_of(const uint8_t *data, uint64_t size)
-{
-	return crc_more(crc32(0L, Z_NULL, 0), data, size);
 }
 
 void sdb_count_mod3(uint64_t *counts, const uint8_t *data, uint64_t states)
@@ -853,17 +962,51 @@ int sdb_table_verify(const sdb_table *t)
 {
 	if (!sdb_table_resolved(t))
 		return SDB_ECORRUPT;
-	uint32_t crc = crc32(0L, Z_NULL, 0);
-	for (int c = 0; c < t->nchunks; c++) {
-		uint64_t bytes;
-		const uint8_t *data = sdb_table_chunk(t, c, &bytes);
-		crc = crc_more(crc, data, bytes);
+	/* One pass: every block's CRC, and the whole table's from them. */
+	sdb_blocksum sum;
+	sdb_blocksum_init(&sum);
+	int err = SDB_OK;
+	for (int c = 0; c < t->nchunks && !err; c++)
+		if (sdb_blocksum_add(&sum, t->chunk[c], sdb_chunk_bytes(t, c)))
+			err = SDB_ENOMEM;
+	if (!err && sdb_blocksum_finish(&sum))
+		err = SDB_ENOMEM;
+	if (err) {
+		sdb_blocksum_free(&sum);
+		return sdb_fail(SDB_ENOMEM, "out of memory checking table '%s'", t->info.name);
 	}
+	uint64_t bad = UINT64_MAX;
+	for (uint64_t b = 0; t->block_crc && b < t->nblocks && bad == UINT64_MAX; b++)
+		if (memcmp(sum.crc + 4 + 4 * b, t->block_crc + 4 * b, 4))
+			bad = b;
+	const uint32_t crc = sum.whole;
+	sdb_blocksum_free(&sum);
 	if (crc != t->info.crc32)
 		return sdb_fail(SDB_ECORRUPT, "%s: table '%s' fails its CRC check (stored "
 		                "%08x, computed %08x)", t->db->path, t->info.name,
 		                t->info.crc32, crc);
+	if (bad != UINT64_MAX)
+		return sdb_fail(SDB_ECORRUPT, "%s: table '%s': the checksum of its bytes %llu to "
+		                "%llu is damaged", t->db->path, t->info.name,
+		                (unsigned long long)(bad << SDB_BLOCK_SHIFT),
+		                (unsigned long long)((bad << SDB_BLOCK_SHIFT) + sdb_block_bytes(t, bad) - 1));
 	return SDB_OK;
+}
+
+uint64_t sdb_chunk_bytes(const sdb_table *t, int c)
+{
+	const uint64_t total = sdb_table_bytes(&t->info), size = t->chunk_mask + 1;
+	return t->nchunks == 1 ? total : c + 1 < t->nchunks ? size : total - (uint64_t)c * size;
+}
+
+void sdb_db_lock(const sdb_db *db)
+{
+	pthread_mutex_lock(&((sdb_db *)db)->lock);
+}
+
+void sdb_db_unlock(const sdb_db *db)
+{
+	pthread_mutex_unlock(&((sdb_db *)db)->lock);
 }
 
 int sdb_writer_begin(sdb_writer **out, sdb_db *db)
@@ -898,14 +1041,19 @@ int sdb_writer_begin(sdb_writer **out, sdb_db *db)
 }
 
 /* Delete the chunks after the first of table name (any number, none is
- * fine): a table replaced by a smaller one leaves none behind. */
-static int delete_chunks(sdb_writer *w, const char *name)
+ * fine) and its block checksums: a table replaced by a smaller one leaves
+ * none behind. */
+static int delete_chunks(sdb_writer *w, const char *name, size_t name_len)
 {
+	MDB_val bkey = { name_len, (void *)name };
+	int rc = w->db->has_blocks ? mdb_del(w->txn, w->db->blocks, &bkey, NULL) : 0;
+	if (rc && rc != MDB_NOTFOUND)
+		return rc;
 	MDB_cursor *cur;
-	int rc = mdb_cursor_open(w->txn, w->db->tables, &cur);
+	rc = mdb_cursor_open(w->txn, w->db->tables, &cur);
 	if (rc)
 		return rc;
-	const size_t len = strlen(name) + 1;   /* the prefix: the name and its '\0' */
+	const size_t len = name_len + 1;   /* the prefix: the name and its '\0' */
 	for (;;) {   /* seek again after each delete: the cursor is then unpositioned */
 		MDB_val key = { len, (void *)name }, val;
 		rc = mdb_cursor_get(cur, &key, &val, MDB_SET_RANGE);
@@ -934,14 +1082,15 @@ static int start_table(sdb_writer *w, const char *name, uint64_t size, int appen
 	w->reserved = NULL;
 	if (len == 0 || len >= SDB_NAME_MAX)
 		return sdb_fail(SDB_EINVAL, "table name '%s' is empty or too long", name);
-	int rc = delete_chunks(w, name);
+	int rc = delete_chunks(w, name, len);
 	if (rc)
 		return lmdb_fail(w->db, rc, "replacing a table");
 	memcpy(w->reserved_name, name, len + 1);
 	w->reserved_size = size;
 	w->appending = appending;
 	w->appended = 0;
-	w->crc = (uint32_t)crc32(0L, Z_NULL, 0);
+	sdb_blocksum_free(&w->sum);
+	sdb_blocksum_init(&w->sum);
 	MDB_val key = { len, (void *)name };
 	w->chunk_bytes = size > w->whole_max ? w->chunk_size : 0;
 	uint64_t first = w->chunk_bytes ? w->chunk_bytes : size;
@@ -987,7 +1136,9 @@ int sdb_writer_append(sdb_writer *w, const void *data, uint64_t n)
 		uint64_t room = w->chunk_bytes ? w->chunk_bytes - at : w->reserved_size - at;
 		uint64_t k = n < room ? n : room;
 		memcpy(w->reserved + at, from, k);
-		w->crc = crc_more(w->crc, from, k);
+		if (sdb_blocksum_add(&w->sum, from, k))
+			return sdb_fail(SDB_ENOMEM, "table '%s': out of memory for its checksums",
+			                w->reserved_name);
 		from += k;
 		n -= k;
 		w->appended += k;
@@ -1005,12 +1156,19 @@ int sdb_writer_put_meta(sdb_writer *w, sdb_table_info *info)
 	if (w->chunk_bytes && info->entry_format != SDB_ENTRY_MOD3)
 		return sdb_fail(SDB_EINVAL, "table '%s': only two-bit tables are stored in chunks",
 		                info->name);
-	info->crc32 = w->appending ? w->crc : crc_of(w->reserved, w->reserved_size);
+	if ((!w->appending && sdb_blocksum_add(&w->sum, w->reserved, w->reserved_size)) ||
+	    sdb_blocksum_finish(&w->sum))
+		return sdb_fail(SDB_ENOMEM, "table '%s': out of memory for its checksums",
+		                info->name);
+	info->crc32 = w->sum.whole;
 	info->format_version = SDB_FORMAT_VERSION;
 	MDB_val key = { strlen(info->name), info->name }, val = { sdb_record_size(info), NULL };
 	int rc = mdb_put(w->txn, w->db->catalog, &key, &val, MDB_RESERVE);
 	if (!rc)
 		sdb_record_encode(val.mv_data, info);
+	if (!rc)
+		rc = put_blocks(w->db, w->txn, info->name, &w->sum);
+	sdb_blocksum_free(&w->sum);
 	w->reserved = NULL;
 	return rc ? lmdb_fail(w->db, rc, "writing the catalog") : sdb_done(SDB_OK);
 }
@@ -1018,7 +1176,7 @@ int sdb_writer_put_meta(sdb_writer *w, sdb_table_info *info)
 int sdb_writer_delete(sdb_writer *w, const char *name)
 {
 	MDB_val key = { strlen(name), (void *)name };
-	int rc = delete_chunks(w, name);
+	int rc = delete_chunks(w, name, key.mv_size);
 	if (rc)
 		return lmdb_fail(w->db, rc, "removing a table");
 	rc = mdb_del(w->txn, w->db->tables, &key, NULL);
@@ -1032,6 +1190,7 @@ int sdb_writer_commit(sdb_writer *w)
 {
 	int rc = mdb_txn_commit(w->txn);
 	sdb_db *db = w->db;
+	sdb_blocksum_free(&w->sum);
 	free(w);
 	return rc ? lmdb_fail(db, rc, "committing") : SDB_OK;
 }
@@ -1041,6 +1200,7 @@ void sdb_writer_abort(sdb_writer *w)
 	if (!w)
 		return;
 	mdb_txn_abort(w->txn);
+	sdb_blocksum_free(&w->sum);
 	free(w);
 }
 
@@ -1095,9 +1255,10 @@ int sdb_remove(sdb_db *db, const char *const *names, int nnames, int *ntables)
 	sdb_writer *w;
 	int err = sdb_writer_begin(&w, db);
 	for (int i = 0; i < n && !err; i++) {
-		const char *name = sdb_table_meta(chosen[i])->name;
-		MDB_val key = { strlen(name), (void *)name };
-		int rc = delete_chunks(w, name);
+		const sdb_table *t = chosen[i];   /* a damaged entry by its key as stored */
+		MDB_val key = { t->raw_key ? t->raw_key_len : strlen(t->info.name),
+		                t->raw_key ? t->raw_key : (void *)t->info.name };
+		int rc = delete_chunks(w, key.mv_data, key.mv_size);
 		if (!rc)
 			rc = mdb_del(w->txn, db->tables, &key, NULL);
 		if (!rc || rc == MDB_NOTFOUND)   /* a catalog entry without its table goes too */

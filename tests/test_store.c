@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "testkit.h"
 
@@ -406,7 +407,7 @@ Test(store, detail_is_cleared_by_a_success)
 
 /* A database of format version 2 (slidedb 0.1.0's memcpy of its table info,
  * kept as a file made by that release) is read as it is, and converted to
- * version 3 by the first write; after that it still answers the same. */
+ * version 4 by the first write; after that it still answers the same. */
 Test(store, format_2_is_read_and_converted_by_a_write)
 {
 	char path[512], cmd[1200];
@@ -447,23 +448,98 @@ Test(store, format_2_is_read_and_converted_by_a_write)
 		memcpy(&version, v.mv_data, sizeof version);
 		mdb_txn_abort(txn);
 		mdb_env_close(env);
-		cr_assert_eq(version, pass ? 3u : 2u, "pass %d: format %u", pass, version);
+		cr_assert_eq(version, pass ? 4u : 2u, "pass %d: format %u", pass, version);
 		if (!pass)   /* a write: one more table, and the catalog converted */
 			tk_build_lib(path, 2, 3, corner, 1);
 	}
 	unlink(path);
 }
 
-/* Catalog records whose fields cannot describe a usable table are refused
- * on open with the reason, never used: fields changed one at a time in a
- * valid version-3 record (layout in db/record.c). */
+/* Seal an edited record as a writer would: its last 4 bytes are the
+ * CRC-32 of the name and the bytes before them (db/record.c, version 4). */
+static void reseal(uint8_t *rec, size_t len, const char *name)
+{
+	uLong crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)name, (uInt)strlen(name));
+	crc = crc32(crc, rec, (uInt)(len - 4));
+	for (int i = 0; i < 4; i++)
+		rec[len - 4 + i] = (uint8_t)(crc >> (8 * i));
+}
+
+/* Replace the catalog record of full-2x2-b0 by edit(rec, len); return the
+ * database opened read-only, and the table. */
+static sdb_db *edit_record(const char *path, void (*edit)(uint8_t *rec, size_t *len, void *),
+                           void *ctx, const sdb_table **t)
+{
+	tk_build_lib(path, 2, 2, corner, 1);
+	MDB_env *env;
+	MDB_dbi dbi;
+	MDB_val k = { 11, "full-2x2-b0" }, v;
+	MDB_txn *txn = raw_open(&env, &dbi, path, "catalog", 0);
+	cr_assert_eq(mdb_get(txn, dbi, &k, &v), 0);
+	uint8_t rec[4096];
+	cr_assert_lt(v.mv_size, sizeof rec);
+	size_t len = v.mv_size;
+	memcpy(rec, v.mv_data, len);
+	edit(rec, &len, ctx);
+	MDB_val changed = { len, rec };
+	cr_assert_eq(mdb_put(txn, dbi, &k, &changed, 0), 0);
+	cr_assert_eq(mdb_txn_commit(txn), 0);
+	mdb_env_close(env);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "a damaged entry leaves the rest: %s",
+	             sdb_errdetail());
+	*t = sdb_table_find(db, "full-2x2-b0");
+	cr_assert_not_null(*t, "the damaged entry is listed under its name");
+	return db;
+}
+
+/* What a damaged entry must do: say why, answer nothing, and go with rm. */
+static void expect_damaged(sdb_db *db, const sdb_table *t, const char *path, const char *why)
+{
+	cr_assert(sdb_table_problem(t) && strstr(sdb_table_problem(t), why), "%s",
+	          sdb_table_problem(t) ? sdb_table_problem(t) : "(no problem)");
+	sdb_board s, g;
+	sdb_board_goal(&g, 2, 2, 0);
+	s = g;
+	sdb_board_apply(&s, SDB_RIGHT);
+	sdb_answer a;
+	cr_assert_lt(sdb_answer_query(&a, db, &s, &g, NULL), 0, "answered from a damaged entry");
+	cr_assert_eq(sdb_table_verify(t), SDB_ECORRUPT);
+	sdb_db_close(db);
+	sdb_db *rw;
+	int n = 0;
+	const char *name = "full-2x2-b0";
+	cr_assert_eq(sdb_db_open(&rw, path, 0), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_remove(rw, &name, 1, &n), 0, "rm of a damaged entry: %s", sdb_errdetail());
+	cr_assert_eq(n, 1);
+	sdb_db_close(rw);
+	cr_assert_eq(sdb_db_open(&rw, path, SDB_RDONLY), 0);
+	cr_assert_eq(sdb_table_count(rw), 0, "removed with its values");
+	sdb_db_close(rw);
+	unlink(path);
+}
+
+typedef struct field_edit {
+	size_t offset;
+	uint8_t value;
+	const char *why;
+} field_edit;
+
+static void edit_field(uint8_t *rec, size_t *len, void *ctx)
+{
+	const field_edit *e = ctx;
+	rec[e->offset] = e->value;
+	if (e->offset == 16)
+		rec[17] = 1;   /* ... -> 0 2 1 3: a board, not the canonical goal */
+	reseal(rec, *len, "full-2x2-b0");
+}
+
+/* Catalog records whose fields cannot describe a usable table are never
+ * used: fields changed one at a time in a valid record, resealed with a
+ * correct checksum (layout in db/record.c), each give the reason. */
 Test(store, catalog_fields_are_checked_on_open)
 {
-	static const struct {
-		size_t offset;
-		uint8_t value;
-		const char *why;
-	} edits[] = {
+	static const field_edit edits[] = {
 		{ 4, 9, "wrong kind" },          /* kind */
 		{ 8, 2, "wrong format" },        /* entry format: one byte per pattern entry */
 		{ 14, 1, "not a catalog record" },   /* the blank field disagrees with the cells */
@@ -475,54 +551,37 @@ Test(store, catalog_fields_are_checked_on_open)
 	for (size_t e = 0; e < sizeof edits / sizeof *edits; e++) {
 		char path[512];
 		tk_tmp_path(path, sizeof path, "fields.lmdb");
-		tk_build_lib(path, 2, 2, corner, 1);
-		MDB_env *env;
-		MDB_dbi dbi;
-		MDB_val k = { 11, "full-2x2-b0" }, v;
-		MDB_txn *txn = raw_open(&env, &dbi, path, "catalog", 0);
-		cr_assert_eq(mdb_get(txn, dbi, &k, &v), 0);
-		uint8_t rec[4096];
-		memcpy(rec, v.mv_data, v.mv_size);
-		rec[edits[e].offset] = edits[e].value;
-		if (edits[e].offset == 16)
-			rec[17] = 1;   /* ... -> 0 2 1 3: a board, not the canonical goal */
-		MDB_val changed = { v.mv_size, rec };
-		cr_assert_eq(mdb_put(txn, dbi, &k, &changed, 0), 0);
-		cr_assert_eq(mdb_txn_commit(txn), 0);
-		mdb_env_close(env);
-		sdb_db *db;
-		cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), SDB_ECORRUPT, "edit %zu opened", e);
-		cr_assert(strstr(sdb_errdetail(), "full-2x2-b0") &&
-		          strstr(sdb_errdetail(), edits[e].why), "edit %zu: %s", e, sdb_errdetail());
-		unlink(path);
+		const sdb_table *t;
+		sdb_db *db = edit_record(path, edit_field, (void *)&edits[e], &t);
+		expect_damaged(db, t, path, edits[e].why);
 	}
 }
 
-/* A catalog record that is not what its format says is refused, never read
- * into wrong metadata. */
+static void cut_short(uint8_t *rec, size_t *len, void *ctx)
+{
+	(void)rec;
+	(void)ctx;
+	*len -= 3;
+}
+
+static void flip_byte(uint8_t *rec, size_t *len, void *ctx)
+{
+	rec[*(size_t *)ctx % *len] ^= 0x10;
+}
+
+/* A catalog record that is not what its format says, cut short or with any
+ * one byte changed (its checksum), is never read into wrong metadata. */
 Test(store, damaged_catalog_record_is_refused)
 {
 	char path[512];
 	tk_tmp_path(path, sizeof path, "record.lmdb");
-	tk_build_lib(path, 2, 2, corner, 1);
-	MDB_env *env;
-	MDB_dbi dbi;
-	MDB_val k = { 11, "full-2x2-b0" }, v;
-	MDB_txn *txn = raw_open(&env, &dbi, path, "catalog", 0);
-	cr_assert_eq(mdb_get(txn, dbi, &k, &v), 0);
-	uint8_t rec[4096];
-	cr_assert_lt(v.mv_size, sizeof rec);
-	size_t size = v.mv_size;
-	memcpy(rec, v.mv_data, size);
-	MDB_val cut = { size - 3, rec };   /* cut short */
-	cr_assert_eq(mdb_put(txn, dbi, &k, &cut, 0), 0);
-	cr_assert_eq(mdb_txn_commit(txn), 0);
-	mdb_env_close(env);
-	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), SDB_ECORRUPT);
-	cr_assert(strstr(sdb_errdetail(), "full-2x2-b0") && strstr(sdb_errdetail(), "damaged"),
-	          "%s", sdb_errdetail());
-	unlink(path);
+	const sdb_table *t;
+	sdb_db *db = edit_record(path, cut_short, NULL, &t);
+	expect_damaged(db, t, path, "not a catalog record");
+	for (size_t at = 0; at < 200; at += 7) {
+		db = edit_record(path, flip_byte, &at, &t);
+		expect_damaged(db, t, path, "not a catalog record");
+	}
 }
 
 /* A long-running reader sees new tables through a fresh snapshot that

@@ -66,7 +66,7 @@ extern "C" {
 /** Version of the on-disk format. Version-2 files (slidedb 0.1) are read and
  * converted to this version by the first write to them; any other version is
  * refused with #SDB_EVERSION. */
-#define SDB_FORMAT_VERSION 3
+#define SDB_FORMAT_VERSION 4
 
 /** @brief The library's version at run time, e.g. "0.1.0". */
 const char *sdb_version(void);
@@ -375,6 +375,12 @@ const sdb_table *sdb_table_find(const sdb_db *db, const char *name);
 /** @brief The catalog entry of a table. */
 const sdb_table_info *sdb_table_meta(const sdb_table *t);
 
+/** @brief Why a table cannot be used, or NULL: its catalog entry is damaged
+ * (its meta then holds only a printable form of its name, and its kind is
+ * 0: sdb_remove() still removes it), or (handles opened read-only) its
+ * entries or their checksums are missing or of the wrong size. */
+const char *sdb_table_problem(const sdb_table *t);
+
 /** @brief Bytes a table's entries take: its state count, half of it
  * (rounded up) for #SDB_ENTRY_NIBBLE_MD, a quarter for #SDB_ENTRY_MOD3. */
 uint64_t sdb_table_bytes(const sdb_table_info *info);
@@ -503,10 +509,25 @@ int sdb_query_grid_row(const char *line, int w, int h);
  * full tables (4x4), or on Manhattan distance with linear conflicts when no
  * set serves the goal. */
 /**@{*/
-/** Bounds on one search; 0 means none. */
+/** How far a search has got: what sdb_poll_fn is shown. */
+typedef struct sdb_search_progress {
+	uint64_t nodes;          /**< nodes expanded so far */
+	int bound;               /**< the current IDA* bound on g + h */
+	double seconds;          /**< wall time since the search began */
+} sdb_search_progress;
+
+/** @brief Called by a search every few milliseconds (every 16384 nodes):
+ * return 0 to go on, anything else to stop it (sdb_solve() then returns
+ * #SDB_ELIMIT, "search stopped by its caller"). A server stops the searches
+ * of a client that has gone; a program shows progress. */
+typedef int (*sdb_poll_fn)(void *ctx, const sdb_search_progress *p);
+
+/** Bounds on one search; 0 (NULL) means none. */
 typedef struct sdb_solve_limits {
 	uint64_t max_nodes;      /**< nodes expanded */
 	double timeout;          /**< seconds */
+	sdb_poll_fn poll;        /**< called now and then, or NULL */
+	void *poll_ctx;          /**< passed to poll */
 } sdb_solve_limits;
 
 /** @brief A count of move sequences: an unsigned 128-bit integer, exact.
@@ -700,6 +721,38 @@ uint64_t sdb_sampler_population(const sdb_sampler *s);
 
 /** @brief Close a sampler. NULL is ok. */
 void sdb_sampler_close(sdb_sampler *s);
+
+/** @brief Lists every state at chosen distances from a goal, once each. */
+typedef struct sdb_states sdb_states;
+
+/** @brief Prepare to list the states at distance @p min_distance ..
+ * @p max_distance (inclusive) from @p goal, each once, in the index order of
+ * the goal's full table (what a dataset for learning needs, where
+ * sdb_sampler_draw() repeats states and misses others).
+ *
+ * A distance needs the goal's full table of whole distances (one byte per
+ * state). Pass -1, -1 for every state that reaches the goal: with such a
+ * table, listed with their distances; without one (or with a two-bit
+ * table), the goal's class in rank order, with no distances.
+ * @return 0, #SDB_EINVAL (a negative distance, or a range of a two-bit
+ * table: the detail names the `--bits 8` build), #SDB_ENOTFOUND (no full
+ * table: the detail names the command), #SDB_ETOOBIG (a board of more than
+ * #SDB_MAX_FULL_CELLS cells), #SDB_ENOMEM. */
+int sdb_states_open(sdb_states **s, const sdb_db *db, const sdb_board *goal,
+                    int min_distance, int max_distance);
+
+/** @brief The next states: up to @p cap rows of goal->n cells (row-major,
+ * the blank as 0) into @p cells and, if @p dist is not NULL, their distances
+ * (-1 when listed without a table).
+ * @return how many rows were written (0: all have been listed), or
+ * #SDB_ECORRUPT when the table's bytes fail their checksum. */
+long sdb_states_next(sdb_states *s, uint8_t *cells, int16_t *dist, size_t cap);
+
+/** @brief How many states the listing holds in all. */
+uint64_t sdb_states_count(const sdb_states *s);
+
+/** @brief Close a listing. NULL is ok. */
+void sdb_states_close(sdb_states *s);
 
 /** @brief A random walk of @p steps moves from @p goal that never undoes
  * its previous move: a scramble for boards without tables (its distance is

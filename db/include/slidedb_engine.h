@@ -83,6 +83,7 @@ typedef struct sdb_frame {
 	uint8_t sym;                      /**< the symmetry applied to boards */
 	uint8_t rep;                      /**< the canonical goal's blank cell */
 	uint8_t label[SDB_MAX_CELLS];     /**< caller's tile -> frame's tile (0 -> 0) */
+	uint8_t unlabel[SDB_MAX_CELLS];   /**< frame's tile -> caller's tile */
 	uint8_t move_in[4];               /**< caller's move -> frame's move */
 	uint8_t move_back[4];             /**< frame's move -> caller's move */
 } sdb_frame;
@@ -103,6 +104,10 @@ void sdb_ordered_goal(sdb_board *b, int w, int h, int rep);
 /** @brief @p in seen in the frame: the symmetry applied, tiles relabelled.
  * @p in must have the frame's size (not checked). */
 void sdb_frame_board(const sdb_frame *f, sdb_board *out, const sdb_board *in);
+
+/** @brief The inverse: a board of the frame seen by the caller (the
+ * symmetry undone, tiles given their caller's labels). */
+void sdb_frame_unboard(const sdb_frame *f, sdb_board *out, const sdb_board *in);
 /**@}*/
 
 /** @name Writing tables */

@@ -1,0 +1,128 @@
+/* Every state of a table once: the states at chosen distances from a goal
+ * (or all those that reach it), in the table's index order, as rows of
+ * cells. What a learned heuristic's dataset needs where draws with
+ * replacement (random.c) would repeat states and miss others. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct sdb_states {
+	sdb_board goal;            /* the caller's */
+	const sdb_table *t;        /* NULL: every state of the goal's class */
+	sdb_frame frame;           /* the goal's, onto the table's (t only) */
+	int cls;                   /* class of the boards listed, in the index's frame */
+	int min_d, max_d;
+	uint64_t next;             /* the next index to look at */
+	uint64_t end;              /* one past the last index */
+	uint64_t population;
+};
+
+uint64_t sdb_states_count(const sdb_states *s)
+{
+	return s->population;
+}
+
+void sdb_states_close(sdb_states *s)
+{
+	free(s);
+}
+
+/* The table, its frame and the population of the range asked. */
+static int open_table(sdb_states *s, const sdb_db *db)
+{
+	int err = SDB_OK;
+	if (!(s->t = sdb_find_for_goal(db, &s->goal, &err)))
+		return err;
+	const sdb_table_info *in = &s->t->info;
+	if (in->entry_format == SDB_ENTRY_MOD3)
+		return sdb_fail_mod3_distance(s->t, &s->goal);
+	if (s->min_d > s->max_d)
+		return sdb_fail(SDB_EINVAL, "distances %d to %d: the least is above the most",
+		                s->min_d, s->max_d);
+	for (int d = s->min_d; d <= s->max_d && d <= in->max_distance; d++)
+		s->population += in->counts[d];
+	sdb_frame_init(&s->frame, &s->goal, s->t->blank);
+	sdb_board canonical;
+	sdb_frame_board(&s->frame, &canonical, &s->goal);
+	s->cls = sdb_rank_class(&canonical);
+	s->end = in->states;
+	return SDB_OK;
+}
+
+int sdb_states_open(sdb_states **out, const sdb_db *db, const sdb_board *goal,
+                    int min_distance, int max_distance)
+{
+	*out = NULL;
+	const int any = min_distance == -1 && max_distance == -1;
+	if (!any && (min_distance < 0 || max_distance < 0))
+		return sdb_fail(SDB_EINVAL, "distance %d is negative",
+		                min_distance < 0 ? min_distance : max_distance);
+	if (goal->n > SDB_MAX_FULL_CELLS)
+		return sdb_fail(SDB_ETOOBIG, "%dx%d has %d cells: its states are listed up to %d "
+		                "cells (%llu states or fewer)", goal->w, goal->h, goal->n,
+		                SDB_MAX_FULL_CELLS,
+		                (unsigned long long)sdb_rank_count(7, 2));
+	sdb_states *s = calloc(1, sizeof *s);
+	if (!s)
+		return sdb_fail(SDB_ENOMEM, "out of memory");
+	s->goal = *goal;
+	s->min_d = min_distance;
+	s->max_d = max_distance;
+	int err = SDB_OK;
+	const sdb_table *t = any && db ? sdb_find_for_goal(db, goal, &err) : NULL;
+	if (any && t && t->info.entry_format != SDB_ENTRY_MOD3) {
+		s->min_d = 0;   /* every state, with its distance from the table */
+		s->max_d = t->info.max_distance;
+		err = open_table(s, db);
+	} else if (any) {   /* the goal's class, ranked as it is: no table needed */
+		err = SDB_OK;
+		s->cls = sdb_rank_class(goal);
+		s->population = s->end = sdb_rank_count(goal->w, goal->h);
+	} else {
+		err = open_table(s, db);
+	}
+	if (err) {
+		sdb_states_close(s);
+		return err;
+	}
+	*out = s;
+	return sdb_done(SDB_OK);
+}
+
+/* Write board b as a row of cells and its distance. */
+static void put_row(uint8_t *row, int16_t *dist, const sdb_board *b, int d)
+{
+	memcpy(row, b->cell, b->n);
+	if (dist)
+		*dist = (int16_t)d;
+}
+
+long sdb_states_next(sdb_states *s, uint8_t *cells, int16_t *dist, size_t cap)
+{
+	const int n = s->goal.n;
+	size_t k = 0;
+	if (!s->t) {
+		for (; k < cap && s->next < s->end; k++, s->next++) {
+			sdb_board b;
+			sdb_unrank(&b, s->goal.w, s->goal.h, s->cls, s->next);
+			put_row(cells + k * (size_t)n, dist ? dist + k : NULL, &b, -1);
+		}
+		sdb_done(SDB_OK);
+		return (long)k;
+	}
+	const unsigned lo = (unsigned)s->min_d, span = (unsigned)(s->max_d - s->min_d);
+	sdb_damage_reset();
+	for (; k < cap && s->next < s->end; s->next++) {
+		const int d = sdb_entry_dist(s->t, s->next);
+		if ((unsigned)(d - (int)lo) > span)
+			continue;
+		sdb_board f, b;
+		sdb_unrank(&f, s->goal.w, s->goal.h, s->cls, s->next);
+		sdb_frame_unboard(&s->frame, &b, &f);
+		put_row(cells + k * (size_t)n, dist ? dist + k : NULL, &b, d);
+		k++;
+	}
+	int err = sdb_damage_check();
+	return err ? err : sdb_done((int)0) + (long)k;
+}
