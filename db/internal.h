@@ -172,6 +172,18 @@ int sdb_blocksum_add(sdb_blocksum *s, const uint8_t *data, uint64_t n);
 int sdb_blocksum_finish(sdb_blocksum *s);
 void sdb_blocksum_free(sdb_blocksum *s);
 
+/* --- Holds on a database file (hold.c): a shared flock for a handle's
+ * life, an exclusive one for compact. Each returns the descriptor that
+ * holds it, SDB_HOLD_NONE when no hold could be taken for a reason the
+ * caller's own open will report (no such file, no flock), or SDB_EIO with
+ * the detail (a compact under way past $SLIDEDB_BUSY_TIMEOUT seconds, or,
+ * for the exclusive hold, another process holding the file). */
+enum { SDB_HOLD_NONE = -1000 };
+int sdb_hold_shared(const char *path, int create);
+int sdb_hold_exclusive(const char *path);
+/* Whether fd is the file path names now (not replaced since). */
+int sdb_hold_same_file(int fd, const char *path);
+
 /* The database's lock (store.c), for state kept beside its values. */
 void sdb_db_lock(const sdb_db *db);
 void sdb_db_unlock(const sdb_db *db);

@@ -21,6 +21,7 @@
 #include <zlib.h>
 
 #include "internal.h"
+#include "pages.h"
 
 enum { SHARD_VERSION = 1, HEADER = 48, KEY_MAX = SDB_NAME_MAX + 8, MAX_SHARD_TABLES = 256 };
 /* Small enough that LMDB never spills a chunk of the transaction while the
@@ -255,12 +256,19 @@ int sdb_shard_open(sdb_shard **out, const char *path)
 	if (!sh)
 		return sdb_fail(SDB_ENOMEM, "%s: out of memory", path);
 	strcpy(sh->path, path);
-	int rc = access(path, R_OK) ? errno : open_env(sh, path, MDB_RDONLY);
-	if (!rc)
+	/* A shard is read as a database file is: its meta and B-tree pages are
+	 * checked before LMDB reads them (pages.c). */
+	int err = access(path, R_OK) ? 0 : sdb_pages_check_meta(path);
+	int rc = err ? 0 : access(path, R_OK) ? errno : open_env(sh, path, MDB_RDONLY);
+	if (!err && !rc)
 		rc = mdb_txn_begin(sh->env, NULL, MDB_RDONLY, &sh->txn);
-	if (!rc)
+	if (!err && !rc && (err = sdb_pages_check(sh->env, sh->txn, path, SDB_PAGES_PLAIN)) ==
+	    SDB_PAGES_MOVED)   /* no writer may touch a shard being read */
+		err = sdb_fail(SDB_ECORRUPT, "%s: changed while it was being read", path);
+	if (!err && !rc)
 		rc = mdb_dbi_open(sh->txn, NULL, 0, &sh->dbi);
-	int err = rc ? shard_fail(path, rc, "opening") : read_headers(sh);
+	if (!err)
+		err = rc ? shard_fail(path, rc, "opening") : read_headers(sh);
 	if (err) {
 		sdb_shard_close(sh);
 		return err;

@@ -14,10 +14,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "internal.h"
+#include "pages.h"
 
 /* Address space reserved for the map. Only what is written takes disk space;
  * readers map the same size, which costs no memory. */
@@ -34,8 +36,13 @@ typedef struct shared_env {
 	int refs;
 } shared_env;
 
+/* sdb_db_open()'s own flag: the caller (compact) holds the file already. */
+#define OPEN_HELD 0x100
+
 struct sdb_db {
 	MDB_env *env;
+	int hold_fd;              /* the file's shared hold (hold.c), -1 if none; shared
+	                             with the environment, closed with it */
 	shared_env *shared;       /* NULL until a reopen shares env */
 	MDB_txn *rtxn;            /* read-only handles: held until close */
 	MDB_dbi info, catalog, tables;
@@ -116,87 +123,6 @@ static int lmdb_fail(const sdb_db *db, int rc, const char *what)
 		                db->path, what,
 		                (unsigned long long)((uint64_t)fs.f_bavail * fs.f_frsize >> 10));
 	return sdb_fail(SDB_EIO, "%s: %s: %s", db->path, what, mdb_strerror(rc));
-}
-
-/* LMDB's meta pages, read before LMDB reads anything: LMDB trusts them, and
- * a damaged one divides by a zero page size, maps pages past the end of
- * the file (SIGBUS) or asserts on a root page of 0 or 1. What can be checked
- * from the two meta pages is checked here; the B-tree pages below them stay
- * trusted (slidedb.h, caveats). The layout is LMDB 0.9's on 64-bit
- * machines: page header 16 bytes, then magic, version, address, map size,
- * the free and main databases' records (48 bytes each), last page, txnid. */
-enum {
-	META_MAGIC = 0xBEEFC0DEu, META_MAGIC_AT = 16, META_VERSION_AT = 20, META_PSIZE_AT = 40,
-	META_FREE_ROOT_AT = 80, META_MAIN_ROOT_AT = 128, META_LAST_AT = 136, META_END = 152,
-	PAGE_MIN = 512, PAGE_MAX = 65536
-};
-
-static uint64_t le64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, sizeof v);   /* LMDB writes native order: little-endian here */
-	return v;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, sizeof v);
-	return v;
-}
-
-/* One meta page: its page size and last page, or -1 if it cannot be one. */
-static int read_meta(const uint8_t *m, uint32_t *psize, uint64_t *last)
-{
-	*psize = le32(m + META_PSIZE_AT);
-	*last = le64(m + META_LAST_AT);
-	uint64_t roots[2] = { le64(m + META_FREE_ROOT_AT), le64(m + META_MAIN_ROOT_AT) };
-	if (le32(m + META_MAGIC_AT) != META_MAGIC || le32(m + META_VERSION_AT) != 1 ||
-	    *psize < PAGE_MIN || *psize > PAGE_MAX || (*psize & (*psize - 1)) || *last < 1)
-		return -1;
-	for (int i = 0; i < 2; i++)   /* empty (~0), or a page past the two metas */
-		if (roots[i] != UINT64_MAX && (roots[i] < 2 || roots[i] > *last))
-			return -1;
-	return 0;
-}
-
-static int check_meta_pages(const sdb_db *db)
-{
-	_Static_assert(sizeof(size_t) == 8, "the meta layout checked is LMDB's on 64-bit machines");
-	int fd = open(db->path, O_RDONLY | O_CLOEXEC);
-	struct stat fs;
-	if (fd < 0 || fstat(fd, &fs)) {
-		if (fd >= 0)
-			close(fd);
-		return SDB_OK;   /* LMDB's open says why */
-	}
-	if (fs.st_size == 0) {   /* a new file: LMDB writes its metas */
-		close(fd);
-		return SDB_OK;
-	}
-	uint8_t m0[META_END], m1[META_END];
-	uint32_t ps0 = 0, ps1 = 0;
-	uint64_t last0 = 0, last1 = 0;
-	int ok = pread(fd, m0, sizeof m0, 0) == (ssize_t)sizeof m0 &&
-	         le32(m0 + META_MAGIC_AT) == META_MAGIC;
-	if (!ok) {
-		close(fd);
-		return sdb_fail(SDB_ECORRUPT, "%s: not a valid slidedb database (not an LMDB file)",
-		                db->path);
-	}
-	ok = read_meta(m0, &ps0, &last0) == 0 &&
-	     pread(fd, m1, sizeof m1, ps0) == (ssize_t)sizeof m1 &&
-	     read_meta(m1, &ps1, &last1) == 0 && ps1 == ps0;
-	close(fd);
-	if (!ok)
-		return sdb_fail(SDB_ECORRUPT, "%s: not a valid slidedb database (damaged LMDB meta "
-		                "pages)", db->path);
-	uint64_t need = ((last0 > last1 ? last0 : last1) + 1) * ps0;
-	if ((uint64_t)fs.st_size < need || (uint64_t)fs.st_size % ps0)
-		return sdb_fail(SDB_ECORRUPT, "%s: truncated (%lld bytes, the database needs %llu in "
-		                "whole pages of %u)", db->path, (long long)fs.st_size,
-		                (unsigned long long)need, ps0);
-	return SDB_OK;
 }
 
 /* A file shorter than LMDB's last page is truncated: reading past its end
@@ -529,16 +455,44 @@ static int upgrade_catalog(sdb_db *db, MDB_txn *txn)
 	return err;
 }
 
+/* Begin a transaction whose snapshot has had its pages checked (pages.c)
+ * before LMDB reads them. A read transaction whose meta page writers have
+ * meanwhile rewritten is renewed and checked again. */
+static int begin_checked(sdb_db *db, unsigned flags, MDB_txn **txn, const char *what)
+{
+	int rc = mdb_txn_begin(db->env, NULL, flags, txn);
+	if (rc)
+		return lmdb_fail(db, rc, what);
+	const unsigned how = flags & MDB_RDONLY ? 0 : SDB_PAGES_WRITE;
+	int err = sdb_pages_check(db->env, *txn, db->path, how);
+	for (int tries = 0; err == SDB_PAGES_MOVED && (flags & MDB_RDONLY) && tries < 100; tries++) {
+		mdb_txn_reset(*txn);
+		if ((rc = mdb_txn_renew(*txn)))
+			break;
+		err = sdb_pages_check(db->env, *txn, db->path, how);
+	}
+	if (err == SDB_PAGES_MOVED || rc)
+		err = rc ? lmdb_fail(db, rc, what)
+		         : sdb_fail(SDB_EIO, "%s: its lock file %s-lock describes another file (was "
+		                    "the database replaced while programs had it open?): stop the "
+		                    "programs that use it, then try again", db->path, db->path);
+	if (err) {
+		mdb_txn_abort(*txn);
+		*txn = NULL;
+	}
+	return err;
+}
+
 /* Give a new file the slidedb layout; an existing file must have it already
  * (a writer never adds our tables to someone else's LMDB file). */
 static int create_layout(sdb_db *db, int existed)
 {
 	MDB_txn *txn;
-	int rc = mdb_txn_begin(db->env, NULL, 0, &txn);
-	if (rc)
-		return lmdb_fail(db, rc, "creating the database");
+	int rc, err = begin_checked(db, 0, &txn, "creating the database");
+	if (err)
+		return err;
 	const int fresh = !existed || lmdb_empty(txn);
-	int err = open_dbis(db, txn, fresh ? MDB_CREATE : 0);
+	err = open_dbis(db, txn, fresh ? MDB_CREATE : 0);
 	if (!err && fresh) {   /* an existing file never gets our marker added */
 		uint32_t version = SDB_FORMAT_VERSION;
 		MDB_val key = { strlen(FORMAT_KEY), FORMAT_KEY }, val = { sizeof version, &version };
@@ -555,6 +509,13 @@ static int create_layout(sdb_db *db, int existed)
 	}
 	rc = mdb_txn_commit(txn);
 	return rc ? lmdb_fail(db, rc, "creating the database") : SDB_OK;
+}
+
+static int same_inode(int a, int b)
+{
+	struct stat x, y;
+	return fstat(a, &x) == 0 && fstat(b, &y) == 0 && x.st_dev == y.st_dev &&
+	       x.st_ino == y.st_ino;
 }
 
 /* LMDB sizes a new lock file with ftruncate and writes it through a memory
@@ -589,7 +550,7 @@ static int open_env(sdb_db *db, int rdonly)
 	/* Readers tie their lock-table slot to the transaction, not the thread:
 	 * a thread may then hold several snapshots (sdb_db_reopen()). */
 	unsigned fl = MDB_NOSUBDIR | (rdonly ? MDB_RDONLY | MDB_NOTLS : 0);
-	int err = check_meta_pages(db);
+	int err = sdb_pages_check_meta(db->path);
 	if (!err)
 		err = prepare_lock_file(db);
 	if (err)
@@ -617,6 +578,10 @@ static int open_env(sdb_db *db, int rdonly)
 		return lmdb_fail(db, rc, "opening");
 	int dead;
 	mdb_reader_check(db->env, &dead);   /* clear slots of killed readers */
+	int fd;
+	if (db->hold_fd >= 0 && (mdb_env_get_fd(db->env, &fd) || !same_inode(fd, db->hold_fd)))
+		return sdb_fail(SDB_EIO, "%s: replaced while it was being opened: try again",
+		                db->path);
 	return check_not_truncated(db);
 }
 
@@ -626,10 +591,10 @@ static int open_env(sdb_db *db, int rdonly)
 static int open_dbis_for_env(sdb_db *db)
 {
 	MDB_txn *txn;
-	int rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &txn);
-	if (rc)
-		return lmdb_fail(db, rc, "reading");
-	int err = open_dbis(db, txn, 0);
+	int rc, err = begin_checked(db, MDB_RDONLY, &txn, "reading");
+	if (err)
+		return err;
+	err = open_dbis(db, txn, 0);
 	if (err) {
 		mdb_txn_abort(txn);
 		return err;
@@ -645,8 +610,8 @@ static int open_blocks_for_env(sdb_db *db)
 {
 	pthread_mutex_lock(&db->shared->lock);
 	MDB_txn *txn;
-	int rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &txn);
-	if (!rc) {
+	int err = begin_checked(db, MDB_RDONLY, &txn, "reading"), rc = 0;
+	if (!err) {
 		rc = mdb_dbi_open(txn, "blocks", 0, &db->blocks);
 		db->has_blocks = rc == 0;
 		rc = rc == MDB_NOTFOUND ? 0 : rc;
@@ -656,7 +621,7 @@ static int open_blocks_for_env(sdb_db *db)
 			rc = mdb_txn_commit(txn);
 	}
 	pthread_mutex_unlock(&db->shared->lock);
-	return rc ? lmdb_fail(db, rc, "reading") : SDB_OK;
+	return err ? err : rc ? lmdb_fail(db, rc, "reading") : SDB_OK;
 }
 
 /* Read the format and the catalog in a read transaction; keep it for a
@@ -665,10 +630,10 @@ static int open_blocks_for_env(sdb_db *db)
 static int read_snapshot(sdb_db *db, int keep)
 {
 	MDB_txn *txn;
-	int rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &txn);
-	if (rc)
-		return lmdb_fail(db, rc, "reading");
-	int err = read_format(db, txn);
+	int err = begin_checked(db, MDB_RDONLY, &txn, "reading");
+	if (err)
+		return err;
+	err = read_format(db, txn);
 	if (!err)
 		err = load_catalog(db, txn);
 	if (err || !keep) {
@@ -700,11 +665,19 @@ int sdb_db_open(sdb_db **out, const char *path, unsigned flags)
 	} else if (st.st_size == 0 && (flags & SDB_RDONLY)) {
 		return sdb_fail(SDB_ECORRUPT, "%s: empty file, not a slidedb database", path);
 	}
+	const int hold = flags & OPEN_HELD ? SDB_HOLD_NONE
+	                 : sdb_hold_shared(path, (flags & SDB_CREATE) && !(flags & SDB_RDONLY));
+	if (hold < 0 && hold != SDB_HOLD_NONE)
+		return hold;
 	sdb_db *db = calloc(1, sizeof *db + strlen(path) + 1);
-	if (!db)
+	if (!db) {
+		if (hold >= 0)
+			close(hold);
 		return sdb_fail(SDB_ENOMEM, "%s: out of memory", path);
+	}
 	strcpy(db->path, path);
-	db->flags = flags;
+	db->flags = flags & ~OPEN_HELD;
+	db->hold_fd = hold >= 0 ? hold : -1;
 	pthread_mutex_init(&db->lock, NULL);
 	int rdonly = (flags & SDB_RDONLY) != 0;
 	int err = open_env(db, rdonly);
@@ -722,11 +695,23 @@ int sdb_db_open(sdb_db **out, const char *path, unsigned flags)
 	return sdb_done(SDB_OK);
 }
 
+/* Whether the path names the file db has open. */
+static int still_the_file(const sdb_db *db)
+{
+	int fd;
+	if (db->hold_fd >= 0)
+		return sdb_hold_same_file(db->hold_fd, db->path);
+	return mdb_env_get_fd(db->env, &fd) || sdb_hold_same_file(fd, db->path);
+}
+
 int sdb_db_reopen(sdb_db **out, sdb_db *old)
 {
 	*out = NULL;
 	if (!old->rtxn)
 		return sdb_fail(SDB_EINVAL, "%s: only a read-only handle has snapshots", old->path);
+	if (!still_the_file(old))
+		return sdb_fail(SDB_EIO, "%s: replaced by another file since it was opened: close "
+		                "every handle of it, then open it again", old->path);
 	sdb_db *db = calloc(1, sizeof *db + strlen(old->path) + 1);
 	shared_env *shared = old->shared ? NULL : calloc(1, sizeof *shared);
 	if (!db || (!old->shared && !shared)) {
@@ -747,6 +732,7 @@ int sdb_db_reopen(sdb_db **out, sdb_db *old)
 	strcpy(db->path, old->path);
 	db->flags = old->flags;
 	db->env = old->env;
+	db->hold_fd = old->hold_fd;
 	db->shared = old->shared;
 	db->info = old->info;
 	db->catalog = old->catalog;
@@ -773,6 +759,8 @@ int sdb_db_changed(const sdb_db *db)
 	MDB_envinfo info;
 	if (!db->rtxn || mdb_env_info(db->env, &info))
 		return 0;
+	if (!still_the_file(db))
+		return SDB_DB_REPLACED;
 	return info.me_last_txnid != mdb_txn_id(db->rtxn);
 }
 
@@ -794,6 +782,8 @@ void sdb_db_close(sdb_db *db)
 	}
 	if (db->env && last)
 		mdb_env_close(db->env);
+	if (db->hold_fd >= 0 && last)
+		close(db->hold_fd);   /* after the environment: compact may go on */
 	for (int i = 0; i < db->nheuristics; i++)
 		sdb_heuristic_close(db->heuristic[i].heur);
 	pthread_mutex_destroy(&db->lock);
@@ -1031,10 +1021,10 @@ int sdb_writer_begin(sdb_writer **out, sdb_db *db)
 		}
 		w->whole_max = w->chunk_size = v;
 	}
-	int rc = mdb_txn_begin(db->env, NULL, 0, &w->txn);
-	if (rc) {
+	int err = begin_checked(db, 0, &w->txn, "starting a write");
+	if (err) {
 		free(w);
-		return lmdb_fail(db, rc, "starting a write");
+		return err;
 	}
 	*out = w;
 	return SDB_OK;
@@ -1328,34 +1318,32 @@ static int count_line(const char *msg, void *ctx)
 	return 0;
 }
 
-int sdb_compact(const char *path, uint64_t *before, uint64_t *after)
+/* Test hook: SLIDEDB_COMPACT_PAUSE=S sleeps S seconds between the copy and
+ * the rename, so that the tests can race other programs against a compact. */
+static void test_pause(void)
 {
-	sdb_db *db;
-	int err = sdb_db_open(&db, path, 0);   /* checks the file; converts a version-2 one */
-	if (err)
-		return err;
-	char tmp[4096];
-	snprintf(tmp, sizeof tmp, "%s.compact-%d", db->path, (int)getpid());
-	uint64_t size0 = file_size(db->path);
-	/* Readers of other processes would keep the old file while the lock
-	 * file they share describes the new one: compact only when none is
-	 * reading (mdb_reader_check has cleared the slots of dead ones). */
+	const char *env = getenv("SLIDEDB_COMPACT_PAUSE");
+	const double s = env && *env ? atof(env) : 0;
+	if (s > 0 && s < 3600)
+		nanosleep(&(struct timespec){ (time_t)s, (long)((s - (time_t)s) * 1e9) }, NULL);
+}
+
+/* The compacted copy of the open database db into tmp, under its write
+ * lock. */
+static int copy_database(sdb_db *db, const char *tmp)
+{
+	/* Readers of processes that take no hold (an older slidedb) would keep
+	 * the old file: none may be reading (mdb_reader_check has cleared the
+	 * slots of dead ones). */
 	other_readers readers = { 0 };
 	mdb_reader_list(db->env, count_line, &readers);
-	if (readers.n > 0) {
-		sdb_db_close(db);
+	if (readers.n > 0)
 		return sdb_fail(SDB_EIO, "%s: %d process%s reading it; compact it when they have "
-		                "closed it", path, readers.n, readers.n == 1 ? " is" : "es are");
-	}
-	/* Hold the write lock throughout, so no commit lands in the old file
-	 * after the copy has read it. */
+		                "closed it", db->path, readers.n, readers.n == 1 ? " is" : "es are");
 	MDB_txn *wtxn;
 	int rc = mdb_txn_begin(db->env, NULL, 0, &wtxn);
-	if (rc) {
-		err = lmdb_fail(db, rc, "compacting");
-		sdb_db_close(db);
-		return err;
-	}
+	if (rc)
+		return lmdb_fail(db, rc, "compacting");
 	unlink(tmp);
 	copy_job job = { db->env, tmp, 0 };
 	pthread_t th;
@@ -1363,20 +1351,45 @@ int sdb_compact(const char *path, uint64_t *before, uint64_t *after)
 		job.rc = EAGAIN;
 	else
 		pthread_join(th, NULL);
-	if (job.rc)
-		err = lmdb_fail(db, job.rc, "writing the compacted copy");
-	else if (rename(tmp, db->path))
-		err = sdb_fail(SDB_EIO, "%s: cannot rename the compacted copy over it: %s", db->path,
+	mdb_txn_abort(wtxn);
+	return job.rc ? lmdb_fail(db, job.rc, "writing the compacted copy") : SDB_OK;
+}
+
+int sdb_compact(const char *path, uint64_t *before, uint64_t *after)
+{
+	/* The exclusive hold first (hold.c): no other process has the file
+	 * open, and none opens it until the new file has its name. */
+	const int hold = sdb_hold_exclusive(path);
+	if (hold < 0 && hold != SDB_HOLD_NONE)
+		return hold;
+	sdb_db *db;
+	int err = sdb_db_open(&db, path, OPEN_HELD);   /* checks the file; converts an old one */
+	if (err) {
+		if (hold >= 0)
+			close(hold);
+		return err;
+	}
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s.compact-%d", db->path, (int)getpid());
+	const uint64_t size0 = file_size(db->path);
+	err = copy_database(db, tmp);
+	/* The environment closes before the rename: its lock file must be free
+	 * for the first process to open the new file, which then starts it
+	 * afresh from the new file's meta pages. */
+	sdb_db_close(db);
+	test_pause();
+	if (!err && rename(tmp, path))
+		err = sdb_fail(SDB_EIO, "%s: cannot rename the compacted copy over it: %s", path,
 		               strerror(errno));
 	if (err)
 		unlink(tmp);
-	mdb_txn_abort(wtxn);
+	if (hold >= 0)
+		close(hold);   /* the processes waiting to open it go on, with the new file */
 	if (!err) {
 		if (before)
 			*before = size0;
 		if (after)
-			*after = file_size(db->path);
+			*after = file_size(path);
 	}
-	sdb_db_close(db);
 	return sdb_done(err);
 }

@@ -530,7 +530,7 @@ Test(upkeep_compact, refused_while_another_process_reads)
 	snapshot s = snap(db);
 	char *out, *err;
 	int rc = ck_gen(db, &out, &err, "compact");
-	assert_refused(rc, 1, out, err, "compact while reading", db, "1 process is reading it",
+	assert_refused(rc, 1, out, err, "compact while reading", db, "in use by another program (process",
 	               NULL);
 	assert_same_file(&s, db, "a refused compact");
 	reader_ask(&r, "1 2 3 4 5 6 7 0 8");   /* the reader is unharmed */

@@ -630,3 +630,39 @@ Test(store, snapshots_see_new_tables_and_close_in_any_order)
 	cr_assert_null(fresh);
 	sdb_db_close(rw);
 }
+
+/* A file replaced under an open handle (moved over by another program) is
+ * noticed: sdb_db_changed() says so, a reopen refuses, and a writer in
+ * another process refuses to commit through the lock file the old file's
+ * readers keep (it describes the old file: committing would lose tables). */
+Test(store, a_replaced_file_is_noticed_and_never_written_blind)
+{
+	char path[512], other[512];
+	tk_tmp_path(path, sizeof path, "replaced.lmdb");
+	tk_tmp_path(other, sizeof other, "replacement.lmdb");
+	tk_build(path, "2x2", NULL);
+	tk_build(other, "2x3", NULL);
+	tk_build(other, "2x3", NULL);
+	tk_build(other, "2x3", NULL);   /* more commits: other transaction ids */
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	cr_assert_eq(sdb_db_changed(db), 0);
+	cr_assert_eq(rename(other, path), 0);
+	cr_assert_eq(sdb_db_changed(db), SDB_DB_REPLACED);
+	sdb_db *fresh;
+	cr_assert_eq(sdb_db_reopen(&fresh, db), SDB_EIO);
+	cr_assert(strstr(sdb_errdetail(), "replaced"), "%s", sdb_errdetail());
+	char cmd[1200], *err;
+	snprintf(cmd, sizeof cmd, "%s full 2x2 --db '%s' -q", SLIDEDB_GEN, path);
+	cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 1, "a writer went on: %s", err);
+	cr_assert(strstr(err, "lock file") && strstr(err, "another file"), "%s", err);
+	free(err);
+	sdb_db_close(db);
+	/* once the old file's last reader has gone, the new file is used */
+	cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 0, "%s", err);
+	free(err);
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	cr_assert_not_null(sdb_table_find(db, "full-2x3-b0"), "the replacement's tables are kept");
+	cr_assert_not_null(sdb_table_find(db, "full-2x2-b0"));
+	sdb_db_close(db);
+}

@@ -291,8 +291,17 @@ void sdb_db_close(sdb_db *db);
  * #SDB_EVERSION, #SDB_EIO, #SDB_ENOMEM. */
 int sdb_db_reopen(sdb_db **fresh, sdb_db *db);
 
+/** Returned by sdb_db_changed(): the path names another file now. */
+#define SDB_DB_REPLACED 2
+
 /** @brief Whether a writer has committed to the file since the snapshot of
- * a read-only @p db was taken: 1 or 0. Cheap (reads LMDB's lock file). */
+ * a read-only @p db was taken: 1 or 0; or #SDB_DB_REPLACED when the path
+ * names another file than the one @p db has open (moved or copied over by
+ * another program: `slidedb-gen compact` never replaces a file that is
+ * open). A replaced file cannot be reopened beside the old one (LMDB's lock
+ * file would describe both): close every handle of the old file, then open
+ * the path again; sdb_db_reopen() refuses it with #SDB_EIO.
+ * Cheap (reads LMDB's lock file and stats the path). */
 int sdb_db_changed(const sdb_db *db);
 
 /** @brief The path the database was opened with. */

@@ -1,0 +1,261 @@
+/* Damaged table bytes are an error, never a wrong answer: one byte of a
+ * 3x3 table changed in the file (one-byte tables and chunked two-bit
+ * tables), then every answer the library gives is either the intact
+ * database's answer or SDB_ECORRUPT, and the answers that read the damaged
+ * block are errors. Distances, best moves, move sequences, counts, checker
+ * verdicts, batches, random boards and the states listing are all asked. */
+#define _GNU_SOURCE   /* memmem */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clikit.h"
+#include "testkit.h"
+
+enum { N33 = 181440, SAMPLE = 3000, TRIALS = 8 };
+
+typedef struct pristine {
+	int8_t dist[N33];
+	int8_t best[N33];
+} pristine;
+
+/* The file's bytes, and where each chunk of the table's entries lies in it
+ * (found by content: the table's bytes are read through the library). */
+typedef struct layout {
+	uint8_t *file;
+	size_t size;
+	size_t at[64];
+	uint64_t bytes[64];
+	int nchunks;
+} layout;
+
+static void find_layout(layout *l, const char *path, const char *table)
+{
+	l->file = (uint8_t *)ck_read_file(path, &l->size);
+	cr_assert_not_null(l->file);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	const sdb_table *t = sdb_table_find(db, table);
+	cr_assert_not_null(t);
+	l->nchunks = sdb_table_chunks(t);
+	cr_assert(l->nchunks >= 1 && l->nchunks <= 64);
+	for (int c = 0; c < l->nchunks; c++) {
+		const uint8_t *data = sdb_table_chunk(t, c, &l->bytes[c]);
+		const uint8_t *hit = memmem(l->file, l->size, data, l->bytes[c]);
+		cr_assert_not_null(hit, "chunk %d found in the file", c);
+		l->at[c] = (size_t)(hit - l->file);
+	}
+	sdb_db_close(db);
+}
+
+/* A copy of the file with the byte at `off` changed. */
+static void write_damaged(const char *to, const layout *l, size_t off, uint8_t flip)
+{
+	FILE *f = fopen(to, "wb");
+	cr_assert(f);
+	cr_assert_eq(fwrite(l->file, 1, off, f), off);
+	uint8_t b = l->file[off] ^ flip;
+	cr_assert_eq(fwrite(&b, 1, 1, f), 1);
+	cr_assert_eq(fwrite(l->file + off + 1, 1, l->size - off - 1, f), l->size - off - 1);
+	fclose(f);
+	char lock[600];
+	snprintf(lock, sizeof lock, "%s-lock", to);
+	unlink(lock);
+}
+
+static void answers_of(pristine *p, const char *path, const sdb_board *goal)
+{
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	const sdb_answer_opts opts = { 0 };
+	for (uint64_t i = 0; i < N33; i++) {
+		sdb_board s;
+		sdb_unrank(&s, 3, 3, sdb_rank_class(goal), i);
+		sdb_answer a;
+		cr_assert_eq(sdb_answer_query(&a, db, &s, goal, &opts), 0, "%s", sdb_errdetail());
+		p->dist[i] = (int8_t)a.distance;
+		p->best[i] = (int8_t)a.best_move;
+	}
+	sdb_db_close(db);
+}
+
+/* Every start's distance and best move; moves, counts and best-move sets
+ * for a sample and for the starts that rank into the damaged block. Returns
+ * how many answers were errors. */
+static int check_answers(sdb_db *db, const pristine *p, const simple_bfs *bfs,
+                         const sdb_board *goal, uint64_t damaged_state, unsigned *seed)
+{
+	int errors = 0;
+	const int cls = sdb_rank_class(goal);
+	for (uint64_t i = 0; i < N33; i++) {
+		sdb_board s;
+		sdb_unrank(&s, 3, 3, cls, i);
+		const int near = i / 4096 == damaged_state / 4096 || i / 16384 == damaged_state / 16384;
+		const int full = near || rand_r(seed) % (N33 / SAMPLE) == 0;
+		sdb_answer_opts opts = { .want_moves = full, .want_best_moves = full,
+		                         .want_count = full && i % 3 == 0 };
+		sdb_answer a;
+		int err = sdb_answer_query(&a, db, &s, goal, &opts);
+		if (err) {
+			cr_assert_eq(err, SDB_ECORRUPT, "state %llu: %s", (unsigned long long)i,
+			             sdb_errdetail());
+			cr_assert(strstr(sdb_errdetail(), "damaged") || strstr(sdb_errdetail(), "CRC"),
+			          "%s", sdb_errdetail());
+			errors++;
+			continue;
+		}
+		cr_assert_eq(a.distance, p->dist[i], "state %llu: a wrong distance", (unsigned long long)i);
+		cr_assert_eq(a.best_move, p->best[i], "state %llu: a wrong best move",
+		             (unsigned long long)i);
+		if (!full)
+			continue;
+		cr_assert(tk_replay(&s, a.moves, goal), "state %llu: moves %s", (unsigned long long)i,
+		          a.moves);
+		cr_assert_eq((int)strlen(a.moves), a.distance);
+		/* best moves: exactly the neighbours one closer, by the simple BFS */
+		unsigned want = 0, legal = sdb_board_moves(&s);
+		for (int m = 0; m < 4 && a.distance > 0; m++) {
+			sdb_board n = s;
+			if ((legal >> m & 1) && !sdb_board_apply(&n, m) &&
+			    simple_bfs_dist(bfs, &n) == a.distance - 1)
+				want |= 1u << m;
+		}
+		cr_assert_eq(a.best_moves, want, "state %llu: a wrong best-move set",
+		             (unsigned long long)i);
+		sdb_check c;
+		err = sdb_check_moves(&c, db, &s, goal, a.moves, NULL);
+		if (err) {
+			cr_assert_eq(err, SDB_ECORRUPT);
+			errors++;
+		} else {
+			cr_assert(c.optimal, "state %llu: an optimal answer judged not optimal",
+			          (unsigned long long)i);
+		}
+	}
+	return errors;
+}
+
+/* Draws at a distance and the states listing: each either an error or right. */
+static int check_draws(sdb_db *db, const pristine *p, const sdb_board *goal, int two_bit,
+                       unsigned *seed)
+{
+	int errors = 0;
+	for (int d = 2; d <= 30 && !two_bit; d += 7) {
+		sdb_sampler *s;
+		int open_err = sdb_sampler_open(&s, db, goal, d, d);
+		if (open_err) {
+			cr_assert_eq(open_err, SDB_ECORRUPT, "%s", sdb_errdetail());
+			errors++;
+			continue;
+		}
+		sdb_rng rng;
+		sdb_rng_seed(&rng, rand_r(seed));
+		sdb_board b[64];
+		int err = sdb_sampler_draw(s, b, 64, &rng);
+		if (err) {
+			cr_assert_eq(err, SDB_ECORRUPT, "%s", sdb_errdetail());
+			errors++;
+		}
+		for (int k = 0; k < 64 && !err; k++)
+			cr_assert_eq(p->dist[sdb_rank(&b[k])], d, "a random board at the wrong distance");
+		sdb_sampler_close(s);
+	}
+	if (!two_bit) {
+		sdb_states *st;
+		cr_assert_eq(sdb_states_open(&st, db, goal, 0, 40), 0, "%s", sdb_errdetail());
+		static uint8_t cells[1024 * 9];
+		int16_t dist[1024];
+		long n;
+		while ((n = sdb_states_next(st, cells, dist, 1024)) > 0)
+			for (long k = 0; k < n; k++) {
+				sdb_board b;
+				cr_assert_eq(sdb_board_set(&b, 3, 3, cells + 9 * k), 0);
+				cr_assert_eq(p->dist[sdb_rank(&b)], dist[k], "a listed state's distance");
+			}
+		sdb_states_close(st);
+		if (n < 0) {
+			cr_assert_eq(n, SDB_ECORRUPT, "%s", sdb_errdetail());
+			errors++;
+		}
+	}
+	return errors;
+}
+
+static void damage_trials(const char *build_extra, const char *name, int two_bit)
+{
+	char path[512], bad[512], cmd[1024];
+	tk_tmp_path(path, sizeof path, "intact.lmdb");
+	tk_tmp_path(bad, sizeof bad, "damaged.lmdb");
+	snprintf(cmd, sizeof cmd, "%s %s full 3x3 --goal '0 1 2 3 4 5 6 7 8' --db '%s' -q %s",
+	         build_extra, SLIDEDB_GEN, path, two_bit ? "--bits 2" : "");
+	char *err;
+	cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 0, "%s", err);
+	free(err);
+	sdb_board goal;
+	sdb_board_goal(&goal, 3, 3, 0);
+	simple_bfs bfs;
+	simple_bfs_run(&bfs, &goal);
+	static pristine p;
+	answers_of(&p, path, &goal);
+	layout l;
+	find_layout(&l, path, name);
+	if (two_bit)
+		cr_assert_gt(l.nchunks, 1, "the two-bit table is chunked");
+	unsigned seed = 2026;
+	for (int trial = 0; trial < TRIALS; trial++) {
+		const int c = rand_r(&seed) % l.nchunks;
+		const uint64_t in_chunk = (uint64_t)rand_r(&seed) % l.bytes[c];
+		const uint8_t flip = (uint8_t)(1 + rand_r(&seed) % 255);
+		write_damaged(bad, &l, l.at[c] + in_chunk, flip);
+		uint64_t byte = in_chunk;
+		for (int k = 0; k < c; k++)
+			byte += l.bytes[k];
+		const uint64_t state = two_bit ? 4 * byte : byte;
+		sdb_db *db;
+		cr_assert_eq(sdb_db_open(&db, bad, SDB_RDONLY), 0, "%s", sdb_errdetail());
+		int errors = check_answers(db, &p, &bfs, &goal, state, &seed);
+		errors += check_draws(db, &p, &goal, two_bit, &seed);
+		cr_assert_gt(errors, 0, "trial %d: byte %llu changed and no answer noticed", trial,
+		             (unsigned long long)byte);
+		cr_assert_eq(sdb_table_verify(sdb_table_find(db, name)), SDB_ECORRUPT);
+		sdb_db_close(db);
+	}
+	simple_bfs_free(&bfs);
+	free(l.file);
+	unlink(path);
+	unlink(bad);
+}
+
+Test(damage, one_byte_table, .timeout = 600)
+{
+	damage_trials("", "full-3x3-b0", 0);
+}
+
+Test(damage, chunked_two_bit_table, .timeout = 600)
+{
+	damage_trials("SLIDEDB_CHUNK_BYTES=4096", "full-3x3-b0", 1);
+}
+
+/* sdb_table_distance, the hot path for outside solvers, says so too. */
+Test(damage, table_distance_of_a_damaged_block)
+{
+	char path[512], bad[512];
+	tk_tmp_path(path, sizeof path, "td.lmdb");
+	tk_tmp_path(bad, sizeof bad, "td-bad.lmdb");
+	tk_build(path, "3x3", "--goal '0 1 2 3 4 5 6 7 8'");
+	layout l;
+	find_layout(&l, path, "full-3x3-b0");
+	write_damaged(bad, &l, l.at[0] + 5000, 0x40);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, bad, SDB_RDONLY), 0);
+	const sdb_table *t = sdb_table_find(db, "full-3x3-b0");
+	sdb_board b;
+	sdb_unrank(&b, 3, 3, 0, 5000);
+	cr_assert_eq(sdb_table_distance(t, &b), SDB_ECORRUPT);
+	cr_assert(strstr(sdb_errdetail(), "bytes 4096 to 8191"), "%s", sdb_errdetail());
+	sdb_unrank(&b, 3, 3, 0, 100);
+	cr_assert_geq(sdb_table_distance(t, &b), 0, "an intact block still answers");
+	sdb_db_close(db);
+	free(l.file);
+}
