@@ -8,22 +8,30 @@
 
 #include "ext.h"
 
+static void db_release(ext_database *d)
+{
+	sdb_db_close(d->db);
+	d->db = NULL;
+}
+
 const sdb_db *ext_pin(ext_database *d)
 {
-	if (!d->db || d->closing) {
+	if (!d->db) {   /* __init__ failed, or was never called */
 		PyErr_SetString(PyExc_ValueError, "the database is closed");
 		return NULL;
 	}
-	d->pins++;
-	return d->db;
+	return ext_guard_pin(&d->guard, "database") ? NULL : d->db;
 }
 
 void ext_unpin(ext_database *d)
 {
-	if (--d->pins == 0 && d->closing) {
-		sdb_db_close(d->db);
-		d->db = NULL;
-	}
+	if (ext_guard_unpin(&d->guard))
+		db_release(d);
+}
+
+static int db_closed(const ext_database *d)
+{
+	return !d->db || d->guard.closing;
 }
 
 static int db_init(ext_database *self, PyObject *args, PyObject *kw)
@@ -58,7 +66,7 @@ static int db_init(ext_database *self, PyObject *args, PyObject *kw)
 static void db_dealloc(ext_database *self)
 {
 	/* Every pin holds a reference: none are left here. */
-	sdb_db_close(self->db);
+	db_release(self);
 	Py_XDECREF(self->path);
 	Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -66,20 +74,15 @@ static void db_dealloc(ext_database *self)
 static PyObject *db_close(ext_database *self, PyObject *noargs)
 {
 	(void)noargs;
-	if (self->db && !self->closing) {
-		self->closing = 1;
-		if (self->pins == 0) {
-			sdb_db_close(self->db);
-			self->db = NULL;
-		}
-	}
+	if (self->db && ext_guard_close(&self->guard))
+		db_release(self);
 	Py_RETURN_NONE;
 }
 
 static PyObject *db_enter(ext_database *self, PyObject *noargs)
 {
 	(void)noargs;
-	if (!self->db || self->closing) {
+	if (db_closed(self)) {
 		PyErr_SetString(PyExc_ValueError, "the database is closed");
 		return NULL;
 	}
@@ -94,7 +97,7 @@ static PyObject *db_exit(ext_database *self, PyObject *args)
 
 static PyObject *db_repr(ext_database *self)
 {
-	if (!self->db || self->closing)
+	if (db_closed(self))
 		return PyUnicode_FromFormat("<slidedb.Database %R (closed)>", self->path);
 	const int n = sdb_table_count(self->db);
 	return PyUnicode_FromFormat("<slidedb.Database %R: %d table%s>", self->path, n,
@@ -110,7 +113,7 @@ static PyObject *get_path(ext_database *self, void *c)
 static PyObject *get_closed(ext_database *self, void *c)
 {
 	(void)c;
-	return PyBool_FromLong(!self->db || self->closing);
+	return PyBool_FromLong(db_closed(self));
 }
 
 static PyObject *get_changed(ext_database *self, void *c)
@@ -144,7 +147,7 @@ static PyObject *db_reopen(ext_database *self, PyObject *noargs)
 		return NULL;
 	}
 	o->db = fresh;
-	o->pins = o->closing = 0;
+	o->guard = (ext_guard){ 0 };
 	o->path = Py_NewRef(self->path);
 	return (PyObject *)o;
 }

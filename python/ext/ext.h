@@ -30,13 +30,31 @@ PyObject *ext_fail(int err, const char *fmt, ...) __attribute__((format(printf, 
 /* The same for SDB_EINVAL: slidedb.InvalidBoardError. */
 PyObject *ext_invalid(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* What keeps a handle that threads share (a Database, a Heuristic) alive
+ * under the calls that use it without the GIL: close() from another thread
+ * only marks it closed, and the last call under way releases it. Read and
+ * written with the GIL held. Every ext_guard_pin() that succeeds is followed
+ * by one ext_guard_unpin(). */
+typedef struct ext_guard {
+	int pins;      /* calls under way, and the objects that depend on the handle */
+	int closing;   /* close() was called: no new pins; released with the last one */
+} ext_guard;
+
+/* Pin g for a call: 0, or -1 with ValueError "the <what> is closed". */
+int ext_guard_pin(ext_guard *g, const char *what);
+/* Unpin g: 1 when the caller must release the handle now (closed, and that
+ * was the last pin), else 0. */
+int ext_guard_unpin(ext_guard *g);
+/* close(): 1 when the caller must release the handle now (no pins), 0 when
+ * the last unpin will (or it was closed before). */
+int ext_guard_close(ext_guard *g);
+
 /* An open database as the other types hold it. */
 typedef struct ext_database {
 	PyObject_HEAD
 	sdb_db *db;
 	PyObject *path;
-	int pins;      /* calls under way without the GIL, and open heuristics */
-	int closing;   /* close() was called: close when the last pin goes */
+	ext_guard guard;   /* pins: calls under way, open heuristics and listings */
 } ext_database;
 
 /* The handle of d for a call that may release the GIL, pinned so that a
