@@ -5,13 +5,25 @@
 
 enum { TEXT_CAP = 4096 };
 
+const char *ext_text(PyObject *str, const char *what)
+{
+	Py_ssize_t len;
+	const char *s = PyUnicode_AsUTF8AndSize(str, &len);
+	if (s && strlen(s) != (size_t)len) {
+		const Py_ssize_t at = PyUnicode_FindChar(str, 0, 0, PyUnicode_GET_LENGTH(str), 1);
+		ext_invalid("%s: a NUL character at position %zd", what, at + 1);
+		return NULL;
+	}
+	return s;
+}
+
 int ext_size_arg(PyObject *obj, int *w, int *h)
 {
 	*w = *h = 0;
 	if (obj == NULL || obj == Py_None)
 		return 0;
 	if (PyUnicode_Check(obj)) {
-		const char *text = PyUnicode_AsUTF8(obj);
+		const char *text = ext_text(obj, "size");
 		if (!text)
 			return -1;
 		if (sdb_size_parse(w, h, text) == 0)
@@ -88,7 +100,7 @@ static int array_text(PyArrayObject *a, char *buf, size_t *len, const char *what
 static int board_text(PyObject *obj, char *buf, size_t *len, const char *what)
 {
 	if (PyUnicode_Check(obj)) {
-		const char *s = PyUnicode_AsUTF8(obj);
+		const char *s = ext_text(obj, what);
 		return s ? put(buf, len, s, what) : -1;
 	}
 	if (PyBytes_Check(obj) || PyByteArray_Check(obj) || PyDict_Check(obj)) {

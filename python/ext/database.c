@@ -34,6 +34,30 @@ static int db_closed(const ext_database *d)
 	return !d->db || d->guard.closing;
 }
 
+/* 0, or -1 (raised) when the bytes object b holds a NUL. */
+static int bytes_nul(PyObject *b, const char *what)
+{
+	const char *at = memchr(PyBytes_AS_STRING(b), 0, (size_t)PyBytes_GET_SIZE(b));
+	if (!at)
+		return 0;
+	ext_invalid("%s: a NUL character at position %zd", what, at - PyBytes_AS_STRING(b) + 1);
+	return -1;
+}
+
+/* A path argument (str, bytes or os.PathLike) as the file system's bytes:
+ * a new reference, or NULL (raised; InvalidBoardError for a NUL, which would
+ * open the file named by the text before it). */
+static PyObject *path_arg(PyObject *path)
+{
+	PyObject *fs = PyOS_FSPath(path), *bytes = NULL;
+	if (!fs)
+		return NULL;
+	if (PyUnicode_Check(fs) ? ext_text(fs, "path") != NULL : !bytes_nul(fs, "path"))
+		PyUnicode_FSConverter(fs, &bytes);
+	Py_DECREF(fs);
+	return bytes;
+}
+
 static int db_init(ext_database *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "path", NULL };
@@ -45,7 +69,7 @@ static int db_init(ext_database *self, PyObject *args, PyObject *kw)
 		return -1;
 	}
 	PyObject *bytes = NULL;
-	if (path != Py_None && !PyUnicode_FSConverter(path, &bytes))
+	if (path != Py_None && !(bytes = path_arg(path)))
 		return -1;
 	const char *p = bytes ? PyBytes_AS_STRING(bytes) : NULL;
 	sdb_db *db = NULL;
@@ -271,7 +295,7 @@ static PyObject *db_check(ext_database *self, PyObject *args, PyObject *kw)
 	sdb_answer_opts opts = { .want_moves = 0 };
 	if (ext_size_arg(size, &w, &h) || ext_limits(&opts.limits, max_nodes, timeout))
 		return NULL;
-	const char *m = PyUnicode_AsUTF8(moves);
+	const char *m = ext_text(moves, "moves");
 	if (!m)
 		return NULL;
 	const sdb_db *db = ext_pin(self);
@@ -497,11 +521,15 @@ static PyObject *db_heuristic(ext_database *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "set", "goal", "size", NULL };
 	const char *set = NULL;
-	PyObject *goal_obj = Py_None, *size = Py_None;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "|zO$O:heuristic", kwlist, &set, &goal_obj, &size))
+	PyObject *set_obj = Py_None, *goal_obj = Py_None, *size = Py_None;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO$O:heuristic", kwlist, &set_obj, &goal_obj,
+	                                 &size))
 		return NULL;
+	if (set_obj != Py_None && !PyUnicode_Check(set_obj))
+		return PyErr_Format(PyExc_TypeError, "set must be a str or None, not %.100s",
+		                    Py_TYPE(set_obj)->tp_name);
 	int w, h;
-	if (ext_size_arg(size, &w, &h))
+	if ((set_obj != Py_None && !(set = ext_text(set_obj, "set"))) || ext_size_arg(size, &w, &h))
 		return NULL;
 	const sdb_db *db = ext_pin(self);
 	if (!db)

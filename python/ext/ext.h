@@ -63,6 +63,11 @@ typedef struct ext_database {
 const sdb_db *ext_pin(ext_database *d);
 void ext_unpin(ext_database *d);
 
+/* The text of str (a str) for the library, which reads C strings: NULL
+ * (raised: InvalidBoardError naming `what` and the position) when it holds
+ * a NUL, which would end the text there. */
+const char *ext_text(PyObject *str, const char *what);
+
 /* A size argument: None (0, 0), "WxH" or (W, H). 0 or -1 (raised). */
 int ext_size_arg(PyObject *obj, int *w, int *h);
 

@@ -202,3 +202,22 @@ def test_check_errors(db):
         db.check(GOAL, "r r")
     with pytest.raises(TypeError):
         db.check(GOAL, 5)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda db: db.check("1 2 3 4 5 6 0 7 8", "rr\x00uuuuuu"), "moves: a NUL character at position 3"),
+    (lambda db: db.solve("1 2 3 4 5 6 7 0 8\x00 8"), "start: a NUL character at position 18"),
+    (lambda db: db.solve(GOAL, "1 2 3 4 5 6 7 8 0\x00"), "goal: a NUL character at position 18"),
+    (lambda db: db.solve(GOAL, size="3x3\x00zz"), "size: a NUL character at position 4"),
+    (lambda db: db.distance([[1, 2, 3, 4, 5, 6, 7, 8, 0]], "1 2 3 4 5 6 7 8 0\x00"), "goal: a NUL"),
+    (lambda db: db.random("3x3\x00", 1), "size: a NUL"),
+    (lambda db: db.random("3x3", 1, goal="\x001 2 3 4 5 6 7 8 0"), "goal: a NUL character at position 1"),
+    (lambda db: db.heuristic("manhattan\x00", size="3x3"), "set: a NUL character at position 10"),
+    (lambda db: db.heuristic("manhattan", size="3x3").value("1 2 3 4 5 6 7 8 0\x00"), "state: a NUL"),
+])
+def test_nul_characters(db, call, match):
+    """The library reads C strings: a NUL would cut the text short there
+    ('rr\\0uuuuuu' judged as 'rr': optimal). Refused instead, naming it."""
+    with pytest.raises(slidedb.InvalidBoardError, match=match) as e:
+        call(db)
+    assert isinstance(e.value, ValueError)
