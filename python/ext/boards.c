@@ -179,8 +179,7 @@ PyObject *ext_board_str(const sdb_board *b)
 
 int ext_limits(sdb_solve_limits *l, PyObject *max_nodes, PyObject *timeout)
 {
-	l->max_nodes = 0;
-	l->timeout = 0;
+	*l = (sdb_solve_limits){ 0 };   /* every field: no poll unless one is set */
 	if (max_nodes && max_nodes != Py_None) {
 		l->max_nodes = PyLong_AsUnsignedLongLong(max_nodes);
 		if (PyErr_Occurred())

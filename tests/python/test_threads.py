@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import slidedb
-from conftest import GEN, run
+from conftest import GEN, run, run_python
 
 
 def test_threads_share_one_database(db):
@@ -100,13 +100,6 @@ def test_open_while_generator_commits(db_path, workdir):
     assert gen.returncode == 0 and opened >= 5
 
 
-def run_script(script, *args, timeout=120):
-    """Run Python code in a child interpreter: a crash there fails the test
-    (with its output) instead of killing the suite."""
-    return subprocess.run([sys.executable, "-c", script, *map(str, args)], capture_output=True,
-                          text=True, timeout=timeout)
-
-
 CLOSE_DURING_VALUES = """
 import sys, threading, time
 import numpy as np
@@ -140,5 +133,5 @@ def test_heuristic_close_waits_for_values(db15_path):
     the call finishes with right values, the heuristic is closed after it. It
     freed the heuristic under the call (SIGSEGV)."""
     for _ in range(3):
-        r = run_script(CLOSE_DURING_VALUES, db15_path)
+        r = run_python(CLOSE_DURING_VALUES, db15_path)
         assert r.returncode == 0 and r.stdout == "ok\n", (r.returncode, r.stderr[-2000:])
