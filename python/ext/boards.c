@@ -17,6 +17,79 @@ const char *ext_text(PyObject *str, const char *what)
 	return s;
 }
 
+int ext_uint_arg(uint64_t *v, PyObject *obj, const char *name, uint64_t lo, uint64_t hi,
+                 const char *none)
+{
+	PyObject *i = PyNumber_Index(obj);
+	if (!i)
+		return -1;
+	unsigned long long x = PyLong_AsUnsignedLongLong(i);
+	int out = x < lo || x > hi;
+	if (x == (unsigned long long)-1 && PyErr_Occurred()) {
+		if (!PyErr_ExceptionMatches(PyExc_OverflowError)) {
+			Py_DECREF(i);
+			return -1;
+		}
+		PyErr_Clear();   /* negative, or beyond 64 bits */
+		out = 1;
+	}
+	if (out) {
+		char top[24] = "2**64 - 1";
+		if (hi != UINT64_MAX)
+			snprintf(top, sizeof top, "%llu", (unsigned long long)hi);
+		PyObject *r = PyObject_Repr(i);
+		const char *given = r ? PyUnicode_AsUTF8(r) : NULL;
+		PyErr_Clear();
+		ext_invalid("%s must be an integer from %llu to %s%s%s%s, not %.60s", name,
+		            (unsigned long long)lo, top, none ? " (" : "", none ? none : "",
+		            none ? ")" : "", given ? given : "that");
+		Py_XDECREF(r);
+	}
+	Py_DECREF(i);
+	if (out)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* A distance argument that may be None (-1). */
+static int distance_arg(int *v, PyObject *obj, const char *name)
+{
+	uint64_t x;
+	*v = -1;
+	if (obj == Py_None)
+		return 0;
+	if (ext_uint_arg(&x, obj, name, 0, SDB_MAX_DISTANCE - 1, NULL))
+		return -1;
+	*v = (int)x;
+	return 0;
+}
+
+int ext_distance_args(int *lo, int *hi, PyObject *distance, PyObject *min_distance,
+                      PyObject *max_distance)
+{
+	int d;
+	if (distance_arg(&d, distance, "distance") || distance_arg(lo, min_distance, "min_distance") ||
+	    distance_arg(hi, max_distance, "max_distance"))
+		return -1;
+	if (d >= 0 && (*lo >= 0 || *hi >= 0)) {
+		ext_invalid("distance is one distance: it does not combine with min_distance or "
+		            "max_distance");
+		return -1;
+	}
+	if (d >= 0) {
+		*lo = *hi = d;
+	} else if (*lo >= 0 || *hi >= 0) {
+		*lo = *lo < 0 ? 0 : *lo;
+		*hi = *hi < 0 ? SDB_MAX_DISTANCE - 1 : *hi;
+		if (*lo > *hi) {
+			ext_invalid("min_distance %d is over max_distance %d", *lo, *hi);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int ext_size_arg(PyObject *obj, int *w, int *h)
 {
 	*w = *h = 0;
@@ -32,17 +105,23 @@ int ext_size_arg(PyObject *obj, int *w, int *h)
 		return -1;
 	}
 	if (PyTuple_Check(obj) && PyTuple_GET_SIZE(obj) == 2) {
-		long a = PyLong_AsLong(PyTuple_GET_ITEM(obj, 0));
-		long b = PyLong_AsLong(PyTuple_GET_ITEM(obj, 1));
+		int over_a, over_b;
+		long a = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(obj, 0), &over_a);
+		long b = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(obj, 1), &over_b);
 		if (PyErr_Occurred())
 			return -1;
-		if (a > 0 && b > 0 && a < 100 && b < 100 && sdb_size_valid((int)a, (int)b)) {
+		if (!over_a && !over_b && a > 0 && b > 0 && a < 100 && b < 100 &&
+		    sdb_size_valid((int)a, (int)b)) {
 			*w = (int)a;
 			*h = (int)b;
 			return 0;
 		}
-		ext_invalid("size: (%ld, %ld) is not a board slidedb models (2 <= W, H and W*H <= 16)",
-		            a, b);
+		PyObject *r = PyObject_Repr(obj);
+		const char *given = r ? PyUnicode_AsUTF8(r) : NULL;
+		PyErr_Clear();
+		ext_invalid("size: %.80s is not a board slidedb models (2 <= W, H and W*H <= 16)",
+		            given ? given : "that");
+		Py_XDECREF(r);
 		return -1;
 	}
 	PyErr_Format(PyExc_TypeError, "size must be 'WxH' or (W, H), not %.100s",
@@ -116,8 +195,7 @@ static int board_text(PyObject *obj, char *buf, size_t *len, const char *what)
 		ext_invalid("%s: a board is one row of cells or rows of cells, not an array of "
 		            "%d dimensions", what, PyArray_NDIM(raw));
 	} else if (!PyArray_ISINTEGER(raw) && !(PyArray_SIZE(raw) == 0)) {
-		ext_invalid("%s: tiles must be integers, not %s", what,
-		            PyArray_DESCR(raw)->typeobj->tp_name);
+		ext_refuse_tiles(obj, raw, what);
 	} else {
 		PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY((PyObject *)raw, NPY_LONG, 1, 2,
 		                                                    NPY_ARRAY_CARRAY | NPY_ARRAY_FORCECAST);
@@ -180,15 +258,9 @@ PyObject *ext_board_str(const sdb_board *b)
 int ext_limits(sdb_solve_limits *l, PyObject *max_nodes, PyObject *timeout)
 {
 	*l = (sdb_solve_limits){ 0 };   /* every field: no poll unless one is set */
-	if (max_nodes && max_nodes != Py_None) {
-		l->max_nodes = PyLong_AsUnsignedLongLong(max_nodes);
-		if (PyErr_Occurred())
-			return -1;
-		if (l->max_nodes == 0) {
-			ext_invalid("max_nodes must be at least 1 (None: no limit)");
-			return -1;
-		}
-	}
+	if (max_nodes && max_nodes != Py_None &&
+	    ext_uint_arg(&l->max_nodes, max_nodes, "max_nodes", 1, UINT64_MAX, "None: no limit"))
+		return -1;
 	if (timeout && timeout != Py_None) {
 		l->timeout = PyFloat_AsDouble(timeout);
 		if (PyErr_Occurred())

@@ -79,7 +79,7 @@ static int db_init(ext_database *self, PyObject *args, PyObject *kw)
 	Py_END_ALLOW_THREADS
 	Py_XDECREF(bytes);
 	if (err) {
-		ext_raise(err, -1, err == SDB_ENOTFOUND);
+		ext_raise(err, -1, 1);
 		return -1;
 	}
 	self->db = db;
@@ -237,15 +237,16 @@ static PyObject *db_solve(ext_database *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "start", "goal", "size", "path", "all_best", "count", "tiles",
 	                          "all", "limit", "max_nodes", "timeout", NULL };
-	PyObject *start, *goal = Py_None, *size = Py_None, *max_nodes = Py_None, *timeout = Py_None;
+	PyObject *start, *goal = Py_None, *size = Py_None, *max_nodes = Py_None, *timeout = Py_None,
+	         *limit_obj = NULL;
 	int path = 0, all_best = 0, count = 0, tiles = 0, all = 0;
-	Py_ssize_t limit = 100;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OpppppnOO:solve", kwlist, &start, &goal,
-	                                 &size, &path, &all_best, &count, &tiles, &all, &limit,
+	uint64_t limit = 100;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OpppppOOO:solve", kwlist, &start, &goal,
+	                                 &size, &path, &all_best, &count, &tiles, &all, &limit_obj,
 	                                 &max_nodes, &timeout))
 		return NULL;
-	if (limit < 0)
-		return ext_invalid("limit must be 0 or more");
+	if (limit_obj && ext_uint_arg(&limit, limit_obj, "limit", 0, UINT64_MAX, NULL))
+		return NULL;
 	int w, h;
 	sdb_answer_opts opts = { .want_moves = 1, .want_best_moves = all_best,
 	                         .want_count = count };
@@ -265,7 +266,7 @@ static PyObject *db_solve(ext_database *self, PyObject *args, PyObject *kw)
 	Py_BEGIN_ALLOW_THREADS
 	err = sdb_answer_query(&a, db, &q.start, &q.goal, &opts);
 	if (!err && all && a.solvable)
-		err = sdb_answer_paths(NULL, db, &q.start, &q.goal, (uint64_t)limit, &opts, add_seq, &s);
+		err = sdb_answer_paths(NULL, db, &q.start, &q.goal, limit, &opts, add_seq, &s);
 	Py_END_ALLOW_THREADS
 	PyObject *result = NULL, *list = NULL;
 	if (err)
@@ -402,22 +403,8 @@ static uint64_t fresh_seed(void)
 	return seed;
 }
 
-/* An int argument that may be None (-1). */
-static int opt_int(PyObject *o, const char *name, int *v)
-{
-	*v = -1;
-	if (o == Py_None)
-		return 0;
-	long x = PyLong_AsLong(o);
-	if (x == -1 && PyErr_Occurred())
-		return -1;
-	if (x < 0 || x > 1000000) {
-		ext_invalid("%s must be 0 or more", name);
-		return -1;
-	}
-	*v = (int)x;
-	return 0;
-}
+/* The longest random walk random() takes, as slidedb-lookup --walk. */
+enum { MAX_WALK = 1000000 };
 
 enum { DRAW_CHUNK = 1024 };
 
@@ -452,48 +439,38 @@ static PyObject *db_random(ext_database *self, PyObject *args, PyObject *kw)
 	static char *kwlist[] = { "size", "count", "distance", "min_distance", "max_distance",
 	                          "goal", "walk", "seed", NULL };
 	PyObject *size = Py_None, *goal_obj = Py_None, *seed_obj = Py_None, *dist_obj = Py_None,
-	         *min_obj = Py_None, *max_obj = Py_None, *walk_obj = Py_None;
-	Py_ssize_t count = 1;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "|On$OOOOOO:random", kwlist, &size, &count,
+	         *min_obj = Py_None, *max_obj = Py_None, *walk_obj = Py_None, *count_obj = NULL;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO$OOOOOO:random", kwlist, &size, &count_obj,
 	                                 &dist_obj, &min_obj, &max_obj, &goal_obj, &walk_obj,
 	                                 &seed_obj))
 		return NULL;
-	int w, h, d, lo, hi, walk;
-	if (ext_size_arg(size, &w, &h) || opt_int(dist_obj, "distance", &d) ||
-	    opt_int(min_obj, "min_distance", &lo) || opt_int(max_obj, "max_distance", &hi) ||
-	    opt_int(walk_obj, "walk", &walk))
+	int w, h, lo, hi, walk = -1;
+	uint64_t count = 1, seed = 0, steps;
+	if (ext_size_arg(size, &w, &h) ||
+	    (count_obj && ext_uint_arg(&count, count_obj, "count", 0, PY_SSIZE_T_MAX, NULL)) ||
+	    ext_distance_args(&lo, &hi, dist_obj, min_obj, max_obj))
 		return NULL;
-	if (count < 0)
-		return ext_invalid("count must be 0 or more");
-	if (d >= 0 && (lo >= 0 || hi >= 0))
-		return ext_invalid("distance is one distance: it does not combine with min_distance "
-		                   "or max_distance");
-	if (walk >= 0 && (d >= 0 || lo >= 0 || hi >= 0))
+	if (walk_obj != Py_None) {
+		if (ext_uint_arg(&steps, walk_obj, "walk", 0, MAX_WALK, NULL))
+			return NULL;
+		walk = (int)steps;
+	}
+	if (walk >= 0 && lo >= 0)
 		return ext_invalid("walk draws a random walk: it does not combine with distance, "
 		                   "min_distance or max_distance");
-	if (d >= 0)
-		lo = hi = d;
-	else if (lo >= 0 || hi >= 0) {
-		lo = lo < 0 ? 0 : lo;
-		hi = hi < 0 ? SDB_MAX_DISTANCE - 1 : hi;
-		if (lo > hi)
-			return ext_invalid("min_distance %d is over max_distance %d", lo, hi);
-	}
 	if (!w && goal_obj == Py_None)
 		return ext_invalid("random() needs a size ('3x3') or a goal");
-	uint64_t seed = fresh_seed();
-	if (seed_obj != Py_None) {
-		seed = PyLong_AsUnsignedLongLong(seed_obj);
-		if (PyErr_Occurred())
-			return NULL;
-	}
+	if (seed_obj == Py_None)
+		seed = fresh_seed();
+	else if (ext_uint_arg(&seed, seed_obj, "seed", 0, UINT64_MAX, "None: a fresh seed"))
+		return NULL;
 	const sdb_db *db = ext_pin(self);
 	if (!db)
 		return NULL;
 	sdb_board goal;
 	PyObject *result = NULL;
 	if (batch_goal(&goal, db, goal_obj, w, h) == 0) {
-		npy_intp dims[2] = { count, goal.n };
+		npy_intp dims[2] = { (npy_intp)count, goal.n };
 		PyArrayObject *out = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_UINT8);
 		sdb_sampler *s = NULL;
 		int err = 0;
@@ -639,10 +616,13 @@ static PyMethodDef db_methods[] = {
 	  "(or min_distance to max_distance), or among every board that can reach the goal\n"
 	  "(no distance: any size, no table needed), or scrambled by a random walk of `walk`\n"
 	  "moves. The same seed gives the same boards as the CLI's --seed.\n\n"
-	  "size: 'WxH' or (W, H); goal: a board (default: the standard goal of the size).\n\n"
+	  "size: 'WxH' or (W, H); goal: a board (default: the standard goal of the size).\n"
+	  "distance, min_distance, max_distance: 0 to 127 (distance does not combine with the\n"
+	  "  others; one end of a range alone leaves the other open); walk: 0 to 1000000 moves\n"
+	  "  (not with a distance); seed: 0 to 2**64 - 1 (None: a fresh one).\n\n"
 	  "Returns a uint8 array of shape (count, W*H). Raises InvalidBoardError (no state at\n"
-	  "that distance: the message gives the range), TableNotFoundError, BoardTooLargeError\n"
-	  "(a distance on a board without full tables)." },
+	  "that distance: the message gives the range; a number out of its range),\n"
+	  "TableNotFoundError, BoardTooLargeError (a distance on a board without full tables)." },
 	{ "heuristic", (PyCFunction)(void (*)(void))db_heuristic, METH_VARARGS | METH_KEYWORDS,
 	  "heuristic($self, set=None, goal=None, *, size=None)\n--\n\n"
 	  "A lower bound on the distance to goal, for a solver of your own: the additive\n"

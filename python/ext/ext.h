@@ -23,7 +23,9 @@ extern PyTypeObject ext_database_type, ext_answer_type, ext_check_type, ext_heur
 
 /* Raise the exception of slidedb.errors for a library failure, with
  * sdb_errdetail() as its message (index: the failed row of a batch, or -1;
- * opening: a missing file is DatabaseNotFoundError). Returns NULL. */
+ * opening: the failure is of opening a database, where a missing file is
+ * DatabaseNotFoundError and a path that is no file DatabaseIOError; the
+ * classes are chosen in errors.py). Returns NULL. */
 PyObject *ext_raise(int err, Py_ssize_t index, int opening);
 /* Raise the class of err with a message of our own. Returns NULL. */
 PyObject *ext_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -68,6 +70,18 @@ void ext_unpin(ext_database *d);
  * a NUL, which would end the text there. */
 const char *ext_text(PyObject *str, const char *what);
 
+/* An integer argument in lo .. hi: 0, or -1 (raised: TypeError for what is
+ * no integer, InvalidBoardError naming `name`, its range and, if not NULL,
+ * what None means, for a number out of range). */
+int ext_uint_arg(uint64_t *v, PyObject *obj, const char *name, uint64_t lo, uint64_t hi,
+                 const char *none);
+
+/* The distances a call asks for, as Database.random() and states() read
+ * them: `distance` alone, or min_distance / max_distance (one of them leaves
+ * the other end open), never both; none gives -1, -1. 0 or -1 (raised). */
+int ext_distance_args(int *lo, int *hi, PyObject *distance, PyObject *min_distance,
+                      PyObject *max_distance);
+
 /* A size argument: None (0, 0), "WxH" or (W, H). 0 or -1 (raised). */
 int ext_size_arg(PyObject *obj, int *w, int *h);
 
@@ -82,6 +96,13 @@ int ext_board(sdb_board *b, const sdb_db *db, PyObject *obj, int w, int h, const
 
 /* A board as the CLI writes it: "1 2 3 0 8 4 7 6 5". */
 PyObject *ext_board_str(const sdb_board *b);
+
+/* Refuse obj, which NumPy read as `raw` but not as integers, saying why:
+ * NumPy reads a Python int beyond 64 bits, or 2**63 among small ints, as
+ * objects or floats, so the values are looked at (a tile out of range, or
+ * the first value that is no integer). what: the board's name ("start"), or
+ * NULL for the rows of a batch ("board I: ..."). Returns -1 (raised). */
+int ext_refuse_tiles(PyObject *obj, PyArrayObject *raw, const char *what);
 
 /* The rows of a states array: a C-contiguous (N, W*H) uint8 array; the size
  * from *w, *h when set, else from a (N, H, W) shape, else the cell count

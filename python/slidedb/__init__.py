@@ -85,8 +85,11 @@ def open(path: Optional[PathLike] = None) -> Database:  # noqa: A001 (as io.open
 
     Raises:
         DatabaseNotFoundError: no such file (build one with ``slidedb-gen``).
+        DatabaseIOError: the path is no file (a directory), or the system
+            failed to read it.
         CorruptDatabaseError: not a slidedb database, or truncated.
         VersionError: written in another format version.
+        InvalidBoardError: a NUL character in the path.
     """
     return Database(path)
 

@@ -9,6 +9,7 @@ from conftest import GEN, lookup_json, run
 from reference import bfs, cells, replay
 
 GOAL = "1 2 3 4 5 6 7 8 0"
+GOAL_CELLS = [1, 2, 3, 4, 5, 6, 7, 8, 0]
 
 
 @pytest.fixture(scope="module")
@@ -221,3 +222,25 @@ def test_nul_characters(db, call, match):
     with pytest.raises(slidedb.InvalidBoardError, match=match) as e:
         call(db)
     assert isinstance(e.value, ValueError)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda db: db.solve([1, 2, 3, 4, 5, 6, 7, 8, 2**63]), r"start: tile 9223372036854775808 is out of range"),
+    (lambda db: db.solve([1, 2, 3, 4, 5, 6, 7, 8, 2**64]), r"start: tile 18446744073709551616 is out of range"),
+    (lambda db: db.solve(GOAL, [[1, 2, 3], [4, 5, 6], [7, 8, -2**63 - 1]]), r"goal: tile -9223372036854775809 is out"),
+    (lambda db: db.distance([GOAL_CELLS, GOAL_CELLS[:8] + [2**63]]), r"board 1: tile 9223372036854775808 is out of range"),
+    (lambda db: db.distance([[GOAL_CELLS[:3], GOAL_CELLS[3:6], GOAL_CELLS[6:8] + [2**70]]]),
+     r"board 0: tile 1180591620717411303424 is out of range"),
+    (lambda db: db.solve([1, 2, 3, 4, 5, 6, 7, 8, 0.5]), r"start: tiles must be integers, not float"),
+    (lambda db: db.distance([GOAL_CELLS[:8] + [None]]), r"states must hold integers .* not NoneType"),
+    (lambda db: db.solve(GOAL, max_nodes=-1), r"max_nodes must be an integer from 1 to 2\*\*64 - 1 \(None: no limit\), not -1"),
+    (lambda db: db.distance([GOAL_CELLS], max_nodes=2**64), r"max_nodes must be an integer from 1 to 2\*\*64 - 1"),
+    (lambda db: db.check(GOAL, "", max_nodes=0), r"max_nodes must be an integer from 1"),
+    (lambda db: db.solve(GOAL, all=True, limit=-1), r"limit must be an integer from 0 to 2\*\*64 - 1, not -1"),
+    (lambda db: db.solve(GOAL, size=(2**70, 3)), r"size: \(1180591620717411303424, 3\) is not a board"),
+])
+def test_numbers_out_of_range(db, call, match):
+    """A number out of range is a ValueError that names it and says why (it
+    was 'not numpy.float64' for 2**63, a bare OverflowError for -1)."""
+    with pytest.raises(slidedb.InvalidBoardError, match=match):
+        call(db)
