@@ -113,3 +113,24 @@ def test_random_ranges(db, kw, match):
         db.random("3x3", **kw)
     with pytest.raises(TypeError):
         db.random("3x3", 1, seed=1.5)
+
+
+def test_dataset_limits(db15):
+    """A 4x4 dataset searches every board: its searches are bounded by
+    default (max_nodes, as solve() takes it), and the bounds can be given."""
+    import inspect
+
+    params = inspect.signature(slidedb.dataset).parameters
+    assert params["max_nodes"].default == 50_000_000 and params["timeout"].default is None
+    data = slidedb.dataset(db15, "4x4", 3, seed=5)           # 30921, 252684, 14590 nodes
+    assert data["goal"].tolist() == [*range(1, 16), 0]
+    want = [db15.solve(s) for s in data["states"]]
+    assert data["distances"].tolist() == [a.distance for a in want]
+    assert [slidedb.MOVES[m] for m in data["best_moves"]] == [a.best_move for a in want]
+    with pytest.raises(slidedb.SearchLimitError) as e:
+        slidedb.dataset(db15, "4x4", 3, seed=5, max_nodes=100_000)
+    assert e.value.index == 1
+    with pytest.raises(slidedb.SearchLimitError, match="time limit"):
+        slidedb.dataset(db15, "4x4", 3, seed=6, timeout=0.01)
+    with pytest.raises(slidedb.InvalidBoardError, match="max_nodes"):
+        slidedb.dataset(db15, "4x4", 3, seed=5, max_nodes=0)
