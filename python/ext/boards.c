@@ -1,6 +1,8 @@
 /* Arguments: sizes, boards in every form Python callers hold them, search
  * limits. Boards become text for the library's one parser, so that a board
  * means here exactly what it means to slidedb-lookup. */
+#include <time.h>
+
 #include "ext.h"
 
 enum { TEXT_CAP = 4096 };
@@ -255,9 +257,37 @@ PyObject *ext_board_str(const sdb_board *b)
 	return PyUnicode_FromString(text);
 }
 
+unsigned long ext_main_thread;
+
+/* How often a search in the main thread looks for Ctrl-C: the GIL is taken
+ * for it, which may wait for another thread's switch interval (5 ms). */
+#define POLL_SECONDS 0.05
+
+/* The library's poll, called without the GIL every 16384 nodes: run the
+ * signal handlers Python has (Ctrl-C raises KeyboardInterrupt), and stop the
+ * search if one raised. The exception stays set for the caller to return. */
+static int poll_signals(void *ctx, const sdb_search_progress *p)
+{
+	static double next;   /* only the main thread polls */
+	struct timespec ts;
+	(void)ctx;
+	(void)p;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	const double now = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	if (now < next)
+		return 0;
+	next = now + POLL_SECONDS;
+	PyGILState_STATE g = PyGILState_Ensure();
+	const int stop = PyErr_CheckSignals() < 0;
+	PyGILState_Release(g);
+	return stop;
+}
+
 int ext_limits(sdb_solve_limits *l, PyObject *max_nodes, PyObject *timeout)
 {
 	*l = (sdb_solve_limits){ 0 };   /* every field: no poll unless one is set */
+	if (PyThread_get_thread_ident() == ext_main_thread)
+		l->poll = poll_signals;
 	if (max_nodes && max_nodes != Py_None &&
 	    ext_uint_arg(&l->max_nodes, max_nodes, "max_nodes", 1, UINT64_MAX, "None: no limit"))
 		return -1;

@@ -577,7 +577,8 @@ static PyMethodDef db_methods[] = {
 	  "all_best: fill best_moves (every first move of an optimal solution).\n"
 	  "count: fill solutions (the number of optimal sequences, exact) and best_moves.\n"
 	  "all, limit: fill all_moves with up to limit optimal sequences.\n"
-	  "max_nodes, timeout: bounds on a search (boards without full tables, 4x4).\n\n"
+	  "max_nodes, timeout: bounds on a search (boards without full tables, 4x4). Ctrl-C\n"
+	  "  stops a search in the main thread (KeyboardInterrupt).\n\n"
 	  "Returns an Answer (an unsolvable pair is an answer: solvable is False).\n"
 	  "Raises InvalidBoardError, AmbiguousSizeError, TableNotFoundError (naming the\n"
 	  "slidedb-gen command), SearchLimitError, CorruptDatabaseError." },

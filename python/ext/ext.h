@@ -109,8 +109,15 @@ int ext_refuse_tiles(PyObject *obj, PyArrayObject *raw, const char *what);
  * (settled by db's tables). New reference, or NULL (raised). */
 PyArrayObject *ext_states(PyObject *obj, const sdb_db *db, int *w, int *h);
 
-/* Search limits from max_nodes and timeout arguments (None: no limit). */
+/* Search limits from max_nodes and timeout arguments (None: no limit).
+ * In the main thread they carry a poll that lets Ctrl-C stop the search:
+ * the search then fails with SDB_ELIMIT and KeyboardInterrupt is already
+ * raised (ext_raise() keeps it). */
 int ext_limits(sdb_solve_limits *l, PyObject *max_nodes, PyObject *timeout);
+
+/* The interpreter's main thread (threading.main_thread()), the only one
+ * Python runs signal handlers in; set when the module is imported. */
+extern unsigned long ext_main_thread;
 
 /* A new Answer / Check object. */
 PyObject *ext_answer_new(const sdb_query *q, const sdb_answer *a, unsigned asked,

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import slidedb
-from conftest import GEN, lookup_json, run
+from conftest import GEN, lookup_json, run, run_python
 from reference import bfs, cells, replay
 
 GOAL = "1 2 3 4 5 6 7 8 0"
@@ -244,3 +244,35 @@ def test_numbers_out_of_range(db, call, match):
     was 'not numpy.float64' for 2**63, a bare OverflowError for -1)."""
     with pytest.raises(slidedb.InvalidBoardError, match=match):
         call(db)
+
+
+INTERRUPTED = """
+import os, signal, sys, threading, time
+import numpy as np
+import slidedb
+db = slidedb.open(sys.argv[1])
+hard = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1"   # 80 moves: far beyond 10 s on 5-5-5
+for call in (lambda: db.solve(hard, timeout=10), lambda: db.label([[int(t) for t in hard.split()]], timeout=10),
+             lambda: db.check(hard, "", timeout=10)):
+    threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
+    t0 = time.perf_counter()
+    try:
+        call()
+    except KeyboardInterrupt:
+        print("interrupted after %.1f s" % (time.perf_counter() - t0) if time.perf_counter() - t0 < 2
+              else "late")
+    else:
+        print("not interrupted")
+print(db.solve("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15").moves)
+"""
+
+
+def test_ctrl_c_stops_a_search(db15_path):
+    """Ctrl-C (SIGINT) stops a search under way, in solve(), batches and
+    check(): KeyboardInterrupt within the poll's interval (the search ran on
+    to its own end, here its 10 s timeout, a SearchLimitError)."""
+    r = run_python(INTERRUPTED, db15_path, timeout=100)
+    lines = r.stdout.splitlines()
+    assert r.returncode == 0 and len(lines) == 4, (r.stdout, r.stderr[-2000:])
+    assert all(line.startswith("interrupted after 0.") for line in lines[:3]), lines
+    assert lines[3] == "r"
