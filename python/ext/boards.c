@@ -250,6 +250,14 @@ int ext_board(sdb_board *b, const sdb_db *db, PyObject *obj, int w, int h, const
 	return 0;
 }
 
+int ext_goal(sdb_board *goal, const sdb_db *db, PyObject *obj, int w, int h)
+{
+	if (obj && obj != Py_None)
+		return ext_board(goal, db, obj, w, h, "goal");
+	sdb_board_goal(goal, w, h, w * h - 1);
+	return 0;
+}
+
 PyObject *ext_board_str(const sdb_board *b)
 {
 	char text[3 * SDB_MAX_CELLS];

@@ -316,16 +316,6 @@ static PyObject *db_check(ext_database *self, PyObject *args, PyObject *kw)
 	return result;
 }
 
-/* The goal of a batch: the goal argument, else the standard goal of the
- * size (given, or decided by the states). */
-static int batch_goal(sdb_board *goal, const sdb_db *db, PyObject *obj, int w, int h)
-{
-	if (obj && obj != Py_None)
-		return ext_board(goal, db, obj, w, h, "goal");
-	sdb_board_goal(goal, w, h, w * h - 1);
-	return 0;
-}
-
 /* distance(), best_move() and label(): one pass of sdb_batch_distance(). */
 static PyObject *batch(ext_database *self, PyObject *args, PyObject *kw, int want_dist,
                        int want_best, const char *fmt)
@@ -354,7 +344,7 @@ static PyObject *batch(ext_database *self, PyObject *args, PyObject *kw, int wan
 		h = goal.h;
 	}
 	if (!(rows = ext_states(states, db, &w, &h)) ||
-	    (goal_obj == Py_None && batch_goal(&goal, db, goal_obj, w, h)))
+	    (goal_obj == Py_None && ext_goal(&goal, db, goal_obj, w, h)))
 		goto done;
 	npy_intp n = PyArray_DIM(rows, 0);
 	if ((want_dist && !(dist = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT16))) ||
@@ -469,7 +459,7 @@ static PyObject *db_random(ext_database *self, PyObject *args, PyObject *kw)
 		return NULL;
 	sdb_board goal;
 	PyObject *result = NULL;
-	if (batch_goal(&goal, db, goal_obj, w, h) == 0) {
+	if (ext_goal(&goal, db, goal_obj, w, h) == 0) {
 		npy_intp dims[2] = { (npy_intp)count, goal.n };
 		PyArrayObject *out = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_UINT8);
 		sdb_sampler *s = NULL;
@@ -525,7 +515,7 @@ static PyObject *db_heuristic(ext_database *self, PyObject *args, PyObject *kw)
 	} else if (goal_obj == Py_None && !w) {
 		ext_unpin(self);
 		return ext_invalid("heuristic() needs a goal, a size ('4x4') or a set's name");
-	} else if (batch_goal(&goal, db, goal_obj, w, h)) {
+	} else if (ext_goal(&goal, db, goal_obj, w, h)) {
 		ext_unpin(self);
 		return NULL;
 	}
@@ -624,6 +614,24 @@ static PyMethodDef db_methods[] = {
 	  "Returns a uint8 array of shape (count, W*H). Raises InvalidBoardError (no state at\n"
 	  "that distance: the message gives the range; a number out of its range),\n"
 	  "TableNotFoundError, BoardTooLargeError (a distance on a board without full tables)." },
+	{ "states", (PyCFunction)(void (*)(void))ext_db_states, METH_VARARGS | METH_KEYWORDS,
+	  "states($self, size=None, *, distance=None, min_distance=None, max_distance=None,\n"
+	  "       goal=None, chunk=None)\n--\n\n"
+	  "Every state exactly `distance` moves from the goal (or min_distance to max_distance),\n"
+	  "each once, in the index order of the goal's full table: a dataset for learning\n"
+	  "without the repeats and gaps of random(). No distance: every state that reaches the\n"
+	  "goal, with their distances when the goal has a full table of bytes, else (no table,\n"
+	  "or one of two bits) the goal's class in rank order without distances.\n\n"
+	  "size, goal, distance, min_distance, max_distance: as random() takes them (a size or\n"
+	  "  a goal; distance does not combine with a range; one end of a range alone leaves\n"
+	  "  the other open; 0 to 127).\n"
+	  "chunk: None for the whole listing at once; N for an iterator of chunks of up to N\n"
+	  "  rows (a States), for tables too big to hold at once (2x6: 239 million states).\n\n"
+	  "Returns (states, distances): a uint8 array (N, W*H), 0 for the blank, and an int16\n"
+	  "array (N,), or None without distances; with chunk, a States of such tuples.\n"
+	  "Raises TableNotFoundError (a distance needs the goal's full table: the message\n"
+	  "names the slidedb-gen command), BoardTooLargeError (over 14 cells: no listing),\n"
+	  "InvalidBoardError (a distance with a two-bit table, a bad argument)." },
 	{ "heuristic", (PyCFunction)(void (*)(void))db_heuristic, METH_VARARGS | METH_KEYWORDS,
 	  "heuristic($self, set=None, goal=None, *, size=None)\n--\n\n"
 	  "A lower bound on the distance to goal, for a solver of your own: the additive\n"

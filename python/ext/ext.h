@@ -19,7 +19,8 @@
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
 
-extern PyTypeObject ext_database_type, ext_answer_type, ext_check_type, ext_heuristic_type;
+extern PyTypeObject ext_database_type, ext_answer_type, ext_check_type, ext_heuristic_type,
+                    ext_states_type;
 
 /* Raise the exception of slidedb.errors for a library failure, with
  * sdb_errdetail() as its message (index: the failed row of a batch, or -1;
@@ -94,6 +95,10 @@ int ext_query(sdb_query *q, const sdb_db *db, PyObject *start, PyObject *goal, i
 /* One board (as ext_query()'s start) of size w x h, or inferred when 0. */
 int ext_board(sdb_board *b, const sdb_db *db, PyObject *obj, int w, int h, const char *what);
 
+/* The goal of a call: the goal argument (a board of size w x h, or of its
+ * own size when 0), else the standard goal of w x h (given). 0 or -1. */
+int ext_goal(sdb_board *goal, const sdb_db *db, PyObject *obj, int w, int h);
+
 /* A board as the CLI writes it: "1 2 3 0 8 4 7 6 5". */
 PyObject *ext_board_str(const sdb_board *b);
 
@@ -144,6 +149,9 @@ PyObject *ext_fields_dict(PyObject *o, const ext_field *fields, size_t n, unsign
 
 /* A table's catalog entry as a dict, as `slidedb-lookup info --json`. */
 PyObject *ext_table_dict(const sdb_table *t);
+
+/* Database.states(): the whole listing, or a States of chunks. */
+PyObject *ext_db_states(ext_database *self, PyObject *args, PyObject *kw);
 
 /* A new Heuristic over d (pinned until it is closed). */
 PyObject *ext_heuristic_new(ext_database *d, sdb_heuristic *h, const sdb_board *goal);

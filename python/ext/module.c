@@ -129,7 +129,7 @@ PyMODINIT_FUNC PyInit__slidedb(void)
 	if (!error_factory)
 		return NULL;
 	PyTypeObject *types[] = { &ext_database_type, &ext_answer_type, &ext_check_type,
-	                          &ext_heuristic_type };
+	                          &ext_heuristic_type, &ext_states_type };
 	PyObject *m = PyModule_Create(&module);
 	if (!m)
 		return NULL;

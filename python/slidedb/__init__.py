@@ -33,6 +33,7 @@ from ._slidedb import (
     Check,
     Database,
     Heuristic,
+    States,
     default_path,
     version,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "Answer",
     "Check",
     "Heuristic",
+    "States",
     "MOVES",
     "MAX_CELLS",
     "FORMAT_VERSION",
