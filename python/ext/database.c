@@ -29,6 +29,25 @@ void ext_unpin(ext_database *d)
 		db_release(d);
 }
 
+int ext_hold(ext_database **slot, ext_database *d)
+{
+	*slot = NULL;
+	if (!ext_pin(d))
+		return -1;
+	*slot = (ext_database *)Py_NewRef(d);
+	return 0;
+}
+
+void ext_let_go(ext_database **slot)
+{
+	ext_database *d = *slot;
+	if (d) {
+		*slot = NULL;
+		ext_unpin(d);
+		Py_DECREF(d);
+	}
+}
+
 static int db_closed(const ext_database *d)
 {
 	return !d->db || d->guard.closing;

@@ -83,6 +83,13 @@ int ext_uint_arg(uint64_t *v, PyObject *obj, const char *name, uint64_t lo, uint
 int ext_distance_args(int *lo, int *hi, PyObject *distance, PyObject *min_distance,
                       PyObject *max_distance);
 
+/* The hold of an object that reads d's tables (a Heuristic, a States) on
+ * d: a reference and a pin, kept until ext_let_go() (a later close() of d
+ * waits for it). ext_hold() sets *slot, or returns -1 (raised) when d was
+ * closed meanwhile; ext_let_go() clears it (NULL is fine). */
+int ext_hold(ext_database **slot, ext_database *d);
+void ext_let_go(ext_database **slot);
+
 /* A size argument: None (0, 0), "WxH" or (W, H). 0 or -1 (raised). */
 int ext_size_arg(PyObject *obj, int *w, int *h);
 

@@ -16,25 +16,20 @@ typedef struct {
 
 PyObject *ext_heuristic_new(ext_database *d, sdb_heuristic *h, const sdb_board *goal)
 {
-	/* The heuristic's own pin on d; it fails when another thread closed d
-	 * while the set was opened (the caller's pin kept it open meanwhile). */
-	if (!ext_pin(d))
-		return NULL;
 	heuristic_object *o = PyObject_New(heuristic_object, &ext_heuristic_type);
-	if (o) {
-		o->guard = (ext_guard){ 0 };
-		o->db = NULL;
-		o->h = NULL;
-		o->goal = *goal;
-		if (!(o->name = PyUnicode_FromString(sdb_heuristic_name(h))))
-			Py_CLEAR(o);
-	}
-	if (!o) {
-		ext_unpin(d);
+	if (!o)
+		return NULL;
+	o->guard = (ext_guard){ 0 };
+	o->h = NULL;   /* the caller closes h on failure */
+	o->goal = *goal;
+	o->name = NULL;
+	/* the hold fails when another thread closed d while the set was opened
+	 * (the caller's pin kept it open meanwhile) */
+	if (ext_hold(&o->db, d) || !(o->name = PyUnicode_FromString(sdb_heuristic_name(h)))) {
+		Py_DECREF(o);
 		return NULL;
 	}
 	o->h = h;
-	o->db = (ext_database *)Py_NewRef(d);
 	return (PyObject *)o;
 }
 
@@ -44,10 +39,7 @@ static void h_release(heuristic_object *o)
 {
 	sdb_heuristic_close(o->h);
 	o->h = NULL;
-	if (o->db) {
-		ext_unpin(o->db);
-		Py_CLEAR(o->db);
-	}
+	ext_let_go(&o->db);
 }
 
 static PyObject *h_close(heuristic_object *o, PyObject *noargs)

@@ -112,10 +112,7 @@ static void st_release(states_object *o)
 {
 	sdb_states_close(o->s);
 	o->s = NULL;
-	if (o->db) {
-		ext_unpin(o->db);
-		Py_CLEAR(o->db);
-	}
+	ext_let_go(&o->db);
 }
 
 static PyObject *st_close(states_object *o, PyObject *noargs)
@@ -137,24 +134,21 @@ static void st_dealloc(states_object *o)
 static PyObject *states_new(ext_database *d, sdb_states *s, const sdb_board *goal,
                             Py_ssize_t chunk)
 {
-	if (!ext_pin(d)) {   /* closed by another thread while the listing was opened */
-		sdb_states_close(s);
-		return NULL;
-	}
 	states_object *o = PyObject_New(states_object, &ext_states_type);
 	if (!o) {
-		ext_unpin(d);
 		sdb_states_close(s);
 		return NULL;
 	}
 	o->guard = (ext_guard){ 0 };
-	o->db = (ext_database *)Py_NewRef(d);
 	o->s = s;
 	o->goal = *goal;
 	o->count = o->left = sdb_states_count(s);
 	o->chunk = chunk;
 	o->busy = 0;
 	o->dists = -1;
+	/* the hold fails when another thread closed d while s was opened */
+	if (ext_hold(&o->db, d))
+		Py_CLEAR(o);
 	return (PyObject *)o;
 }
 
