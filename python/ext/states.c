@@ -66,11 +66,12 @@ static PyObject *whole(sdb_states *s, const sdb_board *goal)
 	if (count > (uint64_t)NPY_MAX_INTP / goal->n)
 		return PyErr_NoMemory();
 	const npy_intp n = (npy_intp)count;
+	const npy_intp step = n < WHOLE_STEP ? n : WHOLE_STEP;
 	PyArrayObject *cells = cells_array(n, goal->n), *dist = NULL;
 	PyObject *result = NULL;
-	int16_t *first = malloc(WHOLE_STEP * sizeof *first);
+	int16_t *first = malloc((size_t)(step ? step : 1) * sizeof *first);
 	if (!cells || !first) {
-		if (first == NULL)
+		if (cells && !first)
 			PyErr_NoMemory();
 		goto done;
 	}
@@ -78,7 +79,7 @@ static PyObject *whole(sdb_states *s, const sdb_board *goal)
 	/* The first step tells whether there are distances; only then is their
 	 * array made (2 bytes a state for nothing, else). */
 	npy_intp done = 0;
-	long got = list_rows(s, rows, first, (size_t)(n < WHOLE_STEP ? n : WHOLE_STEP));
+	long got = list_rows(s, rows, first, (size_t)step);
 	if (got < 0)
 		goto done;
 	if (n == 0 || has_distances(first, got)) {
