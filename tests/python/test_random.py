@@ -101,7 +101,8 @@ def test_dataset(db, tmp_path):
     ({"seed": -1}, r"seed must be an integer from 0 to 2\*\*64 - 1 \(None: a fresh seed\), not -1"),
     ({"seed": 2**64}, r"seed must be an integer from 0 to 2\*\*64 - 1"),
     ({"distance": -2}, r"distance must be an integer from 0 to 127, not -2"),
-    ({"min_distance": 2**80}, r"min_distance must be an integer from 0 to 127, not 1208925819614629174706176"),
+    ({"min_distance": 2**80},
+     r"min_distance must be an integer from 0 to 127, not 1208925819614629174706176"),
     ({"max_distance": 1000}, r"max_distance must be an integer from 0 to 127"),
     ({"count": -1}, r"count must be an integer from 0 to"),
 ])

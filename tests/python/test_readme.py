@@ -68,7 +68,8 @@ def test_tour_usage_line(readme_dir):
     with the venv's Python: a python3 first on PATH may be another one."""
     doc = (ROOT / "examples" / "python_tour.py").read_text().split('"""')[1]
     usage = [line.strip() for line in doc.splitlines() if "examples/python_tour.py" in line]
-    assert len(usage) == 1 and usage[0].startswith(".venv/bin/python examples/python_tour.py"), usage
+    assert len(usage) == 1, usage
+    assert usage[0].startswith(".venv/bin/python examples/python_tour.py"), usage
     out = subprocess.run([sys.executable, str(ROOT / "examples" / "python_tour.py")],
                          cwd=readme_dir, capture_output=True, text=True, check=True).stdout
     assert "(0 to go)" in out and (readme_dir / "slidedb-dataset.npz").exists()

@@ -106,13 +106,17 @@ def test_two_bit_table(tmp_path):
 
 
 @pytest.mark.parametrize("kw, error, match", [
-    ({"size": "3x3", "distance": 3, "max_distance": 4}, slidedb.InvalidBoardError, "does not combine"),
-    ({"size": "3x3", "min_distance": 5, "max_distance": 4}, slidedb.InvalidBoardError, "over max_distance"),
-    ({"size": "3x3", "distance": 128}, slidedb.InvalidBoardError, "distance must be an integer from 0 to 127"),
+    ({"size": "3x3", "distance": 3, "max_distance": 4},
+     slidedb.InvalidBoardError, "does not combine"),
+    ({"size": "3x3", "min_distance": 5, "max_distance": 4},
+     slidedb.InvalidBoardError, "over max_distance"),
+    ({"size": "3x3", "distance": 128},
+     slidedb.InvalidBoardError, "distance must be an integer from 0 to 127"),
     ({"size": "3x3", "chunk": 0}, slidedb.InvalidBoardError, "chunk must be an integer from 1 to"),
     ({"size": "3x3", "chunk": 2.5}, TypeError, ""),
     ({}, slidedb.InvalidBoardError, r"states\(\) needs a size"),
-    ({"size": "3x3", "goal": "1 2 3 4 5 6 7 8 8"}, slidedb.InvalidBoardError, "goal: tile 8 appears twice"),
+    ({"size": "3x3", "goal": "1 2 3 4 5 6 7 8 8"},
+     slidedb.InvalidBoardError, "goal: tile 8 appears twice"),
     ({"size": "3x3", "walk": 3}, TypeError, "walk"),
     ({"size": "3x3\x00"}, slidedb.InvalidBoardError, "NUL"),
 ])
