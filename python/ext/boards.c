@@ -269,7 +269,7 @@ unsigned long ext_main_thread;
 
 /* How often a search in the main thread looks for Ctrl-C: the GIL is taken
  * for it, which may wait for another thread's switch interval (5 ms). */
-#define POLL_SECONDS 0.05
+#define POLL_SECONDS 0.1
 
 /* The library's poll, called without the GIL every 16384 nodes: run the
  * signal handlers Python has (Ctrl-C raises KeyboardInterrupt), and stop the
