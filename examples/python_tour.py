@@ -4,17 +4,29 @@
 1. A hint loop: a player's board, the best move, until the puzzle is solved.
 2. A solver of your own: IDA* in Python on the 15-puzzle, guided by the
    database's pattern-database heuristic, checked against the library's.
-3. A dataset for learning: labelled 3x3 boards written with numpy.savez.
+3. A dataset for learning: labelled 3x3 boards written with numpy.savez,
+   and every state at the hardest distances, once each.
+
+From the repository's root, with the programs on PATH and the package
+installed in .venv as the README's section "Python" says (run it with that
+venv's Python: a python3 that comes first on PATH may be another one):
 
     slidedb-gen full 3x3 && slidedb-gen pdb 4x4 --partition 5-5-5
-    python3 examples/python_tour.py [DB] [OUT.npz]
+    .venv/bin/python examples/python_tour.py [DB] [OUT.npz]
+
+DB defaults to ./slidedb.lmdb (or $SLIDEDB_DB), OUT.npz to ./slidedb-dataset.npz.
 """
 
 import sys
 
-import numpy as np
+try:
+    import numpy as np
 
-import slidedb
+    import slidedb
+except ImportError as e:
+    sys.exit(f"python_tour.py: {sys.executable} cannot import {e.name}: run the tour with the "
+             "Python of the venv the package is installed in (.venv/bin/python "
+             "examples/python_tour.py; README, section Python)")
 
 
 def hint_loop(db, board):
@@ -92,6 +104,9 @@ def main():
         counts = np.bincount(data["distances"])
         print(f"  {out}: {len(data['states'])} boards, distances {data['distances'].min()}"
               f"..{data['distances'].max()}, most common {counts.argmax()}")
+        states, distances = db.states("3x3", min_distance=28)   # each state once, no draws
+        print(f"  every state 28 moves or more from the goal: {len(states)}, "
+              f"{np.bincount(distances)[28:].tolist()} at 28..31")
 
 
 if __name__ == "__main__":

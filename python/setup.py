@@ -15,9 +15,16 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
-import numpy
+try:
+    import numpy
+except ImportError:
+    raise SystemExit(f"slidedb: NumPy is not importable by {sys.executable}, and the extension "
+                     "is built against it: make the venv from Debian's python3 with its packages "
+                     "(/usr/bin/python3 -m venv --system-site-packages .venv), or install numpy "
+                     "into it") from None
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.sdist import sdist

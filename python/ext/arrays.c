@@ -37,6 +37,50 @@ static int check_range(PyArrayObject *a, npy_intp cells)
 	return 0;
 }
 
+int ext_refuse_tiles(PyObject *obj, PyArrayObject *raw, const char *what)
+{
+	const char *type = PyArray_DESCR(raw)->typeobj->tp_name;
+	PyArrayObject *values = NULL;
+	if (!PyArray_Check(obj))   /* values as Python made them, not as NumPy cast them */
+		values = (PyArrayObject *)PyArray_FromAny(obj, PyArray_DescrFromType(NPY_OBJECT), 0, 0,
+		                                          NPY_ARRAY_CARRAY_RO, NULL);
+	PyErr_Clear();
+	const npy_intp n = values ? PyArray_SIZE(values) : 0;
+	const npy_intp cells = n && PyArray_DIM(values, 0) ? n / PyArray_DIM(values, 0) : 1;
+	PyObject **v = values ? PyArray_DATA(values) : NULL;
+	for (npy_intp i = 0; i < n; i++) {
+		if (!PyIndex_Check(v[i])) {
+			type = Py_TYPE(v[i])->tp_name;
+			break;
+		}
+		PyObject *x = PyNumber_Index(v[i]);
+		int over = 0;
+		const long long t = x ? PyLong_AsLongLongAndOverflow(x, &over) : 0;
+		if (x && (over || t < 0 || t > 255)) {
+			PyObject *r = PyObject_Repr(x);
+			const char *tile = r ? PyUnicode_AsUTF8(r) : NULL;
+			PyErr_Clear();
+			if (what)
+				ext_invalid("%s: tile %.60s is out of range", what, tile ? tile : "?");
+			else
+				ext_invalid("board %ld: tile %.60s is out of range", (long)(i / cells),
+				            tile ? tile : "?");
+			Py_XDECREF(r);
+			Py_DECREF(x);
+			Py_DECREF(values);
+			return -1;
+		}
+		Py_XDECREF(x);
+		PyErr_Clear();
+	}
+	Py_XDECREF(values);
+	if (what)
+		ext_invalid("%s: tiles must be integers, not %s", what, type);
+	else
+		ext_invalid("states must hold integers (the tiles, 0 for the blank), not %s", type);
+	return -1;
+}
+
 PyArrayObject *ext_states(PyObject *obj, const sdb_db *db, int *w, int *h)
 {
 	PyArrayObject *a = (PyArrayObject *)PyArray_FromAny(obj, NULL, 0, 0, 0, NULL);
@@ -52,8 +96,7 @@ PyArrayObject *ext_states(PyObject *obj, const sdb_db *db, int *w, int *h)
 	}
 	const npy_intp n = PyArray_DIM(a, 0);
 	if (!PyArray_ISINTEGER(a) && !(n == 0 && PyArray_ISFLOAT(a))) {
-		ext_invalid("states must hold integers (the tiles, 0 for the blank), not %s",
-		            PyArray_DESCR(a)->typeobj->tp_name);
+		ext_refuse_tiles(obj, a, NULL);
 		Py_DECREF(a);
 		return NULL;
 	}

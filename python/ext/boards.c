@@ -1,9 +1,96 @@
 /* Arguments: sizes, boards in every form Python callers hold them, search
  * limits. Boards become text for the library's one parser, so that a board
  * means here exactly what it means to slidedb-lookup. */
+#include <time.h>
+
 #include "ext.h"
 
 enum { TEXT_CAP = 4096 };
+
+const char *ext_text(PyObject *str, const char *what)
+{
+	Py_ssize_t len;
+	const char *s = PyUnicode_AsUTF8AndSize(str, &len);
+	if (s && strlen(s) != (size_t)len) {
+		const Py_ssize_t at = PyUnicode_FindChar(str, 0, 0, PyUnicode_GET_LENGTH(str), 1);
+		ext_invalid("%s: a NUL character at position %zd", what, at + 1);
+		return NULL;
+	}
+	return s;
+}
+
+int ext_uint_arg(uint64_t *v, PyObject *obj, const char *name, uint64_t lo, uint64_t hi,
+                 const char *none)
+{
+	PyObject *i = PyNumber_Index(obj);
+	if (!i)
+		return -1;
+	unsigned long long x = PyLong_AsUnsignedLongLong(i);
+	int out = x < lo || x > hi;
+	if (x == (unsigned long long)-1 && PyErr_Occurred()) {
+		if (!PyErr_ExceptionMatches(PyExc_OverflowError)) {
+			Py_DECREF(i);
+			return -1;
+		}
+		PyErr_Clear();   /* negative, or beyond 64 bits */
+		out = 1;
+	}
+	if (out) {
+		char top[24] = "2**64 - 1";
+		if (hi != UINT64_MAX)
+			snprintf(top, sizeof top, "%llu", (unsigned long long)hi);
+		PyObject *r = PyObject_Repr(i);
+		const char *given = r ? PyUnicode_AsUTF8(r) : NULL;
+		PyErr_Clear();
+		ext_invalid("%s must be an integer from %llu to %s%s%s%s, not %.60s", name,
+		            (unsigned long long)lo, top, none ? " (" : "", none ? none : "",
+		            none ? ")" : "", given ? given : "that");
+		Py_XDECREF(r);
+	}
+	Py_DECREF(i);
+	if (out)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* A distance argument that may be None (-1). */
+static int distance_arg(int *v, PyObject *obj, const char *name)
+{
+	uint64_t x;
+	*v = -1;
+	if (obj == Py_None)
+		return 0;
+	if (ext_uint_arg(&x, obj, name, 0, SDB_MAX_DISTANCE - 1, NULL))
+		return -1;
+	*v = (int)x;
+	return 0;
+}
+
+int ext_distance_args(int *lo, int *hi, PyObject *distance, PyObject *min_distance,
+                      PyObject *max_distance)
+{
+	int d;
+	if (distance_arg(&d, distance, "distance") || distance_arg(lo, min_distance, "min_distance") ||
+	    distance_arg(hi, max_distance, "max_distance"))
+		return -1;
+	if (d >= 0 && (*lo >= 0 || *hi >= 0)) {
+		ext_invalid("distance is one distance: it does not combine with min_distance or "
+		            "max_distance");
+		return -1;
+	}
+	if (d >= 0) {
+		*lo = *hi = d;
+	} else if (*lo >= 0 || *hi >= 0) {
+		*lo = *lo < 0 ? 0 : *lo;
+		*hi = *hi < 0 ? SDB_MAX_DISTANCE - 1 : *hi;
+		if (*lo > *hi) {
+			ext_invalid("min_distance %d is over max_distance %d", *lo, *hi);
+			return -1;
+		}
+	}
+	return 0;
+}
 
 int ext_size_arg(PyObject *obj, int *w, int *h)
 {
@@ -11,7 +98,7 @@ int ext_size_arg(PyObject *obj, int *w, int *h)
 	if (obj == NULL || obj == Py_None)
 		return 0;
 	if (PyUnicode_Check(obj)) {
-		const char *text = PyUnicode_AsUTF8(obj);
+		const char *text = ext_text(obj, "size");
 		if (!text)
 			return -1;
 		if (sdb_size_parse(w, h, text) == 0)
@@ -20,17 +107,23 @@ int ext_size_arg(PyObject *obj, int *w, int *h)
 		return -1;
 	}
 	if (PyTuple_Check(obj) && PyTuple_GET_SIZE(obj) == 2) {
-		long a = PyLong_AsLong(PyTuple_GET_ITEM(obj, 0));
-		long b = PyLong_AsLong(PyTuple_GET_ITEM(obj, 1));
+		int over_a, over_b;
+		long a = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(obj, 0), &over_a);
+		long b = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(obj, 1), &over_b);
 		if (PyErr_Occurred())
 			return -1;
-		if (a > 0 && b > 0 && a < 100 && b < 100 && sdb_size_valid((int)a, (int)b)) {
+		if (!over_a && !over_b && a > 0 && b > 0 && a < 100 && b < 100 &&
+		    sdb_size_valid((int)a, (int)b)) {
 			*w = (int)a;
 			*h = (int)b;
 			return 0;
 		}
-		ext_invalid("size: (%ld, %ld) is not a board slidedb models (2 <= W, H and W*H <= 16)",
-		            a, b);
+		PyObject *r = PyObject_Repr(obj);
+		const char *given = r ? PyUnicode_AsUTF8(r) : NULL;
+		PyErr_Clear();
+		ext_invalid("size: %.80s is not a board slidedb models (2 <= W, H and W*H <= 16)",
+		            given ? given : "that");
+		Py_XDECREF(r);
 		return -1;
 	}
 	PyErr_Format(PyExc_TypeError, "size must be 'WxH' or (W, H), not %.100s",
@@ -88,7 +181,7 @@ static int array_text(PyArrayObject *a, char *buf, size_t *len, const char *what
 static int board_text(PyObject *obj, char *buf, size_t *len, const char *what)
 {
 	if (PyUnicode_Check(obj)) {
-		const char *s = PyUnicode_AsUTF8(obj);
+		const char *s = ext_text(obj, what);
 		return s ? put(buf, len, s, what) : -1;
 	}
 	if (PyBytes_Check(obj) || PyByteArray_Check(obj) || PyDict_Check(obj)) {
@@ -104,8 +197,7 @@ static int board_text(PyObject *obj, char *buf, size_t *len, const char *what)
 		ext_invalid("%s: a board is one row of cells or rows of cells, not an array of "
 		            "%d dimensions", what, PyArray_NDIM(raw));
 	} else if (!PyArray_ISINTEGER(raw) && !(PyArray_SIZE(raw) == 0)) {
-		ext_invalid("%s: tiles must be integers, not %s", what,
-		            PyArray_DESCR(raw)->typeobj->tp_name);
+		ext_refuse_tiles(obj, raw, what);
 	} else {
 		PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY((PyObject *)raw, NPY_LONG, 1, 2,
 		                                                    NPY_ARRAY_CARRAY | NPY_ARRAY_FORCECAST);
@@ -158,6 +250,14 @@ int ext_board(sdb_board *b, const sdb_db *db, PyObject *obj, int w, int h, const
 	return 0;
 }
 
+int ext_goal(sdb_board *goal, const sdb_db *db, PyObject *obj, int w, int h)
+{
+	if (obj && obj != Py_None)
+		return ext_board(goal, db, obj, w, h, "goal");
+	sdb_board_goal(goal, w, h, w * h - 1);
+	return 0;
+}
+
 PyObject *ext_board_str(const sdb_board *b)
 {
 	char text[3 * SDB_MAX_CELLS];
@@ -165,19 +265,40 @@ PyObject *ext_board_str(const sdb_board *b)
 	return PyUnicode_FromString(text);
 }
 
+unsigned long ext_main_thread;
+
+/* How often a search in the main thread looks for Ctrl-C: the GIL is taken
+ * for it, which may wait for another thread's switch interval (5 ms). */
+#define POLL_SECONDS 0.1
+
+/* The library's poll, called without the GIL every 16384 nodes: run the
+ * signal handlers Python has (Ctrl-C raises KeyboardInterrupt), and stop the
+ * search if one raised. The exception stays set for the caller to return. */
+static int poll_signals(void *ctx, const sdb_search_progress *p)
+{
+	static double next;   /* only the main thread polls */
+	struct timespec ts;
+	(void)ctx;
+	(void)p;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	const double now = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	if (now < next)
+		return 0;
+	next = now + POLL_SECONDS;
+	PyGILState_STATE g = PyGILState_Ensure();
+	const int stop = PyErr_CheckSignals() < 0;
+	PyGILState_Release(g);
+	return stop;
+}
+
 int ext_limits(sdb_solve_limits *l, PyObject *max_nodes, PyObject *timeout)
 {
-	l->max_nodes = 0;
-	l->timeout = 0;
-	if (max_nodes && max_nodes != Py_None) {
-		l->max_nodes = PyLong_AsUnsignedLongLong(max_nodes);
-		if (PyErr_Occurred())
-			return -1;
-		if (l->max_nodes == 0) {
-			ext_invalid("max_nodes must be at least 1 (None: no limit)");
-			return -1;
-		}
-	}
+	*l = (sdb_solve_limits){ 0 };   /* every field: no poll unless one is set */
+	if (PyThread_get_thread_ident() == ext_main_thread)
+		l->poll = poll_signals;
+	if (max_nodes && max_nodes != Py_None &&
+	    ext_uint_arg(&l->max_nodes, max_nodes, "max_nodes", 1, UINT64_MAX, "None: no limit"))
+		return -1;
 	if (timeout && timeout != Py_None) {
 		l->timeout = PyFloat_AsDouble(timeout);
 		if (PyErr_Occurred())

@@ -8,22 +8,73 @@
 
 #include "ext.h"
 
+static void db_release(ext_database *d)
+{
+	sdb_db_close(d->db);
+	d->db = NULL;
+}
+
 const sdb_db *ext_pin(ext_database *d)
 {
-	if (!d->db || d->closing) {
+	if (!d->db) {   /* __init__ failed, or was never called */
 		PyErr_SetString(PyExc_ValueError, "the database is closed");
 		return NULL;
 	}
-	d->pins++;
-	return d->db;
+	return ext_guard_pin(&d->guard, "database") ? NULL : d->db;
 }
 
 void ext_unpin(ext_database *d)
 {
-	if (--d->pins == 0 && d->closing) {
-		sdb_db_close(d->db);
-		d->db = NULL;
+	if (ext_guard_unpin(&d->guard))
+		db_release(d);
+}
+
+int ext_hold(ext_database **slot, ext_database *d)
+{
+	*slot = NULL;
+	if (!ext_pin(d))
+		return -1;
+	*slot = (ext_database *)Py_NewRef(d);
+	return 0;
+}
+
+void ext_let_go(ext_database **slot)
+{
+	ext_database *d = *slot;
+	if (d) {
+		*slot = NULL;
+		ext_unpin(d);
+		Py_DECREF(d);
 	}
+}
+
+static int db_closed(const ext_database *d)
+{
+	return !d->db || d->guard.closing;
+}
+
+/* 0, or -1 (raised) when the bytes object b holds a NUL. */
+static int bytes_nul(PyObject *b, const char *what)
+{
+	const char *at = memchr(PyBytes_AS_STRING(b), 0, (size_t)PyBytes_GET_SIZE(b));
+	if (!at)
+		return 0;
+	ext_invalid("%s: a NUL character at position %zd", what, at - PyBytes_AS_STRING(b) + 1);
+	return -1;
+}
+
+/* A path argument (str, bytes or os.PathLike) as the file system's bytes:
+ * a new reference, or NULL (raised; InvalidBoardError for a NUL, which would
+ * open the file named by the text before it). */
+static PyObject *path_arg(PyObject *path)
+{
+	PyObject *fs = PyOS_FSPath(path), *bytes = NULL;
+	if (!fs)
+		return NULL;
+	if (PyUnicode_Check(fs) ? ext_text(fs, "path") != NULL : !bytes_nul(fs, "path"))
+		PyUnicode_FSConverter(fs, &bytes);
+	Py_DECREF(fs);
+	return bytes;
 }
 
 static int db_init(ext_database *self, PyObject *args, PyObject *kw)
@@ -37,7 +88,7 @@ static int db_init(ext_database *self, PyObject *args, PyObject *kw)
 		return -1;
 	}
 	PyObject *bytes = NULL;
-	if (path != Py_None && !PyUnicode_FSConverter(path, &bytes))
+	if (path != Py_None && !(bytes = path_arg(path)))
 		return -1;
 	const char *p = bytes ? PyBytes_AS_STRING(bytes) : NULL;
 	sdb_db *db = NULL;
@@ -47,7 +98,7 @@ static int db_init(ext_database *self, PyObject *args, PyObject *kw)
 	Py_END_ALLOW_THREADS
 	Py_XDECREF(bytes);
 	if (err) {
-		ext_raise(err, -1, err == SDB_ENOTFOUND);
+		ext_raise(err, -1, 1);
 		return -1;
 	}
 	self->db = db;
@@ -58,7 +109,7 @@ static int db_init(ext_database *self, PyObject *args, PyObject *kw)
 static void db_dealloc(ext_database *self)
 {
 	/* Every pin holds a reference: none are left here. */
-	sdb_db_close(self->db);
+	db_release(self);
 	Py_XDECREF(self->path);
 	Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -66,20 +117,15 @@ static void db_dealloc(ext_database *self)
 static PyObject *db_close(ext_database *self, PyObject *noargs)
 {
 	(void)noargs;
-	if (self->db && !self->closing) {
-		self->closing = 1;
-		if (self->pins == 0) {
-			sdb_db_close(self->db);
-			self->db = NULL;
-		}
-	}
+	if (self->db && ext_guard_close(&self->guard))
+		db_release(self);
 	Py_RETURN_NONE;
 }
 
 static PyObject *db_enter(ext_database *self, PyObject *noargs)
 {
 	(void)noargs;
-	if (!self->db || self->closing) {
+	if (db_closed(self)) {
 		PyErr_SetString(PyExc_ValueError, "the database is closed");
 		return NULL;
 	}
@@ -94,7 +140,7 @@ static PyObject *db_exit(ext_database *self, PyObject *args)
 
 static PyObject *db_repr(ext_database *self)
 {
-	if (!self->db || self->closing)
+	if (db_closed(self))
 		return PyUnicode_FromFormat("<slidedb.Database %R (closed)>", self->path);
 	const int n = sdb_table_count(self->db);
 	return PyUnicode_FromFormat("<slidedb.Database %R: %d table%s>", self->path, n,
@@ -110,7 +156,7 @@ static PyObject *get_path(ext_database *self, void *c)
 static PyObject *get_closed(ext_database *self, void *c)
 {
 	(void)c;
-	return PyBool_FromLong(!self->db || self->closing);
+	return PyBool_FromLong(db_closed(self));
 }
 
 static PyObject *get_changed(ext_database *self, void *c)
@@ -144,7 +190,7 @@ static PyObject *db_reopen(ext_database *self, PyObject *noargs)
 		return NULL;
 	}
 	o->db = fresh;
-	o->pins = o->closing = 0;
+	o->guard = (ext_guard){ 0 };
 	o->path = Py_NewRef(self->path);
 	return (PyObject *)o;
 }
@@ -210,15 +256,16 @@ static PyObject *db_solve(ext_database *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "start", "goal", "size", "path", "all_best", "count", "tiles",
 	                          "all", "limit", "max_nodes", "timeout", NULL };
-	PyObject *start, *goal = Py_None, *size = Py_None, *max_nodes = Py_None, *timeout = Py_None;
+	PyObject *start, *goal = Py_None, *size = Py_None, *max_nodes = Py_None, *timeout = Py_None,
+	         *limit_obj = NULL;
 	int path = 0, all_best = 0, count = 0, tiles = 0, all = 0;
-	Py_ssize_t limit = 100;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OpppppnOO:solve", kwlist, &start, &goal,
-	                                 &size, &path, &all_best, &count, &tiles, &all, &limit,
+	uint64_t limit = 100;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OpppppOOO:solve", kwlist, &start, &goal,
+	                                 &size, &path, &all_best, &count, &tiles, &all, &limit_obj,
 	                                 &max_nodes, &timeout))
 		return NULL;
-	if (limit < 0)
-		return ext_invalid("limit must be 0 or more");
+	if (limit_obj && ext_uint_arg(&limit, limit_obj, "limit", 0, UINT64_MAX, NULL))
+		return NULL;
 	int w, h;
 	sdb_answer_opts opts = { .want_moves = 1, .want_best_moves = all_best,
 	                         .want_count = count };
@@ -238,7 +285,7 @@ static PyObject *db_solve(ext_database *self, PyObject *args, PyObject *kw)
 	Py_BEGIN_ALLOW_THREADS
 	err = sdb_answer_query(&a, db, &q.start, &q.goal, &opts);
 	if (!err && all && a.solvable)
-		err = sdb_answer_paths(NULL, db, &q.start, &q.goal, (uint64_t)limit, &opts, add_seq, &s);
+		err = sdb_answer_paths(NULL, db, &q.start, &q.goal, limit, &opts, add_seq, &s);
 	Py_END_ALLOW_THREADS
 	PyObject *result = NULL, *list = NULL;
 	if (err)
@@ -268,7 +315,7 @@ static PyObject *db_check(ext_database *self, PyObject *args, PyObject *kw)
 	sdb_answer_opts opts = { .want_moves = 0 };
 	if (ext_size_arg(size, &w, &h) || ext_limits(&opts.limits, max_nodes, timeout))
 		return NULL;
-	const char *m = PyUnicode_AsUTF8(moves);
+	const char *m = ext_text(moves, "moves");
 	if (!m)
 		return NULL;
 	const sdb_db *db = ext_pin(self);
@@ -286,16 +333,6 @@ static PyObject *db_check(ext_database *self, PyObject *args, PyObject *kw)
 	}
 	ext_unpin(self);
 	return result;
-}
-
-/* The goal of a batch: the goal argument, else the standard goal of the
- * size (given, or decided by the states). */
-static int batch_goal(sdb_board *goal, const sdb_db *db, PyObject *obj, int w, int h)
-{
-	if (obj && obj != Py_None)
-		return ext_board(goal, db, obj, w, h, "goal");
-	sdb_board_goal(goal, w, h, w * h - 1);
-	return 0;
 }
 
 /* distance(), best_move() and label(): one pass of sdb_batch_distance(). */
@@ -326,7 +363,7 @@ static PyObject *batch(ext_database *self, PyObject *args, PyObject *kw, int wan
 		h = goal.h;
 	}
 	if (!(rows = ext_states(states, db, &w, &h)) ||
-	    (goal_obj == Py_None && batch_goal(&goal, db, goal_obj, w, h)))
+	    (goal_obj == Py_None && ext_goal(&goal, db, goal_obj, w, h)))
 		goto done;
 	npy_intp n = PyArray_DIM(rows, 0);
 	if ((want_dist && !(dist = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT16))) ||
@@ -375,22 +412,8 @@ static uint64_t fresh_seed(void)
 	return seed;
 }
 
-/* An int argument that may be None (-1). */
-static int opt_int(PyObject *o, const char *name, int *v)
-{
-	*v = -1;
-	if (o == Py_None)
-		return 0;
-	long x = PyLong_AsLong(o);
-	if (x == -1 && PyErr_Occurred())
-		return -1;
-	if (x < 0 || x > 1000000) {
-		ext_invalid("%s must be 0 or more", name);
-		return -1;
-	}
-	*v = (int)x;
-	return 0;
-}
+/* The longest random walk random() takes, as slidedb-lookup --walk. */
+enum { MAX_WALK = 1000000 };
 
 enum { DRAW_CHUNK = 1024 };
 
@@ -425,48 +448,38 @@ static PyObject *db_random(ext_database *self, PyObject *args, PyObject *kw)
 	static char *kwlist[] = { "size", "count", "distance", "min_distance", "max_distance",
 	                          "goal", "walk", "seed", NULL };
 	PyObject *size = Py_None, *goal_obj = Py_None, *seed_obj = Py_None, *dist_obj = Py_None,
-	         *min_obj = Py_None, *max_obj = Py_None, *walk_obj = Py_None;
-	Py_ssize_t count = 1;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "|On$OOOOOO:random", kwlist, &size, &count,
+	         *min_obj = Py_None, *max_obj = Py_None, *walk_obj = Py_None, *count_obj = NULL;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO$OOOOOO:random", kwlist, &size, &count_obj,
 	                                 &dist_obj, &min_obj, &max_obj, &goal_obj, &walk_obj,
 	                                 &seed_obj))
 		return NULL;
-	int w, h, d, lo, hi, walk;
-	if (ext_size_arg(size, &w, &h) || opt_int(dist_obj, "distance", &d) ||
-	    opt_int(min_obj, "min_distance", &lo) || opt_int(max_obj, "max_distance", &hi) ||
-	    opt_int(walk_obj, "walk", &walk))
+	int w, h, lo, hi, walk = -1;
+	uint64_t count = 1, seed = 0, steps;
+	if (ext_size_arg(size, &w, &h) ||
+	    (count_obj && ext_uint_arg(&count, count_obj, "count", 0, PY_SSIZE_T_MAX, NULL)) ||
+	    ext_distance_args(&lo, &hi, dist_obj, min_obj, max_obj))
 		return NULL;
-	if (count < 0)
-		return ext_invalid("count must be 0 or more");
-	if (d >= 0 && (lo >= 0 || hi >= 0))
-		return ext_invalid("distance is one distance: it does not combine with min_distance "
-		                   "or max_distance");
-	if (walk >= 0 && (d >= 0 || lo >= 0 || hi >= 0))
+	if (walk_obj != Py_None) {
+		if (ext_uint_arg(&steps, walk_obj, "walk", 0, MAX_WALK, NULL))
+			return NULL;
+		walk = (int)steps;
+	}
+	if (walk >= 0 && lo >= 0)
 		return ext_invalid("walk draws a random walk: it does not combine with distance, "
 		                   "min_distance or max_distance");
-	if (d >= 0)
-		lo = hi = d;
-	else if (lo >= 0 || hi >= 0) {
-		lo = lo < 0 ? 0 : lo;
-		hi = hi < 0 ? SDB_MAX_DISTANCE - 1 : hi;
-		if (lo > hi)
-			return ext_invalid("min_distance %d is over max_distance %d", lo, hi);
-	}
 	if (!w && goal_obj == Py_None)
 		return ext_invalid("random() needs a size ('3x3') or a goal");
-	uint64_t seed = fresh_seed();
-	if (seed_obj != Py_None) {
-		seed = PyLong_AsUnsignedLongLong(seed_obj);
-		if (PyErr_Occurred())
-			return NULL;
-	}
+	if (seed_obj == Py_None)
+		seed = fresh_seed();
+	else if (ext_uint_arg(&seed, seed_obj, "seed", 0, UINT64_MAX, "None: a fresh seed"))
+		return NULL;
 	const sdb_db *db = ext_pin(self);
 	if (!db)
 		return NULL;
 	sdb_board goal;
 	PyObject *result = NULL;
-	if (batch_goal(&goal, db, goal_obj, w, h) == 0) {
-		npy_intp dims[2] = { count, goal.n };
+	if (ext_goal(&goal, db, goal_obj, w, h) == 0) {
+		npy_intp dims[2] = { (npy_intp)count, goal.n };
 		PyArrayObject *out = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_UINT8);
 		sdb_sampler *s = NULL;
 		int err = 0;
@@ -494,11 +507,15 @@ static PyObject *db_heuristic(ext_database *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "set", "goal", "size", NULL };
 	const char *set = NULL;
-	PyObject *goal_obj = Py_None, *size = Py_None;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "|zO$O:heuristic", kwlist, &set, &goal_obj, &size))
+	PyObject *set_obj = Py_None, *goal_obj = Py_None, *size = Py_None;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO$O:heuristic", kwlist, &set_obj, &goal_obj,
+	                                 &size))
 		return NULL;
+	if (set_obj != Py_None && !PyUnicode_Check(set_obj))
+		return PyErr_Format(PyExc_TypeError, "set must be a str or None, not %.100s",
+		                    Py_TYPE(set_obj)->tp_name);
 	int w, h;
-	if (ext_size_arg(size, &w, &h))
+	if ((set_obj != Py_None && !(set = ext_text(set_obj, "set"))) || ext_size_arg(size, &w, &h))
 		return NULL;
 	const sdb_db *db = ext_pin(self);
 	if (!db)
@@ -517,7 +534,7 @@ static PyObject *db_heuristic(ext_database *self, PyObject *args, PyObject *kw)
 	} else if (goal_obj == Py_None && !w) {
 		ext_unpin(self);
 		return ext_invalid("heuristic() needs a goal, a size ('4x4') or a set's name");
-	} else if (batch_goal(&goal, db, goal_obj, w, h)) {
+	} else if (ext_goal(&goal, db, goal_obj, w, h)) {
 		ext_unpin(self);
 		return NULL;
 	}
@@ -569,7 +586,8 @@ static PyMethodDef db_methods[] = {
 	  "all_best: fill best_moves (every first move of an optimal solution).\n"
 	  "count: fill solutions (the number of optimal sequences, exact) and best_moves.\n"
 	  "all, limit: fill all_moves with up to limit optimal sequences.\n"
-	  "max_nodes, timeout: bounds on a search (boards without full tables, 4x4).\n\n"
+	  "max_nodes, timeout: bounds on a search (boards without full tables, 4x4). Ctrl-C\n"
+	  "  stops a search in the main thread (KeyboardInterrupt).\n\n"
 	  "Returns an Answer (an unsolvable pair is an answer: solvable is False).\n"
 	  "Raises InvalidBoardError, AmbiguousSizeError, TableNotFoundError (naming the\n"
 	  "slidedb-gen command), SearchLimitError, CorruptDatabaseError." },
@@ -608,10 +626,31 @@ static PyMethodDef db_methods[] = {
 	  "(or min_distance to max_distance), or among every board that can reach the goal\n"
 	  "(no distance: any size, no table needed), or scrambled by a random walk of `walk`\n"
 	  "moves. The same seed gives the same boards as the CLI's --seed.\n\n"
-	  "size: 'WxH' or (W, H); goal: a board (default: the standard goal of the size).\n\n"
+	  "size: 'WxH' or (W, H); goal: a board (default: the standard goal of the size).\n"
+	  "distance, min_distance, max_distance: 0 to 127 (distance does not combine with the\n"
+	  "  others; one end of a range alone leaves the other open); walk: 0 to 1000000 moves\n"
+	  "  (not with a distance); seed: 0 to 2**64 - 1 (None: a fresh one).\n\n"
 	  "Returns a uint8 array of shape (count, W*H). Raises InvalidBoardError (no state at\n"
-	  "that distance: the message gives the range), TableNotFoundError, BoardTooLargeError\n"
-	  "(a distance on a board without full tables)." },
+	  "that distance: the message gives the range; a number out of its range),\n"
+	  "TableNotFoundError, BoardTooLargeError (a distance on a board without full tables)." },
+	{ "states", (PyCFunction)(void (*)(void))ext_db_states, METH_VARARGS | METH_KEYWORDS,
+	  "states($self, size=None, *, distance=None, min_distance=None, max_distance=None,\n"
+	  "       goal=None, chunk=None)\n--\n\n"
+	  "Every state exactly `distance` moves from the goal (or min_distance to max_distance),\n"
+	  "each once, in the index order of the goal's full table: a dataset for learning\n"
+	  "without the repeats and gaps of random(). No distance: every state that reaches the\n"
+	  "goal, with their distances when the goal has a full table of bytes, else (no table,\n"
+	  "or one of two bits) the goal's class in rank order without distances.\n\n"
+	  "size, goal, distance, min_distance, max_distance: as random() takes them (a size or\n"
+	  "  a goal; distance does not combine with a range; one end of a range alone leaves\n"
+	  "  the other open; 0 to 127).\n"
+	  "chunk: None for the whole listing at once; N for an iterator of chunks of up to N\n"
+	  "  rows (a States), for tables too big to hold at once (2x6: 239 million states).\n\n"
+	  "Returns (states, distances): a uint8 array (N, W*H), 0 for the blank, and an int16\n"
+	  "array (N,), or None without distances; with chunk, a States of such tuples.\n"
+	  "Raises TableNotFoundError (a distance needs the goal's full table: the message\n"
+	  "names the slidedb-gen command), BoardTooLargeError (over 14 cells: no listing),\n"
+	  "InvalidBoardError (a distance with a two-bit table, a bad argument)." },
 	{ "heuristic", (PyCFunction)(void (*)(void))db_heuristic, METH_VARARGS | METH_KEYWORDS,
 	  "heuristic($self, set=None, goal=None, *, size=None)\n--\n\n"
 	  "A lower bound on the distance to goal, for a solver of your own: the additive\n"

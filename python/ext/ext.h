@@ -19,24 +19,45 @@
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
 
-extern PyTypeObject ext_database_type, ext_answer_type, ext_check_type, ext_heuristic_type;
+extern PyTypeObject ext_database_type, ext_answer_type, ext_check_type, ext_heuristic_type,
+                    ext_states_type;
 
 /* Raise the exception of slidedb.errors for a library failure, with
  * sdb_errdetail() as its message (index: the failed row of a batch, or -1;
- * opening: a missing file is DatabaseNotFoundError). Returns NULL. */
+ * opening: the failure is of opening a database, where a missing file is
+ * DatabaseNotFoundError and a path that is no file DatabaseIOError; the
+ * classes are chosen in errors.py). Returns NULL. */
 PyObject *ext_raise(int err, Py_ssize_t index, int opening);
 /* Raise the class of err with a message of our own. Returns NULL. */
 PyObject *ext_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The same for SDB_EINVAL: slidedb.InvalidBoardError. */
 PyObject *ext_invalid(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* What keeps a handle that threads share (a Database, a Heuristic) alive
+ * under the calls that use it without the GIL: close() from another thread
+ * only marks it closed, and the last call under way releases it. Read and
+ * written with the GIL held. Every ext_guard_pin() that succeeds is followed
+ * by one ext_guard_unpin(). */
+typedef struct ext_guard {
+	int pins;      /* calls under way, and the objects that depend on the handle */
+	int closing;   /* close() was called: no new pins; released with the last one */
+} ext_guard;
+
+/* Pin g for a call: 0, or -1 with ValueError "the <what> is closed". */
+int ext_guard_pin(ext_guard *g, const char *what);
+/* Unpin g: 1 when the caller must release the handle now (closed, and that
+ * was the last pin), else 0. */
+int ext_guard_unpin(ext_guard *g);
+/* close(): 1 when the caller must release the handle now (no pins), 0 when
+ * the last unpin will (or it was closed before). */
+int ext_guard_close(ext_guard *g);
+
 /* An open database as the other types hold it. */
 typedef struct ext_database {
 	PyObject_HEAD
 	sdb_db *db;
 	PyObject *path;
-	int pins;      /* calls under way without the GIL, and open heuristics */
-	int closing;   /* close() was called: close when the last pin goes */
+	ext_guard guard;   /* pins: calls under way, open heuristics and listings */
 } ext_database;
 
 /* The handle of d for a call that may release the GIL, pinned so that a
@@ -44,6 +65,30 @@ typedef struct ext_database {
  * closed. Every ext_pin is followed by one ext_unpin, with the GIL held. */
 const sdb_db *ext_pin(ext_database *d);
 void ext_unpin(ext_database *d);
+
+/* The text of str (a str) for the library, which reads C strings: NULL
+ * (raised: InvalidBoardError naming `what` and the position) when it holds
+ * a NUL, which would end the text there. */
+const char *ext_text(PyObject *str, const char *what);
+
+/* An integer argument in lo .. hi: 0, or -1 (raised: TypeError for what is
+ * no integer, InvalidBoardError naming `name`, its range and, if not NULL,
+ * what None means, for a number out of range). */
+int ext_uint_arg(uint64_t *v, PyObject *obj, const char *name, uint64_t lo, uint64_t hi,
+                 const char *none);
+
+/* The distances a call asks for, as Database.random() and states() read
+ * them: `distance` alone, or min_distance / max_distance (one of them leaves
+ * the other end open), never both; none gives -1, -1. 0 or -1 (raised). */
+int ext_distance_args(int *lo, int *hi, PyObject *distance, PyObject *min_distance,
+                      PyObject *max_distance);
+
+/* The hold of an object that reads d's tables (a Heuristic, a States) on
+ * d: a reference and a pin, kept until ext_let_go() (a later close() of d
+ * waits for it). ext_hold() sets *slot, or returns -1 (raised) when d was
+ * closed meanwhile; ext_let_go() clears it (NULL is fine). */
+int ext_hold(ext_database **slot, ext_database *d);
+void ext_let_go(ext_database **slot);
 
 /* A size argument: None (0, 0), "WxH" or (W, H). 0 or -1 (raised). */
 int ext_size_arg(PyObject *obj, int *w, int *h);
@@ -57,16 +102,34 @@ int ext_query(sdb_query *q, const sdb_db *db, PyObject *start, PyObject *goal, i
 /* One board (as ext_query()'s start) of size w x h, or inferred when 0. */
 int ext_board(sdb_board *b, const sdb_db *db, PyObject *obj, int w, int h, const char *what);
 
+/* The goal of a call: the goal argument (a board of size w x h, or of its
+ * own size when 0), else the standard goal of w x h (given). 0 or -1. */
+int ext_goal(sdb_board *goal, const sdb_db *db, PyObject *obj, int w, int h);
+
 /* A board as the CLI writes it: "1 2 3 0 8 4 7 6 5". */
 PyObject *ext_board_str(const sdb_board *b);
+
+/* Refuse obj, which NumPy read as `raw` but not as integers, saying why:
+ * NumPy reads a Python int beyond 64 bits, or 2**63 among small ints, as
+ * objects or floats, so the values are looked at (a tile out of range, or
+ * the first value that is no integer). what: the board's name ("start"), or
+ * NULL for the rows of a batch ("board I: ..."). Returns -1 (raised). */
+int ext_refuse_tiles(PyObject *obj, PyArrayObject *raw, const char *what);
 
 /* The rows of a states array: a C-contiguous (N, W*H) uint8 array; the size
  * from *w, *h when set, else from a (N, H, W) shape, else the cell count
  * (settled by db's tables). New reference, or NULL (raised). */
 PyArrayObject *ext_states(PyObject *obj, const sdb_db *db, int *w, int *h);
 
-/* Search limits from max_nodes and timeout arguments (None: no limit). */
+/* Search limits from max_nodes and timeout arguments (None: no limit).
+ * In the main thread they carry a poll that lets Ctrl-C stop the search:
+ * the search then fails with SDB_ELIMIT and KeyboardInterrupt is already
+ * raised (ext_raise() keeps it). */
 int ext_limits(sdb_solve_limits *l, PyObject *max_nodes, PyObject *timeout);
+
+/* The interpreter's main thread (threading.main_thread()), the only one
+ * Python runs signal handlers in; set when the module is imported. */
+extern unsigned long ext_main_thread;
 
 /* A new Answer / Check object. */
 PyObject *ext_answer_new(const sdb_query *q, const sdb_answer *a, unsigned asked,
@@ -93,6 +156,9 @@ PyObject *ext_fields_dict(PyObject *o, const ext_field *fields, size_t n, unsign
 
 /* A table's catalog entry as a dict, as `slidedb-lookup info --json`. */
 PyObject *ext_table_dict(const sdb_table *t);
+
+/* Database.states(): the whole listing, or a States of chunks. */
+PyObject *ext_db_states(ext_database *self, PyObject *args, PyObject *kw);
 
 /* A new Heuristic over d (pinned until it is closed). */
 PyObject *ext_heuristic_new(ext_database *d, sdb_heuristic *h, const sdb_board *goal);

@@ -1,12 +1,14 @@
 /* Heuristic: a lower bound on the distance to one goal (an additive
  * pattern-database set, or Manhattan distance with linear conflicts), for
  * solvers written in Python. It reads the tables of its Database, which it
- * keeps open (pinned) until it is closed. */
+ * keeps open (pinned) until it is released; calls pin the heuristic itself,
+ * so that close() from another thread waits for them (ext_guard). */
 #include "ext.h"
 
 typedef struct {
 	PyObject_HEAD
-	ext_database *db;   /* NULL once closed */
+	ext_guard guard;
+	ext_database *db;   /* NULL once released */
 	sdb_heuristic *h;
 	sdb_board goal;
 	PyObject *name;
@@ -17,49 +19,56 @@ PyObject *ext_heuristic_new(ext_database *d, sdb_heuristic *h, const sdb_board *
 	heuristic_object *o = PyObject_New(heuristic_object, &ext_heuristic_type);
 	if (!o)
 		return NULL;
-	o->name = PyUnicode_FromString(sdb_heuristic_name(h));
-	if (!o->name) {
-		o->db = NULL;
-		o->h = NULL;
+	o->guard = (ext_guard){ 0 };
+	o->h = NULL;   /* the caller closes h on failure */
+	o->goal = *goal;
+	o->name = NULL;
+	/* the hold fails when another thread closed d while the set was opened
+	 * (the caller's pin kept it open meanwhile) */
+	if (ext_hold(&o->db, d) || !(o->name = PyUnicode_FromString(sdb_heuristic_name(h)))) {
 		Py_DECREF(o);
 		return NULL;
 	}
 	o->h = h;
-	o->goal = *goal;
-	o->db = (ext_database *)Py_NewRef(d);
-	ext_pin(d);   /* d is pinned by the caller: this cannot fail */
 	return (PyObject *)o;
+}
+
+/* Free the heuristic and let go of its database: once closed and no call
+ * is under way. */
+static void h_release(heuristic_object *o)
+{
+	sdb_heuristic_close(o->h);
+	o->h = NULL;
+	ext_let_go(&o->db);
 }
 
 static PyObject *h_close(heuristic_object *o, PyObject *noargs)
 {
 	(void)noargs;
-	if (o->db) {
-		sdb_heuristic_close(o->h);
-		o->h = NULL;
-		ext_unpin(o->db);
-		Py_CLEAR(o->db);
-	}
+	if (ext_guard_close(&o->guard))
+		h_release(o);
 	Py_RETURN_NONE;
 }
 
 static void h_dealloc(heuristic_object *o)
 {
+	/* every call under way holds a reference: no pins are left here */
 	h_close(o, NULL);
 	Py_XDECREF(o->name);
 	PyObject_Free(o);
 }
 
-/* The heuristic, pinned for a call; NULL (raised) once closed. */
+/* The heuristic, pinned for a call (its arguments may run Python code, and
+ * values() releases the GIL); NULL (raised) once closed. */
 static const sdb_heuristic *h_pin(heuristic_object *o)
 {
-	if (!o->db) {
-		PyErr_SetString(PyExc_ValueError, "the heuristic is closed");
-		return NULL;
-	}
-	/* its own pin keeps the handle open, even after the database's close() */
-	o->db->pins++;
-	return o->h;
+	return ext_guard_pin(&o->guard, "heuristic") ? NULL : o->h;
+}
+
+static void h_unpin(heuristic_object *o)
+{
+	if (ext_guard_unpin(&o->guard))
+		h_release(o);
 }
 
 static PyObject *h_value(heuristic_object *o, PyObject *state)
@@ -73,7 +82,7 @@ static PyObject *h_value(heuristic_object *o, PyObject *state)
 		int v = sdb_heuristic_value(h, &b);
 		result = v < 0 ? ext_raise(v, -1, 0) : PyLong_FromLong(v);
 	}
-	ext_unpin(o->db);
+	h_unpin(o);
 	return result;
 }
 
@@ -97,14 +106,14 @@ static PyObject *h_values(heuristic_object *o, PyObject *states)
 	}
 	Py_XDECREF(rows);
 	Py_XDECREF(out);
-	ext_unpin(o->db);
+	h_unpin(o);
 	return result;
 }
 
 static PyObject *h_enter(heuristic_object *o, PyObject *noargs)
 {
 	(void)noargs;
-	if (!o->db) {
+	if (o->guard.closing) {
 		PyErr_SetString(PyExc_ValueError, "the heuristic is closed");
 		return NULL;
 	}
@@ -122,7 +131,7 @@ static PyObject *h_repr(heuristic_object *o)
 	char goal[3 * SDB_MAX_CELLS];
 	sdb_board_format(goal, sizeof goal, &o->goal);
 	return PyUnicode_FromFormat("<slidedb.Heuristic %R for %dx%d goal '%s'%s>", o->name,
-	                            o->goal.w, o->goal.h, goal, o->db ? "" : " (closed)");
+	                            o->goal.w, o->goal.h, goal, o->guard.closing ? " (closed)" : "");
 }
 
 static PyObject *get_name(heuristic_object *o, void *c)

@@ -7,6 +7,8 @@ static PyObject *error_factory;   /* slidedb.errors._error */
 
 PyObject *ext_raise(int err, Py_ssize_t index, int opening)
 {
+	if (err == SDB_ELIMIT && PyErr_Occurred())
+		return NULL;   /* a search stopped by a signal handler's exception (Ctrl-C) */
 	const char *detail = sdb_errdetail();
 	PyObject *at = index >= 0 ? PyLong_FromSsize_t(index) : Py_NewRef(Py_None);
 	PyObject *e = at ? PyObject_CallFunction(error_factory, "isOO", err,
@@ -100,9 +102,25 @@ static struct PyModuleDef module = {
 	NULL, NULL, NULL, NULL
 };
 
+/* The main thread's id, whichever thread imports the module. */
+static int find_main_thread(void)
+{
+	PyObject *threading = PyImport_ImportModule("threading");
+	PyObject *main = threading ? PyObject_CallMethod(threading, "main_thread", NULL) : NULL;
+	PyObject *ident = main ? PyObject_GetAttrString(main, "ident") : NULL;
+	if (ident)
+		ext_main_thread = PyLong_AsUnsignedLong(ident);
+	Py_XDECREF(ident);
+	Py_XDECREF(main);
+	Py_XDECREF(threading);
+	return PyErr_Occurred() ? -1 : 0;
+}
+
 PyMODINIT_FUNC PyInit__slidedb(void)
 {
 	import_array();
+	if (find_main_thread())
+		return NULL;
 	PyObject *errors = PyImport_ImportModule("slidedb.errors");
 	if (!errors)
 		return NULL;
@@ -111,7 +129,7 @@ PyMODINIT_FUNC PyInit__slidedb(void)
 	if (!error_factory)
 		return NULL;
 	PyTypeObject *types[] = { &ext_database_type, &ext_answer_type, &ext_check_type,
-	                          &ext_heuristic_type };
+	                          &ext_heuristic_type, &ext_states_type };
 	PyObject *m = PyModule_Create(&module);
 	if (!m)
 		return NULL;

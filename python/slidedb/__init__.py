@@ -33,6 +33,7 @@ from ._slidedb import (
     Check,
     Database,
     Heuristic,
+    States,
     default_path,
     version,
 )
@@ -55,10 +56,12 @@ __version__ = version()
 __all__ = [
     "open",
     "dataset",
+    "DATASET_MAX_NODES",
     "Database",
     "Answer",
     "Check",
     "Heuristic",
+    "States",
     "MOVES",
     "MAX_CELLS",
     "FORMAT_VERSION",
@@ -85,10 +88,20 @@ def open(path: Optional[PathLike] = None) -> Database:  # noqa: A001 (as io.open
 
     Raises:
         DatabaseNotFoundError: no such file (build one with ``slidedb-gen``).
+        DatabaseIOError: the path is no file (a directory), or the system
+            failed to read it.
         CorruptDatabaseError: not a slidedb database, or truncated.
         VersionError: written in another format version.
+        InvalidBoardError: a NUL character in the path.
     """
     return Database(path)
+
+
+#: The bound on each search of :func:`dataset` (boards without full tables):
+#: about ten seconds of IDA* on one core, the budget slidedb-serve gives one
+#: query. A node count, not a time, so that a seed gives the same dataset, or
+#: the same error, on any machine.
+DATASET_MAX_NODES = 50_000_000
 
 
 def dataset(
@@ -100,16 +113,21 @@ def dataset(
     max_distance: Optional[int] = None,
     goal: Any = None,
     seed: Optional[int] = None,
+    max_nodes: Optional[int] = DATASET_MAX_NODES,
+    timeout: Optional[float] = None,
 ) -> dict[str, _np.ndarray]:
     """Labelled boards for learning: random states with their exact labels.
 
     Draws ``count`` boards independently and uniformly among the states
     ``min_distance`` to ``max_distance`` moves from the goal (every reachable
     state when both are ``None``), as :meth:`Database.random` does, and labels
-    them with :meth:`Database.label` (one pass over the table).
+    them with :meth:`Database.label` (one pass over the table). For every
+    state of a table once, without repeats, see :meth:`Database.states`.
 
     Args:
-        db: an open database with the full table of ``size`` for the goal.
+        db: an open database with the full table of ``size`` for the goal;
+            boards without one (4x4) are labelled by a search each, on the
+            database's strongest pattern-database set.
         size: ``"WxH"`` or ``(W, H)``.
         count: the number of boards.
         min_distance, max_distance: the range of distances (inclusive); one
@@ -118,6 +136,12 @@ def dataset(
             the blank last.
         seed: the same seed gives the same dataset (and the boards of
             ``slidedb-lookup random --seed``).
+        max_nodes, timeout: bounds on each board's search, as
+            :meth:`Database.solve` takes them (``None``: no bound). By
+            default a search stops after 50 million nodes
+            (``DATASET_MAX_NODES``), so that a dataset of 4x4 boards on a
+            weak set ends with an error instead of running for days; full
+            tables never search. Ctrl-C stops a search too.
 
     Returns:
         A dict ready for ``numpy.savez(file, **data)`` or a training loop:
@@ -130,19 +154,21 @@ def dataset(
         TableNotFoundError: no full table for the goal (the message names the
             ``slidedb-gen`` command).
         InvalidBoardError: a range that holds no state.
+        SearchLimitError: a board's search reached ``max_nodes`` or
+            ``timeout`` (its ``index`` is the board's row).
     """
     if min_distance is None and max_distance is None:
         states = db.random(size, count, goal=goal, seed=seed)
     else:
         states = db.random(size, count, min_distance=min_distance,
                            max_distance=max_distance, goal=goal, seed=seed)
-    # The goal as cells, settled by the library as for any query.
-    probe = db.random(size, 1, goal=goal, seed=0)[0]
-    goal_board = db.solve(probe, goal, size=size).goal
-    distances, best_moves = db.label(states, goal, size=size)
+    # A walk of no moves is the goal, as the library reads it: no search.
+    goal_cells = db.random(size, 1, goal=goal, walk=0)[0]
+    distances, best_moves = db.label(states, goal, size=size, max_nodes=max_nodes,
+                                     timeout=timeout)
     return {
         "states": states,
         "distances": distances,
         "best_moves": best_moves,
-        "goal": _np.array(goal_board.split(), dtype=_np.uint8),
+        "goal": goal_cells,
     }

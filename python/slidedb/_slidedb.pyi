@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from types import TracebackType
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Iterator, Optional, Sequence, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -111,6 +111,31 @@ class Heuristic:
         /,
     ) -> None: ...
 
+#: A listing's rows: the states (uint8, (N, W*H)) and their distances (int16,
+#: (N,)), or None when the listing has none (no table of bytes for the goal).
+StateRows = tuple[npt.NDArray[np.uint8], Optional[npt.NDArray[np.int16]]]
+
+class States(Iterator[StateRows]):
+    @property
+    def count(self) -> int: ...
+    @property
+    def chunk(self) -> int: ...
+    @property
+    def goal(self) -> str: ...
+    @property
+    def size(self) -> str: ...
+    def __iter__(self) -> States: ...
+    def __next__(self) -> StateRows: ...
+    def close(self) -> None: ...
+    def __enter__(self) -> States: ...
+    def __exit__(
+        self,
+        exc_type: Optional[type[BaseException]],
+        exc: Optional[BaseException],
+        tb: Optional[TracebackType],
+        /,
+    ) -> None: ...
+
 class Database:
     def __init__(self, path: Union[str, bytes, os.PathLike[str], os.PathLike[bytes], None] = None) -> None: ...
     @property
@@ -194,6 +219,28 @@ class Database:
         walk: Optional[int] = None,
         seed: Optional[int] = None,
     ) -> npt.NDArray[np.uint8]: ...
+    @overload
+    def states(
+        self,
+        size: Optional[Size] = None,
+        *,
+        distance: Optional[int] = None,
+        min_distance: Optional[int] = None,
+        max_distance: Optional[int] = None,
+        goal: Optional[Board] = None,
+        chunk: None = None,
+    ) -> StateRows: ...
+    @overload
+    def states(
+        self,
+        size: Optional[Size] = None,
+        *,
+        distance: Optional[int] = None,
+        min_distance: Optional[int] = None,
+        max_distance: Optional[int] = None,
+        goal: Optional[Board] = None,
+        chunk: int,
+    ) -> States: ...
     def heuristic(
         self,
         set: Optional[str] = None,

@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -33,6 +34,13 @@ LOOKUP = program("slidedb-lookup")
 def run(*args, input=None, check=True):
     """Run a program; its CompletedProcess (text)."""
     return subprocess.run([*args], input=input, capture_output=True, text=True, check=check)
+
+
+def run_python(script, *args, timeout=120):
+    """Run Python code in a child interpreter (argv[1:] = args): a crash there
+    fails the test that asks, with its output, instead of killing the suite."""
+    return subprocess.run([sys.executable, "-c", script, *map(str, args)], capture_output=True,
+                          text=True, timeout=timeout)
 
 
 def lookup_json(db, *args, input=None):

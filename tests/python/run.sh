@@ -12,6 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=$1
 shift
 mkdir -p "$work"
+work=$(cd "$work" && pwd)   # absolute: the suite runs in it (the README's relative one too)
 venv="$work/venv"
 [ -x "$venv/bin/python" ] || /usr/bin/python3 -m venv --system-site-packages "$venv"
 # pip builds in python/build/, where setuptools keeps the objects of earlier

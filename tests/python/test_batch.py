@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import slidedb
+from conftest import run_python
 from reference import all_boards, bfs, neighbours
 
 STANDARD = (1, 2, 3, 4, 5, 6, 7, 8, 0)
@@ -133,3 +134,25 @@ def test_search_batch(db15):
         db15.distance(np.array([[0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1]]),
                       max_nodes=100)
     assert e.value.index == 0
+
+
+SEARCHED_BATCH = """
+import sys
+import slidedb
+with slidedb.open(sys.argv[1]) as db:
+    board = "4 1 12 0 2 14 13 3 8 6 9 7 11 15 10 5"   # 53 moves, 30921 nodes (5-5-5)
+    want = db.solve(board)
+    assert want.nodes > 16384, want.nodes
+    d, m = db.label([[int(t) for t in board.split()]], max_nodes=10**9)
+    assert (d[0], slidedb.MOVES[m[0]]) == (want.distance, want.best_move), (d, m)
+    assert db.distance([[int(t) for t in board.split()]])[0] == want.distance
+print("ok")
+"""
+
+
+def test_long_search_in_a_batch(db15_path):
+    """A batch search long enough to reach its checkpoints (every 16384 nodes).
+    The batch's limits were left uninitialised but for max_nodes and timeout,
+    so the search called a garbage poll function there (SIGSEGV)."""
+    r = run_python(SEARCHED_BATCH, db15_path)
+    assert r.returncode == 0 and r.stdout == "ok\n", (r.returncode, r.stderr[-2000:])

@@ -144,3 +144,20 @@ def test_ambiguous_size(workdir):
         assert d.solve("[[1,2,3],[4,0,5]]").size == "3x2"
         assert d.distance([[[1, 2, 3], [4, 0, 5]]]).tolist() == [1]
         assert d.distance([[1, 2, 3, 4, 0, 5]], size="3x2").tolist() == [1]
+
+
+def test_nul_in_path(db_path):
+    """A NUL in a path would open the file named by the text before it."""
+    for path in (f"{db_path}\x00junk", f"{db_path}\x00junk".encode()):
+        with pytest.raises(ValueError, match="path: a NUL character at position") as e:
+            slidedb.open(path)
+        assert isinstance(e.value, slidedb.InvalidBoardError)
+
+
+def test_open_a_directory(tmp_path):
+    """A directory is no database: the library's error on open (its code and
+    message), raised as a database error, not as an invalid board."""
+    with pytest.raises(slidedb.DatabaseIOError, match=f"^{tmp_path}: not a regular file$") as e:
+        slidedb.open(tmp_path)
+    assert isinstance(e.value, OSError) and not isinstance(e.value, ValueError)
+    assert e.value.code == -1

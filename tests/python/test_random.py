@@ -72,8 +72,6 @@ def test_random_errors(db, db15):
         db.random(count=3)
     with pytest.raises(slidedb.InvalidBoardError, match="count"):
         db.random("3x3", -1)
-    with pytest.raises(OverflowError):
-        db.random("3x3", 1, seed=-1)
 
 
 def test_dataset(db, tmp_path):
@@ -95,3 +93,45 @@ def test_dataset(db, tmp_path):
     assert other["goal"].tolist() == [0, 1, 2, 3, 4, 5]
     assert np.array_equal(other["distances"], db.distance(other["states"], "0 1 2 3 4 5"))
     assert np.all(slidedb.dataset(db, "3x3", 100, max_distance=5, seed=3)["distances"] <= 5)
+
+
+@pytest.mark.parametrize("kw, match", [
+    ({"walk": 2_000_000}, r"walk must be an integer from 0 to 1000000, not 2000000"),
+    ({"walk": -1}, r"walk must be an integer from 0 to 1000000, not -1"),
+    ({"seed": -1}, r"seed must be an integer from 0 to 2\*\*64 - 1 \(None: a fresh seed\), not -1"),
+    ({"seed": 2**64}, r"seed must be an integer from 0 to 2\*\*64 - 1"),
+    ({"distance": -2}, r"distance must be an integer from 0 to 127, not -2"),
+    ({"min_distance": 2**80},
+     r"min_distance must be an integer from 0 to 127, not 1208925819614629174706176"),
+    ({"max_distance": 1000}, r"max_distance must be an integer from 0 to 127"),
+    ({"count": -1}, r"count must be an integer from 0 to"),
+])
+def test_random_ranges(db, kw, match):
+    """Out-of-range numbers are ValueErrors that name the argument and its
+    range (they were bare OverflowErrors, or 'walk must be 0 or more')."""
+    kw = {"count": 1, **kw}
+    with pytest.raises(slidedb.InvalidBoardError, match=match):
+        db.random("3x3", **kw)
+    with pytest.raises(TypeError):
+        db.random("3x3", 1, seed=1.5)
+
+
+def test_dataset_limits(db15):
+    """A 4x4 dataset searches every board: its searches are bounded by
+    default (max_nodes, as solve() takes it), and the bounds can be given."""
+    import inspect
+
+    params = inspect.signature(slidedb.dataset).parameters
+    assert params["max_nodes"].default == 50_000_000 and params["timeout"].default is None
+    data = slidedb.dataset(db15, "4x4", 3, seed=5)           # 30921, 252684, 14590 nodes
+    assert data["goal"].tolist() == [*range(1, 16), 0]
+    want = [db15.solve(s) for s in data["states"]]
+    assert data["distances"].tolist() == [a.distance for a in want]
+    assert [slidedb.MOVES[m] for m in data["best_moves"]] == [a.best_move for a in want]
+    with pytest.raises(slidedb.SearchLimitError) as e:
+        slidedb.dataset(db15, "4x4", 3, seed=5, max_nodes=100_000)
+    assert e.value.index == 1
+    with pytest.raises(slidedb.SearchLimitError, match="time limit"):
+        slidedb.dataset(db15, "4x4", 3, seed=6, timeout=0.01)
+    with pytest.raises(slidedb.InvalidBoardError, match="max_nodes"):
+        slidedb.dataset(db15, "4x4", 3, seed=5, max_nodes=0)

@@ -19,11 +19,15 @@ def readme_dir(tmp_path_factory):
     return d
 
 
-def test_readme_session(readme_dir, monkeypatch):
+def python_section():
+    """The README's section Python."""
     text = (ROOT / "README.md").read_text()
     section = text[text.index("\n## Python\n"):]
-    section = section[:section.index("\n## ", 1)]
-    blocks = re.findall(r"```pycon\n(.*?)```", section, re.S)
+    return section[:section.index("\n## ", 1)]
+
+
+def test_readme_session(readme_dir, monkeypatch):
+    blocks = re.findall(r"```pycon\n(.*?)```", python_section(), re.S)
     assert blocks, "no ```pycon block in the README's section Python"
     monkeypatch.chdir(readme_dir)
     monkeypatch.delenv("SLIDEDB_DB", raising=False)
@@ -37,6 +41,18 @@ def test_readme_session(readme_dir, monkeypatch):
     assert (readme_dir / "train.npz").exists()
 
 
+def test_readme_commands_use_the_venv():
+    """The section's commands run the venv's Python: a python3 first on PATH
+    (pyenv, conda, /usr/local) is another one, without the package. It says
+    how to start Python on the package, and never runs a bare python3 or pip."""
+    blocks = re.findall(r"```sh\n(.*?)```", python_section(), re.S)
+    commands = [line.split("#")[0].strip() for block in blocks for line in block.splitlines()]
+    commands = [c for c in commands if c]
+    assert any(c.split()[0] == ".venv/bin/python" for c in commands), commands
+    assert not [c for c in commands if c.split()[0] in ("python", "python3", "pip", "pip3")]
+    assert "/usr/bin/python3 -m venv --system-site-packages .venv" in commands[0]
+
+
 def test_tour(readme_dir):
     out = subprocess.run([sys.executable, str(ROOT / "examples" / "python_tour.py"),
                           str(readme_dir / "slidedb.lmdb"), str(readme_dir / "tour.npz")],
@@ -45,3 +61,24 @@ def test_tour(readme_dir):
     ours, theirs = re.findall(r"(\d+) moves", out.split("2. ")[1])[:2]
     assert ours == theirs
     assert (readme_dir / "tour.npz").exists()
+
+
+def test_tour_usage_line(readme_dir):
+    """The tour's usage line runs as written (from where the database is),
+    with the venv's Python: a python3 first on PATH may be another one."""
+    doc = (ROOT / "examples" / "python_tour.py").read_text().split('"""')[1]
+    usage = [line.strip() for line in doc.splitlines() if "examples/python_tour.py" in line]
+    assert len(usage) == 1, usage
+    assert usage[0].startswith(".venv/bin/python examples/python_tour.py"), usage
+    out = subprocess.run([sys.executable, str(ROOT / "examples" / "python_tour.py")],
+                         cwd=readme_dir, capture_output=True, text=True, check=True).stdout
+    assert "(0 to go)" in out and (readme_dir / "slidedb-dataset.npz").exists()
+
+
+def test_tour_without_the_package():
+    """Run by a Python that has not got the package (or NumPy): one line that
+    says which Python to run it with, not a traceback."""
+    r = subprocess.run([sys.executable, "-I", "-S", str(ROOT / "examples" / "python_tour.py")],
+                       capture_output=True, text=True)
+    assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
+    assert len(r.stderr.splitlines()) == 1 and ".venv/bin/python" in r.stderr, r.stderr

@@ -5,10 +5,11 @@ import numpy as np
 import pytest
 
 import slidedb
-from conftest import GEN, lookup_json, run
+from conftest import GEN, lookup_json, run, run_python
 from reference import bfs, cells, replay
 
 GOAL = "1 2 3 4 5 6 7 8 0"
+GOAL_CELLS = [1, 2, 3, 4, 5, 6, 7, 8, 0]
 
 
 @pytest.fixture(scope="module")
@@ -202,3 +203,90 @@ def test_check_errors(db):
         db.check(GOAL, "r r")
     with pytest.raises(TypeError):
         db.check(GOAL, 5)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda db: db.check("1 2 3 4 5 6 0 7 8", "rr\x00uuuuuu"),
+     "moves: a NUL character at position 3"),
+    (lambda db: db.solve("1 2 3 4 5 6 7 0 8\x00 8"), "start: a NUL character at position 18"),
+    (lambda db: db.solve(GOAL, "1 2 3 4 5 6 7 8 0\x00"), "goal: a NUL character at position 18"),
+    (lambda db: db.solve(GOAL, size="3x3\x00zz"), "size: a NUL character at position 4"),
+    (lambda db: db.distance([[1, 2, 3, 4, 5, 6, 7, 8, 0]], "1 2 3 4 5 6 7 8 0\x00"), "goal: a NUL"),
+    (lambda db: db.random("3x3\x00", 1), "size: a NUL"),
+    (lambda db: db.random("3x3", 1, goal="\x001 2 3 4 5 6 7 8 0"),
+     "goal: a NUL character at position 1"),
+    (lambda db: db.heuristic("manhattan\x00", size="3x3"), "set: a NUL character at position 10"),
+    (lambda db: db.heuristic("manhattan", size="3x3").value("1 2 3 4 5 6 7 8 0\x00"),
+     "state: a NUL"),
+])
+def test_nul_characters(db, call, match):
+    """The library reads C strings: a NUL would cut the text short there
+    ('rr\\0uuuuuu' judged as 'rr': optimal). Refused instead, naming it."""
+    with pytest.raises(slidedb.InvalidBoardError, match=match) as e:
+        call(db)
+    assert isinstance(e.value, ValueError)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda db: db.solve([1, 2, 3, 4, 5, 6, 7, 8, 2**63]),
+     r"start: tile 9223372036854775808 is out of range"),
+    (lambda db: db.solve([1, 2, 3, 4, 5, 6, 7, 8, 2**64]),
+     r"start: tile 18446744073709551616 is out of range"),
+    (lambda db: db.solve(GOAL, [[1, 2, 3], [4, 5, 6], [7, 8, -2**63 - 1]]),
+     r"goal: tile -9223372036854775809 is out"),
+    (lambda db: db.distance([GOAL_CELLS, GOAL_CELLS[:8] + [2**63]]),
+     r"board 1: tile 9223372036854775808 is out of range"),
+    (lambda db: db.distance([[GOAL_CELLS[:3], GOAL_CELLS[3:6], GOAL_CELLS[6:8] + [2**70]]]),
+     r"board 0: tile 1180591620717411303424 is out of range"),
+    (lambda db: db.solve([1, 2, 3, 4, 5, 6, 7, 8, 0.5]),
+     r"start: tiles must be integers, not float"),
+    (lambda db: db.distance([GOAL_CELLS[:8] + [None]]),
+     r"states must hold integers .* not NoneType"),
+    (lambda db: db.solve(GOAL, max_nodes=-1),
+     r"max_nodes must be an integer from 1 to 2\*\*64 - 1 \(None: no limit\), not -1"),
+    (lambda db: db.distance([GOAL_CELLS], max_nodes=2**64),
+     r"max_nodes must be an integer from 1 to 2\*\*64 - 1"),
+    (lambda db: db.check(GOAL, "", max_nodes=0), r"max_nodes must be an integer from 1"),
+    (lambda db: db.solve(GOAL, all=True, limit=-1),
+     r"limit must be an integer from 0 to 2\*\*64 - 1, not -1"),
+    (lambda db: db.solve(GOAL, size=(2**70, 3)),
+     r"size: \(1180591620717411303424, 3\) is not a board"),
+])
+def test_numbers_out_of_range(db, call, match):
+    """A number out of range is a ValueError that names it and says why (it
+    was 'not numpy.float64' for 2**63, a bare OverflowError for -1)."""
+    with pytest.raises(slidedb.InvalidBoardError, match=match):
+        call(db)
+
+
+INTERRUPTED = """
+import os, signal, sys, threading, time
+import numpy as np
+import slidedb
+db = slidedb.open(sys.argv[1])
+hard = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1"   # 80 moves: far beyond 10 s on 5-5-5
+cells = [[int(t) for t in hard.split()]]
+for call in (lambda: db.solve(hard, timeout=10), lambda: db.label(cells, timeout=10),
+             lambda: db.check(hard, "", timeout=10)):
+    threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
+    t0 = time.perf_counter()
+    try:
+        call()
+    except KeyboardInterrupt:
+        took = time.perf_counter() - t0
+        print("interrupted after %.1f s" % took if took < 2 else "late")
+    else:
+        print("not interrupted")
+print(db.solve("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15").moves)
+"""
+
+
+def test_ctrl_c_stops_a_search(db15_path):
+    """Ctrl-C (SIGINT) stops a search under way, in solve(), batches and
+    check(): KeyboardInterrupt within the poll's interval (the search ran on
+    to its own end, here its 10 s timeout, a SearchLimitError)."""
+    r = run_python(INTERRUPTED, db15_path, timeout=100)
+    lines = r.stdout.splitlines()
+    assert r.returncode == 0 and len(lines) == 4, (r.stdout, r.stderr[-2000:])
+    assert all(line.startswith("interrupted after 0.") for line in lines[:3]), lines
+    assert lines[3] == "r"

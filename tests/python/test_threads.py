@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import slidedb
-from conftest import GEN, run
+from conftest import GEN, run, run_python
 
 
 def test_threads_share_one_database(db):
@@ -98,3 +98,40 @@ def test_open_while_generator_commits(db_path, workdir):
     finally:
         gen.wait()
     assert gen.returncode == 0 and opened >= 5
+
+
+CLOSE_DURING_VALUES = """
+import sys, threading, time
+import numpy as np
+import slidedb
+db = slidedb.open(sys.argv[1])
+boards = db.random("4x4", 3_000_000, seed=1)
+h = db.heuristic(size="4x4")
+want = h.values(boards[:1000])
+out = {}
+t = threading.Thread(target=lambda: out.setdefault("v", h.values(boards)))
+t.start()
+time.sleep(0.01)
+h.close()                           # the call under way keeps the heuristic
+closed_at_once = repr(h).endswith("(closed)>")
+t.join()
+assert closed_at_once, repr(h)
+assert out["v"].shape == (3_000_000,) and np.array_equal(out["v"][:1000], want)
+try:
+    h.values(boards[:1])
+except ValueError as e:
+    assert "closed" in str(e)
+else:
+    raise AssertionError("values() after close()")
+db.close()
+print("ok")
+"""
+
+
+def test_heuristic_close_waits_for_values(db15_path):
+    """Heuristic.close() while another thread is in values() (without the GIL):
+    the call finishes with right values, the heuristic is closed after it. It
+    freed the heuristic under the call (SIGSEGV)."""
+    for _ in range(3):
+        r = run_python(CLOSE_DURING_VALUES, db15_path)
+        assert r.returncode == 0 and r.stdout == "ok\n", (r.returncode, r.stderr[-2000:])
