@@ -128,8 +128,35 @@ static int chunks_of(const sdb_table *t)
 	return n > 0 ? n : 1;
 }
 
+/* A table that cannot be used says why (a damaged catalog entry has
+ * nothing else to show). 1 when that was all. */
+static int problem_fields(out *o, const sdb_table *t, int json)
+{
+	const char *why = sdb_table_problem(t);
+	if (!why)
+		return 0;
+	const int all = sdb_table_meta(t)->kind == 0;
+	if (json) {
+		if (all) {
+			out_str(o, "{\"name\":");
+			out_json_str(o, sdb_table_meta(t)->name);
+		}
+		out_str(o, ",\"problem\":");
+		out_json_str(o, why);
+		if (all)
+			out_char(o, '}');
+	} else {
+		if (all)
+			out_printf(o, "%s\n", sdb_table_meta(t)->name);
+		out_printf(o, "  %s\n", why);
+	}
+	return all;
+}
+
 static void info_json(out *o, const sdb_table *t)
 {
+	if (sdb_table_meta(t)->kind == 0 && problem_fields(o, t, 1))
+		return;
 	const sdb_table_info *in = sdb_table_meta(t);
 	char goal[3 * SDB_MAX_CELLS], when[32];
 	sdb_board_format(goal, sizeof goal, &in->goal);
@@ -154,11 +181,15 @@ static void info_json(out *o, const sdb_table *t)
 			out_char(o, ',');
 		out_u64(o, in->counts[d]);
 	}
-	out_str(o, "]}");
+	out_char(o, ']');
+	problem_fields(o, t, 1);
+	out_char(o, '}');
 }
 
 static void info_text(out *o, const sdb_table *t)
 {
+	if (sdb_table_meta(t)->kind == 0 && problem_fields(o, t, 0))
+		return;
 	const sdb_table_info *in = sdb_table_meta(t);
 	char chunks[32] = "";
 	if (chunks_of(t) > 1)
@@ -179,6 +210,7 @@ static void info_text(out *o, const sdb_table *t)
 	for (int d = 0; d <= in->max_distance; d++)
 		out_printf(o, " %llu", (unsigned long long)in->counts[d]);
 	out_char(o, '\n');
+	problem_fields(o, t, 0);
 }
 
 void catalog_json(out *o, const sdb_db *db, const sdb_table **list, int n)
@@ -231,7 +263,7 @@ int catalog_info(const sdb_db *db, const char *const *names, int nnames, int jso
 		out_printf(&o, "%s: %d table%s\n", sdb_db_path(db), n, n == 1 ? "" : "s");
 		for (int i = 0; i < n; i++) {
 			info_text(&o, list[i]);
-			if (with_histogram)
+			if (with_histogram && !sdb_table_problem(list[i]))
 				histogram(&o, sdb_table_meta(list[i]));
 		}
 	}

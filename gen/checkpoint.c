@@ -177,6 +177,7 @@ static int load(void *ctx, bfs_state *st)
 	st->res.max_distance = h.max_distance;
 	st->res.reached = h.reached;
 	c->earlier = h.seconds;
+	c->resumed = 1;
 	progress_rebase(c->bar, h.reached);
 	if (!c->quiet)
 		cli_note("%s: resuming after level %d (%.1f%% of the states reached) from %s, read in "

@@ -18,6 +18,7 @@ typedef struct checkpoint {
 	double every, last;     /* seconds between saves; when the last ended */
 	double started;         /* when this run's search began */
 	double earlier;         /* seconds of the search in the runs before (a resume) */
+	int resumed;            /* the search went on from a file (its table is then proved) */
 	progress *bar;          /* notes go through it (shown when it is) */
 	int quiet;
 	char *why;              /* the run's failure message */

@@ -11,6 +11,7 @@
 #include "checkpoint.h"
 #include "dist.h"
 #include "gen.h"
+#include "prove.h"
 
 int parse_goal(sdb_board *goal, const options *o)
 {
@@ -217,6 +218,12 @@ int run_bfs(run *r, sdb_table_info *info, uint8_t *table, const bfs_space *space
 		return run_fail(r, err, "%s: distances too large for the table format", info->name);
 	if (err)
 		return err;   /* the distributed engine or the checkpoint said why */
+	char why[200];
+	if (r->o->checkpoint && ck.resumed &&
+	    bfs_prove(table, space, two_bit, &res, r->o->threads, why, sizeof why))
+		return run_fail(r, SDB_ECORRUPT, "%s: the table resumed from %s is wrong (%s): the "
+		                "checkpoint was altered; remove it and build again", info->name,
+		                ck.path, why);
 	memcpy(info->counts, res.counts, sizeof info->counts);
 	info->max_distance = res.max_distance;
 	info->threads = r->o->threads;

@@ -6,6 +6,7 @@
 
 #include "bfs.h"
 #include "progress.h"
+#include "prove.h"
 #include "testkit.h"
 
 /* OEIS A090036: 5x2 (and 2x5) states by distance from a corner-blank goal. */
@@ -241,4 +242,58 @@ Test(progress, no_estimate_until_there_is_enough_to_base_one_on)
 	cr_assert_str_eq(eta, "  ETA 10 s");
 	progress_eta(eta, sizeof eta, 10, 1000000, 1000000);
 	cr_assert_str_empty(eta, "done: '%s'", eta);
+}
+
+/* bfs_prove (gen/prove.c), what a resumed build runs before it commits:
+ * every table the engine builds is proved, and any one entry changed to any
+ * other value (a blanked one, a wrong distance, a wrong best move) is not. */
+static void prove_space(const bfs_space *sp, int two_bit)
+{
+	const uint64_t bytes = two_bit ? bfs_2bit_bytes(sp->size) : sp->size;
+	uint8_t *t = malloc(bytes);
+	bfs_result res;
+	cr_assert_eq((two_bit ? bfs_run_2bit : bfs_run)(&res, t, sp, 2, NULL, NULL, NULL), 0);
+	char why[200];
+	cr_assert_eq(bfs_prove(t, sp, two_bit, &res, 2, why, sizeof why), 0, "%s", why);
+	unsigned seed = 5;
+	for (uint64_t i = 0; i < sp->size; i++) {
+		const int per = two_bit ? 3 : 6;
+		for (int k = 0; k < per; k++) {
+			uint8_t *p = &t[two_bit ? i / 4 : i];
+			const uint8_t keep = *p;
+			if (two_bit) {
+				const unsigned shift = 2 * (unsigned)(i % 4), v = keep >> shift & 3;
+				*p = (uint8_t)((keep & ~(3u << shift)) | ((v + 1 + (unsigned)k) % 4) << shift);
+			} else {
+				*p = (uint8_t)(k == 0 ? 0xff : keep ^ (1u << (rand_r(&seed) % 8)));
+			}
+			cr_assert_eq(bfs_prove(t, sp, two_bit, &res, 1, why, sizeof why), SDB_ECORRUPT,
+			             "entry %llu changed from %#x to %#x was proved",
+			             (unsigned long long)i, keep, *p);
+			*p = keep;
+		}
+	}
+	bfs_result off = res;   /* counts that do not match the table */
+	off.counts[3]++;
+	cr_assert_eq(bfs_prove(t, sp, two_bit, &off, 2, why, sizeof why), SDB_ECORRUPT);
+	free(t);
+}
+
+Test(bfs, prove_accepts_the_engine_s_tables_and_no_changed_entry, .timeout = 300)
+{
+	bfs_space sp;
+	bfs_full_ctx f;
+	bfs_full_space(&sp, &f, 2, 3, 0);
+	prove_space(&sp, 0);
+	prove_space(&sp, 1);
+	bfs_full_space(&sp, &f, 3, 2, 1);
+	prove_space(&sp, 0);
+	sdb_board goal;
+	sdb_board_goal(&goal, 3, 3, 0);
+	sdb_pattern *p;
+	cr_assert_eq(sdb_pattern_new(&p, &goal, (1u << 1) | (1u << 2) | (1u << 3), SDB_BLANK_REGION),
+	             0);
+	bfs_pattern_space(&sp, p);
+	prove_space(&sp, 0);
+	sdb_pattern_free(p);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "clikit.h"
 
@@ -128,19 +129,25 @@ Test(checkpoint, a_build_that_died_resumes_with_the_same_bytes, .timeout = 300)
 	                 "pdb-3x3-b0-1,2,3,4_5,6,7,8.g0");
 }
 
-/* A checkpoint of full 3x3 --bits 2 died after level 15, in dir. */
-static void leave_checkpoint(const char *dir, char *path, size_t cap)
+/* A checkpoint of `build` (full 3x3 ...) died after level 15, in dir. */
+static void leave_checkpoint_of(const char *build, const char *dir, char *path, size_t cap)
 {
 	char scratch[TEXT_MAX];
 	tk_tmp_path(scratch, sizeof scratch, "ckpt-scratch.lmdb");
 	setenv("SLIDEDB_GEN_DIE", "15", 1);
-	int rc = ck_gen(scratch, NULL, NULL, "full 3x3 --bits 2 --checkpoint '%s' "
-	                "--checkpoint-every 0", dir);
+	int rc = ck_gen(scratch, NULL, NULL, "%s --checkpoint '%s' --checkpoint-every 0", build,
+	                dir);
 	unsetenv("SLIDEDB_GEN_DIE");
 	cr_assert_eq(rc, 3);
 	ck_db_remove(scratch);
 	snprintf(path, cap, "%s/full-3x3-b0.ckpt", dir);
 	cr_assert(ck_exists(path));
+}
+
+/* A checkpoint of full 3x3 --bits 2 died after level 15, in dir. */
+static void leave_checkpoint(const char *dir, char *path, size_t cap)
+{
+	leave_checkpoint_of("full 3x3 --bits 2", dir, path, cap);
 }
 
 /* The build refuses the checkpoint: exit 1, one line naming the file and
@@ -337,4 +344,75 @@ Test(checkpoint, bad_options)
 	refused_options(2, "--checkpoint-every '-1'", "full 2x3 --checkpoint /tmp --checkpoint-every -1");
 	refused_options(2, "--checkpoint", "export full-2x3 -o x.gz --checkpoint /tmp");
 	refused_options(2, "--checkpoint-every needs --checkpoint", "full 2x3 --checkpoint-every 5");
+}
+
+/* A checkpoint's layout (gen/checkpoint.c): a header of 1216 bytes whose
+ * counts start at byte 160, reached at 1192, the state's CRC at 1208 and the
+ * header's at 1212; then the table, then the marks. */
+enum { CK_HEADER = 1216, CK_COUNTS = 160, CK_REACHED = 1192, CK_STATE_CRC = 1208,
+       CK_HEADER_CRC = 1212 };
+
+static void put_u32(char *at, uint32_t v)
+{
+	memcpy(at, &v, 4);   /* the machine's order, as the file */
+}
+
+/* An entry at level 15 made unreached, the counts adjusted and both CRCs
+ * recomputed: a checkpoint only a person would write. */
+static void craft(char *file, size_t n, int two_bit)
+{
+	uint64_t table_bytes, count, reached;
+	memcpy(&table_bytes, file + 144, 8);
+	uint8_t *t = (uint8_t *)file + CK_HEADER;
+	uint64_t i = 0;
+	for (; i < (two_bit ? 4 * table_bytes : table_bytes); i++)
+		if (two_bit ? (t[i / 4] >> (2 * (i % 4)) & 3) == 15 % 3 : (t[i] & 0x3f) == 15)
+			break;
+	cr_assert_lt(i, two_bit ? 4 * table_bytes : table_bytes, "no entry at level 15");
+	if (two_bit)
+		t[i / 4] |= (uint8_t)(3 << (2 * (i % 4)));
+	else
+		t[i] = 0xff;
+	memcpy(&count, file + CK_COUNTS + 8 * 15, 8);
+	memcpy(&reached, file + CK_REACHED, 8);
+	count--;
+	reached--;
+	memcpy(file + CK_COUNTS + 8 * 15, &count, 8);
+	memcpy(file + CK_REACHED, &reached, 8);
+	put_u32(file + CK_STATE_CRC, (uint32_t)crc32_z(0, t, n - CK_HEADER));
+	put_u32(file + CK_HEADER_CRC, 0);
+	put_u32(file + CK_HEADER_CRC, (uint32_t)crc32_z(0, (const Bytef *)file, CK_HEADER));
+}
+
+/* A crafted checkpoint passes every check of the file (its CRCs are right)
+ * and the build goes on from it; the resumed table is then proved entry by
+ * entry before it is committed, and the wrong one never is. */
+Test(checkpoint, a_crafted_checkpoint_never_commits_a_wrong_table, .timeout = 120)
+{
+	const char *builds[] = { "full 3x3", "full 3x3 --bits 2" };
+	for (int b = 0; b < 2; b++) {
+		char dir[TEXT_MAX], path[TEXT_MAX + 32];
+		fresh_dir(dir, sizeof dir, "ckpt-crafted");
+		leave_checkpoint_of(builds[b], dir, path, sizeof path);
+		size_t n;
+		char *file = ck_read_file(path, &n);
+		craft(file, n, b == 1);
+		ck_write_file(path, file, n);
+		free(file);
+		char db[TEXT_MAX], *out, *err;
+		db_with_2x3(db, sizeof db, "ckpt-crafted.lmdb");
+		char *before = tables_and_crcs(db);
+		int rc = ck_gen(db, &out, &err, "%s --checkpoint '%s'", builds[b], dir);
+		cr_assert_eq(rc, 1, "%s: exit %d (%s)", builds[b], rc, err);
+		cr_assert(strstr(err, "resuming after level 15") && strstr(err, "is wrong") &&
+		          strstr(err, "altered"), "%s: %s", builds[b], err);
+		cr_assert_eq(tk_lines(err), 2, "the resume, then the refusal: %s", err);
+		char *now = tables_and_crcs(db);
+		cr_assert_str_eq(now, before, "%s: the database changed", builds[b]);
+		free(out);
+		free(err);
+		free(now);
+		free(before);
+		ck_db_remove(db);
+	}
 }
