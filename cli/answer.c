@@ -95,12 +95,58 @@ static int add_sequence(void *ctx, const char *moves)
 	return 0;
 }
 
+/* A note of the library (a weaker heuristic, and how to build a better
+ * one) is said once per run, on stderr, before the first search it slows. */
+static void say_note(answerer *a, const char *note)
+{
+	if (!note || a->opts.quiet)
+		return;
+	int said = 0;
+#pragma omp critical(answer_note)
+	{
+		for (int i = 0; i < a->nnoted && !said; i++)
+			said = a->noted[i] == note;
+		if (!said && a->nnoted < MAX_NOTES)
+			a->noted[a->nnoted++] = note;
+		if (!said)
+			cli_note("%s; searching with Manhattan distance and linear conflicts instead (far "
+			         "slower)", note);
+	}
+}
+
+/* A search's progress, a few times a second, on one line of stderr. */
+typedef struct progress_line {
+	double shown;   /* seconds when last shown */
+	int any;
+} progress_line;
+
+static int show_progress(void *ctx, const sdb_search_progress *p)
+{
+	progress_line *pl = ctx;
+	if (p->seconds - pl->shown < 0.25)
+		return 0;
+	pl->shown = p->seconds;
+	pl->any = 1;
+	fprintf(stderr, "\r%s: searching: bound %d, %.3g million nodes, %.2f million/s, %.1f s   ",
+	        cli_prog, p->bound, (double)p->nodes / 1e6,
+	        p->seconds > 0 ? (double)p->nodes / p->seconds / 1e6 : 0.0, p->seconds);
+	return 0;
+}
+
 static void solve(answerer *a, job *j)
 {
 	if (j->err)
 		return;
 	const report_opts *r = &a->opts.report;
-	const sdb_answer_opts opts = { .want_moves = 1, .limits = a->opts.limits,
+	if (sdb_board_solvable(&j->q.start, &j->q.goal) == 1)   /* else nothing is searched */
+		say_note(a, sdb_search_note(a->db, &j->q.goal));
+	progress_line pl = { 0 };
+	sdb_solve_limits limits = a->opts.limits;
+	if (a->opts.progress) {
+		limits.poll = show_progress;
+		limits.poll_ctx = &pl;
+	}
+	const sdb_answer_opts opts = { .want_moves = 1, .limits = limits,
 	                               .want_best_moves = r->all_best, .want_count = r->count };
 	if (a->opts.check)
 		j->err = sdb_check_moves(&j->c, a->db, &j->q.start, &j->q.goal, j->moves, &opts);
@@ -110,27 +156,14 @@ static void solve(answerer *a, job *j)
 		j->err = sdb_answer_paths(NULL, a->db, &j->q.start, &j->q.goal, r->limit, &opts,
 		                          add_sequence, &j->all);
 	out_char(&j->all, '\0');   /* a string, also when empty */
+	if (pl.any)
+		fputs("\r\033[K", stderr);   /* the progress line goes */
 	if (j->err)
 		keep_reason(j);
 }
 
-/* A note of the library (a weaker heuristic, and how to build a better
- * one) is said once per run, on stderr. */
-static void say_note(answerer *a, const char *note)
-{
-	for (int i = 0; i < a->nnoted; i++)
-		if (a->noted[i] == note)
-			return;
-	if (a->nnoted < MAX_NOTES)
-		a->noted[a->nnoted++] = note;
-	cli_note("%s; searching with Manhattan distance and linear conflicts instead (far "
-	         "slower)", note);
-}
-
 static int report(answerer *a, out *o, const job *j)
 {
-	if (j->a.note && !a->opts.quiet)
-		say_note(a, j->a.note);
 	if (j->err && a->opts.quiet) {
 		report_error(o, &a->opts.report, j->line, j->text, j->why ? j->why : "out of memory");
 		return 1;
@@ -139,6 +172,9 @@ static int report(answerer *a, out *o, const job *j)
 		char shown[96], reason[1024];
 		out_printable(shown, sizeof shown, j->text, 60);
 		out_printable(reason, sizeof reason, j->why ? j->why : "out of memory", 1000);
+		if (j->err == SDB_ELIMIT && a->opts.limit_hint)
+			snprintf(reason + strlen(reason), sizeof reason - strlen(reason), " (%s)",
+			         a->opts.limit_hint);
 		if (j->line)
 			cli_fail("line %d: '%s': %s", j->line, shown, reason);
 		else

@@ -14,6 +14,8 @@ typedef struct answer_opts {
 	sdb_solve_limits limits;   /* per searched query */
 	int threads;
 	int quiet;                 /* no message on stderr for a failed query */
+	int progress;              /* show a search's progress on stderr (a terminal) */
+	const char *limit_hint;    /* said after a search's limit error: how to lift it */
 } answer_opts;
 
 typedef struct answerer answerer;

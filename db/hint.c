@@ -51,3 +51,28 @@ const char *sdb_hint_goal(const sdb_board *goal, char *buf, size_t cap)
 	quote(buf, cap, text);
 	return buf;
 }
+
+int sdb_hint_build(char *buf, size_t cap, const char *db_path, const sdb_board *goal)
+{
+	sdb_board standard;
+	if (!goal) {
+		sdb_board_goal(&standard, 3, 3, 8);
+		goal = &standard;
+	}
+	char dbarg[700], goalarg[80], spec[64];
+	const char *db_opt = sdb_hint_path(db_path ? db_path : sdb_db_default_path(), dbarg,
+	                                   sizeof dbarg);
+	const char *goal_opt = sdb_hint_goal(goal, goalarg, sizeof goalarg);
+	int len;
+	if (goal->n <= SDB_MAX_FULL_CELLS) {
+		len = snprintf(buf, cap, "slidedb-gen full %dx%d%s%s", goal->w, goal->h, goal_opt,
+		               db_opt);
+	} else {
+		sdb_partition_default(spec, sizeof spec, goal->w, goal->h);
+		len = snprintf(buf, cap, "slidedb-gen pdb %dx%d --partition %s%s%s", goal->w, goal->h,
+		               spec, goal_opt, db_opt);
+	}
+	if (len < 0 || (size_t)len >= cap)
+		return sdb_fail(SDB_EINVAL, "buffer too small for a command");
+	return len;
+}

@@ -312,6 +312,16 @@ static int answered_by_table(const sdb_db *db, const sdb_board *goal)
 	return class_table(db, goal) != NULL;
 }
 
+const char *sdb_search_note(const sdb_db *db, const sdb_board *goal)
+{
+	const sdb_heuristic *h;
+	const char *note = NULL;
+	if (!answered_by_table(db, goal) && sdb_db_heuristic(&h, &note, db, goal))
+		note = NULL;
+	sdb_done(SDB_OK);
+	return note;
+}
+
 /* The answer, and with en what en asks about the optimal sequences. */
 static int answer(sdb_answer *a, const sdb_db *db, const sdb_board *start,
                   const sdb_board *goal, const sdb_answer_opts *opts, sdb_optimal *en)

@@ -655,10 +655,10 @@ int sdb_db_open(sdb_db **out, const char *path, unsigned flags)
 	if (stat(path, &st) != 0) {
 		if (errno != ENOENT || !(flags & SDB_CREATE) || (flags & SDB_RDONLY)) {
 			int err = errno == ENOENT ? SDB_ENOTFOUND : SDB_EIO;
-			char dbarg[700];
+			char cmd[1024];
 			const char *why = strerror(errno);
-			return sdb_fail(err, "%s: %s (build a database with `slidedb-gen full 3x3%s`)",
-			                path, why, sdb_hint_path(path, dbarg, sizeof dbarg));
+			sdb_hint_build(cmd, sizeof cmd, path, NULL);
+			return sdb_fail(err, "%s: %s (build a database with `%s`)", path, why, cmd);
 		}
 	} else if (!S_ISREG(st.st_mode)) {
 		return sdb_fail(SDB_EINVAL, "%s: not a regular file", path);

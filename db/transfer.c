@@ -71,8 +71,15 @@ static int put_meta(gzFile z, const sdb_table_info *in)
 	       ? 0 : -1;
 }
 
+/* How far an export is: its caller's callback and the bytes so far. */
+typedef struct export_progress {
+	sdb_progress_fn fn;
+	void *ctx;
+	uint64_t done, total;
+} export_progress;
+
 /* The entries as stored (whole or in chunks), then a newline. */
-static int put_data(gzFile z, const sdb_table *t)
+static int put_data(gzFile z, const sdb_table *t, export_progress *p)
 {
 	for (int c = 0; c < sdb_table_chunks(t); c++) {
 		uint64_t size;
@@ -83,6 +90,9 @@ static int put_data(gzFile z, const sdb_table *t)
 				return -1;
 			data += part;
 			size -= part;
+			p->done += part;
+			if (p->fn)
+				p->fn(p->ctx, p->done, p->total);
 		}
 	}
 	return gzputc(z, '\n') == '\n' ? 0 : -1;
@@ -90,6 +100,12 @@ static int put_data(gzFile z, const sdb_table *t)
 
 int sdb_export(const sdb_db *db, const char *const *names, int nnames, const char *path,
                int *ntables)
+{
+	return sdb_export_progress(db, names, nnames, path, ntables, NULL, NULL);
+}
+
+int sdb_export_progress(const sdb_db *db, const char *const *names, int nnames,
+                        const char *path, int *ntables, sdb_progress_fn fn, void *ctx)
 {
 	*ntables = 0;
 	const sdb_table **chosen = NULL;
@@ -104,9 +120,16 @@ int sdb_export(const sdb_db *db, const char *const *names, int nnames, const cha
 	struct stat st;
 	if (!to_stdout && lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		free(chosen);
+		if (S_ISDIR(st.st_mode))
+			return sdb_fail(SDB_EINVAL, "%s: a folder: export to a file in it (-o %s%sNAME.gz), "
+			                "or to '-' for standard output", path, path,
+			                path[strlen(path) - 1] == '/' ? "" : "/");
 		return sdb_fail(SDB_EINVAL, "%s: not a regular file (a link, FIFO or device): export "
 		                "to a new or regular file, or to '-' for standard output", path);
 	}
+	export_progress progress = { fn, ctx, 0, 0 };
+	for (int i = 0; i < n; i++)
+		progress.total += sdb_table_bytes(sdb_table_meta(chosen[i]));
 	char tmp[4096];
 	snprintf(tmp, sizeof tmp, "%s.tmp%d", path, (int)getpid());
 	gzFile z = to_stdout ? gzdopen(dup(STDOUT_FILENO), "wb6") : gzopen(tmp, "wb6");
@@ -119,7 +142,7 @@ int sdb_export(const sdb_db *db, const char *const *names, int nnames, const cha
 		const sdb_table_info *in = sdb_table_meta(chosen[i]);
 		if (sdb_table_verify(chosen[i]))   /* also: the entries are readable */
 			err = SDB_ECORRUPT;
-		else if (put_meta(z, in) || put_data(z, chosen[i]))
+		else if (put_meta(z, in) || put_data(z, chosen[i], &progress))
 			err = sdb_fail(SDB_EIO, "%s: write failed", path);
 	}
 	if (!err && gzprintf(z, "end %d\n", n) <= 0)

@@ -63,8 +63,11 @@ void progress_update(progress *p, int level, uint64_t done, uint64_t total)
 	bar[20] = '\0';
 	char eta[32];
 	progress_eta(eta, sizeof eta, elapsed, since, total - p->base);
-	fprintf(stderr, "\r\033[K%s  level %d  [%s] %5.1f%%  %.1f M states/s%s", p->label,
-	        level, bar, 100 * frac, rate / 1e6, eta);
+	char at[32] = "";
+	if (level >= 0)
+		snprintf(at, sizeof at, "  level %d", level);
+	fprintf(stderr, "\r\033[K%s%s  [%s] %5.1f%%  %.1f %s/s%s", p->label, at, bar, 100 * frac,
+	        rate / 1e6, p->unit[0] ? p->unit : "M states", eta);
 	fflush(stderr);
 }
 

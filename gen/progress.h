@@ -14,6 +14,7 @@ typedef struct progress {
 	double started, last_draw;
 	uint64_t base;   /* done when the task began (a restart): not in the rate */
 	char label[64];
+	char unit[16];   /* what the rate counts, in millions: "" for "M states", "MB" */
 } progress;
 
 /* mode: -1 when stderr is a terminal, 0 never, 1 always. */
@@ -23,7 +24,8 @@ void progress_begin(progress *p, const char *label);
 /* The task resumes with done states already done: the rate and the ETA
  * count only what is done from here. */
 void progress_rebase(progress *p, uint64_t done);
-/* done of total states; level is the BFS level being worked on. */
+/* done of total states (or of the unit set); level is the BFS level being
+ * worked on, or -1 for a task without levels. */
 void progress_update(progress *p, int level, uint64_t done, uint64_t total);
 /* "  ETA N s" for done of total after elapsed seconds, or "" while there is
  * not enough to base an estimate on. */

@@ -14,12 +14,13 @@
 #include "out.h"
 #include "random.h"
 
-enum { FLUSH_AT = 1 << 16, BATCH = 1024 };
+enum { FLUSH_AT = 1 << 16, BATCH = 1024, DEFAULT_TIMEOUT = 60 };
 
 /* Commands: the first word that is not an option's, if it is one of
  * these; else the words are a query. */
 enum { ANSWER = 1 << 0, CHECK = 1 << 1, RANDOM = 1 << 2, INFO = 1 << 3, VERIFY = 1 << 4,
-       ALL = 0x1f, SOLVING = ANSWER | CHECK | RANDOM };
+       STATES = 1 << 5, ALL = 0x3f, SOLVING = ANSWER | CHECK | RANDOM,
+       DRAWING = RANDOM | STATES };
 
 /* Long-only options get codes above any character. */
 enum { OPT_ALL_BEST = 256, OPT_COUNT, OPT_ALL, OPT_LIMIT, OPT_GRID, OPT_TILES, OPT_HISTOGRAM,
@@ -29,7 +30,7 @@ enum { OPT_ALL_BEST = 256, OPT_COUNT, OPT_ALL, OPT_LIMIT, OPT_GRID, OPT_TILES, O
 static const cli_option lookup_options[] = {
 	{ "db", required_argument, 'd', ALL,
 	  "-d, --db PATH       database file (default $SLIDEDB_DB or slidedb.lmdb)" },
-	{ "size", required_argument, 's', SOLVING,
+	{ "size", required_argument, 's', SOLVING | STATES,
 	  "-s, --size WxH      board size, when the number of cells fits several" },
 	{ "json", no_argument, 'j', ALL, "-j, --json          one JSON object per answer and line" },
 	{ "path", no_argument, 'p', ANSWER | RANDOM,
@@ -45,17 +46,17 @@ static const cli_option lookup_options[] = {
 	  "    --all           the optimal solutions themselves, in the order u < d < l < r" },
 	{ "limit", required_argument, OPT_LIMIT, ANSWER,
 	  "    --limit N       at most N solutions with --all (default 100)" },
-	{ "grid", no_argument, OPT_GRID, SOLVING,
+	{ "grid", no_argument, OPT_GRID, SOLVING | STATES,
 	  "    --grid          draw the boards as grids" },
 	{ "tiles", no_argument, OPT_TILES, ANSWER | RANDOM,
 	  "    --tiles         name each move also by the tile that slides" },
-	{ "goal", required_argument, OPT_GOAL, RANDOM,
+	{ "goal", required_argument, OPT_GOAL, DRAWING,
 	  "    --goal BOARD    the goal to draw boards for (default: tiles in order)" },
-	{ "distance", required_argument, OPT_DISTANCE, RANDOM,
+	{ "distance", required_argument, OPT_DISTANCE, DRAWING,
 	  "    --distance D    boards exactly D moves from the goal" },
-	{ "min-distance", required_argument, OPT_MIN_DISTANCE, RANDOM,
+	{ "min-distance", required_argument, OPT_MIN_DISTANCE, DRAWING,
 	  "    --min-distance A  boards at least A moves from the goal" },
-	{ "max-distance", required_argument, OPT_MAX_DISTANCE, RANDOM,
+	{ "max-distance", required_argument, OPT_MAX_DISTANCE, DRAWING,
 	  "    --max-distance B  boards at most B moves from the goal" },
 	{ "count", required_argument, OPT_BOARDS, RANDOM,
 	  "    --count N       draw N boards (default 1)" },
@@ -70,7 +71,7 @@ static const cli_option lookup_options[] = {
 	{ "max-nodes", required_argument, 'n', SOLVING,
 	  "-n, --max-nodes N   give up a search after N nodes" },
 	{ "timeout", required_argument, 'T', SOLVING,
-	  "-T, --timeout S     give up a search after S seconds" },
+	  "-T, --timeout S     give up a search after S seconds (default 60; 0: never)" },
 	{ "help", no_argument, 'h', ALL, "-h, --help          show this help" },
 	{ "version", no_argument, 'V', ALL, "-V, --version       show the version" },
 };
@@ -90,6 +91,8 @@ static const struct command {
 	{ "info", INFO, "info [NAME...]",
 	  "list the tables (or those named: a table, a set, or full-WxH)" },
 	{ "verify", VERIFY, "verify [NAME...]", "re-check the tables' CRC-32 and counts" },
+	{ "states", STATES, "states [--distance D | --min-distance A --max-distance B]",
+	  "every state at those distances once, with its distance (a dataset)" },
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 
@@ -123,12 +126,17 @@ static void usage(FILE *f, const struct command *only)
 	if (!only || only->bit == RANDOM)
 		fputs("\nrandom: uniform among the boards at the distance asked (a full table is\n"
 		      "needed), or among all boards reachable from the goal without one.\n", f);
+	if (!only || only->bit == STATES)
+		fputs("\nstates: each state at the distances asked once, in the table's index order,\n"
+		      "as 'BOARD<tab>DISTANCE' lines (a full table of whole distances is needed);\n"
+		      "with no distance, every state that reaches the goal.\n", f);
 	fputc('\n', f);
 	for (int i = 0; i < NCOMMANDS; i++)
 		if (!only && commands[i].name)
 			fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fputs(only ? "Options:\n" : "\nOptions:\n", f);
-	static const char *const names[] = { "answers", "check", "random", "info", "verify" };
+	static const char *const names[] = { "answers", "check", "random", "info", "verify",
+	                                     "states" };
 	cli_options_help(f, lookup_options, NOPTIONS, only ? only->bit : 0, ALL, names);
 	fputs("\nExit status: 0 all answered, 1 a query or the database failed, 2 usage.\n", f);
 	if (!only || only->bit == ANSWER)
@@ -138,6 +146,8 @@ static void usage(FILE *f, const struct command *only)
 		fprintf(f, "Example: %s check 1 2 3 4 5 6 0 7 8 rr   ->   optimal\n", cli_prog);
 	if (!only || only->bit == RANDOM)
 		fprintf(f, "Example: %s random --distance 20 --count 5 --seed 1\n", cli_prog);
+	if (!only || only->bit == STATES)
+		fprintf(f, "Example: %s states --distance 2 --size 3x3\n", cli_prog);
 }
 
 typedef struct options {
@@ -288,9 +298,10 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 			a->limits.max_nodes = (uint64_t)v;
 			break;
 		case 'T':
-			if (!cli_parse_double(&v, optarg, 1e-3, 1e9))
+			if (!cli_parse_double(&v, optarg, 0, 1e9))
 				return cli_usage("--timeout '%s' is not a number of seconds", optarg);
-			a->limits.timeout = v;
+			a->limits.timeout = v;   /* 0: no limit */
+			a->limit_hint = NULL;
 			break;
 		case 'h': usage(stdout, cmd->bit == ANSWER ? NULL : cmd); return 0;
 		case 'V': printf("%s %s\n", cli_prog, sdb_version()); return 0;
@@ -445,10 +456,33 @@ static int check_args(answerer *ans, int npos, char **pos)
 	return rc;
 }
 
+/* The database is missing: advice that fits the board asked, when the
+ * words are a query (the library's default advice names 3x3). */
+static int missing_database(const options *o, const struct command *cmd, int npos, char **pos)
+{
+	char why[1200];
+	snprintf(why, sizeof why, "%s", sdb_errdetail());
+	char *text = npos > 0 && cmd->bit & (ANSWER | CHECK)
+	             ? join_args(cmd->bit == CHECK ? npos - 1 : npos, pos) : NULL;
+	sdb_query q;
+	char build[1024];
+	const int known = text && sdb_query_parse(&q, text, o->answer.w, o->answer.h, NULL) == 0 &&
+	                  sdb_hint_build(build, sizeof build, o->db_path, &q.goal) > 0;
+	free(text);
+	if (!known)
+		return cli_fail("%s", why);
+	const char *path = o->db_path ? o->db_path : sdb_db_default_path();
+	return cli_fail("%s: no such database (build one for %dx%d boards with `%s`)", path,
+	                q.goal.w, q.goal.h, build);
+}
+
 int main(int argc, char **argv)
 {
 	cli_prog = "slidedb-lookup";
-	options o = { .answer = { .threads = 1 },
+	/* A search stops after a minute unless told otherwise: a hard board
+	 * without a pattern-database set can take hours. */
+	options o = { .answer = { .threads = 1, .limits = { .timeout = DEFAULT_TIMEOUT },
+	                          .limit_hint = "--timeout 0 lifts the limit" },
 	              .random = { .walk = -1, .count = 1 } };
 	const struct command *cmd = find_command(argc, argv);
 	int rc = parse_options(&o, cmd, argc, argv);
@@ -461,6 +495,7 @@ int main(int argc, char **argv)
 		pos++;
 	}
 	o.answer.check = cmd->bit == CHECK;
+	o.answer.progress = o.answer.threads == 1 && isatty(STDERR_FILENO);
 	if (cmd->bit == CHECK && npos == 1)
 		return cli_finish(cli_usage("check needs START [GOAL] MOVES (or no words: lines from "
 		                            "standard input)"));
@@ -481,8 +516,18 @@ int main(int argc, char **argv)
 		o.random.answer = o.answer;
 		return cli_finish(random_run(&o.random));
 	}
+	if (cmd->bit == STATES) {
+		if (npos > 0)
+			return cli_finish(cli_usage("states takes no words: '%s'", pos[0]));
+		o.random.db_path = o.db_path;
+		o.random.answer = o.answer;
+		return cli_finish(states_run(&o.random));
+	}
 	sdb_db *db;
-	if (sdb_db_open(&db, o.db_path, SDB_RDONLY))
+	rc = sdb_db_open(&db, o.db_path, SDB_RDONLY);
+	if (rc == SDB_ENOTFOUND)
+		return cli_finish(missing_database(&o, cmd, npos, pos));
+	if (rc)
 		return cli_finish(cli_fail_lib(NULL));
 	answerer *ans = answerer_new(db, &o.answer);
 	if (!ans) {

@@ -15,7 +15,7 @@ enum { CHUNK = 4096, FLUSH_AT = 1 << 16 };
 
 /* The goal: --goal in the size given or its own shape, else the standard
  * goal of --size (3x3 without one). */
-static int choose_goal(sdb_board *goal, const random_opts *r)
+int random_goal(sdb_board *goal, const random_opts *r)
 {
 	int w = r->answer.w, h = r->answer.h;
 	if (r->goal_text) {
@@ -84,7 +84,7 @@ static int write_boards(out *o, const random_opts *r, const sdb_db *db, const sd
 int random_run(const random_opts *r)
 {
 	sdb_board goal;
-	int rc = choose_goal(&goal, r);
+	int rc = random_goal(&goal, r);
 	if (rc >= 0)
 		return rc;
 	rc = 0;

@@ -20,4 +20,13 @@ typedef struct random_opts {
 /* Draw and print the boards; returns the exit code. */
 int random_run(const random_opts *r);
 
+/* The goal of random and states: --goal in the size given or its own
+ * shape, else the standard goal of --size (3x3 without one). -1 to go on,
+ * or an exit code (a usage error). */
+int random_goal(sdb_board *goal, const random_opts *r);
+
+/* The `states` command (states.c): every state at the distances asked
+ * (all: min_distance = max_distance = -1), once each; the exit code. */
+int states_run(const random_opts *r);
+
 #endif

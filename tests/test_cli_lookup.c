@@ -1593,3 +1593,67 @@ Test(lookup_batch, json_escapes_invalid_utf8)
 	free(err);
 	ck_db_remove(db);
 }
+
+/* states: every state of the distances asked, once each, with the distance
+ * of a simple BFS; a two-bit table is refused with the command that builds
+ * one of whole distances. */
+static void states_match_bfs(const char *db, const sdb_board *goal, const char *args, int lo,
+                             int hi)
+{
+	char *out, *err;
+	cr_assert_eq(ck_lookup(db, NULL, &out, &err, "states %s", args), 0, "%s", err);
+	simple_bfs s;
+	simple_bfs_run(&s, goal);
+	uint64_t want = 0;
+	for (int d = lo; d <= hi && d < 64; d++)
+		want += s.counts[d];
+	char **lines;
+	int n = ck_split_lines(out, &lines);
+	cr_assert_eq((uint64_t)n, want, "states %s: %d lines, %llu states", args, n,
+	             (unsigned long long)want);
+	uint8_t *seen = calloc(s.cap, 1);
+	for (int i = 0; i < n; i++) {
+		char *tab = strchr(lines[i], '\t');
+		cr_assert_not_null(tab, "'%s'", lines[i]);
+		*tab = '\0';
+		sdb_board b = ck_parse_board(lines[i], goal->w, goal->h);
+		const int d = atoi(tab + 1);
+		cr_assert_eq(d, simple_bfs_dist(&s, &b), "'%s': distance %d", lines[i], d);
+		cr_assert(d >= lo && d <= hi);
+		const uint64_t slot = simple_bfs_slot(&s, &b);
+		cr_assert(!seen[slot], "'%s' listed twice", lines[i]);
+		seen[slot] = 1;
+	}
+	free(seen);
+	free(lines);
+	simple_bfs_free(&s);
+	free(out);
+	free(err);
+}
+
+Test(lookup_states, every_state_once_with_its_distance)
+{
+	char db[TEXT_MAX], *out, *err;
+	tk_tmp_path(db, sizeof db, "states.lmdb");
+	tk_build(db, "2x3", NULL);
+	sdb_board goal = ck_std_goal(2, 3), other;
+	states_match_bfs(db, &goal, "--size 2x3", 0, 63);
+	states_match_bfs(db, &goal, "--size 2x3 --distance 7", 7, 7);
+	states_match_bfs(db, &goal, "--size 2x3 --min-distance 5 --max-distance 9", 5, 9);
+	other = ck_parse_board("1 0 2 3 4 5", 2, 3);
+	states_match_bfs(db, &other, "--size 2x3 --goal '1 0 2 3 4 5' --max-distance 4", 0, 4);
+	cr_assert_eq(ck_lookup(db, NULL, &out, &err, "states --size 2x3 --distance 3 --json"), 0);
+	cr_assert(strstr(out, "{\"board\":\"") && strstr(out, "\"distance\":3}"), "%s", out);
+	free(out);
+	free(err);
+	tk_build(db, "3x2", "--bits 2");
+	cr_assert_eq(ck_lookup(db, NULL, &out, &err, "states --size 3x2 --distance 3"), 1);
+	cr_assert(strstr(err, "--bits 8"), "%s", err);
+	free(out);
+	free(err);
+	cr_assert_eq(ck_lookup(db, NULL, &out, &err, "states --size 3x2"), 0, "%s", err);
+	cr_assert_eq(tk_lines(out), 360, "every state of a two-bit table's class, no distances");
+	cr_assert_null(strchr(out, '\t'));
+	free(out);
+	free(err);
+}

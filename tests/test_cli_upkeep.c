@@ -1010,7 +1010,7 @@ Test(upkeep_usage, help_of_a_command_shows_its_own_options)
 		{ "full", " --goal --all-goals --db --threads --json --quiet --progress --no-progress " },
 		{ "pdb", " --goal --partition --blank --name --partial --db --threads --json --quiet "
 		         "--progress --no-progress " },
-		{ "export", " --output --db --quiet " },
+		{ "export", " --output --db --quiet --progress --no-progress " },
 		{ "import", " --replace --db --quiet " },
 		{ "rm", " --db --quiet " },
 		{ "compact", " --db --quiet " },

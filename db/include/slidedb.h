@@ -273,6 +273,15 @@ const char *sdb_db_default_path(void);
  * #SDB_EIO, #SDB_ENOMEM. */
 int sdb_db_open(sdb_db **db, const char *path, unsigned flags);
 
+/** @brief The `slidedb-gen` command that builds what answers for goals like
+ * @p goal need, into the database at @p db_path (NULL: the default path):
+ * `slidedb-gen full WxH` for boards with full tables, `slidedb-gen pdb WxH
+ * --partition ...` for larger ones, with --goal and --db when they are needed.
+ * @p goal NULL: the standard 3x3 goal (the default database).
+ * @return the length written, or #SDB_EINVAL if @p cap is too small
+ * (1024 bytes always suffice). */
+int sdb_hint_build(char *buf, size_t cap, const char *db_path, const sdb_board *goal);
+
 /** @brief Close a database; every pointer from it becomes invalid. NULL is ok. */
 void sdb_db_close(sdb_db *db);
 
@@ -596,6 +605,14 @@ typedef struct sdb_answer_opts {
 	                                 optimal sequence, within its limits */
 } sdb_answer_opts;
 
+/** @brief What a searched answer for goals like @p goal would say of its
+ * heuristic, before any search: NULL when such goals are answered from a
+ * full table or with the strongest pattern-database set, else the note
+ * sdb_answer.note would carry (no set serves them, with the command that
+ * builds one). A program says it before a long search rather than after.
+ * Valid as long as @p db is open. */
+const char *sdb_search_note(const sdb_db *db, const sdb_board *goal);
+
 /** @brief Find the full table that answers goals like @p goal.
  * @return the table, or NULL with #SDB_ENOTFOUND / #SDB_ETOOBIG in
  * sdb_errdetail() naming the `slidedb-gen` command that builds it. */
@@ -888,6 +905,14 @@ int sdb_table_select(const sdb_table **out, int cap, const sdb_db *db, const cha
  * fails its CRC), #SDB_EIO. */
 int sdb_export(const sdb_db *db, const char *const *names, int nnames, const char *path,
                int *ntables);
+
+/** @brief Called as a long operation goes: @p done of @p total (bytes). */
+typedef void (*sdb_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+/** @brief sdb_export(), calling @p fn (when not NULL) with the table bytes
+ * written so far, every MiB or so: a program's progress bar. */
+int sdb_export_progress(const sdb_db *db, const char *const *names, int nnames,
+                        const char *path, int *ntables, sdb_progress_fn fn, void *ctx);
 
 /** Flag of sdb_import(): replace tables of the same names. */
 #define SDB_REPLACE 0x1
