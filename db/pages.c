@@ -349,22 +349,21 @@ static int check_tree(checker *c, const db_record *r, int kind, const char *name
 	return SDB_OK;
 }
 
-/* The meta page of the snapshot whose txnid is want: 0 and its fields, or -1
- * when neither meta page has that txnid (a writer has moved on). */
+/* The meta page of the snapshot whose txnid is want: LMDB reads it from
+ * meta page want & 1 (a transaction takes its meta by the txnid's parity,
+ * never by comparing the two), so that page must hold it. 0 and its fields,
+ * or -1 when it does not (a writer has moved on, or the lock file describes
+ * another file). */
 static int find_meta(checker *c, uint64_t want, db_record *free_db, db_record *main_db)
 {
-	for (int m = 0; m < 2; m++) {
-		uint8_t meta[META_BYTES];
-		if (pread(c->fd, meta, sizeof meta, (off_t)m * c->psize) != (ssize_t)sizeof meta)
-			continue;
-		if (u64(meta + 144) != want)
-			continue;
-		read_record(free_db, meta + 40);
-		read_record(main_db, meta + 88);
-		c->last = u64(meta + 136);
-		return 0;
-	}
-	return -1;
+	uint8_t meta[META_BYTES];
+	if (pread(c->fd, meta, sizeof meta, (off_t)(want & 1) * c->psize) != (ssize_t)sizeof meta ||
+	    u64(meta + 144) != want)
+		return -1;
+	read_record(free_db, meta + 40);
+	read_record(main_db, meta + 88);
+	c->last = u64(meta + 136);
+	return 0;
 }
 
 static int check_snapshot(checker *c, uint64_t want)
@@ -420,7 +419,9 @@ int sdb_pages_check(MDB_env *env, MDB_txn *txn, const char *path, unsigned how)
  * file (SIGBUS) or asserts on a root page of 0 or 1. */
 enum { META_MAGIC = 0xBEEFC0DEu, PAGE_MIN = 512, PAGE_MAX = 65536 };
 
-/* One meta page: its page size and last page, or -1 if it cannot be one. */
+/* One meta page: its page size and last page, or -1 if it cannot be one.
+ * (Meta page m holds a txnid of parity m, or 0 in a file never written:
+ * LMDB picks a snapshot's meta page by its txnid's parity.) */
 static int read_meta(const uint8_t *m, uint32_t *psize, uint64_t *last)
 {
 	*psize = u32(m + 40);
@@ -460,7 +461,8 @@ int sdb_pages_check_meta(const char *path)
 	}
 	ok = read_meta(m0, &ps0, &last0) == 0 &&
 	     pread(fd, m1, sizeof m1, ps0) == (ssize_t)sizeof m1 &&
-	     read_meta(m1, &ps1, &last1) == 0 && ps1 == ps0;
+	     read_meta(m1, &ps1, &last1) == 0 && ps1 == ps0 &&
+	     (u64(m0 + 144) & 1) == 0 && ((u64(m1 + 144) & 1) == 1 || u64(m1 + 144) == 0);
 	close(fd);
 	if (!ok)
 		return sdb_fail(SDB_ECORRUPT, "%s: not a valid slidedb database (damaged LMDB meta "

@@ -220,3 +220,33 @@ Test(pages, kept_damaged_files)
 	}
 	free(k.file);
 }
+
+/* LMDB takes a snapshot's meta page by its txnid's parity: a meta page
+ * holding a txnid of the other parity would send a writer to the other
+ * meta page's (older, unchecked) tree. Such a file is refused at once (a
+ * fuzzing finding: the older tree held a page whose bounds crashed the
+ * writer's copy). */
+Test(pages, a_meta_page_of_the_wrong_parity_is_refused)
+{
+	static case_db k;
+	setup(&k);
+	for (int m = 0; m < 2; m++) {
+		char bad[512];
+		tk_tmp_path(bad, sizeof bad, "parity.lmdb");
+		uint64_t txnid;
+		memcpy(&txnid, k.file + m * PAGE + 144, 8);
+		const uint8_t flip = 1;   /* the parity bit of the txnid's first byte */
+		FILE *f = fopen(bad, "wb");
+		k.file[m * PAGE + 144] ^= flip;
+		cr_assert_eq(fwrite(k.file, 1, k.size, f), k.size);
+		k.file[m * PAGE + 144] ^= flip;
+		fclose(f);
+		sdb_db *db;
+		cr_assert_eq(sdb_db_open(&db, bad, SDB_RDONLY), SDB_ECORRUPT, "meta %d, txnid %llu", m,
+		             (unsigned long long)(txnid ^ flip));
+		cr_assert(strstr(sdb_errdetail(), "meta"), "%s", sdb_errdetail());
+		cr_assert_eq(sdb_db_open(&db, bad, 0), SDB_ECORRUPT);
+		unlink(bad);
+	}
+	free(k.file);
+}
