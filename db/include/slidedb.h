@@ -2,7 +2,8 @@
  * @brief slidedb: exact distance databases for sliding-tile puzzles.
  *
  * slidedb precomputes, once, the exact distance from every reachable state of a
- * sliding-tile puzzle (the 8-puzzle on 3x3, and every board of up to 12 cells)
+ * sliding-tile puzzle (the 8-puzzle on 3x3, and every board of up to
+ * #SDB_MAX_FULL_CELLS cells)
  * to a goal, stores it in an LMDB file, and then answers optimal-move questions
  * with O(1) reads straight out of the memory map.
  *
@@ -39,13 +40,18 @@
  *  - One sdb_db may be used by several threads for reading (a read-only
  *    handle is not written after sdb_db_open() returns); an sdb_writer
  *    belongs to the thread that began it.
- *  - A database file is trusted input. slidedb refuses a file shorter than its
- *    own last page, checks every catalog record before use and every pattern
- *    set's CRC before its first use, and a full table's answers check
- *    themselves step by step; but LMDB trusts its own B-tree pages, and a
- *    damaged page can crash it (SIGBUS, SIGSEGV) or loop. Take tables from
- *    strangers as exports (sdb_import() checks everything before it stores),
- *    not as database files.
+ *  - Nothing read from a database file is trusted: LMDB's pages are checked
+ *    before LMDB reads them, catalog records carry a CRC-32, and a table's
+ *    bytes are checked against their CRC-32 4 KiB at a time, the first time
+ *    the process reads them (pattern sets whole, before their first use).
+ *    A damaged file is an error (#SDB_ECORRUPT naming what is damaged),
+ *    never a crash or a wrong answer. sdb_table_data() hands out the bytes
+ *    unchecked: a solver that reads them directly checks them with
+ *    sdb_table_verify() first, or reads through sdb_table_distance().
+ *  - Every handle holds a shared flock(2) on the database file, and
+ *    sdb_compact() an exclusive one: a compact runs only when no other
+ *    process has the file open, and sdb_db_open() during a compact waits
+ *    for it ($SLIDEDB_BUSY_TIMEOUT seconds, default 60).
  */
 #ifndef SLIDEDB_H
 #define SLIDEDB_H
@@ -220,7 +226,7 @@ int sdb_move_from_letter(int letter);
 
 /** @name Perfect index (full tables)
  *
- * For a board of n <= 12 cells, the states reachable from a goal are ranked
+ * For a board of n <= #SDB_MAX_FULL_CELLS cells, the states reachable from a goal are ranked
  * onto 0 .. n!/2 - 1: blank cell times (n-1)!/2 plus half the lexicographic
  * rank of the tiles read row-major with the blank skipped (the Cantor
  * expansion, halved: reachable tile orders for one blank cell are exactly one
@@ -467,7 +473,10 @@ int sdb_table_name_full(char *buf, size_t cap, int w, int h, int blank_cell);
  * of the table (no relabelling, no symmetry): one rank and one byte read
  * (#SDB_ENTRY_MOD3 tables: a walk of the table down to the goal).
  * @p b must be of the table's size and class (not checked): this is the hot
- * path for solvers that use the table directly. */
+ * path for solvers that use the table directly. The bytes read are checked
+ * against their block's CRC-32 the first time (a bit test after that).
+ * @return the distance, or #SDB_ECORRUPT when the bytes it depends on are
+ * damaged (sdb_errdetail() names them). */
 int sdb_table_distance(const sdb_table *t, const sdb_board *b);
 /**@}*/
 
