@@ -16,7 +16,13 @@ struct sdb_states {
 	uint64_t next;             /* the next index to look at */
 	uint64_t end;              /* one past the last index */
 	uint64_t population;
+	uint64_t listed;           /* states given so far */
 };
+
+int sdb_states_distances(const sdb_states *s)
+{
+	return s->t != NULL;
+}
 
 uint64_t sdb_states_count(const sdb_states *s)
 {
@@ -105,7 +111,8 @@ long sdb_states_next(sdb_states *s, uint8_t *cells, int16_t *dist, size_t cap)
 	if (!s->t) {
 		for (; k < cap && s->next < s->end; k++, s->next++) {
 			sdb_board b;
-			sdb_unrank(&b, s->goal.w, s->goal.h, s->cls, s->next);
+			if (sdb_unrank(&b, s->goal.w, s->goal.h, s->cls, s->next))
+				return SDB_EINVAL;   /* cannot happen: every index is below the count */
 			put_row(cells + k * (size_t)n, dist ? dist + k : NULL, &b, -1);
 		}
 		sdb_done(SDB_OK);
@@ -124,5 +131,14 @@ long sdb_states_next(sdb_states *s, uint8_t *cells, int16_t *dist, size_t cap)
 		k++;
 	}
 	int err = sdb_damage_check();
-	return err ? err : sdb_done((int)0) + (long)k;
+	if (err)
+		return err;
+	s->listed += k;
+	if ((k == 0 || s->next == s->end) && s->listed != s->population)
+		return sdb_fail(SDB_ECORRUPT, "%s: table '%s' lists %llu states where its counts say "
+		                "%llu (run `slidedb-lookup verify`)", sdb_db_path(s->t->db),
+		                s->t->info.name, (unsigned long long)s->listed,
+		                (unsigned long long)s->population);
+	sdb_done(SDB_OK);
+	return (long)k;
 }

@@ -661,7 +661,7 @@ int sdb_db_open(sdb_db **out, const char *path, unsigned flags)
 			return sdb_fail(err, "%s: %s (build a database with `%s`)", path, why, cmd);
 		}
 	} else if (!S_ISREG(st.st_mode)) {
-		return sdb_fail(SDB_EINVAL, "%s: not a regular file", path);
+		return sdb_fail(SDB_EIO, "%s: not a regular file", path);
 	} else if (st.st_size == 0 && (flags & SDB_RDONLY)) {
 		return sdb_fail(SDB_ECORRUPT, "%s: empty file, not a slidedb database", path);
 	}

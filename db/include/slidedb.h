@@ -275,8 +275,10 @@ const char *sdb_db_default_path(void);
  * @param[in] path   the file, or NULL for sdb_db_default_path()
  * @param[in] flags  #SDB_RDONLY and/or #SDB_CREATE
  * @return 0, #SDB_ENOTFOUND (no such file and no #SDB_CREATE),
- * #SDB_ECORRUPT (not a slidedb database, or truncated), #SDB_EVERSION,
- * #SDB_EIO, #SDB_ENOMEM. */
+ * #SDB_ECORRUPT (not a slidedb database, truncated, or damaged),
+ * #SDB_EVERSION, #SDB_EIO (not a regular file; a compact under way past
+ * $SLIDEDB_BUSY_TIMEOUT; the lock file describes another file; the system
+ * failed), #SDB_ENOMEM. */
 int sdb_db_open(sdb_db **db, const char *path, unsigned flags);
 
 /** @brief The `slidedb-gen` command that builds what answers for goals like
@@ -780,11 +782,16 @@ int sdb_states_open(sdb_states **s, const sdb_db *db, const sdb_board *goal,
  * the blank as 0) into @p cells and, if @p dist is not NULL, their distances
  * (-1 when listed without a table).
  * @return how many rows were written (0: all have been listed), or
- * #SDB_ECORRUPT when the table's bytes fail their checksum. */
+ * #SDB_ECORRUPT when the table's bytes fail their checksum or hold other
+ * states than its counts say. */
 long sdb_states_next(sdb_states *s, uint8_t *cells, int16_t *dist, size_t cap);
 
 /** @brief How many states the listing holds in all. */
 uint64_t sdb_states_count(const sdb_states *s);
+
+/** @brief 1 if sdb_states_next() gives distances (a table of whole
+ * distances lists them), 0 if it gives -1 for every state. */
+int sdb_states_distances(const sdb_states *s);
 
 /** @brief Close a listing. NULL is ok. */
 void sdb_states_close(sdb_states *s);

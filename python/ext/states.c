@@ -19,7 +19,6 @@ typedef struct {
 	uint64_t left;      /* rows not listed yet */
 	Py_ssize_t chunk;
 	int busy;           /* a thread is in next() (without the GIL) */
-	int dists;          /* -1: not known yet; 0: listed without distances; 1: with */
 } states_object;
 
 /* List up to k rows into cells (and dist, or NULL) without the GIL. Returns
@@ -45,13 +44,6 @@ static PyObject *short_listing(uint64_t listed, uint64_t count)
 	                (unsigned long long)listed, (unsigned long long)count);
 }
 
-/* The distances of a listing's first rows: whether it has any. The library
- * writes -1 only when it lists without a table (every state listed reaches
- * the goal, at a distance >= 0). */
-static int has_distances(const int16_t *dist, long rows)
-{
-	return rows > 0 && dist[0] >= 0;
-}
 
 static PyArrayObject *cells_array(npy_intp rows, int n)
 {
@@ -82,7 +74,7 @@ static PyObject *whole(sdb_states *s, const sdb_board *goal)
 	long got = list_rows(s, rows, first, (size_t)step);
 	if (got < 0)
 		goto done;
-	if (n == 0 || has_distances(first, got)) {
+	if (sdb_states_distances(s)) {
 		if (!(dist = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT16)))
 			goto done;
 		memcpy(PyArray_DATA(dist), first, (size_t)got * sizeof *first);
@@ -146,7 +138,6 @@ static PyObject *states_new(ext_database *d, sdb_states *s, const sdb_board *goa
 	o->count = o->left = sdb_states_count(s);
 	o->chunk = chunk;
 	o->busy = 0;
-	o->dists = -1;
 	/* the hold fails when another thread closed d while s was opened */
 	if (ext_hold(&o->db, d))
 		Py_CLEAR(o);
@@ -171,10 +162,8 @@ static PyObject *next_chunk(states_object *o)
 		short_listing(o->count - o->left + (uint64_t)got, o->count);
 		goto done;
 	}
-	if (o->dists < 0)
-		o->dists = has_distances(PyArray_DATA(dist), got);
 	o->left -= (uint64_t)got;
-	result = PyTuple_Pack(2, cells, o->dists ? (PyObject *)dist : Py_None);
+	result = PyTuple_Pack(2, cells, sdb_states_distances(o->s) ? (PyObject *)dist : Py_None);
 done:
 	Py_XDECREF(cells);
 	Py_XDECREF(dist);

@@ -103,9 +103,8 @@ class TableExistsError(Error):
 
 
 class DatabaseIOError(Error, OSError):
-    """The operating system or LMDB failed (``SDB_EIO``), or the path given
-    to open a database is no file (a directory, a device: the library's
-    ``SDB_EINVAL`` on open)."""
+    """The operating system or LMDB failed, or the path given to open a
+    database is no file (a directory, a device) (``SDB_EIO``)."""
 
     def __init__(self, message: str, code: int = -1, index: int | None = None) -> None:
         Error.__init__(self, message, code, index)
@@ -136,6 +135,4 @@ def _error(code: int, message: str, index: int | None = None, opening: bool = Fa
         return MemoryError(message)
     if code == -4 and opening:
         return DatabaseNotFoundError(message, code, index)
-    if code == -1 and opening:   # the path, not a board: "PATH: not a regular file"
-        return DatabaseIOError(message, code, index)
     return _BY_CODE.get(code, Error)(message, code, index)

@@ -160,4 +160,4 @@ def test_open_a_directory(tmp_path):
     with pytest.raises(slidedb.DatabaseIOError, match=f"^{tmp_path}: not a regular file$") as e:
         slidedb.open(tmp_path)
     assert isinstance(e.value, OSError) and not isinstance(e.value, ValueError)
-    assert e.value.code == -1
+    assert e.value.code == -3
