@@ -1,7 +1,7 @@
 """Build of the slidedb extension (the metadata is in pyproject.toml).
 
-The extension compiles libslidedb's own sources (db/*.c, the list read from
-the top-level CMakeLists.txt, so it is written once) together with its
+The extension compiles libslidedb's own sources (db/*/*.c, the lists read
+from db/CMakeLists.txt, so they are written once) together with its
 glue in ext/: one `pip install ./python` works on a fresh clone, without a
 CMake build or an installed library first, and a wheel carries no
 libslidedb.so beside it. Only liblmdb and zlib are linked from the system.
@@ -35,12 +35,13 @@ ROOT = HERE.parent if (HERE.parent / "db" / "include" / "slidedb.h").is_file() e
 
 
 def library_sources():
-    """The library's sources, as CMakeLists.txt lists them for add_library(slidedb)."""
-    text = (ROOT / "CMakeLists.txt").read_text()
-    block = re.search(r"add_library\(slidedb\s+SHARED(.*?)\)", text, re.S)
-    if not block:
-        raise SystemExit("setup.py: no add_library(slidedb SHARED ...) in " + str(ROOT / "CMakeLists.txt"))
-    return [os.path.relpath(ROOT / s, HERE) for s in block.group(1).split()]
+    """The library's sources, as db/CMakeLists.txt lists them for its three layers."""
+    text = (ROOT / "db" / "CMakeLists.txt").read_text()
+    blocks = re.findall(r"add_library\(slidedb_(?:puzzle|store|answer)\s+OBJECT(.*?)\)", text, re.S)
+    if len(blocks) != 3:
+        raise SystemExit("setup.py: no add_library(slidedb_LAYER OBJECT ...) for each layer in "
+                         + str(ROOT / "db" / "CMakeLists.txt"))
+    return [os.path.relpath(ROOT / "db" / s, HERE) for b in blocks for s in b.split()]
 
 
 def pkg_config(*args):
@@ -67,7 +68,7 @@ def extension():
     lmdb = pkg_config("--cflags", "--libs", "lmdb") or ["-llmdb"]
     # setuptools rebuilds only when a source or one of these is newer than the module
     headers = [os.path.relpath(p, HERE) for p in
-               [*(ROOT / "db").glob("*.h"), *(ROOT / "db" / "include").glob("*.h"), *(HERE / "ext").glob("*.h")]]
+               [*(ROOT / "db").glob("*/*.h"), *(HERE / "ext").glob("*.h")]]
     return Extension(
         "slidedb._slidedb",
         glue + library_sources(),
@@ -97,7 +98,7 @@ class Sdist(sdist):
         if ROOT == HERE.parent:
             dest = Path(base_dir) / "libslidedb"
             shutil.copytree(ROOT / "db", dest / "db", ignore=shutil.ignore_patterns("*.o"))
-            shutil.copy2(ROOT / "CMakeLists.txt", dest / "CMakeLists.txt")
+            shutil.copy2(ROOT / "CMakeLists.txt", dest / "CMakeLists.txt")   # the version
 
 
 setup(ext_modules=[extension()], cmdclass={"build_ext": BuildExt, "sdist": Sdist})

@@ -63,6 +63,15 @@
 extern "C" {
 #endif
 
+/** Marks what the library exports: every function this header and
+ * slidedb_engine.h declare, and nothing else (it is built with hidden
+ * visibility). */
+#if defined(__GNUC__) && !defined(SDB_API)
+#define SDB_API __attribute__((visibility("default")))
+#elif !defined(SDB_API)
+#define SDB_API
+#endif
+
 /** @name Version */
 /**@{*/
 #define SDB_VERSION_MAJOR 0
@@ -75,7 +84,7 @@ extern "C" {
 #define SDB_FORMAT_VERSION 4
 
 /** @brief The library's version at run time, e.g. "0.1.0". */
-const char *sdb_version(void);
+SDB_API const char *sdb_version(void);
 /**@}*/
 
 /** @name Errors */
@@ -96,7 +105,7 @@ const char *sdb_version(void);
 #define SDB_ELAST SDB_EEXIST
 
 /** @brief Text of an error code ("invalid input", ...). Never NULL. */
-const char *sdb_strerror(int err);
+SDB_API const char *sdb_strerror(int err);
 
 /** @brief One-line description of the last failure in the calling thread.
  *
@@ -106,7 +115,7 @@ const char *sdb_strerror(int err);
  * builds what the failed call needed. Every function of this header that
  * can fail empties it when it succeeds, so it never describes an older,
  * unrelated failure. Empty string when the last such call succeeded. */
-const char *sdb_errdetail(void);
+SDB_API const char *sdb_errdetail(void);
 /**@}*/
 
 /** @name Boards and moves */
@@ -140,11 +149,11 @@ typedef struct sdb_board {
 enum sdb_move { SDB_UP = 0, SDB_DOWN = 1, SDB_LEFT = 2, SDB_RIGHT = 3 };
 
 /** @brief Whether W x H is a board slidedb models (2 <= W, H and W*H <= 16). */
-int sdb_size_valid(int w, int h);
+SDB_API int sdb_size_valid(int w, int h);
 
 /** @brief Parse "WxH" (e.g. "3x3", also "3X3") into @p w and @p h.
  * @return 0, or #SDB_EINVAL if @p text is not a valid size. */
-int sdb_size_parse(int *w, int *h, const char *text);
+SDB_API int sdb_size_parse(int *w, int *h, const char *text);
 
 /** @brief Parse one board from text.
  *
@@ -169,7 +178,7 @@ int sdb_size_parse(int *w, int *h, const char *text);
  * @return 0, #SDB_EINVAL (wrong cell count, repeated, missing or out-of-range
  * tile, no blank, unknown notation, unequal rows, a shape other than
  * @p w x @p h), or #SDB_EAMBIGUOUS. */
-int sdb_board_parse(sdb_board *b, const char *text, int w, int h);
+SDB_API int sdb_board_parse(sdb_board *b, const char *text, int w, int h);
 
 /** @brief Split text into cell values without deciding the board size.
  *
@@ -177,51 +186,51 @@ int sdb_board_parse(sdb_board *b, const char *text, int w, int h);
  * @param[out] cells up to @p cap values (blank as 0)
  * @param[out] count number of cells found
  * @return 0 or #SDB_EINVAL (unknown character, too many cells). */
-int sdb_cells_parse(uint8_t *cells, int *count, int cap, const char *text);
+SDB_API int sdb_cells_parse(uint8_t *cells, int *count, int cap, const char *text);
 
 /** @brief Make a board of size @p w x @p h from @p cells (n = w*h values).
  * @return 0 or #SDB_EINVAL (bad size, repeated, missing or out-of-range tile). */
-int sdb_board_set(sdb_board *b, int w, int h, const uint8_t *cells);
+SDB_API int sdb_board_set(sdb_board *b, int w, int h, const uint8_t *cells);
 
 /** @brief The standard goal of a size: tiles in order with the blank in
  * cell @p blank_cell (the usual goal has it last: blank_cell = w*h-1).
  * @return 0 or #SDB_EINVAL. */
-int sdb_board_goal(sdb_board *b, int w, int h, int blank_cell);
+SDB_API int sdb_board_goal(sdb_board *b, int w, int h, int blank_cell);
 
 /** @brief Write a board as space-separated numbers, 0 for the blank
  * ("1 2 3 0 8 4 7 6 5").
  * @return the length written (excluding the NUL), or #SDB_EINVAL if
  * @p cap is too small (3 bytes per cell always suffice). */
-int sdb_board_format(char *buf, size_t cap, const sdb_board *b);
+SDB_API int sdb_board_format(char *buf, size_t cap, const sdb_board *b);
 
 /** @brief Whether two boards are equal (same size, same cells). */
-int sdb_board_equal(const sdb_board *a, const sdb_board *b);
+SDB_API int sdb_board_equal(const sdb_board *a, const sdb_board *b);
 
 /** @brief Bit mask of the moves possible on @p b: bit m set when the blank
  * can travel in direction m (enum sdb_move). */
-unsigned sdb_board_moves(const sdb_board *b);
+SDB_API unsigned sdb_board_moves(const sdb_board *b);
 
 /** @brief Move the blank one cell in direction @p move.
  * @return 0, or #SDB_EINVAL when the move would leave the board. */
-int sdb_board_apply(sdb_board *b, int move);
+SDB_API int sdb_board_apply(sdb_board *b, int move);
 
 /** @brief Whether @p goal can be reached from @p start.
  *
  * Compares the permutation parity of the tiles (blank skipped, row-major),
  * and for even widths adds the difference of the blank's rows.
  * @return 1 solvable, 0 not, #SDB_EINVAL if the sizes differ. */
-int sdb_board_solvable(const sdb_board *start, const sdb_board *goal);
+SDB_API int sdb_board_solvable(const sdb_board *start, const sdb_board *goal);
 
 /** @brief The tile that slides when the blank travels in direction @p move
  * (it moves the other way, into the blank's cell).
  * @return the tile (1 .. n-1), or -1 when the move would leave the board. */
-int sdb_move_tile(const sdb_board *b, int move);
+SDB_API int sdb_move_tile(const sdb_board *b, int move);
 
 /** @brief The letter of a move: 'u', 'd', 'l' or 'r'; '?' if invalid. */
-char sdb_move_letter(int move);
+SDB_API char sdb_move_letter(int move);
 
 /** @brief The move named by a letter (u d l r, either case), or -1. */
-int sdb_move_from_letter(int letter);
+SDB_API int sdb_move_from_letter(int letter);
 /**@}*/
 
 /** @name Perfect index (full tables)
@@ -238,19 +247,19 @@ int sdb_move_from_letter(int letter);
  * Every move keeps it; sdb_rank_class() computes it. */
 /**@{*/
 /** @brief Number of reachable states of a W x H board: (W*H)!/2. */
-uint64_t sdb_rank_count(int w, int h);
+SDB_API uint64_t sdb_rank_count(int w, int h);
 
 /** @brief The class bit of a board (see above): 0 or 1. */
-int sdb_rank_class(const sdb_board *b);
+SDB_API int sdb_rank_class(const sdb_board *b);
 
 /** @brief Index of @p b, in 0 .. sdb_rank_count()-1.
  * @p b must have at most #SDB_MAX_FULL_CELLS cells (not checked). */
-uint64_t sdb_rank(const sdb_board *b);
+SDB_API uint64_t sdb_rank(const sdb_board *b);
 
 /** @brief The board of class @p cls whose index is @p index.
  * @return 0, or #SDB_EINVAL if the size is not rankable or the index is out
  * of range. */
-int sdb_unrank(sdb_board *b, int w, int h, int cls, uint64_t index);
+SDB_API int sdb_unrank(sdb_board *b, int w, int h, int cls, uint64_t index);
 
 /**@}*/
 
@@ -264,7 +273,7 @@ typedef struct sdb_db sdb_db;
 
 /** @brief The database path used when none is given: $SLIDEDB_DB if set and
  * not empty, else "slidedb.lmdb" in the working directory. */
-const char *sdb_db_default_path(void);
+SDB_API const char *sdb_db_default_path(void);
 
 /** @brief Open a database: one LMDB file (plus its "-lock" file).
  *
@@ -279,7 +288,7 @@ const char *sdb_db_default_path(void);
  * #SDB_EVERSION, #SDB_EIO (not a regular file; a compact under way past
  * $SLIDEDB_BUSY_TIMEOUT; the lock file describes another file; the system
  * failed), #SDB_ENOMEM. */
-int sdb_db_open(sdb_db **db, const char *path, unsigned flags);
+SDB_API int sdb_db_open(sdb_db **db, const char *path, unsigned flags);
 
 /** @brief The `slidedb-gen` command that builds what answers for goals like
  * @p goal need, into the database at @p db_path (NULL: the default path):
@@ -288,10 +297,10 @@ int sdb_db_open(sdb_db **db, const char *path, unsigned flags);
  * @p goal NULL: the standard 3x3 goal (the default database).
  * @return the length written, or #SDB_EINVAL if @p cap is too small
  * (1024 bytes always suffice). */
-int sdb_hint_build(char *buf, size_t cap, const char *db_path, const sdb_board *goal);
+SDB_API int sdb_hint_build(char *buf, size_t cap, const char *db_path, const sdb_board *goal);
 
 /** @brief Close a database; every pointer from it becomes invalid. NULL is ok. */
-void sdb_db_close(sdb_db *db);
+SDB_API void sdb_db_close(sdb_db *db);
 
 /** @brief A fresh snapshot of a database opened read-only: a second handle
  * that reads the file as it is now (tables built since @p db was opened
@@ -306,7 +315,7 @@ void sdb_db_close(sdb_db *db);
  * Thread-safe with respect to the handles sharing the environment.
  * @return 0, #SDB_EINVAL (a read-write handle), #SDB_ECORRUPT,
  * #SDB_EVERSION, #SDB_EIO, #SDB_ENOMEM. */
-int sdb_db_reopen(sdb_db **fresh, sdb_db *db);
+SDB_API int sdb_db_reopen(sdb_db **fresh, sdb_db *db);
 
 /** Returned by sdb_db_changed(): the path names another file now. */
 #define SDB_DB_REPLACED 2
@@ -319,10 +328,10 @@ int sdb_db_reopen(sdb_db **fresh, sdb_db *db);
  * file would describe both): close every handle of the old file, then open
  * the path again; sdb_db_reopen() refuses it with #SDB_EIO.
  * Cheap (reads LMDB's lock file and stats the path). */
-int sdb_db_changed(const sdb_db *db);
+SDB_API int sdb_db_changed(const sdb_db *db);
 
 /** @brief The path the database was opened with. */
-const char *sdb_db_path(const sdb_db *db);
+SDB_API const char *sdb_db_path(const sdb_db *db);
 /**@}*/
 
 /** @name Tables */
@@ -389,34 +398,34 @@ typedef struct sdb_table_info {
 typedef struct sdb_table sdb_table;
 
 /** @brief Number of tables in the database. */
-int sdb_table_count(const sdb_db *db);
+SDB_API int sdb_table_count(const sdb_db *db);
 
 /** @brief The i-th table (0 <= i < sdb_table_count()), in name order.
  * @return the table, or NULL when @p i is out of range. */
-const sdb_table *sdb_table_at(const sdb_db *db, int i);
+SDB_API const sdb_table *sdb_table_at(const sdb_db *db, int i);
 
 /** @brief The table with this name, or NULL (sdb_errdetail() says why). */
-const sdb_table *sdb_table_find(const sdb_db *db, const char *name);
+SDB_API const sdb_table *sdb_table_find(const sdb_db *db, const char *name);
 
 /** @brief The catalog entry of a table. */
-const sdb_table_info *sdb_table_meta(const sdb_table *t);
+SDB_API const sdb_table_info *sdb_table_meta(const sdb_table *t);
 
 /** @brief Why a table cannot be used, or NULL: its catalog entry is damaged
  * (its meta then holds only a printable form of its name, and its kind is
  * 0: sdb_remove() still removes it), or (handles opened read-only) its
  * entries or their checksums are missing or of the wrong size. */
-const char *sdb_table_problem(const sdb_table *t);
+SDB_API const char *sdb_table_problem(const sdb_table *t);
 
 /** @brief Bytes a table's entries take: its state count, half of it
  * (rounded up) for #SDB_ENTRY_NIBBLE_MD, a quarter for #SDB_ENTRY_MOD3. */
-uint64_t sdb_table_bytes(const sdb_table_info *info);
+SDB_API uint64_t sdb_table_bytes(const sdb_table_info *info);
 
 /** @brief The entries of a table: sdb_table_bytes() bytes, read
  * zero-copy from the memory map (pages are read on first touch only).
  * @return NULL if the data cannot be read (sdb_errdetail() says why), and
  * for a table stored in chunks (sdb_table_chunks() > 1): read those with
  * sdb_table_chunk(). */
-const uint8_t *sdb_table_data(const sdb_table *t);
+SDB_API const uint8_t *sdb_table_data(const sdb_table *t);
 
 /** @brief Number of chunks the entries are stored in: 1, except for tables
  * over 4 GiB (the largest LMDB value), which are stored in chunks of
@@ -424,18 +433,18 @@ const uint8_t *sdb_table_data(const sdb_table *t);
  * @return the number, or #SDB_ECORRUPT (a chunk is missing or of the wrong
  * size; sdb_errdetail() says which) or #SDB_EINVAL (a handle that is not
  * read-only). */
-int sdb_table_chunks(const sdb_table *t);
+SDB_API int sdb_table_chunks(const sdb_table *t);
 
 /** @brief Chunk @p i of a table's entries, read zero-copy as
  * sdb_table_data(): the entries are the chunks one after another; every
  * chunk but the last has the same size, a power of two.
  * @param[out] bytes  the chunk's size (0 on error)
  * @return the chunk, or NULL (sdb_errdetail() says why). */
-const uint8_t *sdb_table_chunk(const sdb_table *t, int i, uint64_t *bytes);
+SDB_API const uint8_t *sdb_table_chunk(const sdb_table *t, int i, uint64_t *bytes);
 
 /** @brief sdb_table_recount() of a table as stored, whole or in chunks.
  * @return 0, #SDB_ECORRUPT (entries unreadable), or as sdb_table_recount(). */
-int sdb_table_count_entries(uint64_t *counts, const sdb_table *t);
+SDB_API int sdb_table_count_entries(uint64_t *counts, const sdb_table *t);
 
 /** @brief Count a table's entries by distance from its bytes (nibble tables
  * through their groups' Manhattan distances): what sdb_table_expected_counts()
@@ -444,15 +453,15 @@ int sdb_table_count_entries(uint64_t *counts, const sdb_table *t);
  * number of states at distances r, r+3, r+6, ... Reads the whole table.
  * @param[out] counts SDB_MAX_DISTANCE counters
  * @return 0, #SDB_EINVAL (unknown format or bad metadata), #SDB_ENOMEM. */
-int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_t *data);
+SDB_API int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_t *data);
 
 /** @brief What sdb_table_recount() must find for a table whose catalog is
  * @p info: its counts per distance, folded mod 3 for #SDB_ENTRY_MOD3. */
-void sdb_table_expected_counts(uint64_t *counts, const sdb_table_info *info);
+SDB_API void sdb_table_expected_counts(uint64_t *counts, const sdb_table_info *info);
 
 /** @brief Recompute a table's CRC-32 and compare it with the catalog.
  * Reads the whole table. @return 0 or #SDB_ECORRUPT. */
-int sdb_table_verify(const sdb_table *t);
+SDB_API int sdb_table_verify(const sdb_table *t);
 
 /** @brief A pattern table's tiles as people number them: the tiles of the
  * class's ordered goal (the tiles in order, the blank last when the standard
@@ -463,13 +472,13 @@ int sdb_table_verify(const sdb_table *t);
  * @param[out] left_out  bit t set for each tile no group of the set holds
  * @param[out] goal      the ordered goal they are numbered by
  * @return 0, or #SDB_EINVAL for a full table. */
-int sdb_table_tiles(uint32_t *tiles, uint32_t *left_out, sdb_board *goal,
+SDB_API int sdb_table_tiles(uint32_t *tiles, uint32_t *left_out, sdb_board *goal,
                     const sdb_table_info *in);
 
 /** @brief The name a full table of size W x H for the canonical goal with the
  * blank in @p blank_cell is stored under ("full-WxH-bCELL").
  * @return the length, or #SDB_EINVAL if @p cap is too small. */
-int sdb_table_name_full(char *buf, size_t cap, int w, int h, int blank_cell);
+SDB_API int sdb_table_name_full(char *buf, size_t cap, int w, int h, int blank_cell);
 
 /** @brief Distance of @p b in a full table whose goal is the canonical goal
  * of the table (no relabelling, no symmetry): one rank and one byte read
@@ -479,7 +488,7 @@ int sdb_table_name_full(char *buf, size_t cap, int w, int h, int blank_cell);
  * against their block's CRC-32 the first time (a bit test after that).
  * @return the distance, or #SDB_ECORRUPT when the bytes it depends on are
  * damaged (sdb_errdetail() names them). */
-int sdb_table_distance(const sdb_table *t, const sdb_board *b);
+SDB_API int sdb_table_distance(const sdb_table *t, const sdb_board *b);
 /**@}*/
 
 /** @name Queries
@@ -513,7 +522,7 @@ typedef struct sdb_query {
  * @return 0, #SDB_EINVAL (a bad board: sdb_errdetail() says "start: ..." or
  * "goal: ..."), #SDB_EAMBIGUOUS (several sizes fit and the tables do not
  * settle it: the detail lists them). */
-int sdb_query_parse(sdb_query *q, const char *text, int w, int h, const sdb_db *db);
+SDB_API int sdb_query_parse(sdb_query *q, const char *text, int w, int h, const sdb_db *db);
 
 /** @brief Whether a line of batch input is one row of a grid rather than a
  * whole query.
@@ -525,7 +534,7 @@ int sdb_query_parse(sdb_query *q, const char *text, int w, int h, const sdb_db *
  * or the end of the input, and hands them to sdb_query_parse() as one text
  * (one query, one answer).
  * @return the row's width, or 0. */
-int sdb_query_grid_row(const char *line, int w, int h);
+SDB_API int sdb_query_grid_row(const char *line, int w, int h);
 /**@}*/
 
 /** @name Answers
@@ -570,7 +579,7 @@ typedef struct sdb_count {
  * NUL-terminated; 40 bytes always suffice.
  * @return the length written (excluding the NUL), or #SDB_EINVAL if @p cap
  * is too small. */
-int sdb_count_format(char *buf, size_t cap, const sdb_count *c);
+SDB_API int sdb_count_format(char *buf, size_t cap, const sdb_count *c);
 
 /** How an answer was found. */
 enum sdb_method {
@@ -622,16 +631,16 @@ typedef struct sdb_answer_opts {
  * sdb_answer.note would carry (no set serves them, with the command that
  * builds one). A program says it before a long search rather than after.
  * Valid as long as @p db is open. */
-const char *sdb_search_note(const sdb_db *db, const sdb_board *goal);
+SDB_API const char *sdb_search_note(const sdb_db *db, const sdb_board *goal);
 
 /** @brief Find the full table that answers goals like @p goal.
  * @return the table, or NULL with #SDB_ENOTFOUND / #SDB_ETOOBIG in
  * sdb_errdetail() naming the `slidedb-gen` command that builds it. */
-const sdb_table *sdb_table_for_goal(const sdb_db *db, const sdb_board *goal);
+SDB_API const sdb_table *sdb_table_for_goal(const sdb_db *db, const sdb_board *goal);
 
 /** @brief Whether the database has any table (full, or of a pattern set) of
  * size W x H. */
-int sdb_db_has_size(const sdb_db *db, int w, int h);
+SDB_API int sdb_db_has_size(const sdb_db *db, int w, int h);
 
 /** @brief Answer: distance, best move and (if asked) the whole optimal move
  * sequence from @p start to @p goal, for any board.
@@ -649,7 +658,7 @@ int sdb_db_has_size(const sdb_db *db, int w, int h);
  * (sizes differ), #SDB_ENOTFOUND (no full table for this goal; the detail
  * names the command that builds it), #SDB_ECORRUPT (the table contradicts
  * itself on the way), #SDB_ELIMIT (a search hit a limit), #SDB_ENOMEM. */
-int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
+SDB_API int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
                      const sdb_board *goal, const sdb_answer_opts *opts);
 
 /** @brief Called with each optimal sequence by sdb_answer_paths().
@@ -670,7 +679,7 @@ typedef int (*sdb_path_fn)(void *ctx, const char *moves);
  *                    sdb_answer_query(); may be NULL
  * @return 0 (also when unsolvable: @p fn is not called), or an error as
  * sdb_answer_query(). */
-int sdb_answer_paths(sdb_answer *a, const sdb_db *db, const sdb_board *start,
+SDB_API int sdb_answer_paths(sdb_answer *a, const sdb_db *db, const sdb_board *start,
                      const sdb_board *goal, uint64_t limit, const sdb_answer_opts *opts,
                      sdb_path_fn fn, void *ctx);
 /**@}*/
@@ -705,7 +714,7 @@ typedef struct sdb_check {
  * @param[in] opts   NULL: no limits; only the limits are used
  * @return 0, #SDB_EINVAL (sizes differ, or a character that is not a move;
  * the detail names its position), or an error of sdb_answer_query(). */
-int sdb_check_moves(sdb_check *c, const sdb_db *db, const sdb_board *start,
+SDB_API int sdb_check_moves(sdb_check *c, const sdb_db *db, const sdb_board *start,
                     const sdb_board *goal, const char *moves, const sdb_answer_opts *opts);
 /**@}*/
 
@@ -722,11 +731,11 @@ typedef struct sdb_rng {
 } sdb_rng;
 
 /** @brief Seed a generator. */
-void sdb_rng_seed(sdb_rng *r, uint64_t seed);
+SDB_API void sdb_rng_seed(sdb_rng *r, uint64_t seed);
 /** @brief The next 64 random bits. */
-uint64_t sdb_rng_next(sdb_rng *r);
+SDB_API uint64_t sdb_rng_next(sdb_rng *r);
 /** @brief A uniform integer in 0 .. @p n - 1, unbiased (n > 0). */
-uint64_t sdb_rng_below(sdb_rng *r, uint64_t n);
+SDB_API uint64_t sdb_rng_below(sdb_rng *r, uint64_t n);
 
 /** @brief Draws boards uniformly among the states at chosen distances
  * from a goal. */
@@ -745,19 +754,19 @@ typedef struct sdb_sampler sdb_sampler;
  * distances the table has), #SDB_ENOTFOUND (no full table: the detail names
  * the command), #SDB_ETOOBIG (a distance asked on a board without full
  * tables), #SDB_ENOMEM. */
-int sdb_sampler_open(sdb_sampler **s, const sdb_db *db, const sdb_board *goal,
+SDB_API int sdb_sampler_open(sdb_sampler **s, const sdb_db *db, const sdb_board *goal,
                      int min_distance, int max_distance);
 
 /** @brief Draw @p n boards. Thread-safe with one generator per thread.
  * @return 0, or #SDB_ECORRUPT when the table does not hold the states its
  * counts say (a damaged table). */
-int sdb_sampler_draw(const sdb_sampler *s, sdb_board *out, size_t n, sdb_rng *rng);
+SDB_API int sdb_sampler_draw(const sdb_sampler *s, sdb_board *out, size_t n, sdb_rng *rng);
 
 /** @brief How many states the sampler draws among. */
-uint64_t sdb_sampler_population(const sdb_sampler *s);
+SDB_API uint64_t sdb_sampler_population(const sdb_sampler *s);
 
 /** @brief Close a sampler. NULL is ok. */
-void sdb_sampler_close(sdb_sampler *s);
+SDB_API void sdb_sampler_close(sdb_sampler *s);
 
 /** @brief Lists every state at chosen distances from a goal, once each. */
 typedef struct sdb_states sdb_states;
@@ -775,7 +784,7 @@ typedef struct sdb_states sdb_states;
  * table: the detail names the `--bits 8` build), #SDB_ENOTFOUND (no full
  * table: the detail names the command), #SDB_ETOOBIG (a board of more than
  * #SDB_MAX_FULL_CELLS cells), #SDB_ENOMEM. */
-int sdb_states_open(sdb_states **s, const sdb_db *db, const sdb_board *goal,
+SDB_API int sdb_states_open(sdb_states **s, const sdb_db *db, const sdb_board *goal,
                     int min_distance, int max_distance);
 
 /** @brief The next states: up to @p cap rows of goal->n cells (row-major,
@@ -784,23 +793,23 @@ int sdb_states_open(sdb_states **s, const sdb_db *db, const sdb_board *goal,
  * @return how many rows were written (0: all have been listed), or
  * #SDB_ECORRUPT when the table's bytes fail their checksum or hold other
  * states than its counts say. */
-long sdb_states_next(sdb_states *s, uint8_t *cells, int16_t *dist, size_t cap);
+SDB_API long sdb_states_next(sdb_states *s, uint8_t *cells, int16_t *dist, size_t cap);
 
 /** @brief How many states the listing holds in all. */
-uint64_t sdb_states_count(const sdb_states *s);
+SDB_API uint64_t sdb_states_count(const sdb_states *s);
 
 /** @brief 1 if sdb_states_next() gives distances (a table of whole
  * distances lists them), 0 if it gives -1 for every state. */
-int sdb_states_distances(const sdb_states *s);
+SDB_API int sdb_states_distances(const sdb_states *s);
 
 /** @brief Close a listing. NULL is ok. */
-void sdb_states_close(sdb_states *s);
+SDB_API void sdb_states_close(sdb_states *s);
 
 /** @brief A random walk of @p steps moves from @p goal that never undoes
  * its previous move: a scramble for boards without tables (its distance is
  * at most @p steps).
  * @return 0, or #SDB_EINVAL for a negative @p steps. */
-int sdb_random_walk(sdb_board *out, const sdb_board *goal, int steps, sdb_rng *rng);
+SDB_API int sdb_random_walk(sdb_board *out, const sdb_board *goal, int steps, sdb_rng *rng);
 /**@}*/
 
 /** @name Heuristics for other solvers
@@ -828,24 +837,24 @@ typedef struct sdb_heuristic sdb_heuristic;
  * @return 0, #SDB_ENOTFOUND (no such set; sdb_errdetail() names the
  * `slidedb-gen pdb` command), #SDB_ECORRUPT (a table of the set is missing or
  * damaged), #SDB_ENOMEM. */
-int sdb_heuristic_open(sdb_heuristic **h, const sdb_db *db, const sdb_board *goal,
+SDB_API int sdb_heuristic_open(sdb_heuristic **h, const sdb_db *db, const sdb_board *goal,
                        const char *set);
 
 /** @brief The Manhattan distance plus linear conflicts, for any board and
  * goal (no database): the fallback when no set is built. */
-int sdb_heuristic_open_manhattan(sdb_heuristic **h, const sdb_board *goal);
+SDB_API int sdb_heuristic_open_manhattan(sdb_heuristic **h, const sdb_board *goal);
 
 /** @brief Close a heuristic. NULL is ok. */
-void sdb_heuristic_close(sdb_heuristic *h);
+SDB_API void sdb_heuristic_close(sdb_heuristic *h);
 
 /** @brief The set's name, or "manhattan+linear-conflicts". */
-const char *sdb_heuristic_name(const sdb_heuristic *h);
+SDB_API const char *sdb_heuristic_name(const sdb_heuristic *h);
 
 /** @brief Lower bound on the moves from @p state to the heuristic's goal:
  * O(groups) table reads.
  * @return the bound (>= 0), or #SDB_EINVAL when @p state is not of the
  * heuristic's board size. */
-int sdb_heuristic_value(const sdb_heuristic *h, const sdb_board *state);
+SDB_API int sdb_heuristic_value(const sdb_heuristic *h, const sdb_board *state);
 
 /** @brief A state followed move by move (see sdb_heuristic_move()). Plain
  * data: copy it to keep a state, e.g. one per depth of a search. */
@@ -861,13 +870,13 @@ typedef struct sdb_hstate {
 /** @brief Start following @p state.
  * @return its heuristic value (>= 0), or #SDB_EINVAL when @p state is not of
  * the heuristic's board size. */
-int sdb_heuristic_start(const sdb_heuristic *h, sdb_hstate *st, const sdb_board *state);
+SDB_API int sdb_heuristic_start(const sdb_heuristic *h, sdb_hstate *st, const sdb_board *state);
 
 /** @brief Move the blank of the followed state in direction @p move (of the
  * caller's board) and update the value: one group's table read (two with
  * mirroring). @return the new value, or #SDB_EINVAL if the move leaves the
  * board (the state is unchanged). */
-int sdb_heuristic_move(const sdb_heuristic *h, sdb_hstate *st, int move);
+SDB_API int sdb_heuristic_move(const sdb_heuristic *h, sdb_hstate *st, int move);
 /**@}*/
 
 /** @name Solving with IDA* */
@@ -892,7 +901,7 @@ typedef struct sdb_solve_stats {
  * pairs, which are answered without search), #SDB_EINVAL (sizes differ, or
  * @p h serves another class of goals), #SDB_ELIMIT (a limit was hit; stats
  * say how far it got). */
-int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
+SDB_API int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
               const sdb_board *start, const sdb_board *goal, const sdb_solve_limits *limits);
 /**@}*/
 
@@ -910,7 +919,7 @@ int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
 /** @brief The tables a name means (see above), in name order.
  * @param[out] out  up to @p cap tables
  * @return how many the name means (may exceed @p cap), or #SDB_ENOTFOUND. */
-int sdb_table_select(const sdb_table **out, int cap, const sdb_db *db, const char *name);
+SDB_API int sdb_table_select(const sdb_table **out, int cap, const sdb_db *db, const char *name);
 
 /** @brief Write the tables @p names mean (each as sdb_table_select()) to the
  * gzip file @p path ("-": standard output). The file is written beside and
@@ -919,7 +928,7 @@ int sdb_table_select(const sdb_table **out, int cap, const sdb_db *db, const cha
  * @param[out] ntables how many tables were written
  * @return 0, #SDB_ENOTFOUND (a name means no table), #SDB_ECORRUPT (a table
  * fails its CRC), #SDB_EIO. */
-int sdb_export(const sdb_db *db, const char *const *names, int nnames, const char *path,
+SDB_API int sdb_export(const sdb_db *db, const char *const *names, int nnames, const char *path,
                int *ntables);
 
 /** @brief Called as a long operation goes: @p done of @p total (bytes). */
@@ -927,7 +936,7 @@ typedef void (*sdb_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
 /** @brief sdb_export(), calling @p fn (when not NULL) with the table bytes
  * written so far, every MiB or so: a program's progress bar. */
-int sdb_export_progress(const sdb_db *db, const char *const *names, int nnames,
+SDB_API int sdb_export_progress(const sdb_db *db, const char *const *names, int nnames,
                         const char *path, int *ntables, sdb_progress_fn fn, void *ctx);
 
 /** Flag of sdb_import(): replace tables of the same names. */
@@ -943,14 +952,14 @@ int sdb_export_progress(const sdb_db *db, const char *const *names, int nnames,
  * @return 0, #SDB_ENOTFOUND (cannot open), #SDB_ECORRUPT (truncated,
  * altered, not an export, another format), #SDB_EEXIST (a table exists and
  * no #SDB_REPLACE), #SDB_EINVAL (read-only handle), #SDB_EIO. */
-int sdb_import(sdb_db *db, const char *path, unsigned flags, int *ntables);
+SDB_API int sdb_import(sdb_db *db, const char *path, unsigned flags, int *ntables);
 
 /** @brief Remove the tables @p names mean from a database opened
  * read-write, in one transaction: all of them, or (on any error, e.g. a name
  * that means nothing) none.
  * @param[out] ntables how many tables were removed
  * @return 0, #SDB_ENOTFOUND, #SDB_EINVAL (read-only handle), #SDB_EIO. */
-int sdb_remove(sdb_db *db, const char *const *names, int nnames, int *ntables);
+SDB_API int sdb_remove(sdb_db *db, const char *const *names, int nnames, int *ntables);
 
 /** @brief Rewrite the database file at @p path without its free pages.
  *
@@ -966,7 +975,7 @@ int sdb_remove(sdb_db *db, const char *const *names, int nnames, int *ntables);
  * @param[out] before, after  the file's size before and after (NULL: not wanted)
  * @return 0, #SDB_ENOTFOUND, #SDB_ECORRUPT, #SDB_EVERSION, #SDB_EIO (also:
  * in use by readers). */
-int sdb_compact(const char *path, uint64_t *before, uint64_t *after);
+SDB_API int sdb_compact(const char *path, uint64_t *before, uint64_t *after);
 /**@}*/
 
 /** @name Board symmetries
@@ -976,16 +985,16 @@ int sdb_compact(const char *path, uint64_t *before, uint64_t *after);
  * the two diagonal mirrors). */
 /**@{*/
 /** @brief Number of symmetries of the board size (4 or 8). */
-int sdb_sym_count(int w, int h);
+SDB_API int sdb_sym_count(int w, int h);
 /** @brief The cell that symmetry @p s maps @p cell to. */
-int sdb_sym_cell(int w, int h, int s, int cell);
+SDB_API int sdb_sym_cell(int w, int h, int s, int cell);
 /** @brief The direction symmetry @p s maps @p move to. */
-int sdb_sym_move(int w, int h, int s, int move);
+SDB_API int sdb_sym_move(int w, int h, int s, int move);
 /** @brief Apply symmetry @p s to a whole board (tiles move with their cells). */
-void sdb_sym_board(sdb_board *out, const sdb_board *in, int s);
+SDB_API void sdb_sym_board(sdb_board *out, const sdb_board *in, int s);
 /** @brief The representative of @p cell's class: the smallest cell any
  * symmetry maps it to. Tables are built for representatives only. */
-int sdb_sym_representative(int w, int h, int cell);
+SDB_API int sdb_sym_representative(int w, int h, int cell);
 /**@}*/
 
 /** @name Batches and words for bindings
@@ -1001,7 +1010,7 @@ int sdb_sym_representative(int w, int h, int cell);
  * @param[in] db  the database whose tables settle it, or NULL
  * @return 0, #SDB_EINVAL (no board has that many cells), #SDB_EAMBIGUOUS
  * (several sizes fit; the detail lists them). */
-int sdb_cells_size(int *w, int *h, int count, const sdb_db *db);
+SDB_API int sdb_cells_size(int *w, int *h, int count, const sdb_db *db);
 
 /** @brief Distances and best moves of @p n boards to one goal.
  *
@@ -1020,7 +1029,7 @@ int sdb_cells_size(int *w, int *h, int count, const sdb_db *db);
  * says "board I: ..."), #SDB_ENOTFOUND (no table for the goal; the detail
  * names the command that builds it), #SDB_ECORRUPT, #SDB_ELIMIT,
  * #SDB_ENOMEM. */
-int sdb_batch_distance(int16_t *dist, int8_t *best, const sdb_db *db, const sdb_board *goal,
+SDB_API int sdb_batch_distance(int16_t *dist, int8_t *best, const sdb_db *db, const sdb_board *goal,
                        const uint8_t *cells, size_t n, const sdb_solve_limits *limits,
                        size_t *bad);
 
@@ -1030,23 +1039,23 @@ int sdb_batch_distance(int16_t *dist, int8_t *best, const sdb_db *db, const sdb_
  * @param[out] bad   on failure, the row that failed (may be NULL)
  * @return 0, or #SDB_EINVAL (a row is not a board of the heuristic's size:
  * the detail says "board I: ..."). */
-int sdb_batch_heuristic(int16_t *value, const sdb_heuristic *h, const uint8_t *cells, int w,
+SDB_API int sdb_batch_heuristic(int16_t *value, const sdb_heuristic *h, const uint8_t *cells, int w,
                         int ht, size_t n, size_t *bad);
 
 /** @brief The name `info` gives a kind of table (enum sdb_kind): "full",
  * "pattern", or "unknown". */
-const char *sdb_kind_name(int kind);
+SDB_API const char *sdb_kind_name(int kind);
 
 /** @brief The name `info` gives an entry format (enum sdb_format):
  * "dist6-move2", "dist8", "nibble-manhattan", "mod3-2bit", or "unknown". */
-const char *sdb_format_name(int format);
+SDB_API const char *sdb_format_name(int format);
 
 /** @brief The checker's verdict as a sentence: "optimal", "valid, K moves
  * longer than optimal", "illegal move 'u' at step 3", "does not reach the
  * goal (ends K moves away)" or "unsolvable"; 64 bytes always suffice.
  * @return the length written (excluding the NUL), or #SDB_EINVAL if @p cap
  * is too small. */
-int sdb_check_verdict(char *buf, size_t cap, const sdb_check *c);
+SDB_API int sdb_check_verdict(char *buf, size_t cap, const sdb_check *c);
 /**@}*/
 
 #ifdef __cplusplus

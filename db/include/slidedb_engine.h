@@ -31,7 +31,7 @@ extern "C" {
  *                  (enum sdb_move), or UINT64_MAX when it would leave the board
  * @param[out] b    the board of @p index, or NULL if not wanted
  * @return 0, or #SDB_EINVAL as sdb_unrank(). */
-int sdb_rank_neighbors(uint64_t nbr[4], sdb_board *b, int w, int h, int cls, uint64_t index);
+SDB_API int sdb_rank_neighbors(uint64_t nbr[4], sdb_board *b, int w, int h, int cls, uint64_t index);
 
 /** @brief A walk over the index space: the last index unranked, kept so that
  * the next one unranks only the Lehmer digits that differ.
@@ -58,11 +58,11 @@ typedef struct sdb_rank_walk {
 /** @brief Start a walk over the full-table index space of @p w x @p h,
  * class @p cls.
  * @return 0, or #SDB_EINVAL for a size without a full-table index. */
-int sdb_rank_walk_init(sdb_rank_walk *walk, int w, int h, int cls);
+SDB_API int sdb_rank_walk_init(sdb_rank_walk *walk, int w, int h, int cls);
 
 /** @brief sdb_rank_neighbors() of @p index, from where @p walk last was.
  * Same results, same errors. */
-int sdb_rank_walk_neighbors(sdb_rank_walk *walk, uint64_t nbr[4], sdb_board *b,
+SDB_API int sdb_rank_walk_neighbors(sdb_rank_walk *walk, uint64_t nbr[4], sdb_board *b,
                             uint64_t index);
 /**@}*/
 
@@ -93,21 +93,21 @@ typedef struct sdb_frame {
  * the usual one).
  * @return 0, or #SDB_EINVAL when no symmetry of the board maps the goal's
  * blank onto @p rep. */
-int sdb_frame_init(sdb_frame *f, const sdb_board *goal, int rep);
+SDB_API int sdb_frame_init(sdb_frame *f, const sdb_board *goal, int rep);
 
 /** @brief The ordered goal of the class whose first cell is @p rep: the
  * tiles in order, the blank last when the standard goal is in the class,
  * else in cell @p rep. Set names and `info` number tiles as this goal does
  * (sdb_table_tiles()). */
-void sdb_ordered_goal(sdb_board *b, int w, int h, int rep);
+SDB_API void sdb_ordered_goal(sdb_board *b, int w, int h, int rep);
 
 /** @brief @p in seen in the frame: the symmetry applied, tiles relabelled.
  * @p in must have the frame's size (not checked). */
-void sdb_frame_board(const sdb_frame *f, sdb_board *out, const sdb_board *in);
+SDB_API void sdb_frame_board(const sdb_frame *f, sdb_board *out, const sdb_board *in);
 
 /** @brief The inverse: a board of the frame seen by the caller (the
  * symmetry undone, tiles given their caller's labels). */
-void sdb_frame_unboard(const sdb_frame *f, sdb_board *out, const sdb_board *in);
+SDB_API void sdb_frame_unboard(const sdb_frame *f, sdb_board *out, const sdb_board *in);
 /**@}*/
 
 /** @name Writing tables */
@@ -117,7 +117,7 @@ typedef struct sdb_writer sdb_writer;
 /** @brief Begin one write transaction on a database opened read-write.
  * Readers are never blocked; other writers wait. @return 0, #SDB_EINVAL
  * (read-only handle), #SDB_EIO, #SDB_ENOMEM. */
-int sdb_writer_begin(sdb_writer **w, sdb_db *db);
+SDB_API int sdb_writer_begin(sdb_writer **w, sdb_db *db);
 
 /** @brief Reserve @p size bytes for the entries of table @p name inside the
  * transaction and return where to write them (LMDB MDB_RESERVE: the caller
@@ -127,11 +127,11 @@ int sdb_writer_begin(sdb_writer **w, sdb_db *db);
  * The memory is valid until sdb_writer_put_meta(), commit or abort. @p size
  * is sdb_table_bytes() of the catalog entry to come.
  * @return 0, #SDB_EIO (e.g. map full), #SDB_EINVAL (bad name). */
-int sdb_writer_reserve(sdb_writer *w, uint8_t **data, const char *name, uint64_t size);
+SDB_API int sdb_writer_reserve(sdb_writer *w, uint8_t **data, const char *name, uint64_t size);
 
 /** @brief The largest table sdb_writer_reserve() takes: 4 GiB - 1 (LMDB's
  * largest value), or less when SLIDEDB_CHUNK_BYTES is set (tests). */
-uint64_t sdb_writer_max_whole(const sdb_writer *w);
+SDB_API uint64_t sdb_writer_max_whole(const sdb_writer *w);
 
 /** @brief Begin table @p name of @p size bytes whose entries will be
  * copied in with sdb_writer_append() (replaces a table of that name): for
@@ -139,33 +139,33 @@ uint64_t sdb_writer_max_whole(const sdb_writer *w);
  * LMDB cannot hold in one value and which are stored in chunks
  * (sdb_table_chunk()); only #SDB_ENTRY_MOD3 tables may be that large.
  * @return 0, #SDB_EIO, #SDB_EINVAL (bad name). */
-int sdb_writer_open_table(sdb_writer *w, const char *name, uint64_t size);
+SDB_API int sdb_writer_open_table(sdb_writer *w, const char *name, uint64_t size);
 
 /** @brief Copy the next @p n bytes of the table begun by
  * sdb_writer_open_table() into the database's pages, computing its CRC on
  * the way. A chunk is reserved when the previous one is full, so the caller
  * may give back its own copy of each part once appended.
  * @return 0, #SDB_EIO (e.g. map full), #SDB_EINVAL (more than opened). */
-int sdb_writer_append(sdb_writer *w, const void *data, uint64_t n);
+SDB_API int sdb_writer_append(sdb_writer *w, const void *data, uint64_t n);
 
 /** @brief Record the catalog entry of the table reserved (or opened and
  * wholly appended) last. Computes
  * the CRC-32 of its entries and fills info->crc32 and info->format_version.
  * @return 0, #SDB_EINVAL (no reserved table, or names differ), #SDB_EIO. */
-int sdb_writer_put_meta(sdb_writer *w, sdb_table_info *info);
+SDB_API int sdb_writer_put_meta(sdb_writer *w, sdb_table_info *info);
 
 /** @brief Remove the table @p name (its entries and catalog entry) inside
  * the transaction; a name with no table is not an error.
  * @return 0 or #SDB_EIO. */
-int sdb_writer_delete(sdb_writer *w, const char *name);
+SDB_API int sdb_writer_delete(sdb_writer *w, const char *name);
 
 /** @brief Commit: every table of this writer appears at once.
  * The writer is freed in any case. @return 0 or #SDB_EIO. */
-int sdb_writer_commit(sdb_writer *w);
+SDB_API int sdb_writer_commit(sdb_writer *w);
 
 /** @brief Abandon the transaction: the database is left as it was.
  * The writer is freed. NULL is ok. */
-void sdb_writer_abort(sdb_writer *w);
+SDB_API void sdb_writer_abort(sdb_writer *w);
 /**@}*/
 
 /** @name Shards (distributed builds)
@@ -191,39 +191,39 @@ typedef struct sdb_shard sdb_shard;
 /** @brief Begin a shard file: written beside @p path, which only
  * sdb_shard_commit() replaces (a failed run leaves no shard, or the one it
  * had). @return 0, #SDB_EIO, #SDB_ENOMEM. */
-int sdb_shard_create(sdb_shard **sh, const char *path);
+SDB_API int sdb_shard_create(sdb_shard **sh, const char *path);
 
 /** @brief Add a table's slice: @p data holds the bytes of entries [lo, hi)
  * (a quarter of them for #SDB_ENTRY_MOD3, whose lo must be a multiple of
  * 4). @p s->crc32 is ignored (computed). @return 0, #SDB_EIO. */
-int sdb_shard_add(sdb_shard *sh, const sdb_shard_info *s, const uint8_t *data);
+SDB_API int sdb_shard_add(sdb_shard *sh, const sdb_shard_info *s, const uint8_t *data);
 
 /** @brief Write the shard to disk and rename it to its path; frees @p sh.
  * @return 0, #SDB_EIO. */
-int sdb_shard_commit(sdb_shard *sh);
+SDB_API int sdb_shard_commit(sdb_shard *sh);
 
 /** @brief Abandon a shard being written; frees @p sh. NULL is ok. */
-void sdb_shard_abort(sdb_shard *sh);
+SDB_API void sdb_shard_abort(sdb_shard *sh);
 
 /** @brief Open a shard read-only and check every table's header.
  * @return 0, #SDB_ENOTFOUND, #SDB_ECORRUPT (not a shard, or a header that
  * contradicts itself), #SDB_EIO, #SDB_ENOMEM. */
-int sdb_shard_open(sdb_shard **sh, const char *path);
+SDB_API int sdb_shard_open(sdb_shard **sh, const char *path);
 
 /** @brief Number of tables' slices in a shard. */
-int sdb_shard_tables(const sdb_shard *sh);
+SDB_API int sdb_shard_tables(const sdb_shard *sh);
 
 /** @brief Slice @p i's header, or NULL when out of range. */
-const sdb_shard_info *sdb_shard_table(const sdb_shard *sh, int i);
+SDB_API const sdb_shard_info *sdb_shard_table(const sdb_shard *sh, int i);
 
 /** @brief The stored bytes of slice @p i from byte @p at (a multiple of
  * 128 MiB, below the slice's size), zero-copy, valid until close: at most
  * 128 MiB, *bytes says how many.
  * @return the bytes, or NULL (#SDB_ECORRUPT or #SDB_EINVAL, with the detail). */
-const uint8_t *sdb_shard_chunk(const sdb_shard *sh, int i, uint64_t at, uint64_t *bytes);
+SDB_API const uint8_t *sdb_shard_chunk(const sdb_shard *sh, int i, uint64_t at, uint64_t *bytes);
 
 /** @brief Close a shard opened for reading. NULL is ok. */
-void sdb_shard_close(sdb_shard *sh);
+SDB_API void sdb_shard_close(sdb_shard *sh);
 /**@}*/
 
 /** @name Pattern spaces (additive pattern databases)
@@ -251,7 +251,7 @@ typedef struct sdb_pattern sdb_pattern;
  * @param[in] blank_mode enum sdb_blank_mode
  * @return 0, #SDB_EINVAL (no tiles, more than #SDB_MAX_PATTERN, a tile not on
  * the board, bad mode), #SDB_ENOMEM. */
-int sdb_pattern_new(sdb_pattern **p, const sdb_board *goal, uint32_t tiles, int blank_mode);
+SDB_API int sdb_pattern_new(sdb_pattern **p, const sdb_board *goal, uint32_t tiles, int blank_mode);
 
 /** @brief A partition of the tiles into pattern groups, as parsed. */
 typedef struct sdb_partition {
@@ -273,53 +273,53 @@ typedef struct sdb_partition {
  * @return 0, or #SDB_EINVAL (a tile out of range or in two groups, an empty
  * group, a group of more than #SDB_MAX_PATTERN tiles, a named partition on
  * another board). */
-int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *goal);
+SDB_API int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *goal);
 
 /** @brief The partition slidedb proposes for a board with no set: 6-6-3 on
  * 4x4 (seconds to build; 7-8 is stronger and takes minutes), else the tiles
  * in groups of at most 7 ("1,2,3,4,5,6,7/8,9,..."). Always a valid
  * `slidedb-gen pdb --partition` argument. */
-void sdb_partition_default(char *spec, size_t cap, int w, int h);
+SDB_API void sdb_partition_default(char *spec, size_t cap, int w, int h);
 
 /** @brief Free a pattern. NULL is ok. */
-void sdb_pattern_free(sdb_pattern *p);
+SDB_API void sdb_pattern_free(sdb_pattern *p);
 
 /** @brief Number of entries of the pattern's table. */
-uint64_t sdb_pattern_size(const sdb_pattern *p);
+SDB_API uint64_t sdb_pattern_size(const sdb_pattern *p);
 
 /** @brief Index of the goal's pattern state (distance 0). */
-uint64_t sdb_pattern_goal_index(const sdb_pattern *p);
+SDB_API uint64_t sdb_pattern_goal_index(const sdb_pattern *p);
 
 /** @brief Index of the pattern state of a board (same size as the goal). */
-uint64_t sdb_pattern_rank(const sdb_pattern *p, const sdb_board *b);
+SDB_API uint64_t sdb_pattern_rank(const sdb_pattern *p, const sdb_board *b);
 
 /** @brief The pattern states one move of a group tile away from @p index.
  * @param[out] out at least 4*k indices
  * @return how many were written (duplicates possible), or #SDB_EINVAL if
  * @p index is out of range. */
-int sdb_pattern_neighbors(const sdb_pattern *p, uint64_t index, uint64_t *out);
+SDB_API int sdb_pattern_neighbors(const sdb_pattern *p, uint64_t index, uint64_t *out);
 
 /** @brief For a #SDB_BLANK_REGION pattern, the index the same placement has
  * in the #SDB_BLANK_MIN numbering (what a minimum over regions folds onto).
  * It is never above @p index, and the first region of each placement is
  * numbered 0, so a fold can run in place in index order. */
-uint64_t sdb_pattern_min_index(const sdb_pattern *p, uint64_t index);
+SDB_API uint64_t sdb_pattern_min_index(const sdb_pattern *p, uint64_t index);
 
 /** @brief Number of blocks; each holds k! entries (see above). */
-uint64_t sdb_pattern_blocks(const sdb_pattern *p);
+SDB_API uint64_t sdb_pattern_blocks(const sdb_pattern *p);
 
 /** @brief sdb_pattern_manhattan() of the k! entries of block @p block at
  * once, in index order, into @p md (k! bytes): O(1) per entry. */
-void sdb_pattern_block_manhattan(const sdb_pattern *p, uint64_t block, uint8_t *md);
+SDB_API void sdb_pattern_block_manhattan(const sdb_pattern *p, uint64_t block, uint8_t *md);
 
 /** @brief The number of the blank's region of entry @p index (0 for
  * #SDB_BLANK_MIN patterns). */
-int sdb_pattern_region(const sdb_pattern *p, uint64_t index);
+SDB_API int sdb_pattern_region(const sdb_pattern *p, uint64_t index);
 
 /** @brief Manhattan distance of the group's tiles to their goal cells in
  * entry @p index: a lower bound of the entry, of the same parity (every
  * move of a group tile changes both by one). */
-int sdb_pattern_manhattan(const sdb_pattern *p, uint64_t index);
+SDB_API int sdb_pattern_manhattan(const sdb_pattern *p, uint64_t index);
 /**@}*/
 
 

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "puzzle/puzzle.h"
 
 static _Thread_local char detail[1024];   /* room for a path and a whole hint */
 

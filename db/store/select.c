@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "store/store.h"
 
 /* Whether name is the full size a full table belongs to: "full-3x3" for
  * "full-3x3-b4". */

@@ -18,8 +18,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "internal.h"
-#include "pages.h"
+#include "store/store.h"
+#include "store/pages.h"
 
 /* Address space reserved for the map. Only what is written takes disk space;
  * readers map the same size, which costs no memory. */
@@ -27,7 +27,7 @@
 #define FORMAT_KEY "format"
 /* The oldest format this slidedb reads (and converts on the first write). */
 #define OLDEST_FORMAT 2u
-enum { MAX_HEURISTICS = 32, MAX_CATALOG = 1 << 16, MAX_DBS = 8 };
+enum { MAX_CATALOG = 1 << 16, MAX_DBS = 8 };
 
 /* LMDB allows one environment per file and process: handles of one file
  * made by sdb_db_reopen() share it, and the last to close closes it. */
@@ -52,14 +52,9 @@ struct sdb_db {
 	uint32_t version;         /* the file's format version */
 	int ntables;
 	struct sdb_table *table;  /* catalog, in name order */
-	/* Heuristics of sdb_db_heuristic(), opened on first use. */
-	pthread_mutex_t lock;
-	int nheuristics;
-	struct cached_heuristic {
-		int w, h, rep;
-		sdb_heuristic *heur;
-		char note[1024];
-	} heuristic[MAX_HEURISTICS];
+	pthread_mutex_t lock;     /* for state kept beside the values (sdb_db_lock) */
+	void *slot;               /* a higher layer's state (sdb_db_slot) */
+	void (*free_slot)(void *);
 	char path[];
 };
 
@@ -645,7 +640,7 @@ static int read_snapshot(sdb_db *db, int keep)
 	return SDB_OK;
 }
 
-int sdb_db_open(sdb_db **out, const char *path, unsigned flags)
+int sdb_db_open_plain(sdb_db **out, const char *path, unsigned flags)
 {
 	*out = NULL;
 	if (!path)
@@ -655,10 +650,7 @@ int sdb_db_open(sdb_db **out, const char *path, unsigned flags)
 	if (stat(path, &st) != 0) {
 		if (errno != ENOENT || !(flags & SDB_CREATE) || (flags & SDB_RDONLY)) {
 			int err = errno == ENOENT ? SDB_ENOTFOUND : SDB_EIO;
-			char cmd[1024];
-			const char *why = strerror(errno);
-			sdb_hint_build(cmd, sizeof cmd, path, NULL);
-			return sdb_fail(err, "%s: %s (build a database with `%s`)", path, why, cmd);
+			return sdb_fail(err, "%s: %s", path, strerror(errno));
 		}
 	} else if (!S_ISREG(st.st_mode)) {
 		return sdb_fail(SDB_EIO, "%s: not a regular file", path);
@@ -784,8 +776,8 @@ void sdb_db_close(sdb_db *db)
 		mdb_env_close(db->env);
 	if (db->hold_fd >= 0 && last)
 		close(db->hold_fd);   /* after the environment: compact may go on */
-	for (int i = 0; i < db->nheuristics; i++)
-		sdb_heuristic_close(db->heuristic[i].heur);
+	if (db->free_slot)
+		db->free_slot(db->slot);
 	pthread_mutex_destroy(&db->lock);
 	free_tables(db);
 	free(db);
@@ -987,6 +979,33 @@ uint64_t sdb_chunk_bytes(const sdb_table *t, int c)
 {
 	const uint64_t total = sdb_table_bytes(&t->info), size = t->chunk_mask + 1;
 	return t->nchunks == 1 ? total : c + 1 < t->nchunks ? size : total - (uint64_t)c * size;
+}
+
+void **sdb_db_slot(const sdb_db *cdb, void (**free_fn)(void *))
+{
+	sdb_db *db = (sdb_db *)cdb;   /* the slot is not part of the value */
+	if (free_fn)
+		*free_fn = db->free_slot;
+	return &db->slot;
+}
+
+void sdb_db_set_slot_free(const sdb_db *cdb, void (*free_fn)(void *))
+{
+	((sdb_db *)cdb)->free_slot = free_fn;
+}
+
+sdb_sizes sdb_db_sizes(const sdb_db *db)
+{
+	sdb_sizes have = 0;
+	for (int i = 0; i < db->ntables; i++)
+		if (db->table[i].info.goal.w)
+			have |= sdb_size_bit(db->table[i].info.goal.w, db->table[i].info.goal.h);
+	return have;
+}
+
+int sdb_db_has_size(const sdb_db *db, int w, int h)
+{
+	return w >= 2 && h >= 2 && w <= 8 && h <= 8 && (sdb_db_sizes(db) & sdb_size_bit(w, h)) != 0;
 }
 
 void sdb_db_lock(const sdb_db *db)
@@ -1194,47 +1213,6 @@ void sdb_writer_abort(sdb_writer *w)
 	free(w);
 }
 
-int sdb_db_heuristic(const sdb_heuristic **out, const char **note, const sdb_db *cdb,
-                     const sdb_board *goal)
-{
-	sdb_db *db = (sdb_db *)cdb;   /* the cache is not part of the value */
-	int rep = sdb_sym_representative(goal->w, goal->h, goal->blank), err = SDB_OK;
-	*out = NULL;
-	*note = NULL;
-	pthread_mutex_lock(&db->lock);
-	struct cached_heuristic *c = NULL;
-	for (int i = 0; i < db->nheuristics && !c; i++)
-		if (db->heuristic[i].w == goal->w && db->heuristic[i].h == goal->h &&
-		    db->heuristic[i].rep == rep)
-			c = &db->heuristic[i];
-	if (!c && db->nheuristics == MAX_HEURISTICS)
-		err = sdb_fail(SDB_ENOMEM, "more than %d classes of goals in one database handle",
-		               MAX_HEURISTICS);
-	if (!c && !err) {
-		sdb_heuristic *h = NULL;
-		char note_text[sizeof c->note] = "";
-		err = sdb_heuristic_open(&h, db, goal, NULL);
-		if (err == SDB_ENOTFOUND) {
-			snprintf(note_text, sizeof note_text, "%s", sdb_errdetail());
-			err = sdb_heuristic_open_manhattan(&h, goal);
-		}
-		if (!err) {
-			c = &db->heuristic[db->nheuristics++];
-			c->w = goal->w;
-			c->h = goal->h;
-			c->rep = rep;
-			c->heur = h;
-			memcpy(c->note, note_text, sizeof c->note);
-		}
-	}
-	if (c) {
-		*out = c->heur;
-		*note = c->note[0] ? c->note : NULL;
-	}
-	pthread_mutex_unlock(&db->lock);
-	return err;
-}
-
 int sdb_remove(sdb_db *db, const char *const *names, int nnames, int *ntables)
 {
 	*ntables = 0;
@@ -1363,7 +1341,7 @@ int sdb_compact(const char *path, uint64_t *before, uint64_t *after)
 	if (hold < 0 && hold != SDB_HOLD_NONE)
 		return hold;
 	sdb_db *db;
-	int err = sdb_db_open(&db, path, OPEN_HELD);   /* checks the file; converts an old one */
+	int err = sdb_db_open_plain(&db, path, OPEN_HELD);   /* checks the file; converts an old one */
 	if (err) {
 		if (hold >= 0)
 			close(hold);

@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "store/store.h"
 
 enum { DEFAULT_BUSY_SECONDS = 60, POLL_MS = 20 };
 

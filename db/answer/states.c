@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "answer/answer.h"
 
 struct sdb_states {
 	sdb_board goal;            /* the caller's */

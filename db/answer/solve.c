@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
+#include "answer/answer.h"
 
 enum { CHECK_EVERY = 1 << 14, FOUND = 1, STOPPED = 2, NEXT_FIRST = 3, LIMIT_DONE = 4 };
 

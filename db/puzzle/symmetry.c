@@ -5,7 +5,7 @@
  * are mapped by the same rule, so a move found on a mapped board is mapped
  * back by the inverse symmetry. The maps are tabled once at load time: the
  * answer path applies them to every query. */
-#include "internal.h"
+#include "puzzle/puzzle.h"
 
 enum { SIDE = 9 };   /* sides 2..8 */
 

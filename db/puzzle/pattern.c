@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "puzzle/puzzle.h"
 
 enum { MAX_CELLS = SDB_MAX_CELLS, K = SDB_MAX_PATTERN, NO_REGION = 0xff };
 

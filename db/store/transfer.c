@@ -21,7 +21,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "internal.h"
+#include "store/store.h"
 
 #define MAGIC "slidedb-export 2"
 #define MAGIC_1 "slidedb-export 1"

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "internal.h"
+#include "store/store.h"
 
 /* The first damaged block this thread read since the last reset. */
 static __thread const sdb_table *damaged_table;

@@ -25,8 +25,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
-#include "pages.h"
+#include "store/store.h"
+#include "store/pages.h"
 
 enum {
 	PAGE_HEADER = 16, NODE_HEADER = 8, DB_RECORD = 48, META_AT = 16, META_BYTES = 152,

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "answer/answer.h"
 
 /* Append text to buf quoted for a POSIX shell: ' becomes '\'' */
 static void quote(char *buf, size_t cap, const char *text)

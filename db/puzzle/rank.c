@@ -14,7 +14,7 @@
  * cells: the index within a blank's block, < 13!/2, fits 32 bits. */
 #include <string.h>
 
-#include "internal.h"
+#include "puzzle/puzzle.h"
 
 enum { MAX_TILES = SDB_MAX_FULL_CELLS - 1 };
 

@@ -4,7 +4,7 @@
  * pattern sets, heuristics and the generator all use it. */
 #include <string.h>
 
-#include "internal.h"
+#include "puzzle/puzzle.h"
 
 int sdb_frame_init(sdb_frame *f, const sdb_board *goal, int rep)
 {

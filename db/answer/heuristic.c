@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "answer/answer.h"
 
 enum { TRANSPOSE = 4, MAX_GROUPS = SDB_MAX_CELLS };
 
@@ -174,20 +174,6 @@ static void hint_partition(char *spec, size_t cap, const sdb_db *db, const sdb_b
 		}
 	}
 	sdb_partition_default(spec, cap, goal->w, goal->h);
-}
-
-void sdb_partition_default(char *spec, size_t cap, int w, int h)
-{
-	const int n = w * h;
-	if (n == 16) {
-		snprintf(spec, cap, "6-6-3");
-		return;
-	}
-	size_t len = 0;
-	spec[0] = '\0';
-	for (int t = 1; t < n && len + 4 < cap; t++)
-		len += (size_t)snprintf(spec + len, cap - len, "%s%d", t == 1 ? "" : (t - 1) % 7 ? ","
-		                        : "/", t);
 }
 
 /* The mean value of a table's entries, from its counts per distance: what a
@@ -379,4 +365,77 @@ int sdb_heuristic_move(const sdb_heuristic *h, sdb_hstate *st, int move)
 	if (!(sdb_board_moves(&st->board[0]) >> m & 1))
 		return sdb_fail(SDB_EINVAL, "move '%c' leaves the board", sdb_move_letter(move));
 	return sdb_heuristic_move_frame(h, st, m);
+}
+
+/* --- The heuristics a database answers with (sdb_db_heuristic), opened on
+ * first use and kept in the handle's slot until it closes. */
+enum { MAX_HEURISTICS = 32 };
+
+typedef struct heuristic_cache {
+	int n;
+	struct cached_heuristic {
+		int w, h, rep;
+		sdb_heuristic *heur;
+		char note[1024];
+	} entry[MAX_HEURISTICS];
+} heuristic_cache;
+
+static void free_cache(void *p)
+{
+	heuristic_cache *c = p;
+	for (int i = 0; c && i < c->n; i++)
+		sdb_heuristic_close(c->entry[i].heur);
+	free(c);
+}
+
+/* The handle's cache, made on first use (under the handle's lock). */
+static heuristic_cache *cache_of(const sdb_db *db)
+{
+	void **slot = sdb_db_slot(db, NULL);
+	if (!*slot && (*slot = calloc(1, sizeof(heuristic_cache))))
+		sdb_db_set_slot_free(db, free_cache);
+	return *slot;
+}
+
+int sdb_db_heuristic(const sdb_heuristic **out, const char **note, const sdb_db *db,
+                     const sdb_board *goal)
+{
+	int rep = sdb_sym_representative(goal->w, goal->h, goal->blank), err = SDB_OK;
+	*out = NULL;
+	*note = NULL;
+	sdb_db_lock(db);
+	heuristic_cache *cache = cache_of(db);
+	struct cached_heuristic *c = NULL;
+	if (!cache)
+		err = sdb_fail(SDB_ENOMEM, "out of memory");
+	for (int i = 0; cache && i < cache->n && !c; i++)
+		if (cache->entry[i].w == goal->w && cache->entry[i].h == goal->h &&
+		    cache->entry[i].rep == rep)
+			c = &cache->entry[i];
+	if (cache && !c && cache->n == MAX_HEURISTICS)
+		err = sdb_fail(SDB_ENOMEM, "more than %d classes of goals in one database handle",
+		               MAX_HEURISTICS);
+	if (cache && !c && !err) {
+		sdb_heuristic *h = NULL;
+		char note_text[sizeof c->note] = "";
+		err = sdb_heuristic_open(&h, db, goal, NULL);
+		if (err == SDB_ENOTFOUND) {
+			snprintf(note_text, sizeof note_text, "%s", sdb_errdetail());
+			err = sdb_heuristic_open_manhattan(&h, goal);
+		}
+		if (!err) {
+			c = &cache->entry[cache->n++];
+			c->w = goal->w;
+			c->h = goal->h;
+			c->rep = rep;
+			c->heur = h;
+			memcpy(c->note, note_text, sizeof c->note);
+		}
+	}
+	if (c) {
+		*out = c->heur;
+		*note = c->note[0] ? c->note : NULL;
+	}
+	sdb_db_unlock(db);
+	return err;
 }

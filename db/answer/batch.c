@@ -6,13 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "answer/answer.h"
 
 enum { DIST_MASK = 0x3f, UNSEEN = 0x3f };
 
 int sdb_cells_size(int *w, int *h, int count, const sdb_db *db)
 {
-	return sdb_done(sdb_size_for_cells(w, h, count, db));
+	return sdb_done(sdb_size_for_cells(w, h, count, db ? sdb_db_sizes(db) : 0));
 }
 
 /* The board of row i, or the row's failure with its index in the detail. */

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "answer/answer.h"
 
 enum { DIST_MASK = 0x3f, UNSEEN = 0x3f };
 
@@ -68,16 +68,6 @@ int sdb_table_distance(const sdb_table *t, const sdb_board *b)
 	const int d = walk_mod3(t, b, NULL);
 	const int err = sdb_damage_check();
 	return err ? err : d;
-}
-
-int sdb_db_has_size(const sdb_db *db, int w, int h)
-{
-	for (int i = 0; i < sdb_table_count(db); i++) {
-		const sdb_table_info *in = sdb_table_meta(sdb_table_at(db, i));
-		if (in->goal.w == w && in->goal.h == h)
-			return 1;
-	}
-	return 0;
 }
 
 /* Whether db has a full table of size w x h (of any class). */
@@ -172,24 +162,6 @@ static int check_neighbours(const sdb_db *db, const sdb_table *t, const sdb_boar
 			return corrupt_path(db, t);
 	}
 	return (moves >> best & 1) ? SDB_OK : corrupt_path(db, t);
-}
-
-int sdb_answer_begin(sdb_answer *a, const sdb_board *start, const sdb_board *goal)
-{
-	/* Field by field: the moves buffer is most of the struct, and only its
-	 * first byte needs to say "none" (this is on every query's path). */
-	a->solvable = 0;
-	a->distance = -1;
-	a->best_move = -1;
-	a->moves[0] = '\0';
-	a->method = SDB_METHOD_NONE;
-	a->nodes = 0;
-	a->heuristic = 0;
-	a->heuristic_name = NULL;
-	a->note = NULL;
-	a->best_moves = 0;
-	a->solutions.hi = a->solutions.lo = 0;
-	return sdb_board_solvable(start, goal);
 }
 
 /* A search, for boards too large for full tables. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "puzzle/puzzle.h"
 
 int sdb_size_valid(int w, int h)
 {
@@ -261,7 +261,7 @@ int sdb_board_set(sdb_board *b, int w, int h, const uint8_t *cells)
 	return SDB_OK;
 }
 
-int sdb_size_for_cells(int *w, int *h, int count, const sdb_db *db)
+int sdb_size_for_cells(int *w, int *h, int count, sdb_sizes have)
 {
 	int fits[SDB_MAX_CELLS][2], nfit = 0, with_table = 0, tw = 0, th = 0;
 	for (int a = 2; a <= count / 2; a++) {
@@ -274,7 +274,7 @@ int sdb_size_for_cells(int *w, int *h, int count, const sdb_db *db)
 		fits[nfit][0] = a;
 		fits[nfit][1] = count / a;
 		nfit++;
-		if (db && sdb_db_has_size(db, a, count / a)) {
+		if (have & sdb_size_bit(a, count / a)) {
 			with_table++;
 			tw = a;
 			th = count / a;
@@ -312,7 +312,7 @@ int sdb_board_from_cells(sdb_board *b, const sdb_cells *c, int w, int h)
 		w = c->cols;
 		h = c->rows;
 	} else if (w == 0 && h == 0) {
-		int err = sdb_size_for_cells(&w, &h, c->count, NULL);
+		int err = sdb_size_for_cells(&w, &h, c->count, 0);
 		if (err)
 			return err;
 	}

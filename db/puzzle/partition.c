@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "puzzle/puzzle.h"
 
 enum { MAX_GROUPS = SDB_MAX_CELLS };
 
@@ -119,4 +119,18 @@ int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *go
 					pt->truncated = 1;
 			}
 	return sdb_done(SDB_OK);
+}
+
+void sdb_partition_default(char *spec, size_t cap, int w, int h)
+{
+	const int n = w * h;
+	if (n == 16) {
+		snprintf(spec, cap, "6-6-3");
+		return;
+	}
+	size_t len = 0;
+	spec[0] = '\0';
+	for (int t = 1; t < n && len + 4 < cap; t++)
+		len += (size_t)snprintf(spec + len, cap - len, "%s%d", t == 1 ? "" : (t - 1) % 7 ? ","
+		                        : "/", t);
 }

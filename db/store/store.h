@@ -1,102 +1,11 @@
-/* Declarations shared by the library's own files; not installed. */
-#ifndef SLIDEDB_INTERNAL_H
-#define SLIDEDB_INTERNAL_H
+/* The store layer's own declarations (db/store/: the LMDB environment,
+ * catalog, writer, records, block checksums, page checks, holds, shards,
+ * transfer, table selection, upkeep). Uses the puzzle layer, never the
+ * answer layer. Not installed. */
+#ifndef SLIDEDB_STORE_H
+#define SLIDEDB_STORE_H
 
-#include "slidedb_engine.h"
-
-/* Record a one-line detail for sdb_errdetail() and return err, so that a
- * failing function can end with `return sdb_fail(SDB_EINVAL, "...", ...)`. */
-int sdb_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* Empty the detail and return rc: the end of a public function that
- * succeeded, so sdb_errdetail() never shows an older, unrelated failure
- * (rc < 0 is passed through with its detail). */
-int sdb_done(int rc);
-
-/* How a "build it with" hint names the database: " --db 'PATH'" when db was
- * not opened at the default path, else "" (so the hint, run as it is, writes
- * to the database that was asked). */
-const char *sdb_hint_db(const sdb_db *db, char *buf, size_t cap);
-/* The same for a database path. */
-const char *sdb_hint_path(const char *path, char *buf, size_t cap);
-/* " --goal 'G'" when the goal's blank is not in the class of the standard
- * goal's (what slidedb-gen builds without --goal), else "". */
-const char *sdb_hint_goal(const sdb_board *goal, char *buf, size_t cap);
-
-/* Population count of a 16-bit mask without the libgcc call that
- * __builtin_popcount becomes on CPUs the build does not assume POPCNT for. */
-static inline unsigned sdb_popcount16(unsigned x)
-{
-	x = x - ((x >> 1) & 0x5555u);
-	x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
-	x = (x + (x >> 4)) & 0x0f0fu;
-	return (x + (x >> 8)) & 0x1fu;
-}
-
-/* The cells of a text before a size is decided (board.c): up to two
- * boards' worth, and the shape rows give it (nested brackets, or lines),
- * cols = rows = 0 when it has none. */
-enum { SDB_CELLS_CAP = 2 * SDB_MAX_CELLS };
-typedef struct sdb_cells {
-	uint8_t cell[SDB_CELLS_CAP];
-	int count;
-	int cols, rows;
-} sdb_cells;
-/* Read text into c; with check_shape, rows of unequal length are an error. */
-int sdb_cells_scan(sdb_cells *c, const char *text, int check_shape);
-
-/* The size of a board of count cells: a square count is the square board,
- * else the one size that fits, else the one of those db has tables for
- * (db may be NULL). SDB_EINVAL or SDB_EAMBIGUOUS with the detail. */
-int sdb_size_for_cells(int *w, int *h, int count, const sdb_db *db);
-/* A board from scanned cells: the rows' shape, else w x h, else inferred. */
-int sdb_board_from_cells(sdb_board *b, const sdb_cells *c, int w, int h);
-
-/* Reset an answer to "unsolvable"; then 1 if goal can be reached from start
- * (the caller goes on), 0 if not (the answer is complete), or SDB_EINVAL. */
-int sdb_answer_begin(sdb_answer *a, const sdb_board *start, const sdb_board *goal);
-
-/* What is wanted of the optimal sequences beyond the first (every best
- * move, their number, the sequences themselves), and what was found. */
-typedef struct sdb_optimal {
-	int count_all;           /* count every optimal sequence into count */
-	uint64_t limit;          /* give at most this many sequences to fn */
-	sdb_path_fn fn;
-	void *ctx;
-	unsigned best_moves;     /* out: first moves of optimal sequences (caller's) */
-	sdb_count count;         /* out, with count_all */
-	uint64_t emitted;        /* out: sequences given to fn */
-	int stopped;             /* out: fn asked to stop */
-} sdb_optimal;
-
-/* c += v; -1 if the count passes 2^128 - 1 (c is then meaningless). */
-static inline int sdb_count_add(sdb_count *c, uint64_t v)
-{
-	uint64_t lo = c->lo + v;
-	int carry = lo < c->lo;
-	c->lo = lo;
-	return carry && ++c->hi == 0 ? -1 : 0;
-}
-
-/* sdb_solve(), then, with en, a second pass at the optimal bound that
- * visits the optimal sequences as en asks (solve.c). */
-int sdb_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
-                      const sdb_board *start, const sdb_board *goal,
-                      const sdb_solve_limits *limits, sdb_optimal *en);
-
-/* The same from a full table (optimal.c): cur is the start in the table's
- * frame f, at distance d. 0, SDB_ECORRUPT (the table contradicts itself;
- * the caller says so), SDB_ENOMEM or SDB_ETOOBIG (over 2^128). */
-int sdb_table_optimal(const sdb_table *t, const sdb_frame *f, const sdb_board *cur, int d,
-                      sdb_optimal *en);
-
-/* The full table for goals like this one (its data resolved), or NULL with
- * *err and the detail set (SDB_ENOTFOUND naming the command, SDB_ETOOBIG,
- * SDB_ECORRUPT). */
-const sdb_table *sdb_find_for_goal(const sdb_db *db, const sdb_board *goal, int *err);
-
-/* Permutation parity (0 or 1) of the tiles of b read row-major, blank skipped. */
-int sdb_board_parity(const sdb_board *b);
+#include "puzzle/puzzle.h"
 
 /* A full table's catalog entry, kept inside the library. */
 struct sdb_table {
@@ -124,6 +33,20 @@ struct sdb_table {
 	uint64_t *checked;         /* bit b: block b matched its CRC (atomic) */
 	int whole_checked;         /* format 3: 0 not yet, 1 intact, -1 damaged */
 };
+
+/* The plain open of a database (env.c): sdb_db_open() without the advice a
+ * missing file gets (the answer layer adds what to build). */
+int sdb_db_open_plain(sdb_db **db, const char *path, unsigned flags);
+
+/* The sizes db has tables for (full tables and pattern sets alike). */
+sdb_sizes sdb_db_sizes(const sdb_db *db);
+
+/* A slot on a handle for a higher layer's state (the answer layer's cache of
+ * heuristics), read and set under sdb_db_lock(): its address (and, when
+ * free_fn is not NULL, the function set to free it). The function set with
+ * sdb_db_set_slot_free() frees the slot's value when the handle closes. */
+void **sdb_db_slot(const sdb_db *db, void (**free_fn)(void *));
+void sdb_db_set_slot_free(const sdb_db *db, void (*free_fn)(void *));
 
 /* --- Block checksums (blocks.c). */
 enum { SDB_BLOCK_SHIFT = 12, SDB_BLOCK_SIZE = 1 << SDB_BLOCK_SHIFT };
@@ -227,25 +150,10 @@ static inline int sdb_entry_dist(const sdb_table *t, uint64_t i)
 	return sdb_entry_byte(t, i) & 0x3f;
 }
 
-/* The error for a distance asked of a two-bit table (random, states). */
-int sdb_fail_mod3_distance(const sdb_table *t, const sdb_board *goal);
-
 static inline int sdb_level_of(const sdb_table *t, int d)
 {
 	return t->info.entry_format == SDB_ENTRY_MOD3 ? d % 3 : d;
 }
-
-/* Rank of a board's pattern when the cells of the group's tiles (mask) are
- * known: O(k) instead of O(n). */
-uint64_t sdb_pattern_rank_mask(const sdb_pattern *p, const sdb_board *b, unsigned mask);
-
-/* The frame of goal; SDB_EINVAL if the heuristic does not serve its class. */
-int sdb_heuristic_frame(const sdb_heuristic *h, sdb_frame *f, const sdb_board *goal);
-/* sdb_heuristic_start() in a given frame. */
-int sdb_heuristic_start_in(const sdb_heuristic *h, const sdb_frame *f, sdb_hstate *st,
-                           const sdb_board *state);
-/* sdb_heuristic_move() with a move of the set's frame, known to be legal. */
-int sdb_heuristic_move_frame(const sdb_heuristic *h, sdb_hstate *st, int m);
 
 /* The tables some names mean (each as sdb_table_select(), each table once,
  * in the order the names give): a malloc'ed array in *out, and how many;
@@ -266,12 +174,5 @@ int sdb_record_decode(sdb_table_info *in, const char *name, size_t name_len, con
  * on open and on import. The pattern's exact size is checked where the
  * pattern is built (import, heuristic). */
 const char *sdb_info_problem(const sdb_table_info *in);
-
-/* The heuristic the database answers goals like this one with (larger
- * boards): the strongest set, else Manhattan with linear conflicts and a
- * note saying why. Opened on first use and kept until the database closes;
- * thread-safe. */
-int sdb_db_heuristic(const sdb_heuristic **h, const char **note, const sdb_db *db,
-                     const sdb_board *goal);
 
 #endif

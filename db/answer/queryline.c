@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "answer/answer.h"
 
 /* Cells of a piece of text, shape unchecked; -1 if it does not read. */
 static int cell_count(const char *text)
@@ -130,7 +130,7 @@ static int parse_two(sdb_query *q, const char *ta, const char *tb, int w, int h,
 	} else if (!w && b.cols) {
 		w = b.cols;
 		h = b.rows;
-	} else if (!w && (err = sdb_size_for_cells(&w, &h, a.count, db))) {
+	} else if (!w && (err = sdb_size_for_cells(&w, &h, a.count, db ? sdb_db_sizes(db) : 0))) {
 		return err;
 	}
 	err = make_board(&q->start, &a, w, h, "start");
@@ -186,7 +186,7 @@ static int parse_one(sdb_query *q, const char *text, int w, int h, const sdb_db 
 		if (nstart == count && count % 2 == 0 && is_board_size(count / 2) &&
 		    !has_tables(db, count) && has_tables(db, count / 2) && !is_compact(text))
 			nstart = count / 2;
-		if ((err = sdb_size_for_cells(&w, &h, nstart, db)))
+		if ((err = sdb_size_for_cells(&w, &h, nstart, db ? sdb_db_sizes(db) : 0)))
 			return err;
 	}
 	sdb_cells a, b;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "answer/answer.h"
 
 typedef unsigned __int128 u128;
 
@@ -180,21 +180,4 @@ int sdb_table_optimal(const sdb_table *t, const sdb_frame *f, const sdb_board *c
 		err = err < 0 ? err : SDB_OK;
 	}
 	return err;
-}
-
-int sdb_count_format(char *buf, size_t cap, const sdb_count *c)
-{
-	char digits[40];
-	int n = 0;
-	u128 v = (u128)c->hi << 64 | c->lo;
-	do {
-		digits[n++] = (char)('0' + (int)(v % 10));
-		v /= 10;
-	} while (v);
-	if ((size_t)n >= cap)
-		return sdb_fail(SDB_EINVAL, "buffer too small for a count");
-	for (int i = 0; i < n; i++)
-		buf[i] = digits[n - 1 - i];
-	buf[n] = '\0';
-	return n;
 }

@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "store/store.h"
 
 enum { RECORD_VERSION = 4, RECORD_V3 = 3 };
 

@@ -3,7 +3,7 @@
  * for each, so that every program and binding says the same thing. */
 #include <stdio.h>
 
-#include "internal.h"
+#include "answer/answer.h"
 
 const char *sdb_kind_name(int kind)
 {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "answer/answer.h"
 
 enum { REJECTION_ODDS = 16 };
 

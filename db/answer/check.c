@@ -3,7 +3,7 @@
 #include <limits.h>
 #include <string.h>
 
-#include "internal.h"
+#include "answer/answer.h"
 
 int sdb_check_moves(sdb_check *c, const sdb_db *db, const sdb_board *start,
                     const sdb_board *goal, const char *moves, const sdb_answer_opts *opts)
