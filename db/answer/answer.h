@@ -10,20 +10,20 @@
 /* How a "build it with" hint names the database: " --db 'PATH'" when db was
  * not opened at the default path, else "" (so the hint, run as it is, writes
  * to the database that was asked). */
-const char *sdb_hint_db(const sdb_db *db, char *buf, size_t cap);
+const char *sdbi_hint_db(const sdb_db *db, char *buf, size_t cap);
 /* The same for a database path. */
-const char *sdb_hint_path(const char *path, char *buf, size_t cap);
+const char *sdbi_hint_path(const char *path, char *buf, size_t cap);
 /* " --goal 'G'" when the goal's blank is not in the class of the standard
  * goal's (what slidedb-gen builds without --goal), else "". */
-const char *sdb_hint_goal(const sdb_board *goal, char *buf, size_t cap);
+const char *sdbi_hint_goal(const sdb_board *goal, char *buf, size_t cap);
 
 /* Reset an answer to "unsolvable"; then 1 if goal can be reached from start
  * (the caller goes on), 0 if not (the answer is complete), or SDB_EINVAL. */
-int sdb_answer_begin(sdb_answer *a, const sdb_board *start, const sdb_board *goal);
+int sdbi_answer_begin(sdb_answer *a, const sdb_board *start, const sdb_board *goal);
 
 /* What is wanted of the optimal sequences beyond the first (every best
  * move, their number, the sequences themselves), and what was found. */
-typedef struct sdb_optimal {
+typedef struct sdbi_optimal {
 	int count_all;           /* count every optimal sequence into count */
 	uint64_t limit;          /* give at most this many sequences to fn */
 	sdb_path_fn fn;
@@ -32,10 +32,10 @@ typedef struct sdb_optimal {
 	sdb_count count;         /* out, with count_all */
 	uint64_t emitted;        /* out: sequences given to fn */
 	int stopped;             /* out: fn asked to stop */
-} sdb_optimal;
+} sdbi_optimal;
 
 /* c += v; -1 if the count passes 2^128 - 1 (c is then meaningless). */
-static inline int sdb_count_add(sdb_count *c, uint64_t v)
+static inline int sdbi_count_add(sdb_count *c, uint64_t v)
 {
 	uint64_t lo = c->lo + v;
 	int carry = lo < c->lo;
@@ -45,37 +45,37 @@ static inline int sdb_count_add(sdb_count *c, uint64_t v)
 
 /* sdb_solve(), then, with en, a second pass at the optimal bound that
  * visits the optimal sequences as en asks (solve.c). */
-int sdb_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
+int sdbi_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
                       const sdb_board *start, const sdb_board *goal,
-                      const sdb_solve_limits *limits, sdb_optimal *en);
+                      const sdb_solve_limits *limits, sdbi_optimal *en);
 
 /* The same from a full table (optimal.c): cur is the start in the table's
  * frame f, at distance d. 0, SDB_ECORRUPT (the table contradicts itself;
  * the caller says so), SDB_ENOMEM or SDB_ETOOBIG (over 2^128). */
-int sdb_table_optimal(const sdb_table *t, const sdb_frame *f, const sdb_board *cur, int d,
-                      sdb_optimal *en);
+int sdbi_table_optimal(const sdb_table *t, const sdb_frame *f, const sdb_board *cur, int d,
+                      sdbi_optimal *en);
 
 /* The full table for goals like this one (its data resolved), or NULL with
  * *err and the detail set (SDB_ENOTFOUND naming the command, SDB_ETOOBIG,
  * SDB_ECORRUPT). */
-const sdb_table *sdb_find_for_goal(const sdb_db *db, const sdb_board *goal, int *err);
+const sdb_table *sdbi_find_for_goal(const sdb_db *db, const sdb_board *goal, int *err);
 
 /* The error for a distance asked of a two-bit table (random, states). */
-int sdb_fail_mod3_distance(const sdb_table *t, const sdb_board *goal);
+int sdbi_fail_mod3_distance(const sdb_table *t, const sdb_board *goal);
 
 /* The frame of goal; SDB_EINVAL if the heuristic does not serve its class. */
-int sdb_heuristic_frame(const sdb_heuristic *h, sdb_frame *f, const sdb_board *goal);
+int sdbi_heuristic_frame(const sdb_heuristic *h, sdb_frame *f, const sdb_board *goal);
 /* sdb_heuristic_start() in a given frame. */
-int sdb_heuristic_start_in(const sdb_heuristic *h, const sdb_frame *f, sdb_hstate *st,
+int sdbi_heuristic_start_in(const sdb_heuristic *h, const sdb_frame *f, sdb_hstate *st,
                            const sdb_board *state);
 /* sdb_heuristic_move() with a move of the set's frame, known to be legal. */
-int sdb_heuristic_move_frame(const sdb_heuristic *h, sdb_hstate *st, int m);
+int sdbi_heuristic_move_frame(const sdb_heuristic *h, sdb_hstate *st, int m);
 
 /* The heuristic the database answers goals like this one with (larger
  * boards): the strongest set, else Manhattan with linear conflicts and a
  * note saying why. Opened on first use and kept until the database closes;
  * thread-safe. */
-int sdb_db_heuristic(const sdb_heuristic **h, const char **note, const sdb_db *db,
+int sdbi_db_heuristic(const sdb_heuristic **h, const char **note, const sdb_db *db,
                      const sdb_board *goal);
 
 #endif

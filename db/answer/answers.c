@@ -5,7 +5,7 @@
 
 #include "answer/answer.h"
 
-int sdb_answer_begin(sdb_answer *a, const sdb_board *start, const sdb_board *goal)
+int sdbi_answer_begin(sdb_answer *a, const sdb_board *start, const sdb_board *goal)
 {
 	/* Field by field: the moves buffer is most of the struct, and only its
 	 * first byte needs to say "none" (this is on every query's path). */
@@ -33,7 +33,7 @@ int sdb_count_format(char *buf, size_t cap, const sdb_count *c)
 		v /= 10;
 	} while (v);
 	if ((size_t)n >= cap)
-		return sdb_fail(SDB_EINVAL, "buffer too small for a count");
+		return sdbi_fail(SDB_EINVAL, "buffer too small for a count");
 	for (int i = 0; i < n; i++)
 		buf[i] = digits[n - 1 - i];
 	buf[n] = '\0';

@@ -12,7 +12,7 @@ enum { DIST_MASK = 0x3f, UNSEEN = 0x3f };
 
 int sdb_cells_size(int *w, int *h, int count, const sdb_db *db)
 {
-	return sdb_done(sdb_size_for_cells(w, h, count, db ? sdb_db_sizes(db) : 0));
+	return sdbi_done(sdbi_size_for_cells(w, h, count, db ? sdbi_db_sizes(db) : 0));
 }
 
 /* The board of row i, or the row's failure with its index in the detail. */
@@ -24,7 +24,7 @@ static int row_board(sdb_board *b, const uint8_t *cells, int w, int h, size_t i,
 	snprintf(why, sizeof why, "%s", sdb_errdetail());
 	if (bad)
 		*bad = i;
-	return sdb_fail(SDB_EINVAL, "board %zu: %s", i, why);
+	return sdbi_fail(SDB_EINVAL, "board %zu: %s", i, why);
 }
 
 /* Boards the answer call answers one by one: searches (over 12 cells) and
@@ -52,7 +52,7 @@ static int batch_by_answers(int16_t *dist, int8_t *best, const sdb_db *db,
 		if (best)
 			best[i] = (int8_t)a.best_move;
 	}
-	return sdb_done(SDB_OK);
+	return sdbi_done(SDB_OK);
 }
 
 /* One batch's view of the goal: the byte table, the frame's symmetry as a
@@ -76,7 +76,7 @@ static void batch_frame_init(batch_frame *f, const sdb_table *t, const sdb_board
 	sdb_frame_init(&f->frame, goal, t->blank);
 	for (int c = 0; c < goal->n; c++)
 		f->map[c] = (uint8_t)sdb_sym_cell(goal->w, goal->h, f->frame.sym, c);
-	f->goal_parity = sdb_board_parity(goal);
+	f->goal_parity = sdbi_board_parity(goal);
 	f->goal_row = goal->blank / goal->w;
 }
 
@@ -117,12 +117,12 @@ int sdb_batch_distance(int16_t *dist, int8_t *best, const sdb_db *db, const sdb_
 	/* Without a byte table the answer call decides, board by board, what
 	 * answers (a search, a two-bit table) or says which table is missing. */
 	int err = SDB_OK;
-	const sdb_table *t = goal->n > SDB_MAX_FULL_CELLS ? NULL : sdb_find_for_goal(db, goal, &err);
+	const sdb_table *t = goal->n > SDB_MAX_FULL_CELLS ? NULL : sdbi_find_for_goal(db, goal, &err);
 	if (!t || t->info.entry_format == SDB_ENTRY_MOD3)
 		return batch_by_answers(dist, best, db, goal, cells, n, limits, bad);
 	batch_frame f;
 	batch_frame_init(&f, t, goal);
-	sdb_damage_reset();
+	sdbi_damage_reset();
 	for (size_t i = 0; i < n; i++) {
 		sdb_board cur;
 		const int solvable = frame_row(&f, &cur, cells + i * (size_t)f.n);
@@ -132,9 +132,9 @@ int sdb_batch_distance(int16_t *dist, int8_t *best, const sdb_db *db, const sdb_
 			return row_board(&b, cells, f.w, f.h, i, bad);
 		}
 		if (solvable) {
-			const int e = sdb_entry_byte(t, sdb_rank(&cur));
+			const int e = sdbi_entry_byte(t, sdb_rank(&cur));
 			d = e & DIST_MASK;
-			int err = d == UNSEEN ? sdb_damage_check() : SDB_OK;
+			int err = d == UNSEEN ? sdbi_damage_check() : SDB_OK;
 			if (err) {
 				if (bad)
 					*bad = i;
@@ -143,7 +143,7 @@ int sdb_batch_distance(int16_t *dist, int8_t *best, const sdb_db *db, const sdb_
 			if (d == UNSEEN) {
 				if (bad)
 					*bad = i;
-				return sdb_fail(SDB_ECORRUPT, "%s: table '%s' has no entry for board %zu "
+				return sdbi_fail(SDB_ECORRUPT, "%s: table '%s' has no entry for board %zu "
 				                "(run `slidedb-lookup verify`)", sdb_db_path(db),
 				                t->info.name, i);
 			}
@@ -154,7 +154,7 @@ int sdb_batch_distance(int16_t *dist, int8_t *best, const sdb_db *db, const sdb_
 		if (best)
 			best[i] = (int8_t)m;
 	}
-	return sdb_done(SDB_OK);
+	return sdbi_done(SDB_OK);
 }
 
 int sdb_batch_heuristic(int16_t *value, const sdb_heuristic *h, const uint8_t *cells, int w,
@@ -173,5 +173,5 @@ int sdb_batch_heuristic(int16_t *value, const sdb_heuristic *h, const uint8_t *c
 		}
 		value[i] = (int16_t)v;
 	}
-	return sdb_done(SDB_OK);
+	return sdbi_done(SDB_OK);
 }

@@ -14,18 +14,18 @@ int sdb_check_moves(sdb_check *c, const sdb_db *db, const sdb_board *start,
 	c->legal = 1;
 	c->end = *start;
 	if (start->w != goal->w || start->h != goal->h)
-		return sdb_fail(SDB_EINVAL, "start is %dx%d but goal is %dx%d", start->w, start->h,
+		return sdbi_fail(SDB_EINVAL, "start is %dx%d but goal is %dx%d", start->w, start->h,
 		                goal->w, goal->h);
 	const size_t len = strlen(moves);
 	for (size_t k = 0; k < len; k++)
 		if (moves[k] == ' ' || moves[k] == '\t')
-			return sdb_fail(SDB_EINVAL, "moves: a blank at position %zu: write the moves as "
+			return sdbi_fail(SDB_EINVAL, "moves: a blank at position %zu: write the moves as "
 			                "one word (\"rrdl\")", k + 1);
 		else if (sdb_move_from_letter((unsigned char)moves[k]) < 0)
-			return sdb_fail(SDB_EINVAL, "moves: '%c' at position %zu is not a move (u d l r)",
+			return sdbi_fail(SDB_EINVAL, "moves: '%c' at position %zu is not a move (u d l r)",
 			                moves[k] >= ' ' && moves[k] < 127 ? moves[k] : '?', k + 1);
 	if (len > INT_MAX)
-		return sdb_fail(SDB_EINVAL, "moves: %zu moves are too many to count", len);
+		return sdbi_fail(SDB_EINVAL, "moves: %zu moves are too many to count", len);
 	c->length = (int)len;
 	for (size_t k = 0; k < len; k++) {
 		int m = sdb_move_from_letter((unsigned char)moves[k]);
@@ -41,7 +41,7 @@ int sdb_check_moves(sdb_check *c, const sdb_db *db, const sdb_board *start,
 	/* The moves keep the pair's solvability: one test says it for both. */
 	c->solvable = sdb_board_solvable(start, goal);
 	if (!c->solvable)
-		return sdb_done(SDB_OK);
+		return sdbi_done(SDB_OK);
 	sdb_answer_opts o = { .want_moves = 0 };
 	if (opts)
 		o.limits = opts->limits;
@@ -58,5 +58,5 @@ int sdb_check_moves(sdb_check *c, const sdb_db *db, const sdb_board *start,
 		c->end_distance = a.distance;
 	}
 	c->optimal = c->reaches_goal && c->length == c->distance;
-	return sdb_done(SDB_OK);
+	return sdbi_done(SDB_OK);
 }

@@ -29,11 +29,11 @@ struct sdb_heuristic {
 };
 
 /* The frame that brings goal onto the set's canonical goal. */
-int sdb_heuristic_frame(const sdb_heuristic *h, sdb_frame *f, const sdb_board *goal)
+int sdbi_heuristic_frame(const sdb_heuristic *h, sdb_frame *f, const sdb_board *goal)
 {
 	if (goal->w != h->w || goal->h != h->h ||
 	    sdb_sym_representative(goal->w, goal->h, goal->blank) != h->rep)
-		return sdb_fail(SDB_EINVAL, "the heuristic serves %dx%d goals with the blank in "
+		return sdbi_fail(SDB_EINVAL, "the heuristic serves %dx%d goals with the blank in "
 		                "cell %d or a symmetric one", h->w, h->h, h->rep);
 	return sdb_frame_init(f, goal, h->rep);
 }
@@ -55,7 +55,7 @@ static void set_class(sdb_heuristic *h, const sdb_board *goal, int rep)
 	for (int t = 0; t < goal->n; t++)
 		h->mirror_label[t] = canon.cell[sdb_sym_cell(goal->w, goal->h, TRANSPOSE,
 		                                             h->goal_cell[t])];
-	sdb_heuristic_frame(h, &h->frame, goal);
+	sdbi_heuristic_frame(h, &h->frame, goal);
 }
 
 /* A board in a frame, and its mirror. */
@@ -118,7 +118,7 @@ static inline int cell_distance(int w, int a, int b)
  * of the group's tiles are kept in st). */
 static inline int group_value(const sdb_heuristic *h, const sdb_hstate *st, int v, int g)
 {
-	uint64_t i = sdb_pattern_rank_mask(h->pattern[g], &st->board[v], st->mask[v][g]);
+	uint64_t i = sdbi_pattern_rank_mask(h->pattern[g], &st->board[v], st->mask[v][g]);
 	if (!h->nibbles[g])
 		return h->data[g][i];
 	return st->md[v][g] + 2 * (h->data[g][i >> 1] >> ((i & 1) << 2) & 15);
@@ -144,7 +144,7 @@ int sdb_heuristic_open_manhattan(sdb_heuristic **out, const sdb_board *goal)
 {
 	sdb_heuristic *h = calloc(1, sizeof *h);
 	if (!h)
-		return sdb_fail(SDB_ENOMEM, "out of memory");
+		return sdbi_fail(SDB_ENOMEM, "out of memory");
 	set_class(h, goal, sdb_sym_representative(goal->w, goal->h, goal->blank));
 	h->mirror = 0;
 	h->manhattan = 1;
@@ -222,15 +222,15 @@ static int find_set(const sdb_table **tables, int *ngroups, const sdb_db *db,
 	}
 	if (!best) {
 		if (set)
-			return sdb_fail(SDB_ENOTFOUND, "%s: no complete pattern-database set '%s' for "
+			return sdbi_fail(SDB_ENOTFOUND, "%s: no complete pattern-database set '%s' for "
 			                "%dx%d goals like this one", sdb_db_path(db), set, goal->w, goal->h);
 		char spec[64], dbarg[700], goalarg[80];
 		hint_partition(spec, sizeof spec, db, goal);
-		return sdb_fail(SDB_ENOTFOUND, "%s: no pattern-database set for %dx%d goals with "
+		return sdbi_fail(SDB_ENOTFOUND, "%s: no pattern-database set for %dx%d goals with "
 		                "the blank in cell %d: build one with `slidedb-gen pdb %dx%d "
 		                "--partition %s%s%s`", sdb_db_path(db), goal->w, goal->h, goal->blank,
-		                goal->w, goal->h, spec, sdb_hint_goal(goal, goalarg, sizeof goalarg),
-		                sdb_hint_db(db, dbarg, sizeof dbarg));
+		                goal->w, goal->h, spec, sdbi_hint_goal(goal, goalarg, sizeof goalarg),
+		                sdbi_hint_db(db, dbarg, sizeof dbarg));
 	}
 	for (int g = 0; g < best_groups; g++) {
 		char name[SDB_NAME_MAX + 16];
@@ -253,7 +253,7 @@ int sdb_heuristic_open(sdb_heuristic **out, const sdb_db *db, const sdb_board *g
 		return err;
 	sdb_heuristic *h = calloc(1, sizeof *h);
 	if (!h)
-		return sdb_fail(SDB_ENOMEM, "out of memory");
+		return sdbi_fail(SDB_ENOMEM, "out of memory");
 	set_class(h, goal, rep);
 	snprintf(h->name, sizeof h->name, "%s", sdb_table_meta(tables[0])->set);
 	memset(h->group_of, -1, sizeof h->group_of);
@@ -270,7 +270,7 @@ int sdb_heuristic_open(sdb_heuristic **out, const sdb_db *db, const sdb_board *g
 		else if (!(err = sdb_table_verify(tables[g])))
 			err = sdb_pattern_new(&h->pattern[g], &in->goal, in->pattern, in->blank_mode);
 		if (!err && sdb_pattern_size(h->pattern[g]) != in->states)
-			err = sdb_fail(SDB_ECORRUPT, "%s: table '%s' has %llu entries, its pattern %llu",
+			err = sdbi_fail(SDB_ECORRUPT, "%s: table '%s' has %llu entries, its pattern %llu",
 			               sdb_db_path(db), in->name, (unsigned long long)in->states,
 			               (unsigned long long)sdb_pattern_size(h->pattern[g]));
 		for (int t = 1; t < goal->n && !err; t++)
@@ -282,7 +282,7 @@ int sdb_heuristic_open(sdb_heuristic **out, const sdb_db *db, const sdb_board *g
 		return err;
 	}
 	*out = h;
-	return sdb_done(SDB_OK);
+	return sdbi_done(SDB_OK);
 }
 
 void sdb_heuristic_close(sdb_heuristic *h)
@@ -299,12 +299,12 @@ const char *sdb_heuristic_name(const sdb_heuristic *h)
 	return h->name;
 }
 
-int sdb_heuristic_start_in(const sdb_heuristic *h, const sdb_frame *f, sdb_hstate *st,
+int sdbi_heuristic_start_in(const sdb_heuristic *h, const sdb_frame *f, sdb_hstate *st,
                            const sdb_board *state)
 {
 	memset(st, 0, sizeof *st);
 	if (state->w != h->w || state->h != h->h)
-		return sdb_fail(SDB_EINVAL, "a %dx%d board given to a heuristic of %dx%d boards",
+		return sdbi_fail(SDB_EINVAL, "a %dx%d board given to a heuristic of %dx%d boards",
 		                state->w, state->h, h->w, h->h);
 	to_frame(h, f, &st->board[0], &st->board[1], state);
 	if (h->manhattan)
@@ -316,7 +316,7 @@ int sdb_heuristic_start_in(const sdb_heuristic *h, const sdb_frame *f, sdb_hstat
 
 int sdb_heuristic_start(const sdb_heuristic *h, sdb_hstate *st, const sdb_board *state)
 {
-	return sdb_heuristic_start_in(h, &h->frame, st, state);
+	return sdbi_heuristic_start_in(h, &h->frame, st, state);
 }
 
 int sdb_heuristic_value(const sdb_heuristic *h, const sdb_board *state)
@@ -345,7 +345,7 @@ static void move_view(const sdb_heuristic *h, sdb_hstate *st, int v, int move)
 	st->part[v][g] = (uint8_t)value;
 }
 
-int sdb_heuristic_move_frame(const sdb_heuristic *h, sdb_hstate *st, int m)
+int sdbi_heuristic_move_frame(const sdb_heuristic *h, sdb_hstate *st, int m)
 {
 	if (h->manhattan) {
 		sdb_board_apply(&st->board[0], m);
@@ -360,14 +360,14 @@ int sdb_heuristic_move_frame(const sdb_heuristic *h, sdb_hstate *st, int m)
 int sdb_heuristic_move(const sdb_heuristic *h, sdb_hstate *st, int move)
 {
 	if (move < 0 || move > 3)
-		return sdb_fail(SDB_EINVAL, "no move %d", move);
+		return sdbi_fail(SDB_EINVAL, "no move %d", move);
 	int m = h->frame.move_in[move];
 	if (!(sdb_board_moves(&st->board[0]) >> m & 1))
-		return sdb_fail(SDB_EINVAL, "move '%c' leaves the board", sdb_move_letter(move));
-	return sdb_heuristic_move_frame(h, st, m);
+		return sdbi_fail(SDB_EINVAL, "move '%c' leaves the board", sdb_move_letter(move));
+	return sdbi_heuristic_move_frame(h, st, m);
 }
 
-/* --- The heuristics a database answers with (sdb_db_heuristic), opened on
+/* --- The heuristics a database answers with (sdbi_db_heuristic), opened on
  * first use and kept in the handle's slot until it closes. */
 enum { MAX_HEURISTICS = 32 };
 
@@ -391,29 +391,29 @@ static void free_cache(void *p)
 /* The handle's cache, made on first use (under the handle's lock). */
 static heuristic_cache *cache_of(const sdb_db *db)
 {
-	void **slot = sdb_db_slot(db, NULL);
+	void **slot = sdbi_db_slot(db, NULL);
 	if (!*slot && (*slot = calloc(1, sizeof(heuristic_cache))))
-		sdb_db_set_slot_free(db, free_cache);
+		sdbi_db_set_slot_free(db, free_cache);
 	return *slot;
 }
 
-int sdb_db_heuristic(const sdb_heuristic **out, const char **note, const sdb_db *db,
+int sdbi_db_heuristic(const sdb_heuristic **out, const char **note, const sdb_db *db,
                      const sdb_board *goal)
 {
 	int rep = sdb_sym_representative(goal->w, goal->h, goal->blank), err = SDB_OK;
 	*out = NULL;
 	*note = NULL;
-	sdb_db_lock(db);
+	sdbi_db_lock(db);
 	heuristic_cache *cache = cache_of(db);
 	struct cached_heuristic *c = NULL;
 	if (!cache)
-		err = sdb_fail(SDB_ENOMEM, "out of memory");
+		err = sdbi_fail(SDB_ENOMEM, "out of memory");
 	for (int i = 0; cache && i < cache->n && !c; i++)
 		if (cache->entry[i].w == goal->w && cache->entry[i].h == goal->h &&
 		    cache->entry[i].rep == rep)
 			c = &cache->entry[i];
 	if (cache && !c && cache->n == MAX_HEURISTICS)
-		err = sdb_fail(SDB_ENOMEM, "more than %d classes of goals in one database handle",
+		err = sdbi_fail(SDB_ENOMEM, "more than %d classes of goals in one database handle",
 		               MAX_HEURISTICS);
 	if (cache && !c && !err) {
 		sdb_heuristic *h = NULL;
@@ -436,6 +436,6 @@ int sdb_db_heuristic(const sdb_heuristic **out, const char **note, const sdb_db 
 		*out = c->heur;
 		*note = c->note[0] ? c->note : NULL;
 	}
-	sdb_db_unlock(db);
+	sdbi_db_unlock(db);
 	return err;
 }

@@ -25,7 +25,7 @@ static void quote(char *buf, size_t cap, const char *text)
 	buf[len] = '\0';
 }
 
-const char *sdb_hint_path(const char *path, char *buf, size_t cap)
+const char *sdbi_hint_path(const char *path, char *buf, size_t cap)
 {
 	if (!strcmp(path, sdb_db_default_path()))
 		return "";
@@ -34,12 +34,12 @@ const char *sdb_hint_path(const char *path, char *buf, size_t cap)
 	return buf;
 }
 
-const char *sdb_hint_db(const sdb_db *db, char *buf, size_t cap)
+const char *sdbi_hint_db(const sdb_db *db, char *buf, size_t cap)
 {
-	return sdb_hint_path(sdb_db_path(db), buf, cap);
+	return sdbi_hint_path(sdb_db_path(db), buf, cap);
 }
 
-const char *sdb_hint_goal(const sdb_board *goal, char *buf, size_t cap)
+const char *sdbi_hint_goal(const sdb_board *goal, char *buf, size_t cap)
 {
 	int last = goal->n - 1;
 	if (sdb_sym_representative(goal->w, goal->h, goal->blank) ==
@@ -60,9 +60,9 @@ int sdb_hint_build(char *buf, size_t cap, const char *db_path, const sdb_board *
 		goal = &standard;
 	}
 	char dbarg[700], goalarg[80], spec[64];
-	const char *db_opt = sdb_hint_path(db_path ? db_path : sdb_db_default_path(), dbarg,
+	const char *db_opt = sdbi_hint_path(db_path ? db_path : sdb_db_default_path(), dbarg,
 	                                   sizeof dbarg);
-	const char *goal_opt = sdb_hint_goal(goal, goalarg, sizeof goalarg);
+	const char *goal_opt = sdbi_hint_goal(goal, goalarg, sizeof goalarg);
 	int len;
 	if (goal->n <= SDB_MAX_FULL_CELLS) {
 		len = snprintf(buf, cap, "slidedb-gen full %dx%d%s%s", goal->w, goal->h, goal_opt,
@@ -73,6 +73,6 @@ int sdb_hint_build(char *buf, size_t cap, const char *db_path, const sdb_board *
 		               spec, goal_opt, db_opt);
 	}
 	if (len < 0 || (size_t)len >= cap)
-		return sdb_fail(SDB_EINVAL, "buffer too small for a command");
+		return sdbi_fail(SDB_EINVAL, "buffer too small for a command");
 	return len;
 }

@@ -7,11 +7,11 @@
 
 int sdb_db_open(sdb_db **db, const char *path, unsigned flags)
 {
-	int err = sdb_db_open_plain(db, path, flags);
+	int err = sdbi_db_open_plain(db, path, flags);
 	if (err != SDB_ENOTFOUND)
 		return err;
 	char why[1024], cmd[1024];
 	snprintf(why, sizeof why, "%s", sdb_errdetail());
 	sdb_hint_build(cmd, sizeof cmd, path, NULL);
-	return sdb_fail(err, "%s (build a database with `%s`)", why, cmd);
+	return sdbi_fail(err, "%s (build a database with `%s`)", why, cmd);
 }

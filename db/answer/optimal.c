@@ -88,14 +88,14 @@ static int count_paths(sdb_count *out, const sdb_table *t, const sdb_board *cur,
 		from->n = 1;
 	}
 	for (int k = 0; !err && k < d; k++) {
-		const int next = sdb_level_of(t, d - k - 1);
+		const int next = sdbi_level_of(t, d - k - 1);
 		if ((err = layer_reserve(to, 4 * from->n)))
 			break;
 		for (size_t i = 0; i < from->n && !err; i++) {
 			uint64_t nbr[4];
 			sdb_rank_neighbors(nbr, NULL, w, h, cls, from->index[i]);
 			for (int m = 0; m < 4; m++)
-				if (nbr[m] != UINT64_MAX && sdb_entry_level(t, nbr[m]) == next &&
+				if (nbr[m] != UINT64_MAX && sdbi_entry_level(t, nbr[m]) == next &&
 				    layer_add(to, nbr[m], from->paths[i]))
 					err = SDB_ETOOBIG;
 		}
@@ -122,7 +122,7 @@ static int count_paths(sdb_count *out, const sdb_table *t, const sdb_board *cur,
 typedef struct lister {
 	const sdb_table *t;
 	const sdb_frame *f;
-	sdb_optimal *en;
+	sdbi_optimal *en;
 	char moves[SDB_MAX_MOVES + 1];
 } lister;
 
@@ -130,7 +130,7 @@ typedef struct lister {
  * the order u d l r. 1 when enough sequences were given, SDB_ECORRUPT. */
 static int list_paths(lister *ls, const sdb_board *b, int d, int g)
 {
-	sdb_optimal *en = ls->en;
+	sdbi_optimal *en = ls->en;
 	if (d == 0) {
 		if (sdb_rank(b) != ls->t->goal_index)
 			return SDB_ECORRUPT;
@@ -148,7 +148,7 @@ static int list_paths(lister *ls, const sdb_board *b, int d, int g)
 			continue;
 		sdb_board next = *b;
 		sdb_board_apply(&next, m);
-		if (sdb_entry_level(ls->t, sdb_rank(&next)) != sdb_level_of(ls->t, d - 1))
+		if (sdbi_entry_level(ls->t, sdb_rank(&next)) != sdbi_level_of(ls->t, d - 1))
 			continue;
 		ways++;
 		ls->moves[g] = sdb_move_letter(k);
@@ -159,8 +159,8 @@ static int list_paths(lister *ls, const sdb_board *b, int d, int g)
 	return ways ? 0 : SDB_ECORRUPT;
 }
 
-int sdb_table_optimal(const sdb_table *t, const sdb_frame *f, const sdb_board *cur, int d,
-                      sdb_optimal *en)
+int sdbi_table_optimal(const sdb_table *t, const sdb_frame *f, const sdb_board *cur, int d,
+                      sdbi_optimal *en)
 {
 	const unsigned legal = sdb_board_moves(cur);
 	for (int m = 0; m < 4 && d > 0; m++) {
@@ -168,7 +168,7 @@ int sdb_table_optimal(const sdb_table *t, const sdb_frame *f, const sdb_board *c
 			continue;
 		sdb_board next = *cur;
 		sdb_board_apply(&next, m);
-		if (sdb_entry_level(t, sdb_rank(&next)) == sdb_level_of(t, d - 1))
+		if (sdbi_entry_level(t, sdb_rank(&next)) == sdbi_level_of(t, d - 1))
 			en->best_moves |= 1u << f->move_back[m];
 	}
 	int err = SDB_OK;

@@ -12,7 +12,7 @@ int sdb_table_name_full(char *buf, size_t cap, int w, int h, int blank_cell)
 {
 	int len = snprintf(buf, cap, "full-%dx%d-b%d", w, h, blank_cell);
 	if (len < 0 || (size_t)len >= cap)
-		return sdb_fail(SDB_EINVAL, "buffer too small for a table name");
+		return sdbi_fail(SDB_EINVAL, "buffer too small for a table name");
 	return len;
 }
 
@@ -25,7 +25,7 @@ static int walk_mod3(const sdb_table *t, const sdb_board *start, uint8_t *moves)
 {
 	sdb_board cur = *start;
 	uint64_t index = sdb_rank(&cur);
-	int v = sdb_entry_level(t, index), d = 0;
+	int v = sdbi_entry_level(t, index), d = 0;
 	if (v == 3)
 		return -1;
 	while (index != t->goal_index) {
@@ -39,7 +39,7 @@ static int walk_mod3(const sdb_table *t, const sdb_board *start, uint8_t *moves)
 			sdb_board n = cur;
 			sdb_board_apply(&n, m);
 			next = sdb_rank(&n);
-			if (sdb_entry_level(t, next) == down)
+			if (sdbi_entry_level(t, next) == down)
 				break;
 		}
 		if (m == 4 || d == SDB_MAX_MOVES)
@@ -58,15 +58,15 @@ int sdb_table_distance(const sdb_table *t, const sdb_board *b)
 {
 	if (t->info.entry_format != SDB_ENTRY_MOD3) {
 		const uint64_t i = sdb_rank(b);
-		if (__builtin_expect(sdb_byte_ok(t, i), 1))
+		if (__builtin_expect(sdbi_byte_ok(t, i), 1))
 			return t->data[i] & DIST_MASK;
-		sdb_damage_reset();
-		sdb_block_check(t, i >> SDB_BLOCK_SHIFT);
-		return sdb_damage_check();
+		sdbi_damage_reset();
+		sdbi_block_check(t, i >> SDBI_BLOCK_SHIFT);
+		return sdbi_damage_check();
 	}
-	sdb_damage_reset();
+	sdbi_damage_reset();
 	const int d = walk_mod3(t, b, NULL);
-	const int err = sdb_damage_check();
+	const int err = sdbi_damage_check();
 	return err ? err : d;
 }
 
@@ -96,33 +96,33 @@ static const sdb_table *class_table(const sdb_db *db, const sdb_board *goal)
 }
 
 /* The table for goals like this one, or NULL with *err set. */
-const sdb_table *sdb_find_for_goal(const sdb_db *db, const sdb_board *goal, int *err)
+const sdb_table *sdbi_find_for_goal(const sdb_db *db, const sdb_board *goal, int *err)
 {
 	int w = goal->w, h = goal->h;
 	if (goal->n > SDB_MAX_FULL_CELLS) {
-		*err = sdb_fail(SDB_ETOOBIG, "%dx%d has %d cells: full tables stop at %d cells "
+		*err = sdbi_fail(SDB_ETOOBIG, "%dx%d has %d cells: full tables stop at %d cells "
 		         "(larger boards need pattern databases)", w, h, goal->n,
 		         SDB_MAX_FULL_CELLS);
 		return NULL;
 	}
 	const sdb_table *t = class_table(db, goal);
-	if (t && sdb_table_resolved(t))
+	if (t && sdbi_table_resolved(t))
 		return t;
 	if (t) {
-		*err = SDB_ECORRUPT;   /* sdb_table_resolved() said why */
+		*err = SDB_ECORRUPT;   /* sdbi_table_resolved() said why */
 		return NULL;
 	}
 	/* The command that builds it: --goal for a class that a build without it
 	 * would not make, --db for a database at another path. */
 	char dbarg[700], goalarg[80];
-	const char *goal_opt = sdb_hint_goal(goal, goalarg, sizeof goalarg);
-	const char *db_opt = sdb_hint_db(db, dbarg, sizeof dbarg);
+	const char *goal_opt = sdbi_hint_goal(goal, goalarg, sizeof goalarg);
+	const char *db_opt = sdbi_hint_db(db, dbarg, sizeof dbarg);
 	if (has_full_size(db, w, h))
-		*err = sdb_fail(SDB_ENOTFOUND, "%s: no %dx%d table for goals with the blank in cell %d: "
+		*err = sdbi_fail(SDB_ENOTFOUND, "%s: no %dx%d table for goals with the blank in cell %d: "
 		                "build it with `slidedb-gen full %dx%d%s%s`", sdb_db_path(db), w, h,
 		                goal->blank, w, h, goal_opt, db_opt);
 	else
-		*err = sdb_fail(SDB_ENOTFOUND, "%s: no table for %dx%d: build it with "
+		*err = sdbi_fail(SDB_ENOTFOUND, "%s: no table for %dx%d: build it with "
 		                "`slidedb-gen full %dx%d%s%s`", sdb_db_path(db), w, h, w, h, goal_opt,
 		                db_opt);
 	return NULL;
@@ -131,15 +131,15 @@ const sdb_table *sdb_find_for_goal(const sdb_db *db, const sdb_board *goal, int 
 const sdb_table *sdb_table_for_goal(const sdb_db *db, const sdb_board *goal)
 {
 	int err;
-	const sdb_table *t = sdb_find_for_goal(db, goal, &err);
+	const sdb_table *t = sdbi_find_for_goal(db, goal, &err);
 	if (t)
-		sdb_done(SDB_OK);
+		sdbi_done(SDB_OK);
 	return t;
 }
 
 static int corrupt_path(const sdb_db *db, const sdb_table *t)
 {
-	return sdb_fail(SDB_ECORRUPT, "%s: table '%s' contradicts itself on the path (run "
+	return sdbi_fail(SDB_ECORRUPT, "%s: table '%s' contradicts itself on the path (run "
 	                "`slidedb-lookup verify`)", sdb_db_path(db), t->info.name);
 }
 
@@ -157,7 +157,7 @@ static int check_neighbours(const sdb_db *db, const sdb_table *t, const sdb_boar
 			continue;
 		sdb_board n = *b;
 		sdb_board_apply(&n, m);
-		int dn = sdb_entry_dist(t, sdb_rank(&n));
+		int dn = sdbi_entry_dist(t, sdb_rank(&n));
 		if ((dn != d - 1 && dn != d + 1) || (m == best && dn != d - 1))
 			return corrupt_path(db, t);
 	}
@@ -167,15 +167,15 @@ static int check_neighbours(const sdb_db *db, const sdb_table *t, const sdb_boar
 /* A search, for boards too large for full tables. */
 static int answer_by_search(sdb_answer *a, const sdb_db *db, const sdb_board *start,
                             const sdb_board *goal, const sdb_answer_opts *opts,
-                            sdb_optimal *en)
+                            sdbi_optimal *en)
 {
 	const sdb_heuristic *h;
 	const char *note;
-	int err = sdb_db_heuristic(&h, &note, db, goal);
+	int err = sdbi_db_heuristic(&h, &note, db, goal);
 	if (err)
 		return err;
 	sdb_solve_stats stats;
-	err = sdb_solve_optimal(a, &stats, h, start, goal, opts ? &opts->limits : NULL, en);
+	err = sdbi_solve_optimal(a, &stats, h, start, goal, opts ? &opts->limits : NULL, en);
 	a->note = note;
 	return err;
 }
@@ -184,7 +184,7 @@ static int answer_by_search(sdb_answer *a, const sdb_db *db, const sdb_board *st
  * moves at once (O(distance) reads whether the moves are wanted or not). */
 static int answer_by_mod3(sdb_answer *a, const sdb_db *db, const sdb_table *t,
                           const sdb_frame *frame, const sdb_board *cur, int want_moves,
-                          sdb_optimal *en)
+                          sdbi_optimal *en)
 {
 	uint8_t moves[SDB_MAX_MOVES];
 	const int d = walk_mod3(t, cur, moves);
@@ -198,11 +198,11 @@ static int answer_by_mod3(sdb_answer *a, const sdb_db *db, const sdb_table *t,
 		a->moves[k] = sdb_move_letter(frame->move_back[moves[k]]);
 	a->moves[want_moves ? d : 0] = '\0';
 	if (en) {
-		int err = sdb_table_optimal(t, frame, cur, d, en);
+		int err = sdbi_table_optimal(t, frame, cur, d, en);
 		if (err == SDB_ECORRUPT)
 			return corrupt_path(db, t);
 		if (err)
-			return sdb_fail(err, err == SDB_ETOOBIG ? "more than 2^128 optimal solutions"
+			return sdbi_fail(err, err == SDB_ETOOBIG ? "more than 2^128 optimal solutions"
 			                : "out of memory counting optimal solutions");
 	}
 	return SDB_OK;
@@ -210,10 +210,10 @@ static int answer_by_mod3(sdb_answer *a, const sdb_db *db, const sdb_table *t,
 
 /* Read from the full table: the distance and best move, and the walk. */
 static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *start,
-                           const sdb_board *goal, int want_moves, sdb_optimal *en)
+                           const sdb_board *goal, int want_moves, sdbi_optimal *en)
 {
 	int err = SDB_OK;
-	const sdb_table *t = sdb_find_for_goal(db, goal, &err);
+	const sdb_table *t = sdbi_find_for_goal(db, goal, &err);
 	if (!t)
 		return err;
 	sdb_frame frame;
@@ -223,23 +223,23 @@ static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *sta
 	if (t->info.entry_format == SDB_ENTRY_MOD3)
 		return answer_by_mod3(a, db, t, &frame, &cur, want_moves, en);
 	uint64_t index = sdb_rank(&cur);
-	const int e = sdb_entry_byte(t, index);
+	const int e = sdbi_entry_byte(t, index);
 	int d = e & DIST_MASK;
 	if (d == UNSEEN)
-		return sdb_fail(SDB_ECORRUPT, "%s: table '%s' has no entry for a reachable "
+		return sdbi_fail(SDB_ECORRUPT, "%s: table '%s' has no entry for a reachable "
 		                "state (run `slidedb-lookup verify`)", sdb_db_path(db), t->info.name);
 	a->solvable = 1;
 	a->method = SDB_METHOD_TABLE;
 	a->distance = d;
 	a->best_move = d ? frame.move_back[e >> 6] : -1;
 	if (en) {
-		int err = sdb_table_optimal(t, &frame, &cur, d, en);
+		int err = sdbi_table_optimal(t, &frame, &cur, d, en);
 		if (err == SDB_ECORRUPT)
 			return corrupt_path(db, t);
 		if (err == SDB_ETOOBIG)
-			return sdb_fail(err, "more than 2^128 optimal solutions");
+			return sdbi_fail(err, "more than 2^128 optimal solutions");
 		if (err)
-			return sdb_fail(err, "out of memory counting optimal solutions");
+			return sdbi_fail(err, "out of memory counting optimal solutions");
 	}
 	if (!want_moves)
 		return check_neighbours(db, t, &cur, d, e >> 6);
@@ -247,7 +247,7 @@ static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *sta
 	 * index is one block away; only vertical moves rank the board. */
 	const uint64_t block = t->info.states / cur.n;
 	for (int k = 0; k < d; k++) {
-		int m = sdb_entry_byte(t, index) >> 6;
+		int m = sdbi_entry_byte(t, index) >> 6;
 		if (sdb_board_apply(&cur, m) != 0) {
 			a->moves[0] = '\0';
 			return corrupt_path(db, t);
@@ -258,7 +258,7 @@ static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *sta
 			index += block;
 		else
 			index = sdb_rank(&cur);
-		if (sdb_entry_dist(t, index) != d - k - 1) {
+		if (sdbi_entry_dist(t, index) != d - k - 1) {
 			a->moves[0] = '\0';
 			return corrupt_path(db, t);
 		}
@@ -288,26 +288,26 @@ const char *sdb_search_note(const sdb_db *db, const sdb_board *goal)
 {
 	const sdb_heuristic *h;
 	const char *note = NULL;
-	if (!answered_by_table(db, goal) && sdb_db_heuristic(&h, &note, db, goal))
+	if (!answered_by_table(db, goal) && sdbi_db_heuristic(&h, &note, db, goal))
 		note = NULL;
-	sdb_done(SDB_OK);
+	sdbi_done(SDB_OK);
 	return note;
 }
 
 /* The answer, and with en what en asks about the optimal sequences. */
 static int answer(sdb_answer *a, const sdb_db *db, const sdb_board *start,
-                  const sdb_board *goal, const sdb_answer_opts *opts, sdb_optimal *en)
+                  const sdb_board *goal, const sdb_answer_opts *opts, sdbi_optimal *en)
 {
-	int ok = sdb_answer_begin(a, start, goal);
+	int ok = sdbi_answer_begin(a, start, goal);
 	if (ok <= 0)
 		return ok;   /* an error, or answered: unsolvable */
 	if (!answered_by_table(db, goal))
 		return answer_by_search(a, db, start, goal, opts, en);
-	sdb_damage_reset();
+	sdbi_damage_reset();
 	const int err = answer_by_table(a, db, start, goal, opts ? opts->want_moves : 1, en);
-	const int damage = sdb_damage_check();   /* any damaged byte read overrules */
+	const int damage = sdbi_damage_check();   /* any damaged byte read overrules */
 	if (damage)
-		sdb_answer_begin(a, start, goal);
+		sdbi_answer_begin(a, start, goal);
 	return damage ? damage : err;
 }
 
@@ -322,13 +322,13 @@ int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
                      const sdb_board *goal, const sdb_answer_opts *opts)
 {
 	const int want_optimal = opts && (opts->want_best_moves || opts->want_count);
-	sdb_optimal en = { .fn = no_paths, .count_all = want_optimal && opts->want_count };
+	sdbi_optimal en = { .fn = no_paths, .count_all = want_optimal && opts->want_count };
 	int err = answer(a, db, start, goal, opts, want_optimal ? &en : NULL);
 	if (!err && want_optimal && a->solvable) {
 		a->best_moves = en.best_moves;
 		a->solutions = en.count;
 	}
-	return sdb_done(err);
+	return sdbi_done(err);
 }
 
 int sdb_answer_paths(sdb_answer *a, const sdb_db *db, const sdb_board *start,
@@ -338,10 +338,10 @@ int sdb_answer_paths(sdb_answer *a, const sdb_db *db, const sdb_board *start,
 	sdb_answer local;
 	if (!a)
 		a = &local;
-	sdb_optimal en = { .limit = limit, .fn = fn, .ctx = ctx };
+	sdbi_optimal en = { .limit = limit, .fn = fn, .ctx = ctx };
 	sdb_answer_opts o = { .want_moves = 1 };
 	if (opts)
 		o.limits = opts->limits;
 	int err = answer(a, db, start, goal, &o, limit ? &en : NULL);
-	return sdb_done(err);
+	return sdbi_done(err);
 }

@@ -10,8 +10,8 @@
 /* Cells of a piece of text, shape unchecked; -1 if it does not read. */
 static int cell_count(const char *text)
 {
-	sdb_cells c;
-	return sdb_cells_scan(&c, text, 0) ? -1 : c.count;
+	sdbi_cells c;
+	return sdbi_cells_scan(&c, text, 0) ? -1 : c.count;
 }
 
 /* Split a line without ';' into two boards when it is two whitespace-separated
@@ -82,20 +82,20 @@ static int has_tables(const sdb_db *db, int n)
 }
 
 /* A board of the query from cells, its errors prefixed with its role. */
-static int make_board(sdb_board *b, const sdb_cells *c, int w, int h, const char *role)
+static int make_board(sdb_board *b, const sdbi_cells *c, int w, int h, const char *role)
 {
-	int err = sdb_board_from_cells(b, c, w, h);
+	int err = sdbi_board_from_cells(b, c, w, h);
 	if (err) {
 		char why[512];
 		snprintf(why, sizeof why, "%s", sdb_errdetail());
-		return sdb_fail(err, "%s: %s", role, why);
+		return sdbi_fail(err, "%s: %s", role, why);
 	}
 	return SDB_OK;
 }
 
 /* Split scanned cells after `first` cells into two, each with rows of
  * `rows_each` when the text had rows. */
-static void split_cells(sdb_cells *a, sdb_cells *b, const sdb_cells *all, int first,
+static void split_cells(sdbi_cells *a, sdbi_cells *b, const sdbi_cells *all, int first,
                         int rows_each)
 {
 	*a = *all;
@@ -110,27 +110,27 @@ static void split_cells(sdb_cells *a, sdb_cells *b, const sdb_cells *all, int fi
 static int parse_two(sdb_query *q, const char *ta, const char *tb, int w, int h,
                      const sdb_db *db)
 {
-	sdb_cells a, b;
+	sdbi_cells a, b;
 	const char *role = "start";
-	int err = sdb_cells_scan(&a, ta, 1);
+	int err = sdbi_cells_scan(&a, ta, 1);
 	if (!err) {
 		role = "goal";
-		err = sdb_cells_scan(&b, tb, 1);
+		err = sdbi_cells_scan(&b, tb, 1);
 	}
 	if (err) {
 		char why[512];
 		snprintf(why, sizeof why, "%s", sdb_errdetail());
-		return sdb_fail(err, "%s: %s", role, why);
+		return sdbi_fail(err, "%s: %s", role, why);
 	}
 	if (a.count != b.count)
-		return sdb_fail(SDB_EINVAL, "start has %d cells but goal has %d", a.count, b.count);
+		return sdbi_fail(SDB_EINVAL, "start has %d cells but goal has %d", a.count, b.count);
 	if (!w && a.cols) {
 		w = a.cols;
 		h = a.rows;
 	} else if (!w && b.cols) {
 		w = b.cols;
 		h = b.rows;
-	} else if (!w && (err = sdb_size_for_cells(&w, &h, a.count, db ? sdb_db_sizes(db) : 0))) {
+	} else if (!w && (err = sdbi_size_for_cells(&w, &h, a.count, db ? sdbi_db_sizes(db) : 0))) {
 		return err;
 	}
 	err = make_board(&q->start, &a, w, h, "start");
@@ -138,7 +138,7 @@ static int parse_two(sdb_query *q, const char *ta, const char *tb, int w, int h,
 }
 
 /* Rows of one text: one board, or a start's rows then a goal's. */
-static int parse_rows(sdb_query *q, const sdb_cells *c, int w, int h)
+static int parse_rows(sdb_query *q, const sdbi_cells *c, int w, int h)
 {
 	int boards = 0;
 	if (w)
@@ -149,16 +149,16 @@ static int parse_rows(sdb_query *q, const sdb_cells *c, int w, int h)
 		boards = 2;
 	if (!boards) {
 		if (w)
-			return sdb_fail(SDB_EINVAL, "%d rows of %d cells, but %dx%d has %d rows of %d "
+			return sdbi_fail(SDB_EINVAL, "%d rows of %d cells, but %dx%d has %d rows of %d "
 			                "(or %d with a goal)", c->rows, c->cols, w, h, h, w, 2 * h);
-		return sdb_fail(SDB_EINVAL, "%d rows of %d cells are neither a board nor a start "
+		return sdbi_fail(SDB_EINVAL, "%d rows of %d cells are neither a board nor a start "
 		                "and a goal", c->rows, c->cols);
 	}
 	if (boards == 1) {
 		int err = make_board(&q->start, c, 0, 0, "start");
 		return err ? err : sdb_board_goal(&q->goal, c->cols, c->rows, c->count - 1);
 	}
-	sdb_cells a, b;
+	sdbi_cells a, b;
 	split_cells(&a, &b, c, c->count / 2, c->rows / 2);
 	int err = make_board(&q->start, &a, 0, 0, "start");
 	return err ? err : make_board(&q->goal, &b, 0, 0, "goal");
@@ -167,8 +167,8 @@ static int parse_rows(sdb_query *q, const sdb_cells *c, int w, int h)
 /* One text without a separator: by rows, or by the count of cells. */
 static int parse_one(sdb_query *q, const char *text, int w, int h, const sdb_db *db)
 {
-	sdb_cells c;
-	int err = sdb_cells_scan(&c, text, 1);
+	sdbi_cells c;
+	int err = sdbi_cells_scan(&c, text, 1);
 	if (err)
 		return err;
 	if (c.cols)
@@ -177,7 +177,7 @@ static int parse_one(sdb_query *q, const char *text, int w, int h, const sdb_db 
 	if (w) {   /* size given: the cells are one board or two */
 		nstart = count == 2 * w * h ? w * h : count;
 		if (nstart != w * h)
-			return sdb_fail(SDB_EINVAL, "%d cells, but %dx%d has %d (or %d with a goal)",
+			return sdbi_fail(SDB_EINVAL, "%d cells, but %dx%d has %d (or %d with a goal)",
 			                count, w, h, w * h, 2 * w * h);
 	} else {
 		/* One board if the count is a board size, else two; when both fit
@@ -186,10 +186,10 @@ static int parse_one(sdb_query *q, const char *text, int w, int h, const sdb_db 
 		if (nstart == count && count % 2 == 0 && is_board_size(count / 2) &&
 		    !has_tables(db, count) && has_tables(db, count / 2) && !is_compact(text))
 			nstart = count / 2;
-		if ((err = sdb_size_for_cells(&w, &h, nstart, db ? sdb_db_sizes(db) : 0)))
+		if ((err = sdbi_size_for_cells(&w, &h, nstart, db ? sdbi_db_sizes(db) : 0)))
 			return err;
 	}
-	sdb_cells a, b;
+	sdbi_cells a, b;
 	split_cells(&a, &b, &c, nstart, 0);
 	if ((err = make_board(&q->start, &a, w, h, "start")))
 		return err;
@@ -202,17 +202,17 @@ int sdb_query_parse(sdb_query *q, const char *text, int w, int h, const sdb_db *
 {
 	memset(q, 0, sizeof *q);
 	if ((w || h) && !sdb_size_valid(w, h))
-		return sdb_fail(SDB_EINVAL, "%dx%d is not a board slidedb models", w, h);
+		return sdbi_fail(SDB_EINVAL, "%dx%d is not a board slidedb models", w, h);
 	/* A copy to cut in place; text of any length is read whole. */
 	char local[1024], *buf = local, *a, *b;
 	size_t len = strlen(text);
 	if (len >= sizeof local && !(buf = malloc(len + 1)))
-		return sdb_fail(SDB_ENOMEM, "out of memory for a query of %zu bytes", len);
+		return sdbi_fail(SDB_ENOMEM, "out of memory for a query of %zu bytes", len);
 	memcpy(buf, text, len + 1);
 	char *semi = strchr(buf, ';');
 	int words = semi ? 0 : split_words(buf, &a, &b), err;
 	if (words == 3 || (semi && strchr(semi + 1, ';'))) {
-		err = sdb_fail(SDB_EINVAL, "more than two boards: a query is a start and at most one "
+		err = sdbi_fail(SDB_EINVAL, "more than two boards: a query is a start and at most one "
 		               "goal");
 	} else if (semi) {
 		*semi = '\0';
@@ -224,7 +224,7 @@ int sdb_query_parse(sdb_query *q, const char *text, int w, int h, const sdb_db *
 	}
 	if (buf != local)
 		free(buf);
-	return sdb_done(err);
+	return sdbi_done(err);
 }
 
 int sdb_query_grid_row(const char *line, int w, int h)

@@ -84,21 +84,21 @@ static int list_states(sdb_sampler *s)
 	const uint64_t states = s->t->info.states;
 	const unsigned lo = (unsigned)s->min_d, span = (unsigned)(s->max_d - s->min_d);
 	if (!(s->list = malloc(s->population * sizeof *s->list)))
-		return sdb_fail(SDB_ENOMEM, "out of memory listing %llu states",
+		return sdbi_fail(SDB_ENOMEM, "out of memory listing %llu states",
 		                (unsigned long long)s->population);
 	uint64_t n = 0;
-	sdb_damage_reset();
+	sdbi_damage_reset();
 	for (uint64_t i = 0; i < states; i++)
-		if ((unsigned)(sdb_entry_dist(s->t, i) - lo) <= span) {
+		if ((unsigned)(sdbi_entry_dist(s->t, i) - lo) <= span) {
 			if (n == s->population)
 				break;
 			s->list[n++] = (uint32_t)i;
 		}
-	int err = sdb_damage_check();
+	int err = sdbi_damage_check();
 	if (err)
 		return err;
 	if (n != s->population || n == 0)
-		return sdb_fail(SDB_ECORRUPT, "%s: table '%s' does not hold the states its counts "
+		return sdbi_fail(SDB_ECORRUPT, "%s: table '%s' does not hold the states its counts "
 		                "say (run `slidedb-lookup verify`)", sdb_db_path(s->t->db),
 		                s->t->info.name);
 	return SDB_OK;
@@ -108,27 +108,27 @@ static int open_table(sdb_sampler *s, const sdb_db *db)
 {
 	const sdb_board *goal = &s->goal;
 	if (goal->n > SDB_MAX_FULL_CELLS)
-		return sdb_fail(SDB_ETOOBIG, "%dx%d has no full tables (they stop at %d cells), so "
+		return sdbi_fail(SDB_ETOOBIG, "%dx%d has no full tables (they stop at %d cells), so "
 		                "boards at a chosen distance cannot be drawn; draw among all "
 		                "boards, or scramble by a random walk", goal->w, goal->h,
 		                SDB_MAX_FULL_CELLS);
 	int err = SDB_OK;
-	if (!(s->t = sdb_find_for_goal(db, goal, &err)))
+	if (!(s->t = sdbi_find_for_goal(db, goal, &err)))
 		return err;
 	const sdb_table_info *in = &s->t->info;
 	if (in->entry_format == SDB_ENTRY_MOD3)
-		return sdb_fail_mod3_distance(s->t, goal);
+		return sdbi_fail_mod3_distance(s->t, goal);
 	if (s->min_d > s->max_d)
-		return sdb_fail(SDB_EINVAL, "distances %d to %d: the least is above the most",
+		return sdbi_fail(SDB_EINVAL, "distances %d to %d: the least is above the most",
 		                s->min_d, s->max_d);
 	for (int d = s->min_d; d <= s->max_d && d <= in->max_distance; d++)
 		s->population += in->counts[d];
 	if (s->population == 0) {
 		if (s->min_d == s->max_d)
-			return sdb_fail(SDB_EINVAL, "no %dx%d state is %d moves from the goal: "
+			return sdbi_fail(SDB_EINVAL, "no %dx%d state is %d moves from the goal: "
 			                "distances run from 0 to %d", goal->w, goal->h, s->min_d,
 			                in->max_distance);
-		return sdb_fail(SDB_EINVAL, "no %dx%d state is %d to %d moves from the goal: "
+		return sdbi_fail(SDB_EINVAL, "no %dx%d state is %d to %d moves from the goal: "
 		                "distances run from 0 to %d", goal->w, goal->h, s->min_d, s->max_d,
 		                in->max_distance);
 	}
@@ -149,11 +149,11 @@ int sdb_sampler_open(sdb_sampler **out, const sdb_db *db, const sdb_board *goal,
 	*out = NULL;
 	const int any = min_distance == -1 && max_distance == -1;
 	if (!any && (min_distance < 0 || max_distance < 0))
-		return sdb_fail(SDB_EINVAL, "distance %d is negative",
+		return sdbi_fail(SDB_EINVAL, "distance %d is negative",
 		                min_distance < 0 ? min_distance : max_distance);
 	sdb_sampler *s = calloc(1, sizeof *s);
 	if (!s)
-		return sdb_fail(SDB_ENOMEM, "out of memory");
+		return sdbi_fail(SDB_ENOMEM, "out of memory");
 	s->goal = *goal;
 	s->min_d = min_distance;
 	s->max_d = max_distance;
@@ -168,7 +168,7 @@ int sdb_sampler_open(sdb_sampler **out, const sdb_db *db, const sdb_board *goal,
 		return err;
 	}
 	*out = s;
-	return sdb_done(SDB_OK);
+	return sdbi_done(SDB_OK);
 }
 
 /* A uniform board of the goal's parity class: a uniform permutation, and if
@@ -203,21 +203,21 @@ static void draw_state(const sdb_sampler *s, sdb_board *b, uint64_t i)
 	sdb_frame_unboard(&s->frame, b, &f);
 }
 
-int sdb_fail_mod3_distance(const sdb_table *t, const sdb_board *goal)
+int sdbi_fail_mod3_distance(const sdb_table *t, const sdb_board *goal)
 {
 	char dbarg[700], goalarg[80];
-	return sdb_fail(SDB_EINVAL, "%s: table '%s' keeps distances mod 3 (built with --bits "
+	return sdbi_fail(SDB_EINVAL, "%s: table '%s' keeps distances mod 3 (built with --bits "
 	                "2): boards at a chosen distance need a table of whole distances: "
 	                "build it with `slidedb-gen full %dx%d --bits 8%s%s`",
 	                sdb_db_path(t->db), t->info.name, t->info.goal.w, t->info.goal.h,
-	                sdb_hint_goal(goal, goalarg, sizeof goalarg),
-	                sdb_hint_db(t->db, dbarg, sizeof dbarg));
+	                sdbi_hint_goal(goal, goalarg, sizeof goalarg),
+	                sdbi_hint_db(t->db, dbarg, sizeof dbarg));
 }
 
 int sdb_sampler_draw(const sdb_sampler *s, sdb_board *out, size_t n, sdb_rng *rng)
 {
 	const unsigned lo = (unsigned)s->min_d, span = (unsigned)(s->max_d - s->min_d);
-	sdb_damage_reset();
+	sdbi_damage_reset();
 	for (size_t k = 0; k < n; k++) {
 		if (!s->t) {
 			draw_any(s, &out[k], rng);
@@ -231,24 +231,24 @@ int sdb_sampler_draw(const sdb_sampler *s, sdb_board *out, size_t n, sdb_rng *rn
 			int misses = 0;
 			do
 				i = sdb_rng_below(rng, states);
-			while ((unsigned)(sdb_entry_dist(s->t, i) - lo) > span && ++misses < 4096);
-			int err = sdb_damage_check();
+			while ((unsigned)(sdbi_entry_dist(s->t, i) - lo) > span && ++misses < 4096);
+			int err = sdbi_damage_check();
 			if (err)
 				return err;
 			if (misses == 4096)
-				return sdb_fail(SDB_ECORRUPT, "%s: table '%s' does not hold the states its "
+				return sdbi_fail(SDB_ECORRUPT, "%s: table '%s' does not hold the states its "
 				                "counts say (run `slidedb-lookup verify`)",
 				                sdb_db_path(s->t->db), s->t->info.name);
 			draw_state(s, &out[k], i);
 		}
 	}
-	return sdb_done(SDB_OK);
+	return sdbi_done(SDB_OK);
 }
 
 int sdb_random_walk(sdb_board *out, const sdb_board *goal, int steps, sdb_rng *rng)
 {
 	if (steps < 0)
-		return sdb_fail(SDB_EINVAL, "a walk of %d steps", steps);
+		return sdbi_fail(SDB_EINVAL, "a walk of %d steps", steps);
 	*out = *goal;
 	int prev = -1;
 	for (int k = 0; k < steps; k++) {
@@ -260,5 +260,5 @@ int sdb_random_walk(sdb_board *out, const sdb_board *goal, int steps, sdb_rng *r
 		prev = choice[sdb_rng_below(rng, (uint64_t)n)];
 		sdb_board_apply(out, prev);
 	}
-	return sdb_done(SDB_OK);
+	return sdbi_done(SDB_OK);
 }

@@ -23,7 +23,7 @@ typedef struct search {
 	                                   so the first sequence found is the
 	                                   lexicographically smallest */
 	const uint8_t *move_back;       /* frame move -> caller's move */
-	sdb_optimal *en;                /* enumerating every optimal sequence, or NULL */
+	sdbi_optimal *en;                /* enumerating every optimal sequence, or NULL */
 	uint8_t path[SDB_MAX_MOVES];    /* frame moves */
 } search;
 
@@ -76,7 +76,7 @@ static int dfs(search *s, const sdb_hstate *st, int g, int bound, int prev)
 		if (!(moves >> m & 1) || (prev >= 0 && m == (prev ^ 1)))   /* u^1 = d, l^1 = r */
 			continue;
 		sdb_hstate child = *st;
-		sdb_heuristic_move_frame(s->h, &child, m);
+		sdbi_heuristic_move_frame(s->h, &child, m);
 		s->path[g] = (uint8_t)m;
 		int r = dfs(s, &child, g + 1, bound, m);
 		if (r == NEXT_FIRST && g == 0)
@@ -90,10 +90,10 @@ static int dfs(search *s, const sdb_hstate *st, int g, int bound, int prev)
 /* An optimal sequence found while enumerating at the optimal bound. */
 static int visit(search *s, int g)
 {
-	sdb_optimal *en = s->en;
+	sdbi_optimal *en = s->en;
 	if (g > 0)
 		en->best_moves |= 1u << s->move_back[s->path[0]];
-	if (en->count_all && sdb_count_add(&en->count, 1))
+	if (en->count_all && sdbi_count_add(&en->count, 1))
 		return STOPPED;   /* cannot happen below 2^128 sequences; stop rather than wrap */
 	if (en->emitted < en->limit) {
 		char moves[SDB_MAX_MOVES + 1];
@@ -116,38 +116,38 @@ static int visit(search *s, int g)
 int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
               const sdb_board *start, const sdb_board *goal, const sdb_solve_limits *limits)
 {
-	return sdb_solve_optimal(a, stats, h, start, goal, limits, NULL);
+	return sdbi_solve_optimal(a, stats, h, start, goal, limits, NULL);
 }
 
 static int limit_error(const search *s, const sdb_solve_limits *limits, double seconds,
                        const char *what)
 {
 	if (s->polled_stop)
-		return sdb_fail(SDB_ELIMIT, "search stopped by its caller (%llu nodes, %.1f s, %s)",
+		return sdbi_fail(SDB_ELIMIT, "search stopped by its caller (%llu nodes, %.1f s, %s)",
 		                (unsigned long long)s->nodes, seconds, what);
 	if (s->max_nodes && s->nodes >= s->max_nodes)
-		return sdb_fail(SDB_ELIMIT, "search stopped at its limit of %llu nodes (%.1f s, %s)",
+		return sdbi_fail(SDB_ELIMIT, "search stopped at its limit of %llu nodes (%.1f s, %s)",
 		                (unsigned long long)s->max_nodes, seconds, what);
 	if (limits && limits->timeout > 0)
-		return sdb_fail(SDB_ELIMIT, "search stopped at its time limit of %g s (%llu nodes, "
+		return sdbi_fail(SDB_ELIMIT, "search stopped at its time limit of %g s (%llu nodes, "
 		                "%s)", limits->timeout, (unsigned long long)s->nodes, what);
-	return sdb_fail(SDB_ELIMIT, "more than 2^128 optimal solutions");
+	return sdbi_fail(SDB_ELIMIT, "more than 2^128 optimal solutions");
 }
 
-int sdb_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
+int sdbi_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
                       const sdb_board *start, const sdb_board *goal,
-                      const sdb_solve_limits *limits, sdb_optimal *en)
+                      const sdb_solve_limits *limits, sdbi_optimal *en)
 {
 	double t0 = now();
 	memset(stats, 0, sizeof *stats);
-	int ok = sdb_answer_begin(a, start, goal);
+	int ok = sdbi_answer_begin(a, start, goal);
 	if (ok <= 0)
-		return sdb_done(ok);   /* an error, or answered: unsolvable */
+		return sdbi_done(ok);   /* an error, or answered: unsolvable */
 	search s;
 	memset(&s, 0, sizeof s);
 	s.h = h;
 	sdb_frame frame;
-	int err = sdb_heuristic_frame(h, &frame, goal);
+	int err = sdbi_heuristic_frame(h, &frame, goal);
 	if (err)
 		return err;
 	sdb_frame_board(&frame, &s.goal, goal);
@@ -160,7 +160,7 @@ int sdb_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic
 		s.deadline = limits->timeout > 0 ? t0 + limits->timeout : 0;
 	}
 	sdb_hstate st;
-	int bound = stats->heuristic = sdb_heuristic_start_in(h, &frame, &st, start);
+	int bound = stats->heuristic = sdbi_heuristic_start_in(h, &frame, &st, start);
 	if (bound < 0)
 		return bound;
 	int r;
@@ -179,7 +179,7 @@ int sdb_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic
 	if (r == STOPPED)
 		return limit_error(&s, limits, stats->seconds, what);
 	if (r != FOUND)
-		return sdb_fail(SDB_ELIMIT, "no solution within %d moves", SDB_MAX_MOVES);
+		return sdbi_fail(SDB_ELIMIT, "no solution within %d moves", SDB_MAX_MOVES);
 	/* The answer is what was found: the depth at the goal and the path to it
 	 * (the bound can only differ if the heuristic overestimates). */
 	const int depth = s.found_depth;
@@ -205,5 +205,5 @@ int sdb_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic
 			return limit_error(&s, limits, stats->seconds, "while counting the optimal "
 			                   "solutions");
 	}
-	return sdb_done(SDB_OK);
+	return sdbi_done(SDB_OK);
 }

@@ -38,13 +38,13 @@ void sdb_states_close(sdb_states *s)
 static int open_table(sdb_states *s, const sdb_db *db)
 {
 	int err = SDB_OK;
-	if (!(s->t = sdb_find_for_goal(db, &s->goal, &err)))
+	if (!(s->t = sdbi_find_for_goal(db, &s->goal, &err)))
 		return err;
 	const sdb_table_info *in = &s->t->info;
 	if (in->entry_format == SDB_ENTRY_MOD3)
-		return sdb_fail_mod3_distance(s->t, &s->goal);
+		return sdbi_fail_mod3_distance(s->t, &s->goal);
 	if (s->min_d > s->max_d)
-		return sdb_fail(SDB_EINVAL, "distances %d to %d: the least is above the most",
+		return sdbi_fail(SDB_EINVAL, "distances %d to %d: the least is above the most",
 		                s->min_d, s->max_d);
 	for (int d = s->min_d; d <= s->max_d && d <= in->max_distance; d++)
 		s->population += in->counts[d];
@@ -62,21 +62,21 @@ int sdb_states_open(sdb_states **out, const sdb_db *db, const sdb_board *goal,
 	*out = NULL;
 	const int any = min_distance == -1 && max_distance == -1;
 	if (!any && (min_distance < 0 || max_distance < 0))
-		return sdb_fail(SDB_EINVAL, "distance %d is negative",
+		return sdbi_fail(SDB_EINVAL, "distance %d is negative",
 		                min_distance < 0 ? min_distance : max_distance);
 	if (goal->n > SDB_MAX_FULL_CELLS)
-		return sdb_fail(SDB_ETOOBIG, "%dx%d has %d cells: its states are listed up to %d "
+		return sdbi_fail(SDB_ETOOBIG, "%dx%d has %d cells: its states are listed up to %d "
 		                "cells (%llu states or fewer)", goal->w, goal->h, goal->n,
 		                SDB_MAX_FULL_CELLS,
 		                (unsigned long long)sdb_rank_count(7, 2));
 	sdb_states *s = calloc(1, sizeof *s);
 	if (!s)
-		return sdb_fail(SDB_ENOMEM, "out of memory");
+		return sdbi_fail(SDB_ENOMEM, "out of memory");
 	s->goal = *goal;
 	s->min_d = min_distance;
 	s->max_d = max_distance;
 	int err = SDB_OK;
-	const sdb_table *t = any && db ? sdb_find_for_goal(db, goal, &err) : NULL;
+	const sdb_table *t = any && db ? sdbi_find_for_goal(db, goal, &err) : NULL;
 	if (any && t && t->info.entry_format != SDB_ENTRY_MOD3) {
 		s->min_d = 0;   /* every state, with its distance from the table */
 		s->max_d = t->info.max_distance;
@@ -93,7 +93,7 @@ int sdb_states_open(sdb_states **out, const sdb_db *db, const sdb_board *goal,
 		return err;
 	}
 	*out = s;
-	return sdb_done(SDB_OK);
+	return sdbi_done(SDB_OK);
 }
 
 /* Write board b as a row of cells and its distance. */
@@ -115,13 +115,13 @@ long sdb_states_next(sdb_states *s, uint8_t *cells, int16_t *dist, size_t cap)
 				return SDB_EINVAL;   /* cannot happen: every index is below the count */
 			put_row(cells + k * (size_t)n, dist ? dist + k : NULL, &b, -1);
 		}
-		sdb_done(SDB_OK);
+		sdbi_done(SDB_OK);
 		return (long)k;
 	}
 	const unsigned lo = (unsigned)s->min_d, span = (unsigned)(s->max_d - s->min_d);
-	sdb_damage_reset();
+	sdbi_damage_reset();
 	for (; k < cap && s->next < s->end; s->next++) {
-		const int d = sdb_entry_dist(s->t, s->next);
+		const int d = sdbi_entry_dist(s->t, s->next);
 		if ((unsigned)(d - (int)lo) > span)
 			continue;
 		sdb_board f, b;
@@ -130,15 +130,15 @@ long sdb_states_next(sdb_states *s, uint8_t *cells, int16_t *dist, size_t cap)
 		put_row(cells + k * (size_t)n, dist ? dist + k : NULL, &b, d);
 		k++;
 	}
-	int err = sdb_damage_check();
+	int err = sdbi_damage_check();
 	if (err)
 		return err;
 	s->listed += k;
 	if ((k == 0 || s->next == s->end) && s->listed != s->population)
-		return sdb_fail(SDB_ECORRUPT, "%s: table '%s' lists %llu states where its counts say "
+		return sdbi_fail(SDB_ECORRUPT, "%s: table '%s' lists %llu states where its counts say "
 		                "%llu (run `slidedb-lookup verify`)", sdb_db_path(s->t->db),
 		                s->t->info.name, (unsigned long long)s->listed,
 		                (unsigned long long)s->population);
-	sdb_done(SDB_OK);
+	sdbi_done(SDB_OK);
 	return (long)k;
 }

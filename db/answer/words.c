@@ -38,6 +38,6 @@ int sdb_check_verdict(char *buf, size_t cap, const sdb_check *c)
 		len = snprintf(buf, cap, "valid, %d moves longer than optimal",
 		               c->length - c->distance);
 	if (len < 0 || (size_t)len >= cap)
-		return sdb_fail(SDB_EINVAL, "buffer too small for a verdict");
+		return sdbi_fail(SDB_EINVAL, "buffer too small for a verdict");
 	return len;
 }

@@ -29,12 +29,12 @@ int sdb_size_parse(int *w, int *h, const char *text)
 	const char *end;
 	long a = size_side(text, &end);
 	if (a < 0 || (*end != 'x' && *end != 'X'))
-		return sdb_fail(SDB_EINVAL, "size '%s' is not of the form WxH (e.g. 3x3)", text);
+		return sdbi_fail(SDB_EINVAL, "size '%s' is not of the form WxH (e.g. 3x3)", text);
 	long b = size_side(end + 1, &end);
 	if (b < 0 || *end != '\0')
-		return sdb_fail(SDB_EINVAL, "size '%s' is not of the form WxH (e.g. 3x3)", text);
+		return sdbi_fail(SDB_EINVAL, "size '%s' is not of the form WxH (e.g. 3x3)", text);
 	if (a < 2 || b < 2 || a > SDB_MAX_CELLS || b > SDB_MAX_CELLS || a * b > SDB_MAX_CELLS)
-		return sdb_fail(SDB_EINVAL, "size '%s' is not a board slidedb models "
+		return sdbi_fail(SDB_EINVAL, "size '%s' is not a board slidedb models "
 		                "(2 <= W, H and W*H <= %d)", text, SDB_MAX_CELLS);
 	*w = (int)a;
 	*h = (int)b;
@@ -66,16 +66,16 @@ enum { COMPACT_MIN = 4, MAX_DEPTH = 8 };
 
 /* Append the cells of one token: a number, a blank character, or (4 or more
  * characters) a whole compact board. */
-static int parse_token(sdb_cells *c, const char *tok, size_t len)
+static int parse_token(sdbi_cells *c, const char *tok, size_t len)
 {
 	if (len >= COMPACT_MIN) {
 		for (size_t i = 0; i < len; i++) {
 			int v = compact_value((unsigned char)tok[i]);
 			if (v < 0)
-				return sdb_fail(SDB_EINVAL, "unknown character '%c' in '%.*s'",
+				return sdbi_fail(SDB_EINVAL, "unknown character '%c' in '%.*s'",
 				                tok[i], (int)len, tok);
-			if (c->count >= SDB_CELLS_CAP)
-				return sdb_fail(SDB_EINVAL, "more than %d cells", SDB_CELLS_CAP);
+			if (c->count >= SDBI_CELLS_CAP)
+				return sdbi_fail(SDB_EINVAL, "more than %d cells", SDBI_CELLS_CAP);
 			c->cell[c->count++] = (uint8_t)v;
 		}
 		return SDB_OK;
@@ -84,16 +84,16 @@ static int parse_token(sdb_cells *c, const char *tok, size_t len)
 	if (!(len == 1 && is_blank_char((unsigned char)tok[0]))) {
 		for (size_t i = 0; i < len; i++) {
 			if (tok[i] < '0' || tok[i] > '9')
-				return sdb_fail(SDB_EINVAL, "unknown notation '%.*s' (tiles are "
+				return sdbi_fail(SDB_EINVAL, "unknown notation '%.*s' (tiles are "
 				                "numbers, the blank is 0, x, X, _ or .)", (int)len, tok);
 			v = v * 10 + (tok[i] - '0');
 		}
 		if (v >= SDB_MAX_CELLS)
-			return sdb_fail(SDB_EINVAL, "tile %d is out of range (boards have at most %d "
+			return sdbi_fail(SDB_EINVAL, "tile %d is out of range (boards have at most %d "
 			                "cells)", v, SDB_MAX_CELLS);
 	}
-	if (c->count >= SDB_CELLS_CAP)
-		return sdb_fail(SDB_EINVAL, "more than %d cells", SDB_CELLS_CAP);
+	if (c->count >= SDBI_CELLS_CAP)
+		return sdbi_fail(SDB_EINVAL, "more than %d cells", SDBI_CELLS_CAP);
 	c->cell[c->count++] = (uint8_t)v;
 	return SDB_OK;
 }
@@ -119,10 +119,10 @@ static void add_row(rows *r, int len)
 }
 
 /* The shape the rows give: every row the same length. */
-static int shape_of(sdb_cells *c, const rows *r, const char *how)
+static int shape_of(sdbi_cells *c, const rows *r, const char *how)
 {
 	if (r->odd)
-		return sdb_fail(SDB_EINVAL, "rows of unequal length: %s %d has %d cell%s, %s 1 has %d",
+		return sdbi_fail(SDB_EINVAL, "rows of unequal length: %s %d has %d cell%s, %s 1 has %d",
 		                how, r->odd, r->odd_len, r->odd_len == 1 ? "" : "s", how, r->first);
 	c->cols = r->first;
 	c->rows = r->n;
@@ -138,7 +138,7 @@ static const uint8_t char_class[256] = {
 	[']'] = C_CLOSE, [')'] = C_CLOSE, ['}'] = C_CLOSE,
 };
 
-int sdb_cells_scan(sdb_cells *c, const char *text, int check_shape)
+int sdbi_cells_scan(sdbi_cells *c, const char *text, int check_shape)
 {
 	c->count = c->cols = c->rows = 0;
 	int ntokens = 0, depth = 0, line_start = 0;
@@ -158,7 +158,7 @@ int sdb_cells_scan(sdb_cells *c, const char *text, int check_shape)
 			continue;
 		case C_OPEN:
 			if (depth == MAX_DEPTH)
-				return sdb_fail(SDB_EINVAL, "brackets nested more than %d deep", MAX_DEPTH);
+				return sdbi_fail(SDB_EINVAL, "brackets nested more than %d deep", MAX_DEPTH);
 			if (depth > 0)
 				has_child[depth] = 1;
 			depth++;
@@ -168,7 +168,7 @@ int sdb_cells_scan(sdb_cells *c, const char *text, int check_shape)
 			continue;
 		case C_CLOSE:
 			if (depth == 0)
-				return sdb_fail(SDB_EINVAL, "'%c' closes no bracket", *p);
+				return sdbi_fail(SDB_EINVAL, "'%c' closes no bracket", *p);
 			if (!has_child[depth])   /* an innermost group: a row */
 				add_row(&brackets, c->count - group_start[depth]);
 			depth--;
@@ -187,7 +187,7 @@ int sdb_cells_scan(sdb_cells *c, const char *text, int check_shape)
 		if (compact && ntokens > 1) {   /* a compact board must stand alone */
 			int shown = compact_len > 16 ? 16 : (int)compact_len;
 			int digits = strspn(compact, "0123456789") >= compact_len;
-			return sdb_fail(SDB_EINVAL, "'%.*s%s' mixes the compact notation with "
+			return sdbi_fail(SDB_EINVAL, "'%.*s%s' mixes the compact notation with "
 			                "separated numbers%s", shown, compact, compact_len > 16 ? "..." : "",
 			                digits ? " (or is a tile number out of range)" : "");
 		}
@@ -198,9 +198,9 @@ int sdb_cells_scan(sdb_cells *c, const char *text, int check_shape)
 			return err;
 	}
 	if (depth)
-		return sdb_fail(SDB_EINVAL, "an open bracket is not closed");
+		return sdbi_fail(SDB_EINVAL, "an open bracket is not closed");
 	if (ntokens == 0)
-		return sdb_fail(SDB_EINVAL, "empty board");
+		return sdbi_fail(SDB_EINVAL, "empty board");
 	add_row(&lines, c->count - line_start);
 	if (!check_shape)
 		return SDB_OK;
@@ -208,7 +208,7 @@ int sdb_cells_scan(sdb_cells *c, const char *text, int check_shape)
 	 * innermost groups are rows, and then every cell must be in one. */
 	if (brackets.n >= 2) {
 		if (brackets.outside)
-			return sdb_fail(SDB_EINVAL, "cells outside the bracketed rows");
+			return sdbi_fail(SDB_EINVAL, "cells outside the bracketed rows");
 		return shape_of(c, &brackets, "row");
 	}
 	if (lines.n >= 2 && !compact)
@@ -218,40 +218,40 @@ int sdb_cells_scan(sdb_cells *c, const char *text, int check_shape)
 
 int sdb_cells_parse(uint8_t *cells, int *count, int cap, const char *text)
 {
-	sdb_cells c;
+	sdbi_cells c;
 	*count = 0;
-	int err = sdb_cells_scan(&c, text, 0);
+	int err = sdbi_cells_scan(&c, text, 0);
 	if (err)
 		return err;
 	if (c.count > cap)
-		return sdb_fail(SDB_EINVAL, "more than %d cells", cap);
+		return sdbi_fail(SDB_EINVAL, "more than %d cells", cap);
 	memcpy(cells, c.cell, (size_t)c.count);
 	*count = c.count;
-	return sdb_done(SDB_OK);
+	return sdbi_done(SDB_OK);
 }
 
 int sdb_board_set(sdb_board *b, int w, int h, const uint8_t *cells)
 {
 	if (!sdb_size_valid(w, h))
-		return sdb_fail(SDB_EINVAL, "%dx%d is not a board slidedb models", w, h);
+		return sdbi_fail(SDB_EINVAL, "%dx%d is not a board slidedb models", w, h);
 	int n = w * h, blank = -1;
 	unsigned seen = 0;
 	for (int i = 0; i < n; i++) {
 		int v = cells[i];
 		if (v >= n)
-			return sdb_fail(SDB_EINVAL, "tile %d is out of range 1..%d for %dx%d",
+			return sdbi_fail(SDB_EINVAL, "tile %d is out of range 1..%d for %dx%d",
 			                v, n - 1, w, h);
 		if (seen & (1u << v)) {
 			if (v == 0)
-				return sdb_fail(SDB_EINVAL, "more than one blank");
-			return sdb_fail(SDB_EINVAL, "tile %d appears twice", v);
+				return sdbi_fail(SDB_EINVAL, "more than one blank");
+			return sdbi_fail(SDB_EINVAL, "tile %d appears twice", v);
 		}
 		seen |= 1u << v;
 		if (v == 0)
 			blank = i;
 	}
 	if (blank < 0)
-		return sdb_fail(SDB_EINVAL, "no blank (0, x or _)");
+		return sdbi_fail(SDB_EINVAL, "no blank (0, x or _)");
 	memset(b, 0, sizeof *b);
 	b->w = (uint8_t)w;
 	b->h = (uint8_t)h;
@@ -261,7 +261,7 @@ int sdb_board_set(sdb_board *b, int w, int h, const uint8_t *cells)
 	return SDB_OK;
 }
 
-int sdb_size_for_cells(int *w, int *h, int count, sdb_sizes have)
+int sdbi_size_for_cells(int *w, int *h, int count, sdbi_sizes have)
 {
 	int fits[SDB_MAX_CELLS][2], nfit = 0, with_table = 0, tw = 0, th = 0;
 	for (int a = 2; a <= count / 2; a++) {
@@ -274,7 +274,7 @@ int sdb_size_for_cells(int *w, int *h, int count, sdb_sizes have)
 		fits[nfit][0] = a;
 		fits[nfit][1] = count / a;
 		nfit++;
-		if (have & sdb_size_bit(a, count / a)) {
+		if (have & sdbi_size_bit(a, count / a)) {
 			with_table++;
 			tw = a;
 			th = count / a;
@@ -286,7 +286,7 @@ int sdb_size_for_cells(int *w, int *h, int count, sdb_sizes have)
 		return SDB_OK;
 	}
 	if (nfit == 0)
-		return sdb_fail(SDB_EINVAL, "%d cell%s is not a board size (4, 6, 8, 9, 10, 12, 14, "
+		return sdbi_fail(SDB_EINVAL, "%d cell%s is not a board size (4, 6, 8, 9, 10, 12, 14, "
 		                "15 or 16 cells)", count, count == 1 ? "" : "s");
 	char list[64];
 	size_t len = 0;
@@ -294,46 +294,46 @@ int sdb_size_for_cells(int *w, int *h, int count, sdb_sizes have)
 		len += (size_t)snprintf(list + len, sizeof list - len, "%s%dx%d",
 		                        i == 0 ? "" : i + 1 < nfit ? ", " : " and ", fits[i][0],
 		                        fits[i][1]);
-	return sdb_fail(SDB_EAMBIGUOUS, "%d cells fit %s: give the size (--size WxH)", count,
+	return sdbi_fail(SDB_EAMBIGUOUS, "%d cells fit %s: give the size (--size WxH)", count,
 	                list);
 }
 
-int sdb_board_from_cells(sdb_board *b, const sdb_cells *c, int w, int h)
+int sdbi_board_from_cells(sdb_board *b, const sdbi_cells *c, int w, int h)
 {
 	if (c->count > SDB_MAX_CELLS)
-		return sdb_fail(SDB_EINVAL, "more than %d cells (%d)", SDB_MAX_CELLS, c->count);
+		return sdbi_fail(SDB_EINVAL, "more than %d cells (%d)", SDB_MAX_CELLS, c->count);
 	if (c->cols) {   /* rows were written: they are the shape */
 		if (w && (c->cols != w || c->rows != h))
-			return sdb_fail(SDB_EINVAL, "the rows make a %dx%d board (%d columns, %d rows), "
+			return sdbi_fail(SDB_EINVAL, "the rows make a %dx%d board (%d columns, %d rows), "
 			                "not %dx%d", c->cols, c->rows, c->cols, c->rows, w, h);
 		if (!sdb_size_valid(c->cols, c->rows))
-			return sdb_fail(SDB_EINVAL, "%d rows of %d cells are not a board slidedb "
+			return sdbi_fail(SDB_EINVAL, "%d rows of %d cells are not a board slidedb "
 			                "models", c->rows, c->cols);
 		w = c->cols;
 		h = c->rows;
 	} else if (w == 0 && h == 0) {
-		int err = sdb_size_for_cells(&w, &h, c->count, 0);
+		int err = sdbi_size_for_cells(&w, &h, c->count, 0);
 		if (err)
 			return err;
 	}
 	if (c->count != w * h)
-		return sdb_fail(SDB_EINVAL, "%d cells, %dx%d has %d", c->count, w, h, w * h);
+		return sdbi_fail(SDB_EINVAL, "%d cells, %dx%d has %d", c->count, w, h, w * h);
 	return sdb_board_set(b, w, h, c->cell);
 }
 
 int sdb_board_parse(sdb_board *b, const char *text, int w, int h)
 {
-	sdb_cells c;
-	int err = sdb_cells_scan(&c, text, 1);
+	sdbi_cells c;
+	int err = sdbi_cells_scan(&c, text, 1);
 	if (!err)
-		err = sdb_board_from_cells(b, &c, w, h);
-	return sdb_done(err);
+		err = sdbi_board_from_cells(b, &c, w, h);
+	return sdbi_done(err);
 }
 
 int sdb_board_goal(sdb_board *b, int w, int h, int blank_cell)
 {
 	if (!sdb_size_valid(w, h) || blank_cell < 0 || blank_cell >= w * h)
-		return sdb_fail(SDB_EINVAL, "no goal with the blank in cell %d of %dx%d",
+		return sdbi_fail(SDB_EINVAL, "no goal with the blank in cell %d of %dx%d",
 		                blank_cell, w, h);
 	uint8_t cells[SDB_MAX_CELLS];
 	int tile = 1;
@@ -348,7 +348,7 @@ int sdb_board_format(char *buf, size_t cap, const sdb_board *b)
 	for (int i = 0; i < b->n; i++) {
 		int v = b->cell[i];
 		if (len + 4 > cap)
-			return sdb_fail(SDB_EINVAL, "buffer too small to format a board");
+			return sdbi_fail(SDB_EINVAL, "buffer too small to format a board");
 		if (i)
 			buf[len++] = ' ';
 		if (v >= 10)
@@ -356,7 +356,7 @@ int sdb_board_format(char *buf, size_t cap, const sdb_board *b)
 		buf[len++] = (char)('0' + v % 10);
 	}
 	if (len >= cap)
-		return sdb_fail(SDB_EINVAL, "buffer too small to format a board");
+		return sdbi_fail(SDB_EINVAL, "buffer too small to format a board");
 	buf[len] = '\0';
 	return (int)len;
 }
@@ -376,7 +376,7 @@ unsigned sdb_board_moves(const sdb_board *b)
 int sdb_board_apply(sdb_board *b, int move)
 {
 	if (move < 0 || move > 3 || !(sdb_board_moves(b) >> move & 1))
-		return sdb_fail(SDB_EINVAL, "move '%c' leaves the board", sdb_move_letter(move));
+		return sdbi_fail(SDB_EINVAL, "move '%c' leaves the board", sdb_move_letter(move));
 	int delta[4] = { -b->w, b->w, -1, 1 };
 	int to = b->blank + delta[move];
 	b->cell[b->blank] = b->cell[to];
@@ -393,7 +393,7 @@ int sdb_move_tile(const sdb_board *b, int move)
 	return b->cell[b->blank + delta[move]];
 }
 
-int sdb_board_parity(const sdb_board *b)
+int sdbi_board_parity(const sdb_board *b)
 {
 	/* Inversions: for each tile, the tiles already seen that are larger. */
 	unsigned seen = 0, inversions = 0;
@@ -401,7 +401,7 @@ int sdb_board_parity(const sdb_board *b)
 		int v = b->cell[i];
 		if (!v)
 			continue;
-		inversions += sdb_popcount16(seen >> v);
+		inversions += sdbi_popcount16(seen >> v);
 		seen |= 1u << v;
 	}
 	return (int)(inversions & 1);
@@ -410,10 +410,10 @@ int sdb_board_parity(const sdb_board *b)
 int sdb_board_solvable(const sdb_board *start, const sdb_board *goal)
 {
 	if (start->w != goal->w || start->h != goal->h)
-		return sdb_fail(SDB_EINVAL, "start is %dx%d but goal is %dx%d",
+		return sdbi_fail(SDB_EINVAL, "start is %dx%d but goal is %dx%d",
 		                start->w, start->h, goal->w, goal->h);
 	int rows = start->w % 2 ? 0 : (start->blank / start->w) ^ (goal->blank / goal->w);
-	return ((sdb_board_parity(start) ^ sdb_board_parity(goal) ^ rows) & 1) == 0;
+	return ((sdbi_board_parity(start) ^ sdbi_board_parity(goal) ^ rows) & 1) == 0;
 }
 
 char sdb_move_letter(int move)

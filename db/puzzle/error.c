@@ -26,7 +26,7 @@ static const char *const texts[] = {
 _Static_assert(sizeof texts / sizeof *texts == 1 - SDB_ELAST,
                "every error code from SDB_OK to SDB_ELAST has a text");
 
-int sdb_fail(int err, const char *fmt, ...)
+int sdbi_fail(int err, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -35,7 +35,7 @@ int sdb_fail(int err, const char *fmt, ...)
 	return err;
 }
 
-int sdb_done(int rc)
+int sdbi_done(int rc)
 {
 	if (rc >= 0)
 		detail[0] = '\0';

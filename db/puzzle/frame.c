@@ -13,7 +13,7 @@ int sdb_frame_init(sdb_frame *f, const sdb_board *goal, int rep)
 	while (s < nsym && sdb_sym_cell(w, h, s, goal->blank) != rep)
 		s++;
 	if (s == nsym)
-		return sdb_fail(SDB_EINVAL, "no symmetry of %dx%d moves cell %d onto cell %d", w, h,
+		return sdbi_fail(SDB_EINVAL, "no symmetry of %dx%d moves cell %d onto cell %d", w, h,
 		                goal->blank, rep);
 	memset(f, 0, sizeof *f);
 	f->w = (uint8_t)w;
@@ -78,10 +78,10 @@ int sdb_table_tiles(uint32_t *tiles, uint32_t *left_out, sdb_board *goal,
                     const sdb_table_info *in)
 {
 	if (in->kind != SDB_KIND_PATTERN)
-		return sdb_fail(SDB_EINVAL, "table '%s' is not a pattern table", in->name);
+		return sdbi_fail(SDB_EINVAL, "table '%s' is not a pattern table", in->name);
 	const uint32_t all = ((1u << in->goal.n) - 1) & ~1u;
 	sdb_ordered_goal(goal, in->goal.w, in->goal.h, in->goal.blank);
 	*tiles = ordered_tiles(in, in->pattern);
 	*left_out = all & ~ordered_tiles(in, in->set_tiles);
-	return sdb_done(SDB_OK);
+	return sdbi_done(SDB_OK);
 }

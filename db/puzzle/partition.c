@@ -43,27 +43,27 @@ int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *go
 	for (size_t i = 0; i < sizeof named / sizeof *named; i++)
 		if (!strcmp(spec, named[i].name)) {
 			if (n != 16)
-				return sdb_fail(SDB_EINVAL, "--partition %s is a 4x4 partition; give the groups of %dx%d "
+				return sdbi_fail(SDB_EINVAL, "--partition %s is a 4x4 partition; give the groups of %dx%d "
 				                "explicitly, e.g. 1,2,3/4,5,6", spec, goal->w, goal->h);
 			pt->ngroups = named[i].ngroups;
 			memcpy(pt->groups, named[i].groups, sizeof named[i].groups);
 			pt->tiles = 0xfffe;
 			snprintf(pt->spelling, sizeof pt->spelling, "%s", spec);
-			return sdb_done(SDB_OK);
+			return sdbi_done(SDB_OK);
 		}
 	uint32_t user[MAX_GROUPS] = { 0 };   /* the groups in the user's tiles */
 	for (const char *p = spec;; p++) {
 		if (*p == '/' || *p == '\0') {
 			if (!user[pt->ngroups])
-				return sdb_fail(SDB_EINVAL, "--partition '%s': empty group", spec);
+				return sdbi_fail(SDB_EINVAL, "--partition '%s': empty group", spec);
 			if (__builtin_popcount(user[pt->ngroups]) > SDB_MAX_PATTERN)
-				return sdb_fail(SDB_EINVAL, "--partition '%s': a group has more than %d tiles", spec,
+				return sdbi_fail(SDB_EINVAL, "--partition '%s': a group has more than %d tiles", spec,
 				                SDB_MAX_PATTERN);
 			pt->ngroups++;
 			if (!*p)
 				break;
 			if (pt->ngroups == MAX_GROUPS)
-				return sdb_fail(SDB_EINVAL, "--partition '%s': too many groups", spec);
+				return sdbi_fail(SDB_EINVAL, "--partition '%s': too many groups", spec);
 			continue;
 		}
 		if (*p == ',' || *p == ' ')
@@ -71,10 +71,10 @@ int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *go
 		char *end;
 		long t = strtol(p, &end, 10);
 		if (end == p || t < 1 || t >= n)
-			return sdb_fail(SDB_EINVAL, "--partition '%s': expected tiles 1..%d, groups separated by '/' "
+			return sdbi_fail(SDB_EINVAL, "--partition '%s': expected tiles 1..%d, groups separated by '/' "
 			                "(or 5-5-5, 6-6-3, 7-8 on 4x4)", spec, n - 1);
 		if (pt->tiles >> t & 1)
-			return sdb_fail(SDB_EINVAL, "--partition '%s': tile %ld is in two groups", spec, t);
+			return sdbi_fail(SDB_EINVAL, "--partition '%s': tile %ld is in two groups", spec, t);
 		pt->tiles |= 1u << t;
 		user[pt->ngroups] |= 1u << t;
 		p = end - 1;
@@ -118,7 +118,7 @@ int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *go
 				else
 					pt->truncated = 1;
 			}
-	return sdb_done(SDB_OK);
+	return sdbi_done(SDB_OK);
 }
 
 void sdb_partition_default(char *spec, size_t cap, int w, int h)

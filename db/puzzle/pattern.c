@@ -76,7 +76,7 @@ static inline uint32_t perm_rank(const sdb_pattern *p, const uint8_t *seq)
 	uint32_t r = 0;
 	for (int j = 0; j < p->k; j++) {
 		unsigned s = seq[j];
-		r += (s - sdb_popcount16(seen & ((1u << s) - 1))) * p->fact[p->k - 1 - j];
+		r += (s - sdbi_popcount16(seen & ((1u << s) - 1))) * p->fact[p->k - 1 - j];
 		seen |= 1u << s;
 	}
 	return r;
@@ -163,7 +163,7 @@ static int build_tables(sdb_pattern *p)
 {
 	uint32_t full = (1u << p->n) - 1;
 	for (uint32_t mask = 0; mask <= full; mask++)
-		if ((int)sdb_popcount16(mask) == p->k)
+		if ((int)sdbi_popcount16(mask) == p->k)
 			p->ncomb++;
 	p->comb_mask = malloc(p->ncomb * sizeof *p->comb_mask);
 	p->comb_block = malloc(p->ncomb * sizeof *p->comb_block);
@@ -171,7 +171,7 @@ static int build_tables(sdb_pattern *p)
 	if (!p->comb_mask || !p->comb_block || !p->region_of)
 		return SDB_ENOMEM;
 	for (uint32_t mask = 0; mask <= full; mask++)
-		if ((int)sdb_popcount16(mask) == p->k)
+		if ((int)sdbi_popcount16(mask) == p->k)
 			p->comb_mask[colex_rank[mask]] = (uint16_t)mask;
 	for (uint32_t comb = 0; comb < p->ncomb; comb++) {
 		int regions = label_regions(p, p->comb_mask[comb], p->region_of + comb * p->n);
@@ -203,17 +203,17 @@ static int build_tables(sdb_pattern *p)
 int sdb_pattern_new(sdb_pattern **out, const sdb_board *goal, uint32_t tiles, int blank_mode)
 {
 	*out = NULL;
-	int n = goal->n, k = (int)sdb_popcount16(tiles & 0xffff);
+	int n = goal->n, k = (int)sdbi_popcount16(tiles & 0xffff);
 	if (tiles == 0 || tiles >> n || (tiles & 1) || k > K)
-		return sdb_fail(SDB_EINVAL, "a pattern group has 1 to %d tiles of the board "
+		return sdbi_fail(SDB_EINVAL, "a pattern group has 1 to %d tiles of the board "
 		                "(1..%d)", K, n - 1);
 	if (blank_mode != SDB_BLANK_REGION && blank_mode != SDB_BLANK_MIN)
-		return sdb_fail(SDB_EINVAL, "unknown blank mode %d", blank_mode);
+		return sdbi_fail(SDB_EINVAL, "unknown blank mode %d", blank_mode);
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	pthread_once(&once, pattern_tables_init);
 	sdb_pattern *p = calloc(1, sizeof *p);
 	if (!p)
-		return sdb_fail(SDB_ENOMEM, "out of memory");
+		return sdbi_fail(SDB_ENOMEM, "out of memory");
 	p->w = goal->w;
 	p->h = goal->h;
 	p->n = n;
@@ -239,7 +239,7 @@ int sdb_pattern_new(sdb_pattern **out, const sdb_board *goal, uint32_t tiles, in
 	p->kfact = p->fact[k];
 	if (build_tables(p) != SDB_OK) {
 		sdb_pattern_free(p);
-		return sdb_fail(SDB_ENOMEM, "out of memory for the pattern's tables");
+		return sdbi_fail(SDB_ENOMEM, "out of memory for the pattern's tables");
 	}
 	for (int c = 0; c < n; c++)
 		if (p->slot[goal->cell[c]] >= 0)
@@ -272,7 +272,7 @@ uint64_t sdb_pattern_goal_index(const sdb_pattern *p)
 	return p->goal_index;
 }
 
-uint64_t sdb_pattern_rank_mask(const sdb_pattern *p, const sdb_board *b, unsigned mask)
+uint64_t sdbi_pattern_rank_mask(const sdb_pattern *p, const sdb_board *b, unsigned mask)
 {
 	uint8_t seq[K];
 	int j = 0;
@@ -352,7 +352,7 @@ uint64_t sdb_pattern_rank(const sdb_pattern *p, const sdb_board *b)
 int sdb_pattern_neighbors(const sdb_pattern *p, uint64_t index, uint64_t *out)
 {
 	if (p->mode != SDB_BLANK_REGION || index >= sdb_pattern_size(p))
-		return sdb_fail(SDB_EINVAL, "pattern index %llu out of range",
+		return sdbi_fail(SDB_EINVAL, "pattern index %llu out of range",
 		                (unsigned long long)index);
 	uint32_t block = (uint32_t)(index / p->kfact);
 	uint32_t perm = (uint32_t)(index - (uint64_t)block * p->kfact);
@@ -371,7 +371,7 @@ int sdb_pattern_neighbors(const sdb_pattern *p, uint64_t index, uint64_t *out)
 			/* The tile steps from a to e, the blank is left at a. Its place
 			 * among the occupied cells goes from j to q. */
 			uint32_t nmask = (mask ^ (1u << a)) | (1u << e);
-			int q = (int)sdb_popcount16(nmask & ((1u << e) - 1));
+			int q = (int)sdbi_popcount16(nmask & ((1u << e) - 1));
 			uint32_t nperm = q == j ? perm : (uint32_t)((int32_t)perm + move_delta(p, seq, digit, j, q));
 			out[count++] = block_index(p, colex_rank[nmask], a) * p->kfact + nperm;
 		}

@@ -90,7 +90,7 @@ uint64_t sdb_rank_count(int w, int h)
 int sdb_rank_class(const sdb_board *b)
 {
 	int row = b->w % 2 ? 0 : b->blank / b->w;
-	return (sdb_board_parity(b) ^ row) & 1;
+	return (sdbi_board_parity(b) ^ row) & 1;
 }
 
 uint64_t sdb_rank(const sdb_board *b)
@@ -119,7 +119,7 @@ static int walk_locate(sdb_rank_walk *wk, uint64_t index)
 	const int n = wk->n, m = n - 1;
 	const uint64_t block = half_fact[m];
 	if (index >= (uint64_t)n * block)
-		return sdb_fail(SDB_EINVAL, "index %llu out of range for %dx%d",
+		return sdbi_fail(SDB_EINVAL, "index %llu out of range for %dx%d",
 		                (unsigned long long)index, wk->w, wk->h);
 	if (wk->blank == UINT32_MAX || index - wk->block_start >= block) {
 		/* Another blank cell. Up to 12 cells every index is below 2^32;
@@ -203,7 +203,7 @@ int sdb_rank_walk_init(sdb_rank_walk *wk, int w, int h, int cls)
 {
 	memset(wk, 0, sizeof *wk);
 	if (w < 2 || h < 2 || w * h > SDB_MAX_FULL_CELLS)
-		return sdb_fail(SDB_EINVAL, "%dx%d has no full-table index", w, h);
+		return sdbi_fail(SDB_EINVAL, "%dx%d has no full-table index", w, h);
 	wk->w = (uint8_t)w;
 	wk->h = (uint8_t)h;
 	wk->n = (uint8_t)(w * h);

@@ -21,26 +21,26 @@
 static __thread const sdb_table *damaged_table;
 static __thread uint64_t damaged_block;
 
-void sdb_damage_reset(void)
+void sdbi_damage_reset(void)
 {
 	damaged_table = NULL;
 }
 
-int sdb_damage_check(void)
+int sdbi_damage_check(void)
 {
 	const sdb_table *t = damaged_table;
 	if (!t)
 		return SDB_OK;
 	damaged_table = NULL;
 	if (!t->block_crc)
-		return sdb_fail(SDB_ECORRUPT, "%s: table '%s' fails its CRC check (run `slidedb-lookup "
+		return sdbi_fail(SDB_ECORRUPT, "%s: table '%s' fails its CRC check (run `slidedb-lookup "
 		                "verify`; build it again or import it)", t->db ? sdb_db_path(t->db) : "",
 		                t->info.name);
-	const uint64_t first = damaged_block << SDB_BLOCK_SHIFT;
-	return sdb_fail(SDB_ECORRUPT, "%s: table '%s' is damaged: bytes %llu to %llu fail their "
+	const uint64_t first = damaged_block << SDBI_BLOCK_SHIFT;
+	return sdbi_fail(SDB_ECORRUPT, "%s: table '%s' is damaged: bytes %llu to %llu fail their "
 	                "CRC-32 (run `slidedb-lookup verify`; build it again or import it)",
 	                sdb_db_path(t->db), t->info.name, (unsigned long long)first,
-	                (unsigned long long)(first + sdb_block_bytes(t, damaged_block) - 1));
+	                (unsigned long long)(first + sdbi_block_bytes(t, damaged_block) - 1));
 }
 
 static void mark_damaged(const sdb_table *t, uint64_t b)
@@ -51,13 +51,13 @@ static void mark_damaged(const sdb_table *t, uint64_t b)
 	}
 }
 
-uint64_t sdb_block_bytes(const sdb_table *t, uint64_t b)
+uint64_t sdbi_block_bytes(const sdb_table *t, uint64_t b)
 {
-	const uint64_t bytes = sdb_table_bytes(&t->info), at = b << SDB_BLOCK_SHIFT;
-	return bytes - at < SDB_BLOCK_SIZE ? bytes - at : SDB_BLOCK_SIZE;
+	const uint64_t bytes = sdb_table_bytes(&t->info), at = b << SDBI_BLOCK_SHIFT;
+	return bytes - at < SDBI_BLOCK_SIZE ? bytes - at : SDBI_BLOCK_SIZE;
 }
 
-uint32_t sdb_crc_more(uint32_t crc, const uint8_t *data, uint64_t size)
+uint32_t sdbi_crc_more(uint32_t crc, const uint8_t *data, uint64_t size)
 {
 	uLong c = crc;
 	while (size) {
@@ -69,7 +69,7 @@ uint32_t sdb_crc_more(uint32_t crc, const uint8_t *data, uint64_t size)
 	return (uint32_t)c;
 }
 
-uint32_t sdb_crc_start(void)
+uint32_t sdbi_crc_start(void)
 {
 	return (uint32_t)crc32(0L, Z_NULL, 0);
 }
@@ -84,21 +84,21 @@ static uint32_t le32(const uint8_t *p)
 static int check_whole(const sdb_table *ct)
 {
 	struct sdb_table *t = (struct sdb_table *)ct;   /* its check state is not its value */
-	sdb_db_lock(t->db);
+	sdbi_db_lock(t->db);
 	if (!t->whole_checked) {
-		uint32_t crc = sdb_crc_start();
+		uint32_t crc = sdbi_crc_start();
 		for (int c = 0; c < t->nchunks; c++)
-			crc = sdb_crc_more(crc, t->chunk[c], sdb_chunk_bytes(t, c));
+			crc = sdbi_crc_more(crc, t->chunk[c], sdbi_chunk_bytes(t, c));
 		t->whole_checked = crc == t->info.crc32 ? 1 : -1;
 		if (t->whole_checked == 1)
 			memset(t->checked, 0xff, ((t->nblocks + 63) / 64) * sizeof *t->checked);
 	}
 	const int ok = t->whole_checked == 1;
-	sdb_db_unlock(t->db);
+	sdbi_db_unlock(t->db);
 	return ok;
 }
 
-int sdb_block_check(const sdb_table *t, uint64_t b)
+int sdbi_block_check(const sdb_table *t, uint64_t b)
 {
 	if (b >= t->nblocks) {   /* an index past the table: a caller's bug, never a read */
 		mark_damaged(t, b);
@@ -108,9 +108,9 @@ int sdb_block_check(const sdb_table *t, uint64_t b)
 	if (!t->block_crc) {
 		ok = check_whole(t);
 	} else {
-		const uint64_t at = b << SDB_BLOCK_SHIFT;
+		const uint64_t at = b << SDBI_BLOCK_SHIFT;
 		const uint8_t *p = t->chunk[at >> t->chunk_shift] + (at & t->chunk_mask);
-		ok = sdb_crc_more(sdb_crc_start(), p, sdb_block_bytes(t, b)) ==
+		ok = sdbi_crc_more(sdbi_crc_start(), p, sdbi_block_bytes(t, b)) ==
 		     le32(t->block_crc + 4 * b);
 		if (ok)
 			__atomic_fetch_or(&t->checked[b >> 6], (uint64_t)1 << (b & 63),
@@ -121,32 +121,32 @@ int sdb_block_check(const sdb_table *t, uint64_t b)
 	return ok;
 }
 
-int sdb_blocks_check_all(const sdb_table *t)
+int sdbi_blocks_check_all(const sdb_table *t)
 {
-	sdb_damage_reset();
+	sdbi_damage_reset();
 	for (uint64_t b = 0; b < t->nblocks; b++)
-		if (!sdb_block_checked(t, b) && !sdb_block_check(t, b))
+		if (!sdbi_block_checked(t, b) && !sdbi_block_check(t, b))
 			break;
-	return sdb_damage_check();
+	return sdbi_damage_check();
 }
 
 /* --- Writing: the checksums of a table's bytes as they are written. */
 
-void sdb_blocksum_init(sdb_blocksum *s)
+void sdbi_blocksum_init(sdbi_blocksum *s)
 {
 	memset(s, 0, sizeof *s);
-	s->whole = s->cur = sdb_crc_start();
-	s->op = crc32_combine_gen(SDB_BLOCK_SIZE);
+	s->whole = s->cur = sdbi_crc_start();
+	s->op = crc32_combine_gen(SDBI_BLOCK_SIZE);
 }
 
-void sdb_blocksum_free(sdb_blocksum *s)
+void sdbi_blocksum_free(sdbi_blocksum *s)
 {
 	free(s->crc);
 	s->crc = NULL;
 }
 
 /* Room for one more checksum. */
-static int blocksum_push(sdb_blocksum *s, uint32_t crc)
+static int blocksum_push(sdbi_blocksum *s, uint32_t crc)
 {
 	if (s->nblocks == s->cap) {
 		uint64_t cap = s->cap ? 2 * s->cap : 1024;
@@ -164,28 +164,28 @@ static int blocksum_push(sdb_blocksum *s, uint32_t crc)
 	return SDB_OK;
 }
 
-int sdb_blocksum_add(sdb_blocksum *s, const uint8_t *data, uint64_t n)
+int sdbi_blocksum_add(sdbi_blocksum *s, const uint8_t *data, uint64_t n)
 {
 	while (n) {
-		const uint64_t in_block = s->bytes & (SDB_BLOCK_SIZE - 1);
-		const uint64_t k = n < SDB_BLOCK_SIZE - in_block ? n : SDB_BLOCK_SIZE - in_block;
-		s->cur = sdb_crc_more(s->cur, data, k);
+		const uint64_t in_block = s->bytes & (SDBI_BLOCK_SIZE - 1);
+		const uint64_t k = n < SDBI_BLOCK_SIZE - in_block ? n : SDBI_BLOCK_SIZE - in_block;
+		s->cur = sdbi_crc_more(s->cur, data, k);
 		s->bytes += k;
 		data += k;
 		n -= k;
-		if ((s->bytes & (SDB_BLOCK_SIZE - 1)) == 0) {   /* a whole block */
+		if ((s->bytes & (SDBI_BLOCK_SIZE - 1)) == 0) {   /* a whole block */
 			if (blocksum_push(s, s->cur))
 				return SDB_ENOMEM;
 			s->whole = (uint32_t)crc32_combine_op(s->whole, s->cur, s->op);
-			s->cur = sdb_crc_start();
+			s->cur = sdbi_crc_start();
 		}
 	}
 	return SDB_OK;
 }
 
-int sdb_blocksum_finish(sdb_blocksum *s)
+int sdbi_blocksum_finish(sdbi_blocksum *s)
 {
-	const uint64_t tail = s->bytes & (SDB_BLOCK_SIZE - 1);
+	const uint64_t tail = s->bytes & (SDBI_BLOCK_SIZE - 1);
 	if (tail) {
 		if (blocksum_push(s, s->cur))
 			return SDB_ENOMEM;
@@ -195,7 +195,7 @@ int sdb_blocksum_finish(sdb_blocksum *s)
 		s->nblocks = 0;
 	if (!s->crc)
 		return SDB_ENOMEM;
-	const uint32_t size = SDB_BLOCK_SIZE;
+	const uint32_t size = SDBI_BLOCK_SIZE;
 	memcpy(s->crc, (uint8_t[4]){ (uint8_t)size, (uint8_t)(size >> 8), (uint8_t)(size >> 16),
 	                             (uint8_t)(size >> 24) }, 4);
 	return SDB_OK;

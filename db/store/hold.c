@@ -26,7 +26,7 @@
 
 enum { DEFAULT_BUSY_SECONDS = 60, POLL_MS = 20 };
 
-int sdb_hold_same_file(int fd, const char *path)
+int sdbi_hold_same_file(int fd, const char *path)
 {
 	struct stat a, b;
 	return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
@@ -42,18 +42,18 @@ static double busy_seconds(void)
 	return env && *env && (*end || v < 0) ? DEFAULT_BUSY_SECONDS : v;
 }
 
-int sdb_hold_shared(const char *path, int create)
+int sdbi_hold_shared(const char *path, int create)
 {
 	const double patience = busy_seconds();
 	double waited = 0;
 	for (;;) {
 		int fd = open(path, O_RDONLY | O_CLOEXEC | (create ? O_CREAT : 0), 0644);
 		if (fd < 0 && create && errno == EACCES)
-			return sdb_fail(SDB_EIO, "%s: cannot create it (permission denied)", path);
+			return sdbi_fail(SDB_EIO, "%s: cannot create it (permission denied)", path);
 		if (fd < 0)
-			return SDB_HOLD_NONE;   /* not there, or not readable: the caller's open says why */
+			return SDBI_HOLD_NONE;   /* not there, or not readable: the caller's open says why */
 		if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
-			if (sdb_hold_same_file(fd, path))
+			if (sdbi_hold_same_file(fd, path))
 				return fd;
 			close(fd);   /* compacted while we waited: the new file */
 			continue;
@@ -61,9 +61,9 @@ int sdb_hold_shared(const char *path, int create)
 		const int busy = errno == EWOULDBLOCK;
 		close(fd);
 		if (!busy)
-			return SDB_HOLD_NONE;   /* a file system without flock: no hold */
+			return SDBI_HOLD_NONE;   /* a file system without flock: no hold */
 		if (waited >= patience)
-			return sdb_fail(SDB_EIO, "%s: being compacted by another process (waited %g s; "
+			return sdbi_fail(SDB_EIO, "%s: being compacted by another process (waited %g s; "
 			                "SLIDEDB_BUSY_TIMEOUT sets how long to wait)", path, waited);
 		nanosleep(&(struct timespec){ 0, POLL_MS * 1000000L }, NULL);
 		waited += POLL_MS / 1000.0;
@@ -106,11 +106,11 @@ static const char *holders(char *buf, size_t cap, int fd)
 	return buf;
 }
 
-int sdb_hold_exclusive(const char *path)
+int sdbi_hold_exclusive(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return SDB_HOLD_NONE;   /* the caller's open says why */
+		return SDBI_HOLD_NONE;   /* the caller's open says why */
 	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
 		return fd;
 	const int busy = errno == EWOULDBLOCK;
@@ -118,7 +118,7 @@ int sdb_hold_exclusive(const char *path)
 	holders(who, sizeof who, fd);
 	close(fd);
 	if (busy)
-		return sdb_fail(SDB_EIO, "%s: in use by another program%s; compact it when no program "
+		return sdbi_fail(SDB_EIO, "%s: in use by another program%s; compact it when no program "
 		                "has it open", path, who);
-	return SDB_HOLD_NONE;
+	return SDBI_HOLD_NONE;
 }

@@ -85,7 +85,7 @@ static int bad(checker *c, uint64_t page, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof why, fmt, ap);
 	va_end(ap);
-	return c->err = sdb_fail(SDB_ECORRUPT, "%s: damaged (LMDB page %llu: %s)", c->path,
+	return c->err = sdbi_fail(SDB_ECORRUPT, "%s: damaged (LMDB page %llu: %s)", c->path,
 	                         (unsigned long long)page, why);
 }
 
@@ -194,7 +194,7 @@ static int check_free_pages(checker *c, uint64_t page, const uint8_t *inline_dat
 		return bad(c, page, "a free-list entry of %llu bytes", (unsigned long long)size);
 	uint8_t *ids = malloc(size);
 	if (!ids)
-		return c->err = sdb_fail(SDB_ENOMEM, "%s: out of memory checking it", c->path);
+		return c->err = sdbi_fail(SDB_ENOMEM, "%s: out of memory checking it", c->path);
 	int err = inline_data ? (memcpy(ids, inline_data, size), SDB_OK)
 	                      : read_at(c, ids, size, ovpage, PAGE_HEADER);
 	const uint64_t n = err ? 0 : u64(ids);
@@ -380,7 +380,7 @@ static int check_snapshot(checker *c, uint64_t want)
 	c->seen = calloc(words, sizeof *c->seen);
 	c->buf = malloc((size_t)MAX_DEPTH * c->psize);
 	if (!c->seen || !c->buf)
-		return c->err = sdb_fail(SDB_ENOMEM, "%s: out of memory checking it", c->path);
+		return c->err = sdbi_fail(SDB_ENOMEM, "%s: out of memory checking it", c->path);
 	if (check_tree(c, &free_db, FREE_LIST, "free list") ||
 	    check_tree(c, &main_db, c->plain_main ? DATA_DB : MAIN_DB, "main"))
 		return c->err;
@@ -394,14 +394,14 @@ static int check_snapshot(checker *c, uint64_t want)
 	return SDB_OK;
 }
 
-int sdb_pages_check(MDB_env *env, MDB_txn *txn, const char *path, unsigned how)
+int sdbi_pages_check(MDB_env *env, MDB_txn *txn, const char *path, unsigned how)
 {
-	checker c = { .path = path, .plain_main = (how & SDB_PAGES_PLAIN) != 0 };
-	const int write = (how & SDB_PAGES_WRITE) != 0;
+	checker c = { .path = path, .plain_main = (how & SDBI_PAGES_PLAIN) != 0 };
+	const int write = (how & SDBI_PAGES_WRITE) != 0;
 	MDB_envinfo info;
 	MDB_stat st;
 	if (mdb_env_get_fd(env, &c.fd) || mdb_env_info(env, &info) || mdb_env_stat(env, &st))
-		return sdb_fail(SDB_EIO, "%s: cannot check its pages", path);
+		return sdbi_fail(SDB_EIO, "%s: cannot check its pages", path);
 	c.psize = st.ms_psize;
 	/* A write transaction starts from the last commit; a read one is it. */
 	const uint64_t want = (uint64_t)mdb_txn_id(txn) - (write ? 1 : 0);
@@ -410,7 +410,7 @@ int sdb_pages_check(MDB_env *env, MDB_txn *txn, const char *path, unsigned how)
 	free(c.seen);
 	free(c.buf);
 	if (rc == -1)   /* the meta page was rewritten: two commits since the snapshot */
-		return SDB_PAGES_MOVED;
+		return SDBI_PAGES_MOVED;
 	return rc;
 }
 
@@ -436,7 +436,7 @@ static int read_meta(const uint8_t *m, uint32_t *psize, uint64_t *last)
 	return 0;
 }
 
-int sdb_pages_check_meta(const char *path)
+int sdbi_pages_check_meta(const char *path)
 {
 	_Static_assert(sizeof(size_t) == 8, "the layout checked is LMDB's on 64-bit machines");
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -456,7 +456,7 @@ int sdb_pages_check_meta(const char *path)
 	int ok = pread(fd, m0, sizeof m0, 0) == (ssize_t)sizeof m0 && u32(m0 + META_AT) == META_MAGIC;
 	if (!ok) {
 		close(fd);
-		return sdb_fail(SDB_ECORRUPT, "%s: not a valid slidedb database (not an LMDB file)",
+		return sdbi_fail(SDB_ECORRUPT, "%s: not a valid slidedb database (not an LMDB file)",
 		                path);
 	}
 	ok = read_meta(m0, &ps0, &last0) == 0 &&
@@ -465,11 +465,11 @@ int sdb_pages_check_meta(const char *path)
 	     (u64(m0 + 144) & 1) == 0 && ((u64(m1 + 144) & 1) == 1 || u64(m1 + 144) == 0);
 	close(fd);
 	if (!ok)
-		return sdb_fail(SDB_ECORRUPT, "%s: not a valid slidedb database (damaged LMDB meta "
+		return sdbi_fail(SDB_ECORRUPT, "%s: not a valid slidedb database (damaged LMDB meta "
 		                "pages)", path);
 	const uint64_t need = ((last0 > last1 ? last0 : last1) + 1) * ps0;
 	if ((uint64_t)fs.st_size < need || (uint64_t)fs.st_size % ps0)
-		return sdb_fail(SDB_ECORRUPT, "%s: truncated (%lld bytes, the database needs %llu in "
+		return sdbi_fail(SDB_ECORRUPT, "%s: truncated (%lld bytes, the database needs %llu in "
 		                "whole pages of %u)", path, (long long)fs.st_size,
 		                (unsigned long long)need, ps0);
 	return SDB_OK;

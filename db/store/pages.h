@@ -16,23 +16,23 @@
  * page lists inside the file; and every page of the snapshot is used exactly
  * once (a tree or the free list), so no page is shared and nothing loops.
  * Only slidedb's own layout is accepted (no duplicate-key databases).
- * how: SDB_PAGES_WRITE for a write transaction, SDB_PAGES_PLAIN when the
+ * how: SDBI_PAGES_WRITE for a write transaction, SDBI_PAGES_PLAIN when the
  * main database holds data itself (shards) rather than named databases.
  * Returns 0, SDB_ECORRUPT with a detail naming path and the page, or
- * SDB_PAGES_MOVED when neither meta page holds the snapshot LMDB's lock file
+ * SDBI_PAGES_MOVED when neither meta page holds the snapshot LMDB's lock file
  * names (the txn's id): for a read transaction, writers may have committed
  * twice since it began (renew it and check again); for a write transaction,
  * or when it lasts, the lock file describes another file (the file was
  * replaced while other processes kept the lock file open), and a writer
  * that went on would commit over the new file's meta page. */
-enum { SDB_PAGES_WRITE = 1, SDB_PAGES_PLAIN = 2, SDB_PAGES_MOVED = 1 };
-int sdb_pages_check(MDB_env *env, MDB_txn *txn, const char *path, unsigned how);
+enum { SDBI_PAGES_WRITE = 1, SDBI_PAGES_PLAIN = 2, SDBI_PAGES_MOVED = 1 };
+int sdbi_pages_check(MDB_env *env, MDB_txn *txn, const char *path, unsigned how);
 
 /* The two meta pages of the file at path, before LMDB opens it: magic,
  * version, page size, roots, and a file long enough for the last page
  * either names. 0 (also when the file is new or cannot be opened: LMDB's
  * open says why), or SDB_ECORRUPT with the detail. */
-int sdb_pages_check_meta(const char *path);
+int sdbi_pages_check_meta(const char *path);
 
 
 #endif

@@ -58,7 +58,7 @@ static void put_str(writer *w, const char *s)
 /* CRC-32 of the name and the record's bytes before its checksum. */
 static uint32_t record_crc(const char *name, size_t name_len, const uint8_t *rec, size_t len)
 {
-	return sdb_crc_more(sdb_crc_more(sdb_crc_start(), (const uint8_t *)name, name_len), rec,
+	return sdbi_crc_more(sdbi_crc_more(sdbi_crc_start(), (const uint8_t *)name, name_len), rec,
 	                    len);
 }
 
@@ -95,12 +95,12 @@ static size_t encode(uint8_t *buf, const sdb_table_info *in)
 	return w.len;
 }
 
-size_t sdb_record_size(const sdb_table_info *in)
+size_t sdbi_record_size(const sdb_table_info *in)
 {
 	return encode(NULL, in);
 }
 
-void sdb_record_encode(uint8_t *buf, const sdb_table_info *in)
+void sdbi_record_encode(uint8_t *buf, const sdb_table_info *in)
 {
 	encode(buf, in);
 }
@@ -234,7 +234,7 @@ static int decode_v2(sdb_table_info *in, const void *buf, size_t len)
 	return 0;
 }
 
-int sdb_record_decode(sdb_table_info *in, const char *name, size_t name_len, const void *buf,
+int sdbi_record_decode(sdb_table_info *in, const char *name, size_t name_len, const void *buf,
                       size_t len, uint32_t file_version)
 {
 	memset(in, 0, sizeof *in);
@@ -256,7 +256,7 @@ int sdb_record_decode(sdb_table_info *in, const char *name, size_t name_len, con
 	return decode_v3(in, &r, RECORD_VERSION);
 }
 
-const char *sdb_info_problem(const sdb_table_info *in)
+const char *sdbi_info_problem(const sdb_table_info *in)
 {
 	sdb_board canon;
 	const sdb_board *g = &in->goal;

@@ -34,18 +34,18 @@ int sdb_table_select(const sdb_table **out, int cap, const sdb_db *db, const cha
 		}
 	}
 	if (n == 0)
-		return sdb_fail(SDB_ENOTFOUND, "%s has no table, set or full size named '%s'",
+		return sdbi_fail(SDB_ENOTFOUND, "%s has no table, set or full size named '%s'",
 		                sdb_db_path(db), name);
-	return sdb_done(n);
+	return sdbi_done(n);
 }
 
-int sdb_tables_chosen(const sdb_table ***out, const sdb_db *db, const char *const *names,
+int sdbi_tables_chosen(const sdb_table ***out, const sdb_db *db, const char *const *names,
                       int nnames)
 {
 	int total = sdb_table_count(db), n = 0;
 	const sdb_table **chosen = malloc((size_t)(total ? total : 1) * sizeof *chosen);
 	char *taken = calloc((size_t)(total ? total : 1), 1);
-	int err = chosen && taken ? SDB_OK : sdb_fail(SDB_ENOMEM, "out of memory");
+	int err = chosen && taken ? SDB_OK : sdbi_fail(SDB_ENOMEM, "out of memory");
 	for (int k = 0; k < nnames && !err; k++) {
 		int found = 0;
 		for (int i = 0; i < total; i++)
@@ -57,7 +57,7 @@ int sdb_tables_chosen(const sdb_table ***out, const sdb_db *db, const char *cons
 				}
 			}
 		if (!found)
-			err = sdb_fail(SDB_ENOTFOUND, "%s has no table, set or full size named '%s'",
+			err = sdbi_fail(SDB_ENOTFOUND, "%s has no table, set or full size named '%s'",
 			               sdb_db_path(db), names[k]);
 	}
 	free(taken);

@@ -82,10 +82,10 @@ static MDB_val chunk_key(char *buf, const char *name, uint32_t c)
 static int shard_fail(const char *path, int rc, const char *what)
 {
 	if (rc == MDB_INVALID || rc == MDB_CORRUPTED || rc == MDB_PAGE_NOTFOUND)
-		return sdb_fail(SDB_ECORRUPT, "%s: not a slidedb shard (%s)", path, mdb_strerror(rc));
+		return sdbi_fail(SDB_ECORRUPT, "%s: not a slidedb shard (%s)", path, mdb_strerror(rc));
 	if (rc == ENOENT)
-		return sdb_fail(SDB_ENOTFOUND, "%s: no such shard", path);
-	return sdb_fail(SDB_EIO, "%s: %s: %s", path, what, mdb_strerror(rc));
+		return sdbi_fail(SDB_ENOTFOUND, "%s: no such shard", path);
+	return sdbi_fail(SDB_EIO, "%s: %s: %s", path, what, mdb_strerror(rc));
 }
 
 static uint64_t slice_bytes(const sdb_shard_info *s)
@@ -109,7 +109,7 @@ int sdb_shard_create(sdb_shard **out, const char *path)
 	*out = NULL;
 	sdb_shard *sh = calloc(1, sizeof *sh + strlen(path) + 1);
 	if (!sh)
-		return sdb_fail(SDB_ENOMEM, "%s: out of memory", path);
+		return sdbi_fail(SDB_ENOMEM, "%s: out of memory", path);
 	strcpy(sh->path, path);
 	sh->writing = 1;
 	snprintf(sh->tmp, sizeof sh->tmp, "%s.tmp%d", path, (int)getpid());
@@ -121,13 +121,13 @@ int sdb_shard_create(sdb_shard **out, const char *path)
 		return err;
 	}
 	*out = sh;
-	return sdb_done(SDB_OK);
+	return sdbi_done(SDB_OK);
 }
 
 static int put_table(MDB_txn *txn, MDB_dbi dbi, const sdb_shard_info *s, const uint8_t *data)
 {
 	char key[KEY_MAX];
-	const size_t rec = sdb_record_size(&s->table);
+	const size_t rec = sdbi_record_size(&s->table);
 	MDB_val k = header_key(key, s->table.name), val = { HEADER + rec, NULL };
 	int rc = mdb_put(txn, dbi, &k, &val, MDB_RESERVE);
 	if (rc)
@@ -142,7 +142,7 @@ static int put_table(MDB_txn *txn, MDB_dbi dbi, const sdb_shard_info *s, const u
 	le64_put(h + 24, s->lo);
 	le64_put(h + 32, s->hi);
 	le64_put(h + 40, bytes);
-	sdb_record_encode(h + HEADER, &s->table);
+	sdbi_record_encode(h + HEADER, &s->table);
 	for (uint64_t at = 0, c = 0; at < bytes; at += SHARD_CHUNK, c++) {
 		MDB_val ck = chunk_key(key, s->table.name, (uint32_t)c);
 		MDB_val v = { bytes - at < SHARD_CHUNK ? bytes - at : SHARD_CHUNK, NULL };
@@ -168,7 +168,7 @@ int sdb_shard_add(sdb_shard *sh, const sdb_shard_info *s, const uint8_t *data)
 		return shard_fail(sh->tmp, rc, "writing the shard");
 	}
 	rc = mdb_txn_commit(txn);
-	return rc ? shard_fail(sh->tmp, rc, "writing the shard") : sdb_done(SDB_OK);
+	return rc ? shard_fail(sh->tmp, rc, "writing the shard") : sdbi_done(SDB_OK);
 }
 
 int sdb_shard_commit(sdb_shard *sh)
@@ -178,10 +178,10 @@ int sdb_shard_commit(sdb_shard *sh)
 	sh->env = NULL;
 	int err = rc ? shard_fail(sh->tmp, rc, "writing the shard") : SDB_OK;
 	if (!err && rename(sh->tmp, sh->path))
-		err = sdb_fail(SDB_EIO, "%s: cannot rename %s to it: %s", sh->path, sh->tmp,
+		err = sdbi_fail(SDB_EIO, "%s: cannot rename %s to it: %s", sh->path, sh->tmp,
 		               strerror(errno));
 	sdb_shard_abort(sh);
-	return err ? err : sdb_done(SDB_OK);
+	return err ? err : sdbi_done(SDB_OK);
 }
 
 void sdb_shard_abort(sdb_shard *sh)
@@ -203,10 +203,10 @@ static int read_header(const sdb_shard *sh, sdb_shard_info *s, const MDB_val *ke
 	if (val->mv_size < HEADER + 2 || le32_get(h) != SHARD_VERSION)
 		bad = "an unknown shard version";
 	if (!bad && (key->mv_size < 2 || key->mv_size > SDB_NAME_MAX ||
-	             sdb_record_decode(&s->table, (const char *)key->mv_data + 1, key->mv_size - 1,
+	             sdbi_record_decode(&s->table, (const char *)key->mv_data + 1, key->mv_size - 1,
 	                               h + HEADER, val->mv_size - HEADER, SDB_FORMAT_VERSION)))
 		bad = "a damaged catalog record";
-	if (!bad && (bad = sdb_info_problem(&s->table)) == NULL) {
+	if (!bad && (bad = sdbi_info_problem(&s->table)) == NULL) {
 		s->rank = (int)le32_get(h + 4);
 		s->nranks = (int)le32_get(h + 8);
 		s->crc32 = le32_get(h + 12);
@@ -220,7 +220,7 @@ static int read_header(const sdb_shard *sh, sdb_shard_info *s, const MDB_val *ke
 		    s->table.kind != SDB_KIND_FULL)
 			bad = "a slice that does not fit its table";
 	}
-	return bad ? sdb_fail(SDB_ECORRUPT, "%s: not a valid slidedb shard (%s)", sh->path, bad)
+	return bad ? sdbi_fail(SDB_ECORRUPT, "%s: not a valid slidedb shard (%s)", sh->path, bad)
 	           : SDB_OK;
 }
 
@@ -236,7 +236,7 @@ static int read_headers(sdb_shard *sh)
 	     rc == 0 && !err && ((const char *)key.mv_data)[0] == 'h';
 	     rc = mdb_cursor_get(cur, &key, &val, MDB_NEXT)) {
 		if (sh->ntables == MAX_SHARD_TABLES)
-			err = sdb_fail(SDB_ECORRUPT, "%s: more than %d tables", sh->path,
+			err = sdbi_fail(SDB_ECORRUPT, "%s: more than %d tables", sh->path,
 			               MAX_SHARD_TABLES);
 		else
 			err = read_header(sh, &sh->table[sh->ntables++], &key, &val);
@@ -245,7 +245,7 @@ static int read_headers(sdb_shard *sh)
 	if (!err && rc && rc != MDB_NOTFOUND)
 		err = shard_fail(sh->path, rc, "reading");
 	if (!err && sh->ntables == 0)
-		err = sdb_fail(SDB_ECORRUPT, "%s: not a slidedb shard (no table in it)", sh->path);
+		err = sdbi_fail(SDB_ECORRUPT, "%s: not a slidedb shard (no table in it)", sh->path);
 	return err;
 }
 
@@ -254,17 +254,17 @@ int sdb_shard_open(sdb_shard **out, const char *path)
 	*out = NULL;
 	sdb_shard *sh = calloc(1, sizeof *sh + strlen(path) + 1);
 	if (!sh)
-		return sdb_fail(SDB_ENOMEM, "%s: out of memory", path);
+		return sdbi_fail(SDB_ENOMEM, "%s: out of memory", path);
 	strcpy(sh->path, path);
 	/* A shard is read as a database file is: its meta and B-tree pages are
 	 * checked before LMDB reads them (pages.c). */
-	int err = access(path, R_OK) ? 0 : sdb_pages_check_meta(path);
+	int err = access(path, R_OK) ? 0 : sdbi_pages_check_meta(path);
 	int rc = err ? 0 : access(path, R_OK) ? errno : open_env(sh, path, MDB_RDONLY);
 	if (!err && !rc)
 		rc = mdb_txn_begin(sh->env, NULL, MDB_RDONLY, &sh->txn);
-	if (!err && !rc && (err = sdb_pages_check(sh->env, sh->txn, path, SDB_PAGES_PLAIN)) ==
-	    SDB_PAGES_MOVED)   /* no writer may touch a shard being read */
-		err = sdb_fail(SDB_ECORRUPT, "%s: changed while it was being read", path);
+	if (!err && !rc && (err = sdbi_pages_check(sh->env, sh->txn, path, SDBI_PAGES_PLAIN)) ==
+	    SDBI_PAGES_MOVED)   /* no writer may touch a shard being read */
+		err = sdbi_fail(SDB_ECORRUPT, "%s: changed while it was being read", path);
 	if (!err && !rc)
 		rc = mdb_dbi_open(sh->txn, NULL, 0, &sh->dbi);
 	if (!err)
@@ -274,7 +274,7 @@ int sdb_shard_open(sdb_shard **out, const char *path)
 		return err;
 	}
 	*out = sh;
-	return sdb_done(SDB_OK);
+	return sdbi_done(SDB_OK);
 }
 
 int sdb_shard_tables(const sdb_shard *sh)
@@ -292,7 +292,7 @@ const uint8_t *sdb_shard_chunk(const sdb_shard *sh, int i, uint64_t at, uint64_t
 	const sdb_shard_info *s = sdb_shard_table(sh, i);
 	*bytes = 0;
 	if (!s || at % SHARD_CHUNK || at >= slice_bytes(s)) {
-		sdb_fail(SDB_EINVAL, "%s: no chunk at byte %llu", sh->path, (unsigned long long)at);
+		sdbi_fail(SDB_EINVAL, "%s: no chunk at byte %llu", sh->path, (unsigned long long)at);
 		return NULL;
 	}
 	char key[KEY_MAX];
@@ -300,7 +300,7 @@ const uint8_t *sdb_shard_chunk(const sdb_shard *sh, int i, uint64_t at, uint64_t
 	const uint64_t want = slice_bytes(s) - at < SHARD_CHUNK ? slice_bytes(s) - at : SHARD_CHUNK;
 	int rc = mdb_get(sh->txn, sh->dbi, &k, &val);
 	if (rc || val.mv_size != want) {
-		sdb_fail(SDB_ECORRUPT, "%s: table '%s': the chunk at byte %llu is %s", sh->path,
+		sdbi_fail(SDB_ECORRUPT, "%s: table '%s': the chunk at byte %llu is %s", sh->path,
 		         s->table.name, (unsigned long long)at, rc ? "missing" : "of the wrong size");
 		return NULL;
 	}

@@ -52,8 +52,8 @@ struct sdb_db {
 	uint32_t version;         /* the file's format version */
 	int ntables;
 	struct sdb_table *table;  /* catalog, in name order */
-	pthread_mutex_t lock;     /* for state kept beside the values (sdb_db_lock) */
-	void *slot;               /* a higher layer's state (sdb_db_slot) */
+	pthread_mutex_t lock;     /* for state kept beside the values (sdbi_db_lock) */
+	void *slot;               /* a higher layer's state (sdbi_db_slot) */
 	void (*free_slot)(void *);
 	char path[];
 };
@@ -73,7 +73,7 @@ struct sdb_writer {
 	uint64_t chunk_bytes;     /* chunked: each chunk's bytes; 0 when whole */
 	uint64_t chunk_size;      /* the chunks of tables over whole_max */
 	uint64_t whole_max;       /* largest table stored whole */
-	sdb_blocksum sum;         /* the checksums of what was appended */
+	sdbi_blocksum sum;         /* the checksums of what was appended */
 };
 
 /* Tables over 4 GiB do not fit one LMDB value (its size has 32 bits): they
@@ -103,21 +103,21 @@ const char *sdb_db_path(const sdb_db *db)
 static int lmdb_fail(const sdb_db *db, int rc, const char *what)
 {
 	if (rc == MDB_INVALID || rc == MDB_CORRUPTED || rc == MDB_PAGE_NOTFOUND)
-		return sdb_fail(SDB_ECORRUPT, "%s: not a valid slidedb database (%s)",
+		return sdbi_fail(SDB_ECORRUPT, "%s: not a valid slidedb database (%s)",
 		                db->path, mdb_strerror(rc));
 	if (rc == MDB_VERSION_MISMATCH)
-		return sdb_fail(SDB_EVERSION, "%s: written by another LMDB version", db->path);
+		return sdbi_fail(SDB_EVERSION, "%s: written by another LMDB version", db->path);
 	if (rc == ENOMEM)
-		return sdb_fail(SDB_ENOMEM, "%s: %s: out of memory", db->path, what);
+		return sdbi_fail(SDB_ENOMEM, "%s: %s: out of memory", db->path, what);
 	/* LMDB reports a write that ran out of space as EIO: say so when the
 	 * file system is (nearly) full, so the user knows what to free. */
 	struct statvfs fs;
 	if ((rc == EIO || rc == ENOSPC) && statvfs(db->path, &fs) == 0 &&
 	    (uint64_t)fs.f_bavail * fs.f_frsize < ((uint64_t)64 << 20))
-		return sdb_fail(SDB_EIO, "%s: %s: no space left on the device (%llu KiB free)",
+		return sdbi_fail(SDB_EIO, "%s: %s: no space left on the device (%llu KiB free)",
 		                db->path, what,
 		                (unsigned long long)((uint64_t)fs.f_bavail * fs.f_frsize >> 10));
-	return sdb_fail(SDB_EIO, "%s: %s: %s", db->path, what, mdb_strerror(rc));
+	return sdbi_fail(SDB_EIO, "%s: %s: %s", db->path, what, mdb_strerror(rc));
 }
 
 /* A file shorter than LMDB's last page is truncated: reading past its end
@@ -128,10 +128,10 @@ static int check_not_truncated(const sdb_db *db)
 	MDB_stat st;
 	struct stat fs;
 	if (mdb_env_info(db->env, &ei) || mdb_env_stat(db->env, &st) || stat(db->path, &fs))
-		return sdb_fail(SDB_EIO, "%s: cannot read its size", db->path);
+		return sdbi_fail(SDB_EIO, "%s: cannot read its size", db->path);
 	uint64_t need = ((uint64_t)ei.me_last_pgno + 1) * st.ms_psize;
 	if ((uint64_t)fs.st_size < need)
-		return sdb_fail(SDB_ECORRUPT, "%s: truncated (%lld bytes, the database "
+		return sdbi_fail(SDB_ECORRUPT, "%s: truncated (%lld bytes, the database "
 		                "needs %llu)", db->path, (long long)fs.st_size,
 		                (unsigned long long)need);
 	return SDB_OK;
@@ -142,21 +142,21 @@ static int read_format(sdb_db *db, MDB_txn *txn)
 	MDB_val key = { strlen(FORMAT_KEY), FORMAT_KEY }, val;
 	int rc = mdb_get(txn, db->info, &key, &val);
 	if (rc == MDB_NOTFOUND || (rc == 0 && val.mv_size != sizeof(uint32_t)))
-		return sdb_fail(SDB_ECORRUPT, "%s: an LMDB file but not a slidedb database",
+		return sdbi_fail(SDB_ECORRUPT, "%s: an LMDB file but not a slidedb database",
 		                db->path);
 	if (rc)
 		return lmdb_fail(db, rc, "reading the format");
 	uint32_t version;
 	memcpy(&version, val.mv_data, sizeof version);
 	if (version < OLDEST_FORMAT || version > SDB_FORMAT_VERSION)
-		return sdb_fail(SDB_EVERSION, "%s: database format version %u, this slidedb "
+		return sdbi_fail(SDB_EVERSION, "%s: database format version %u, this slidedb "
 		                "(%s) reads versions %u to %u: %s", db->path, version,
 		                SDB_VERSION_STRING, OLDEST_FORMAT, SDB_FORMAT_VERSION,
 		                version > SDB_FORMAT_VERSION ? "use a newer slidedb"
 		                : "rebuild its tables with slidedb-gen");
 	db->version = version;
 	if (version >= 4 && !db->has_blocks)
-		return sdb_fail(SDB_ECORRUPT, "%s: the tables' block checksums are missing (damaged)",
+		return sdbi_fail(SDB_ECORRUPT, "%s: the tables' block checksums are missing (damaged)",
 		                db->path);
 	return SDB_OK;
 }
@@ -175,18 +175,18 @@ static int open_dbis(sdb_db *db, MDB_txn *txn, unsigned flags)
 {
 	int rc = mdb_dbi_open(txn, "info", flags, &db->info);
 	if (rc == MDB_NOTFOUND && lmdb_empty(txn))
-		return sdb_fail(SDB_ECORRUPT, "%s: an empty LMDB file, not yet a slidedb database (a "
+		return sdbi_fail(SDB_ECORRUPT, "%s: an empty LMDB file, not yet a slidedb database (a "
 		                "first build that was stopped?): build its tables with slidedb-gen",
 		                db->path);
 	if (rc == MDB_NOTFOUND || rc == MDB_INCOMPATIBLE)
-		return sdb_fail(SDB_ECORRUPT, "%s: an LMDB file but not a slidedb database",
+		return sdbi_fail(SDB_ECORRUPT, "%s: an LMDB file but not a slidedb database",
 		                db->path);
 	if (!rc)
 		rc = mdb_dbi_open(txn, "catalog", flags, &db->catalog);
 	if (!rc)
 		rc = mdb_dbi_open(txn, "tables", flags, &db->tables);
 	if (rc == MDB_NOTFOUND)
-		return sdb_fail(SDB_ECORRUPT, "%s: the slidedb catalog is missing", db->path);
+		return sdbi_fail(SDB_ECORRUPT, "%s: the slidedb catalog is missing", db->path);
 	if (!rc) {   /* format 4: required, and checked once the version is known */
 		int brc = mdb_dbi_open(txn, "blocks", flags, &db->blocks);
 		db->has_blocks = brc == 0;
@@ -226,11 +226,11 @@ static int load_catalog(sdb_db *db, MDB_txn *txn)
 	if (rc)
 		return lmdb_fail(db, rc, "reading the catalog");
 	if (st.ms_entries > MAX_CATALOG)
-		return sdb_fail(SDB_ECORRUPT, "%s: the catalog claims %zu tables (damaged)", db->path,
+		return sdbi_fail(SDB_ECORRUPT, "%s: the catalog claims %zu tables (damaged)", db->path,
 		                st.ms_entries);
 	db->table = calloc(st.ms_entries ? st.ms_entries : 1, sizeof *db->table);
 	if (!db->table)
-		return sdb_fail(SDB_ENOMEM, "%s: out of memory", db->path);
+		return sdbi_fail(SDB_ENOMEM, "%s: out of memory", db->path);
 	MDB_cursor *cur;
 	if ((rc = mdb_cursor_open(txn, db->catalog, &cur)))
 		return lmdb_fail(db, rc, "reading the catalog");
@@ -241,13 +241,13 @@ static int load_catalog(sdb_db *db, MDB_txn *txn)
 	     rc == 0 && !err && db->ntables < (int)st.ms_entries;
 	     rc = mdb_cursor_get(cur, &key, &val, MDB_NEXT)) {
 		struct sdb_table *t = &db->table[db->ntables++];
-		const char *why = sdb_record_decode(&t->info, key.mv_data, key.mv_size, val.mv_data,
+		const char *why = sdbi_record_decode(&t->info, key.mv_data, key.mv_size, val.mv_data,
 		                                    val.mv_size, db->version)
-		                  ? "not a catalog record" : sdb_info_problem(&t->info);
+		                  ? "not a catalog record" : sdbi_info_problem(&t->info);
 		t->db = db;
 		if (why) {   /* the others stay usable, and `rm` can remove this one */
 			if (keep_damaged(t, &key, why))
-				err = sdb_fail(SDB_ENOMEM, "%s: out of memory", db->path);
+				err = sdbi_fail(SDB_ENOMEM, "%s: out of memory", db->path);
 			continue;
 		}
 		t->blank = t->info.goal.blank;
@@ -322,7 +322,7 @@ static void resolve_chunks(const sdb_db *db, struct sdb_table *t, const MDB_val 
 static const char *resolve_blocks(sdb_db *db, struct sdb_table *t)
 {
 	const uint64_t bytes = sdb_table_bytes(&t->info);
-	t->nblocks = (bytes + SDB_BLOCK_SIZE - 1) >> SDB_BLOCK_SHIFT;
+	t->nblocks = (bytes + SDBI_BLOCK_SIZE - 1) >> SDBI_BLOCK_SHIFT;
 	if (!(t->checked = calloc((t->nblocks + 63) / 64 + 1, sizeof *t->checked)))
 		return "too large for this machine's memory";
 	if (!db->has_blocks)
@@ -335,7 +335,7 @@ static const char *resolve_blocks(sdb_db *db, struct sdb_table *t)
 	if (rc)
 		return mdb_strerror(rc);
 	if (val.mv_size != 4 + 4 * t->nblocks ||
-	    (p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24) != SDB_BLOCK_SIZE)
+	    (p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24) != SDBI_BLOCK_SIZE)
 		return "of the wrong size (its block checksums)";
 	t->block_crc = p + 4;
 	return NULL;
@@ -386,7 +386,7 @@ static void free_tables(sdb_db *db)
 }
 
 /* Store a table's block checksums, computed from sum (finished). */
-static int put_blocks(sdb_db *db, MDB_txn *txn, const char *name, const sdb_blocksum *sum)
+static int put_blocks(sdb_db *db, MDB_txn *txn, const char *name, const sdbi_blocksum *sum)
 {
 	MDB_val key = { strlen(name), (void *)name }, val = { 4 + 4 * sum->nblocks, NULL };
 	int rc = mdb_put(txn, db->blocks, &key, &val, MDB_RESERVE);
@@ -397,7 +397,7 @@ static int put_blocks(sdb_db *db, MDB_txn *txn, const char *name, const sdb_bloc
 
 /* The checksums of a table as stored in txn (whole or in chunks): 0, or -1
  * when its values are missing or of the wrong size. */
-static int sum_stored(sdb_db *db, MDB_txn *txn, const sdb_table_info *in, sdb_blocksum *sum)
+static int sum_stored(sdb_db *db, MDB_txn *txn, const sdb_table_info *in, sdbi_blocksum *sum)
 {
 	const uint64_t bytes = sdb_table_bytes(in);
 	char buf[CHUNK_KEY_MAX];
@@ -406,10 +406,10 @@ static int sum_stored(sdb_db *db, MDB_txn *txn, const sdb_table_info *in, sdb_bl
 		if (c > 0)
 			key = chunk_key(buf, in->name, c);
 		if (mdb_get(txn, db->tables, &key, &val) || val.mv_size == 0 ||
-		    val.mv_size > bytes - sum->bytes || sdb_blocksum_add(sum, val.mv_data, val.mv_size))
+		    val.mv_size > bytes - sum->bytes || sdbi_blocksum_add(sum, val.mv_data, val.mv_size))
 			return -1;
 	}
-	return sdb_blocksum_finish(sum) ? -1 : 0;
+	return sdbi_blocksum_finish(sum) ? -1 : 0;
 }
 
 /* Convert an older file to this format inside a writer's transaction (the
@@ -427,15 +427,15 @@ static int upgrade_catalog(sdb_db *db, MDB_txn *txn)
 		sdb_table_info *in = &db->table[i].info;
 		if (db->table[i].problem)
 			continue;   /* a damaged entry is left as it is */
-		MDB_val key = { strlen(in->name), in->name }, val = { sdb_record_size(in), NULL };
+		MDB_val key = { strlen(in->name), in->name }, val = { sdbi_record_size(in), NULL };
 		rc = mdb_put(txn, db->catalog, &key, &val, MDB_RESERVE);
 		if (!rc)
-			sdb_record_encode(val.mv_data, in);
-		sdb_blocksum sum;
-		sdb_blocksum_init(&sum);
+			sdbi_record_encode(val.mv_data, in);
+		sdbi_blocksum sum;
+		sdbi_blocksum_init(&sum);
 		if (!rc && sum_stored(db, txn, in, &sum) == 0 && sum.whole == in->crc32)
 			rc = put_blocks(db, txn, in->name, &sum);
-		sdb_blocksum_free(&sum);
+		sdbi_blocksum_free(&sum);
 		if (rc)
 			err = lmdb_fail(db, rc, "converting the catalog");
 	}
@@ -458,17 +458,17 @@ static int begin_checked(sdb_db *db, unsigned flags, MDB_txn **txn, const char *
 	int rc = mdb_txn_begin(db->env, NULL, flags, txn);
 	if (rc)
 		return lmdb_fail(db, rc, what);
-	const unsigned how = flags & MDB_RDONLY ? 0 : SDB_PAGES_WRITE;
-	int err = sdb_pages_check(db->env, *txn, db->path, how);
-	for (int tries = 0; err == SDB_PAGES_MOVED && (flags & MDB_RDONLY) && tries < 100; tries++) {
+	const unsigned how = flags & MDB_RDONLY ? 0 : SDBI_PAGES_WRITE;
+	int err = sdbi_pages_check(db->env, *txn, db->path, how);
+	for (int tries = 0; err == SDBI_PAGES_MOVED && (flags & MDB_RDONLY) && tries < 100; tries++) {
 		mdb_txn_reset(*txn);
 		if ((rc = mdb_txn_renew(*txn)))
 			break;
-		err = sdb_pages_check(db->env, *txn, db->path, how);
+		err = sdbi_pages_check(db->env, *txn, db->path, how);
 	}
-	if (err == SDB_PAGES_MOVED || rc)
+	if (err == SDBI_PAGES_MOVED || rc)
 		err = rc ? lmdb_fail(db, rc, what)
-		         : sdb_fail(SDB_EIO, "%s: its lock file %s-lock describes another file (was "
+		         : sdbi_fail(SDB_EIO, "%s: its lock file %s-lock describes another file (was "
 		                    "the database replaced while programs had it open?): stop the "
 		                    "programs that use it, then try again", db->path, db->path);
 	if (err) {
@@ -528,7 +528,7 @@ static int prepare_lock_file(const sdb_db *db)
 	int rc = posix_fallocate(fd, 0, 8192);
 	close(fd);
 	if (rc == ENOSPC || rc == EDQUOT)
-		return sdb_fail(SDB_EIO, "%s: no space left on the device for its lock file %s (%s)",
+		return sdbi_fail(SDB_EIO, "%s: no space left on the device for its lock file %s (%s)",
 		                db->path, lock, strerror(rc));
 	return SDB_OK;
 }
@@ -545,7 +545,7 @@ static int open_env(sdb_db *db, int rdonly)
 	/* Readers tie their lock-table slot to the transaction, not the thread:
 	 * a thread may then hold several snapshots (sdb_db_reopen()). */
 	unsigned fl = MDB_NOSUBDIR | (rdonly ? MDB_RDONLY | MDB_NOTLS : 0);
-	int err = sdb_pages_check_meta(db->path);
+	int err = sdbi_pages_check_meta(db->path);
 	if (!err)
 		err = prepare_lock_file(db);
 	if (err)
@@ -562,12 +562,12 @@ static int open_env(sdb_db *db, int rdonly)
 	/* A reader that cannot write the lock file cannot register its snapshot,
 	 * and a writer would reuse the pages it reads: wrong answers. Refused. */
 	if (rc == EACCES && rdonly)
-		return sdb_fail(SDB_EIO, "%s: cannot write its lock file %s-lock (permission denied), "
+		return sdbi_fail(SDB_EIO, "%s: cannot write its lock file %s-lock (permission denied), "
 		                "which keeps writers from reusing the pages a reader reads: make the "
 		                "lock file writable for readers (chmod a+rw %s-lock), or keep the "
 		                "database on a read-only file system", db->path, db->path, db->path);
 	if (rc == EACCES)
-		return sdb_fail(SDB_EIO, "%s: cannot write the file or its lock file %s-lock "
+		return sdbi_fail(SDB_EIO, "%s: cannot write the file or its lock file %s-lock "
 		                "(permission denied)", db->path, db->path);
 	if (rc)
 		return lmdb_fail(db, rc, "opening");
@@ -575,7 +575,7 @@ static int open_env(sdb_db *db, int rdonly)
 	mdb_reader_check(db->env, &dead);   /* clear slots of killed readers */
 	int fd;
 	if (db->hold_fd >= 0 && (mdb_env_get_fd(db->env, &fd) || !same_inode(fd, db->hold_fd)))
-		return sdb_fail(SDB_EIO, "%s: replaced while it was being opened: try again",
+		return sdbi_fail(SDB_EIO, "%s: replaced while it was being opened: try again",
 		                db->path);
 	return check_not_truncated(db);
 }
@@ -640,7 +640,7 @@ static int read_snapshot(sdb_db *db, int keep)
 	return SDB_OK;
 }
 
-int sdb_db_open_plain(sdb_db **out, const char *path, unsigned flags)
+int sdbi_db_open_plain(sdb_db **out, const char *path, unsigned flags)
 {
 	*out = NULL;
 	if (!path)
@@ -650,22 +650,22 @@ int sdb_db_open_plain(sdb_db **out, const char *path, unsigned flags)
 	if (stat(path, &st) != 0) {
 		if (errno != ENOENT || !(flags & SDB_CREATE) || (flags & SDB_RDONLY)) {
 			int err = errno == ENOENT ? SDB_ENOTFOUND : SDB_EIO;
-			return sdb_fail(err, "%s: %s", path, strerror(errno));
+			return sdbi_fail(err, "%s: %s", path, strerror(errno));
 		}
 	} else if (!S_ISREG(st.st_mode)) {
-		return sdb_fail(SDB_EIO, "%s: not a regular file", path);
+		return sdbi_fail(SDB_EIO, "%s: not a regular file", path);
 	} else if (st.st_size == 0 && (flags & SDB_RDONLY)) {
-		return sdb_fail(SDB_ECORRUPT, "%s: empty file, not a slidedb database", path);
+		return sdbi_fail(SDB_ECORRUPT, "%s: empty file, not a slidedb database", path);
 	}
-	const int hold = flags & OPEN_HELD ? SDB_HOLD_NONE
-	                 : sdb_hold_shared(path, (flags & SDB_CREATE) && !(flags & SDB_RDONLY));
-	if (hold < 0 && hold != SDB_HOLD_NONE)
+	const int hold = flags & OPEN_HELD ? SDBI_HOLD_NONE
+	                 : sdbi_hold_shared(path, (flags & SDB_CREATE) && !(flags & SDB_RDONLY));
+	if (hold < 0 && hold != SDBI_HOLD_NONE)
 		return hold;
 	sdb_db *db = calloc(1, sizeof *db + strlen(path) + 1);
 	if (!db) {
 		if (hold >= 0)
 			close(hold);
-		return sdb_fail(SDB_ENOMEM, "%s: out of memory", path);
+		return sdbi_fail(SDB_ENOMEM, "%s: out of memory", path);
 	}
 	strcpy(db->path, path);
 	db->flags = flags & ~OPEN_HELD;
@@ -684,7 +684,7 @@ int sdb_db_open_plain(sdb_db **out, const char *path, unsigned flags)
 		return err;
 	}
 	*out = db;
-	return sdb_done(SDB_OK);
+	return sdbi_done(SDB_OK);
 }
 
 /* Whether the path names the file db has open. */
@@ -692,24 +692,24 @@ static int still_the_file(const sdb_db *db)
 {
 	int fd;
 	if (db->hold_fd >= 0)
-		return sdb_hold_same_file(db->hold_fd, db->path);
-	return mdb_env_get_fd(db->env, &fd) || sdb_hold_same_file(fd, db->path);
+		return sdbi_hold_same_file(db->hold_fd, db->path);
+	return mdb_env_get_fd(db->env, &fd) || sdbi_hold_same_file(fd, db->path);
 }
 
 int sdb_db_reopen(sdb_db **out, sdb_db *old)
 {
 	*out = NULL;
 	if (!old->rtxn)
-		return sdb_fail(SDB_EINVAL, "%s: only a read-only handle has snapshots", old->path);
+		return sdbi_fail(SDB_EINVAL, "%s: only a read-only handle has snapshots", old->path);
 	if (!still_the_file(old))
-		return sdb_fail(SDB_EIO, "%s: replaced by another file since it was opened: close "
+		return sdbi_fail(SDB_EIO, "%s: replaced by another file since it was opened: close "
 		                "every handle of it, then open it again", old->path);
 	sdb_db *db = calloc(1, sizeof *db + strlen(old->path) + 1);
 	shared_env *shared = old->shared ? NULL : calloc(1, sizeof *shared);
 	if (!db || (!old->shared && !shared)) {
 		free(db);
 		free(shared);
-		return sdb_fail(SDB_ENOMEM, "%s: out of memory", old->path);
+		return sdbi_fail(SDB_ENOMEM, "%s: out of memory", old->path);
 	}
 	static pthread_mutex_t first_share = PTHREAD_MUTEX_INITIALIZER;
 	pthread_mutex_lock(&first_share);
@@ -743,7 +743,7 @@ int sdb_db_reopen(sdb_db **out, sdb_db *old)
 		return err;
 	}
 	*out = db;
-	return sdb_done(SDB_OK);
+	return sdbi_done(SDB_OK);
 }
 
 int sdb_db_changed(const sdb_db *db)
@@ -799,10 +799,10 @@ const sdb_table *sdb_table_find(const sdb_db *db, const char *name)
 	 * of key order: a plain scan. */
 	for (int i = 0; i < db->ntables; i++)
 		if (!strcmp(db->table[i].info.name, name)) {
-			sdb_done(SDB_OK);
+			sdbi_done(SDB_OK);
 			return &db->table[i];
 		}
-	sdb_fail(SDB_ENOTFOUND, "%s: no table named '%s'", db->path, name);
+	sdbi_fail(SDB_ENOTFOUND, "%s: no table named '%s'", db->path, name);
 	return NULL;
 }
 
@@ -816,42 +816,42 @@ const sdb_table_info *sdb_table_meta(const sdb_table *t)
 	return &t->info;
 }
 
-int sdb_table_resolved(const sdb_table *t)
+int sdbi_table_resolved(const sdb_table *t)
 {
 	if (t->chunk)
 		return 1;
 	if (!t->db->rtxn)
-		sdb_fail(SDB_EINVAL, "%s: tables are read through a read-only handle", t->db->path);
+		sdbi_fail(SDB_EINVAL, "%s: tables are read through a read-only handle", t->db->path);
 	else
-		sdb_fail(SDB_ECORRUPT, "%s: table '%s' is %s", t->db->path, t->info.name, t->problem);
+		sdbi_fail(SDB_ECORRUPT, "%s: table '%s' is %s", t->db->path, t->info.name, t->problem);
 	return 0;
 }
 
 const uint8_t *sdb_table_data(const sdb_table *t)
 {
-	if (t->data || !sdb_table_resolved(t))
+	if (t->data || !sdbi_table_resolved(t))
 		return t->data;
-	sdb_fail(SDB_EINVAL, "%s: table '%s' is stored in %d chunks: read it with "
+	sdbi_fail(SDB_EINVAL, "%s: table '%s' is stored in %d chunks: read it with "
 	         "sdb_table_chunk()", t->db->path, t->info.name, t->nchunks);
 	return NULL;
 }
 
 int sdb_table_chunks(const sdb_table *t)
 {
-	return sdb_table_resolved(t) ? t->nchunks : SDB_ECORRUPT;
+	return sdbi_table_resolved(t) ? t->nchunks : SDB_ECORRUPT;
 }
 
 const uint8_t *sdb_table_chunk(const sdb_table *t, int i, uint64_t *bytes)
 {
 	*bytes = 0;
-	if (!sdb_table_resolved(t))
+	if (!sdbi_table_resolved(t))
 		return NULL;
 	if (i < 0 || i >= t->nchunks) {
-		sdb_fail(SDB_EINVAL, "table '%s' has %d chunk%s, not %d", t->info.name, t->nchunks,
+		sdbi_fail(SDB_EINVAL, "table '%s' has %d chunk%s, not %d", t->info.name, t->nchunks,
 		         t->nchunks == 1 ? "" : "s", i + 1);
 		return NULL;
 	}
-	*bytes = sdb_chunk_bytes(t, i);
+	*bytes = sdbi_chunk_bytes(t, i);
 	return t->chunk[i];
 }
 
@@ -869,7 +869,7 @@ void sdb_table_expected_counts(uint64_t *counts, const sdb_table_info *info)
 		counts[info->entry_format == SDB_ENTRY_MOD3 ? d % 3 : d] += info->counts[d];
 }
 
-void sdb_count_mod3(uint64_t *counts, const uint8_t *data, uint64_t states)
+void sdbi_count_mod3(uint64_t *counts, const uint8_t *data, uint64_t states)
 {
 	for (uint64_t i = 0; i < states; i++) {
 		unsigned v = data[i >> 2] >> ((i & 3) * 2) & 3u;
@@ -891,11 +891,11 @@ int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_
 		return SDB_OK;
 	}
 	if (info->entry_format == SDB_ENTRY_MOD3) {
-		sdb_count_mod3(counts, data, info->states);
+		sdbi_count_mod3(counts, data, info->states);
 		return SDB_OK;
 	}
 	if (info->entry_format != SDB_ENTRY_NIBBLE_MD)
-		return sdb_fail(SDB_EINVAL, "table '%s': unknown entry format %d", info->name,
+		return sdbi_fail(SDB_EINVAL, "table '%s': unknown entry format %d", info->name,
 		                info->entry_format);
 	sdb_pattern *p;
 	int err = sdb_pattern_new(&p, &info->goal, info->pattern, info->blank_mode);
@@ -906,8 +906,8 @@ int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_
 	if (!md || sdb_pattern_size(p) != info->states) {
 		free(md);
 		sdb_pattern_free(p);
-		return md ? sdb_fail(SDB_EINVAL, "table '%s': its size does not match its pattern",
-		                     info->name) : sdb_fail(SDB_ENOMEM, "out of memory");
+		return md ? sdbi_fail(SDB_EINVAL, "table '%s': its size does not match its pattern",
+		                     info->name) : sdbi_fail(SDB_ENOMEM, "out of memory");
 	}
 	for (uint64_t b = 0; b < sdb_pattern_blocks(p); b++) {
 		sdb_pattern_block_manhattan(p, b, md);
@@ -923,7 +923,7 @@ int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_
 
 int sdb_table_count_entries(uint64_t *counts, const sdb_table *t)
 {
-	if (!sdb_table_resolved(t))
+	if (!sdbi_table_resolved(t))
 		return SDB_ECORRUPT;
 	if (t->nchunks == 1)
 		return sdb_table_recount(counts, &t->info, t->data ? t->data : t->chunk[0]);
@@ -934,7 +934,7 @@ int sdb_table_count_entries(uint64_t *counts, const sdb_table *t)
 		uint64_t bytes;
 		const uint8_t *data = sdb_table_chunk(t, c, &bytes);
 		uint64_t states = left < 4 * bytes ? left : 4 * bytes;
-		sdb_count_mod3(counts, data, states);
+		sdbi_count_mod3(counts, data, states);
 		left -= states;
 	}
 	return SDB_OK;
@@ -942,46 +942,46 @@ int sdb_table_count_entries(uint64_t *counts, const sdb_table *t)
 
 int sdb_table_verify(const sdb_table *t)
 {
-	if (!sdb_table_resolved(t))
+	if (!sdbi_table_resolved(t))
 		return SDB_ECORRUPT;
 	/* One pass: every block's CRC, and the whole table's from them. */
-	sdb_blocksum sum;
-	sdb_blocksum_init(&sum);
+	sdbi_blocksum sum;
+	sdbi_blocksum_init(&sum);
 	int err = SDB_OK;
 	for (int c = 0; c < t->nchunks && !err; c++)
-		if (sdb_blocksum_add(&sum, t->chunk[c], sdb_chunk_bytes(t, c)))
+		if (sdbi_blocksum_add(&sum, t->chunk[c], sdbi_chunk_bytes(t, c)))
 			err = SDB_ENOMEM;
-	if (!err && sdb_blocksum_finish(&sum))
+	if (!err && sdbi_blocksum_finish(&sum))
 		err = SDB_ENOMEM;
 	if (err) {
-		sdb_blocksum_free(&sum);
-		return sdb_fail(SDB_ENOMEM, "out of memory checking table '%s'", t->info.name);
+		sdbi_blocksum_free(&sum);
+		return sdbi_fail(SDB_ENOMEM, "out of memory checking table '%s'", t->info.name);
 	}
 	uint64_t bad = UINT64_MAX;
 	for (uint64_t b = 0; t->block_crc && b < t->nblocks && bad == UINT64_MAX; b++)
 		if (memcmp(sum.crc + 4 + 4 * b, t->block_crc + 4 * b, 4))
 			bad = b;
 	const uint32_t crc = sum.whole;
-	sdb_blocksum_free(&sum);
+	sdbi_blocksum_free(&sum);
 	if (crc != t->info.crc32)
-		return sdb_fail(SDB_ECORRUPT, "%s: table '%s' fails its CRC check (stored "
+		return sdbi_fail(SDB_ECORRUPT, "%s: table '%s' fails its CRC check (stored "
 		                "%08x, computed %08x)", t->db->path, t->info.name,
 		                t->info.crc32, crc);
 	if (bad != UINT64_MAX)
-		return sdb_fail(SDB_ECORRUPT, "%s: table '%s': the checksum of its bytes %llu to "
+		return sdbi_fail(SDB_ECORRUPT, "%s: table '%s': the checksum of its bytes %llu to "
 		                "%llu is damaged", t->db->path, t->info.name,
-		                (unsigned long long)(bad << SDB_BLOCK_SHIFT),
-		                (unsigned long long)((bad << SDB_BLOCK_SHIFT) + sdb_block_bytes(t, bad) - 1));
+		                (unsigned long long)(bad << SDBI_BLOCK_SHIFT),
+		                (unsigned long long)((bad << SDBI_BLOCK_SHIFT) + sdbi_block_bytes(t, bad) - 1));
 	return SDB_OK;
 }
 
-uint64_t sdb_chunk_bytes(const sdb_table *t, int c)
+uint64_t sdbi_chunk_bytes(const sdb_table *t, int c)
 {
 	const uint64_t total = sdb_table_bytes(&t->info), size = t->chunk_mask + 1;
 	return t->nchunks == 1 ? total : c + 1 < t->nchunks ? size : total - (uint64_t)c * size;
 }
 
-void **sdb_db_slot(const sdb_db *cdb, void (**free_fn)(void *))
+void **sdbi_db_slot(const sdb_db *cdb, void (**free_fn)(void *))
 {
 	sdb_db *db = (sdb_db *)cdb;   /* the slot is not part of the value */
 	if (free_fn)
@@ -989,31 +989,31 @@ void **sdb_db_slot(const sdb_db *cdb, void (**free_fn)(void *))
 	return &db->slot;
 }
 
-void sdb_db_set_slot_free(const sdb_db *cdb, void (*free_fn)(void *))
+void sdbi_db_set_slot_free(const sdb_db *cdb, void (*free_fn)(void *))
 {
 	((sdb_db *)cdb)->free_slot = free_fn;
 }
 
-sdb_sizes sdb_db_sizes(const sdb_db *db)
+sdbi_sizes sdbi_db_sizes(const sdb_db *db)
 {
-	sdb_sizes have = 0;
+	sdbi_sizes have = 0;
 	for (int i = 0; i < db->ntables; i++)
 		if (db->table[i].info.goal.w)
-			have |= sdb_size_bit(db->table[i].info.goal.w, db->table[i].info.goal.h);
+			have |= sdbi_size_bit(db->table[i].info.goal.w, db->table[i].info.goal.h);
 	return have;
 }
 
 int sdb_db_has_size(const sdb_db *db, int w, int h)
 {
-	return w >= 2 && h >= 2 && w <= 8 && h <= 8 && (sdb_db_sizes(db) & sdb_size_bit(w, h)) != 0;
+	return w >= 2 && h >= 2 && w <= 8 && h <= 8 && (sdbi_db_sizes(db) & sdbi_size_bit(w, h)) != 0;
 }
 
-void sdb_db_lock(const sdb_db *db)
+void sdbi_db_lock(const sdb_db *db)
 {
 	pthread_mutex_lock(&((sdb_db *)db)->lock);
 }
 
-void sdb_db_unlock(const sdb_db *db)
+void sdbi_db_unlock(const sdb_db *db)
 {
 	pthread_mutex_unlock(&((sdb_db *)db)->lock);
 }
@@ -1022,10 +1022,10 @@ int sdb_writer_begin(sdb_writer **out, sdb_db *db)
 {
 	*out = NULL;
 	if (db->flags & SDB_RDONLY)
-		return sdb_fail(SDB_EINVAL, "%s: opened read-only", db->path);
+		return sdbi_fail(SDB_EINVAL, "%s: opened read-only", db->path);
 	sdb_writer *w = calloc(1, sizeof *w);
 	if (!w)
-		return sdb_fail(SDB_ENOMEM, "%s: out of memory", db->path);
+		return sdbi_fail(SDB_ENOMEM, "%s: out of memory", db->path);
 	w->db = db;
 	w->whole_max = WHOLE_MAX;
 	w->chunk_size = CHUNK_BYTES;
@@ -1035,7 +1035,7 @@ int sdb_writer_begin(sdb_writer **out, sdb_db *db)
 		unsigned long long v = strtoull(env, &end, 10);
 		if (*end || v < 4096 || v > CHUNK_BYTES || (v & (v - 1))) {
 			free(w);
-			return sdb_fail(SDB_EINVAL, "SLIDEDB_CHUNK_BYTES='%s': not a power of two from "
+			return sdbi_fail(SDB_EINVAL, "SLIDEDB_CHUNK_BYTES='%s': not a power of two from "
 			                "4096 to %llu", env, (unsigned long long)CHUNK_BYTES);
 		}
 		w->whole_max = w->chunk_size = v;
@@ -1090,7 +1090,7 @@ static int start_table(sdb_writer *w, const char *name, uint64_t size, int appen
 	size_t len = strlen(name);
 	w->reserved = NULL;
 	if (len == 0 || len >= SDB_NAME_MAX)
-		return sdb_fail(SDB_EINVAL, "table name '%s' is empty or too long", name);
+		return sdbi_fail(SDB_EINVAL, "table name '%s' is empty or too long", name);
 	int rc = delete_chunks(w, name, len);
 	if (rc)
 		return lmdb_fail(w->db, rc, "replacing a table");
@@ -1098,13 +1098,13 @@ static int start_table(sdb_writer *w, const char *name, uint64_t size, int appen
 	w->reserved_size = size;
 	w->appending = appending;
 	w->appended = 0;
-	sdb_blocksum_free(&w->sum);
-	sdb_blocksum_init(&w->sum);
+	sdbi_blocksum_free(&w->sum);
+	sdbi_blocksum_init(&w->sum);
 	MDB_val key = { len, (void *)name };
 	w->chunk_bytes = size > w->whole_max ? w->chunk_size : 0;
 	uint64_t first = w->chunk_bytes ? w->chunk_bytes : size;
 	if (w->chunk_bytes && !appending)
-		return sdb_fail(SDB_EINVAL, "table '%s' of %llu bytes is stored in chunks: write it "
+		return sdbi_fail(SDB_EINVAL, "table '%s' of %llu bytes is stored in chunks: write it "
 		                "with sdb_writer_open_table()", name, (unsigned long long)size);
 	return reserve_value(w, &key, first);
 }
@@ -1130,7 +1130,7 @@ int sdb_writer_append(sdb_writer *w, const void *data, uint64_t n)
 {
 	const uint8_t *from = data;
 	if (!w->reserved || !w->appending || n > w->reserved_size - w->appended)
-		return sdb_fail(SDB_EINVAL, "table '%s': more bytes appended than opened",
+		return sdbi_fail(SDB_EINVAL, "table '%s': more bytes appended than opened",
 		                w->reserved_name);
 	while (n) {
 		uint64_t at = w->chunk_bytes ? w->appended % w->chunk_bytes : w->appended;
@@ -1145,8 +1145,8 @@ int sdb_writer_append(sdb_writer *w, const void *data, uint64_t n)
 		uint64_t room = w->chunk_bytes ? w->chunk_bytes - at : w->reserved_size - at;
 		uint64_t k = n < room ? n : room;
 		memcpy(w->reserved + at, from, k);
-		if (sdb_blocksum_add(&w->sum, from, k))
-			return sdb_fail(SDB_ENOMEM, "table '%s': out of memory for its checksums",
+		if (sdbi_blocksum_add(&w->sum, from, k))
+			return sdbi_fail(SDB_ENOMEM, "table '%s': out of memory for its checksums",
 			                w->reserved_name);
 		from += k;
 		n -= k;
@@ -1160,26 +1160,26 @@ int sdb_writer_put_meta(sdb_writer *w, sdb_table_info *info)
 	if (!w->reserved || strcmp(info->name, w->reserved_name) != 0 ||
 	    sdb_table_bytes(info) != w->reserved_size ||
 	    (w->appending && w->appended != w->reserved_size))
-		return sdb_fail(SDB_EINVAL, "catalog entry '%s' does not match the reserved table",
+		return sdbi_fail(SDB_EINVAL, "catalog entry '%s' does not match the reserved table",
 		                info->name);
 	if (w->chunk_bytes && info->entry_format != SDB_ENTRY_MOD3)
-		return sdb_fail(SDB_EINVAL, "table '%s': only two-bit tables are stored in chunks",
+		return sdbi_fail(SDB_EINVAL, "table '%s': only two-bit tables are stored in chunks",
 		                info->name);
-	if ((!w->appending && sdb_blocksum_add(&w->sum, w->reserved, w->reserved_size)) ||
-	    sdb_blocksum_finish(&w->sum))
-		return sdb_fail(SDB_ENOMEM, "table '%s': out of memory for its checksums",
+	if ((!w->appending && sdbi_blocksum_add(&w->sum, w->reserved, w->reserved_size)) ||
+	    sdbi_blocksum_finish(&w->sum))
+		return sdbi_fail(SDB_ENOMEM, "table '%s': out of memory for its checksums",
 		                info->name);
 	info->crc32 = w->sum.whole;
 	info->format_version = SDB_FORMAT_VERSION;
-	MDB_val key = { strlen(info->name), info->name }, val = { sdb_record_size(info), NULL };
+	MDB_val key = { strlen(info->name), info->name }, val = { sdbi_record_size(info), NULL };
 	int rc = mdb_put(w->txn, w->db->catalog, &key, &val, MDB_RESERVE);
 	if (!rc)
-		sdb_record_encode(val.mv_data, info);
+		sdbi_record_encode(val.mv_data, info);
 	if (!rc)
 		rc = put_blocks(w->db, w->txn, info->name, &w->sum);
-	sdb_blocksum_free(&w->sum);
+	sdbi_blocksum_free(&w->sum);
 	w->reserved = NULL;
-	return rc ? lmdb_fail(w->db, rc, "writing the catalog") : sdb_done(SDB_OK);
+	return rc ? lmdb_fail(w->db, rc, "writing the catalog") : sdbi_done(SDB_OK);
 }
 
 int sdb_writer_delete(sdb_writer *w, const char *name)
@@ -1192,14 +1192,14 @@ int sdb_writer_delete(sdb_writer *w, const char *name)
 	int rc2 = mdb_del(w->txn, w->db->catalog, &key, NULL);
 	if (rc == MDB_NOTFOUND)
 		rc = rc2 == MDB_NOTFOUND ? 0 : rc2;
-	return rc ? lmdb_fail(w->db, rc, "removing a table") : sdb_done(SDB_OK);
+	return rc ? lmdb_fail(w->db, rc, "removing a table") : sdbi_done(SDB_OK);
 }
 
 int sdb_writer_commit(sdb_writer *w)
 {
 	int rc = mdb_txn_commit(w->txn);
 	sdb_db *db = w->db;
-	sdb_blocksum_free(&w->sum);
+	sdbi_blocksum_free(&w->sum);
 	free(w);
 	return rc ? lmdb_fail(db, rc, "committing") : SDB_OK;
 }
@@ -1209,7 +1209,7 @@ void sdb_writer_abort(sdb_writer *w)
 	if (!w)
 		return;
 	mdb_txn_abort(w->txn);
-	sdb_blocksum_free(&w->sum);
+	sdbi_blocksum_free(&w->sum);
 	free(w);
 }
 
@@ -1217,7 +1217,7 @@ int sdb_remove(sdb_db *db, const char *const *names, int nnames, int *ntables)
 {
 	*ntables = 0;
 	const sdb_table **chosen;
-	int n = sdb_tables_chosen(&chosen, db, names, nnames);
+	int n = sdbi_tables_chosen(&chosen, db, names, nnames);
 	if (n < 0)
 		return n;
 	sdb_writer *w;
@@ -1242,7 +1242,7 @@ int sdb_remove(sdb_db *db, const char *const *names, int nnames, int *ntables)
 	if ((err = sdb_writer_commit(w)))
 		return err;
 	*ntables = n;
-	return sdb_done(SDB_OK);
+	return sdbi_done(SDB_OK);
 }
 
 static uint64_t file_size(const char *path)
@@ -1316,7 +1316,7 @@ static int copy_database(sdb_db *db, const char *tmp)
 	other_readers readers = { 0 };
 	mdb_reader_list(db->env, count_line, &readers);
 	if (readers.n > 0)
-		return sdb_fail(SDB_EIO, "%s: %d process%s reading it; compact it when they have "
+		return sdbi_fail(SDB_EIO, "%s: %d process%s reading it; compact it when they have "
 		                "closed it", db->path, readers.n, readers.n == 1 ? " is" : "es are");
 	MDB_txn *wtxn;
 	int rc = mdb_txn_begin(db->env, NULL, 0, &wtxn);
@@ -1337,11 +1337,11 @@ int sdb_compact(const char *path, uint64_t *before, uint64_t *after)
 {
 	/* The exclusive hold first (hold.c): no other process has the file
 	 * open, and none opens it until the new file has its name. */
-	const int hold = sdb_hold_exclusive(path);
-	if (hold < 0 && hold != SDB_HOLD_NONE)
+	const int hold = sdbi_hold_exclusive(path);
+	if (hold < 0 && hold != SDBI_HOLD_NONE)
 		return hold;
 	sdb_db *db;
-	int err = sdb_db_open_plain(&db, path, OPEN_HELD);   /* checks the file; converts an old one */
+	int err = sdbi_db_open_plain(&db, path, OPEN_HELD);   /* checks the file; converts an old one */
 	if (err) {
 		if (hold >= 0)
 			close(hold);
@@ -1357,7 +1357,7 @@ int sdb_compact(const char *path, uint64_t *before, uint64_t *after)
 	sdb_db_close(db);
 	test_pause();
 	if (!err && rename(tmp, path))
-		err = sdb_fail(SDB_EIO, "%s: cannot rename the compacted copy over it: %s", path,
+		err = sdbi_fail(SDB_EIO, "%s: cannot rename the compacted copy over it: %s", path,
 		               strerror(errno));
 	if (err)
 		unlink(tmp);
@@ -1369,5 +1369,5 @@ int sdb_compact(const char *path, uint64_t *before, uint64_t *after)
 		if (after)
 			*after = file_size(path);
 	}
-	return sdb_done(err);
+	return sdbi_done(err);
 }

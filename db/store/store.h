@@ -36,121 +36,121 @@ struct sdb_table {
 
 /* The plain open of a database (env.c): sdb_db_open() without the advice a
  * missing file gets (the answer layer adds what to build). */
-int sdb_db_open_plain(sdb_db **db, const char *path, unsigned flags);
+int sdbi_db_open_plain(sdb_db **db, const char *path, unsigned flags);
 
 /* The sizes db has tables for (full tables and pattern sets alike). */
-sdb_sizes sdb_db_sizes(const sdb_db *db);
+sdbi_sizes sdbi_db_sizes(const sdb_db *db);
 
 /* A slot on a handle for a higher layer's state (the answer layer's cache of
- * heuristics), read and set under sdb_db_lock(): its address (and, when
+ * heuristics), read and set under sdbi_db_lock(): its address (and, when
  * free_fn is not NULL, the function set to free it). The function set with
- * sdb_db_set_slot_free() frees the slot's value when the handle closes. */
-void **sdb_db_slot(const sdb_db *db, void (**free_fn)(void *));
-void sdb_db_set_slot_free(const sdb_db *db, void (*free_fn)(void *));
+ * sdbi_db_set_slot_free() frees the slot's value when the handle closes. */
+void **sdbi_db_slot(const sdb_db *db, void (**free_fn)(void *));
+void sdbi_db_set_slot_free(const sdb_db *db, void (*free_fn)(void *));
 
 /* --- Block checksums (blocks.c). */
-enum { SDB_BLOCK_SHIFT = 12, SDB_BLOCK_SIZE = 1 << SDB_BLOCK_SHIFT };
+enum { SDBI_BLOCK_SHIFT = 12, SDBI_BLOCK_SIZE = 1 << SDBI_BLOCK_SHIFT };
 
 /* Check block b of t against its CRC (once: a match sets its bit). 1 if
  * intact; 0 if damaged, which marks the calling thread's damage flag. */
-int sdb_block_check(const sdb_table *t, uint64_t b);
+int sdbi_block_check(const sdb_table *t, uint64_t b);
 /* Bytes of block b (the last may be short). */
-uint64_t sdb_block_bytes(const sdb_table *t, uint64_t b);
+uint64_t sdbi_block_bytes(const sdb_table *t, uint64_t b);
 /* Check every block not yet checked: 0 or SDB_ECORRUPT with the detail. */
-int sdb_blocks_check_all(const sdb_table *t);
+int sdbi_blocks_check_all(const sdb_table *t);
 /* Forget the damage this thread has read; then 0, or SDB_ECORRUPT with the
  * detail naming the first damaged block read since the reset. Every public
  * function that answers from full tables brackets its reads with these. */
-void sdb_damage_reset(void);
-int sdb_damage_check(void);
+void sdbi_damage_reset(void);
+int sdbi_damage_check(void);
 
-static inline int sdb_block_checked(const sdb_table *t, uint64_t b)
+static inline int sdbi_block_checked(const sdb_table *t, uint64_t b)
 {
 	return (int)(__atomic_load_n(&t->checked[b >> 6], __ATOMIC_RELAXED) >> (b & 63) & 1);
 }
 
 /* Whether byte i of t's entries may be read: its block is intact. */
-static inline int sdb_byte_ok(const sdb_table *t, uint64_t i)
+static inline int sdbi_byte_ok(const sdb_table *t, uint64_t i)
 {
-	const uint64_t b = i >> SDB_BLOCK_SHIFT;
-	return __builtin_expect(b < t->nblocks && sdb_block_checked(t, b), 1) ||
-	       sdb_block_check(t, b);
+	const uint64_t b = i >> SDBI_BLOCK_SHIFT;
+	return __builtin_expect(b < t->nblocks && sdbi_block_checked(t, b), 1) ||
+	       sdbi_block_check(t, b);
 }
 
 /* CRC-32 (zlib's) of any size. */
-uint32_t sdb_crc_start(void);
-uint32_t sdb_crc_more(uint32_t crc, const uint8_t *data, uint64_t size);
+uint32_t sdbi_crc_start(void);
+uint32_t sdbi_crc_more(uint32_t crc, const uint8_t *data, uint64_t size);
 
 /* The checksums of bytes as they are written: crc is the value stored
  * (a 4-byte header, the block size, then one CRC per block), whole the
  * CRC-32 of all the bytes. */
-typedef struct sdb_blocksum {
+typedef struct sdbi_blocksum {
 	uint8_t *crc;
 	uint64_t nblocks, cap, bytes;
 	uint32_t cur, whole;
 	unsigned long op;          /* zlib's combine operator for a whole block */
-} sdb_blocksum;
-void sdb_blocksum_init(sdb_blocksum *s);
-int sdb_blocksum_add(sdb_blocksum *s, const uint8_t *data, uint64_t n);
-int sdb_blocksum_finish(sdb_blocksum *s);
-void sdb_blocksum_free(sdb_blocksum *s);
+} sdbi_blocksum;
+void sdbi_blocksum_init(sdbi_blocksum *s);
+int sdbi_blocksum_add(sdbi_blocksum *s, const uint8_t *data, uint64_t n);
+int sdbi_blocksum_finish(sdbi_blocksum *s);
+void sdbi_blocksum_free(sdbi_blocksum *s);
 
 /* --- Holds on a database file (hold.c): a shared flock for a handle's
  * life, an exclusive one for compact. Each returns the descriptor that
- * holds it, SDB_HOLD_NONE when no hold could be taken for a reason the
+ * holds it, SDBI_HOLD_NONE when no hold could be taken for a reason the
  * caller's own open will report (no such file, no flock), or SDB_EIO with
  * the detail (a compact under way past $SLIDEDB_BUSY_TIMEOUT seconds, or,
  * for the exclusive hold, another process holding the file). */
-enum { SDB_HOLD_NONE = -1000 };
-int sdb_hold_shared(const char *path, int create);
-int sdb_hold_exclusive(const char *path);
+enum { SDBI_HOLD_NONE = -1000 };
+int sdbi_hold_shared(const char *path, int create);
+int sdbi_hold_exclusive(const char *path);
 /* Whether fd is the file path names now (not replaced since). */
-int sdb_hold_same_file(int fd, const char *path);
+int sdbi_hold_same_file(int fd, const char *path);
 
 /* The database's lock (store.c), for state kept beside its values. */
-void sdb_db_lock(const sdb_db *db);
-void sdb_db_unlock(const sdb_db *db);
+void sdbi_db_lock(const sdb_db *db);
+void sdbi_db_unlock(const sdb_db *db);
 /* Bytes of chunk c of a resolved table. */
-uint64_t sdb_chunk_bytes(const sdb_table *t, int c);
+uint64_t sdbi_chunk_bytes(const sdb_table *t, int c);
 
 /* Add the distances mod 3 of a two-bit table's first states entries of
  * data to counts[0..2] (3, unreached, is not counted). */
-void sdb_count_mod3(uint64_t *counts, const uint8_t *data, uint64_t states);
+void sdbi_count_mod3(uint64_t *counts, const uint8_t *data, uint64_t states);
 
 /* Whether a table's entries were resolved on open; if not, the detail says
  * why (as sdb_table_data()) and the result is 0. */
-int sdb_table_resolved(const sdb_table *t);
+int sdbi_table_resolved(const sdb_table *t);
 
 /* Full tables' entries as a walk compares them: the distance (one byte per
  * state), or the distance mod 3 (SDB_ENTRY_MOD3, two bits per state, 3 when
  * unreached). Along a walk a neighbour is one closer exactly when its level
- * is sdb_level_of(t, d - 1): the neighbours of a state at d are at d-1 or
+ * is sdbi_level_of(t, d - 1): the neighbours of a state at d are at d-1 or
  * d+1, which differ mod 3. */
-static inline int sdb_entry_level(const sdb_table *t, uint64_t i)
+static inline int sdbi_entry_level(const sdb_table *t, uint64_t i)
 {
 	if (t->info.entry_format == SDB_ENTRY_MOD3) {
 		const uint64_t b = i >> 2;
-		if (!sdb_byte_ok(t, b))
+		if (!sdbi_byte_ok(t, b))
 			return 3;   /* damaged: "unreached", and the thread's flag is set */
 		return t->chunk[b >> t->chunk_shift][b & t->chunk_mask] >> ((i & 3) * 2) & 3;
 	}
-	return sdb_byte_ok(t, i) ? t->data[i] & 0x3f : 0x3f;
+	return sdbi_byte_ok(t, i) ? t->data[i] & 0x3f : 0x3f;
 }
 
 /* Entry i of a one-byte full table (distance and best move), or 0xff
  * (unreached) where its block is damaged (the thread's flag is then set). */
-static inline int sdb_entry_byte(const sdb_table *t, uint64_t i)
+static inline int sdbi_entry_byte(const sdb_table *t, uint64_t i)
 {
-	return sdb_byte_ok(t, i) ? t->data[i] : 0xff;
+	return sdbi_byte_ok(t, i) ? t->data[i] : 0xff;
 }
 
 /* The distance of entry i of a one-byte full table (0x3f: unreached). */
-static inline int sdb_entry_dist(const sdb_table *t, uint64_t i)
+static inline int sdbi_entry_dist(const sdb_table *t, uint64_t i)
 {
-	return sdb_entry_byte(t, i) & 0x3f;
+	return sdbi_entry_byte(t, i) & 0x3f;
 }
 
-static inline int sdb_level_of(const sdb_table *t, int d)
+static inline int sdbi_level_of(const sdb_table *t, int d)
 {
 	return t->info.entry_format == SDB_ENTRY_MOD3 ? d % 3 : d;
 }
@@ -158,21 +158,21 @@ static inline int sdb_level_of(const sdb_table *t, int d)
 /* The tables some names mean (each as sdb_table_select(), each table once,
  * in the order the names give): a malloc'ed array in *out, and how many;
  * SDB_ENOTFOUND if a name means none. */
-int sdb_tables_chosen(const sdb_table ***out, const sdb_db *db, const char *const *names,
+int sdbi_tables_chosen(const sdb_table ***out, const sdb_db *db, const char *const *names,
                       int nnames);
 
 /* Catalog records (record.c): the bytes stored for a table's catalog entry.
  * Decode takes the file's format version (2 or 3); -1 if the bytes are not
  * a record of it. */
-size_t sdb_record_size(const sdb_table_info *in);
-void sdb_record_encode(uint8_t *buf, const sdb_table_info *in);
-int sdb_record_decode(sdb_table_info *in, const char *name, size_t name_len, const void *buf,
+size_t sdbi_record_size(const sdb_table_info *in);
+void sdbi_record_encode(uint8_t *buf, const sdb_table_info *in);
+int sdbi_record_decode(sdb_table_info *in, const char *name, size_t name_len, const void *buf,
                       size_t len, uint32_t file_version);
 
 /* Why a catalog entry cannot describe a table this slidedb can use (sizes,
  * goal, format, kind, counts), or NULL: every entry is checked before use,
  * on open and on import. The pattern's exact size is checked where the
  * pattern is built (import, heuristic). */
-const char *sdb_info_problem(const sdb_table_info *in);
+const char *sdbi_info_problem(const sdb_table_info *in);
 
 #endif

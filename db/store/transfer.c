@@ -109,7 +109,7 @@ int sdb_export_progress(const sdb_db *db, const char *const *names, int nnames,
 {
 	*ntables = 0;
 	const sdb_table **chosen = NULL;
-	int n = sdb_tables_chosen(&chosen, db, names, nnames);
+	int n = sdbi_tables_chosen(&chosen, db, names, nnames);
 	if (n < 0)
 		return n;
 	/* Write beside the target and rename: a failed export leaves no half file. */
@@ -121,10 +121,10 @@ int sdb_export_progress(const sdb_db *db, const char *const *names, int nnames,
 	if (!to_stdout && lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		free(chosen);
 		if (S_ISDIR(st.st_mode))
-			return sdb_fail(SDB_EINVAL, "%s: a folder: export to a file in it (-o %s%sNAME.gz), "
+			return sdbi_fail(SDB_EINVAL, "%s: a folder: export to a file in it (-o %s%sNAME.gz), "
 			                "or to '-' for standard output", path, path,
 			                path[strlen(path) - 1] == '/' ? "" : "/");
-		return sdb_fail(SDB_EINVAL, "%s: not a regular file (a link, FIFO or device): export "
+		return sdbi_fail(SDB_EINVAL, "%s: not a regular file (a link, FIFO or device): export "
 		                "to a new or regular file, or to '-' for standard output", path);
 	}
 	export_progress progress = { fn, ctx, 0, 0 };
@@ -135,7 +135,7 @@ int sdb_export_progress(const sdb_db *db, const char *const *names, int nnames,
 	gzFile z = to_stdout ? gzdopen(dup(STDOUT_FILENO), "wb6") : gzopen(tmp, "wb6");
 	if (!z) {
 		free(chosen);
-		return sdb_fail(SDB_EIO, "%s: cannot create it", to_stdout ? "standard output" : tmp);
+		return sdbi_fail(SDB_EIO, "%s: cannot create it", to_stdout ? "standard output" : tmp);
 	}
 	int err = gzprintf(z, "%s\n", MAGIC) <= 0 ? SDB_EIO : SDB_OK;
 	for (int i = 0; i < n && !err; i++) {
@@ -143,20 +143,20 @@ int sdb_export_progress(const sdb_db *db, const char *const *names, int nnames,
 		if (sdb_table_verify(chosen[i]))   /* also: the entries are readable */
 			err = SDB_ECORRUPT;
 		else if (put_meta(z, in) || put_data(z, chosen[i], &progress))
-			err = sdb_fail(SDB_EIO, "%s: write failed", path);
+			err = sdbi_fail(SDB_EIO, "%s: write failed", path);
 	}
 	if (!err && gzprintf(z, "end %d\n", n) <= 0)
-		err = sdb_fail(SDB_EIO, "%s: write failed", path);
+		err = sdbi_fail(SDB_EIO, "%s: write failed", path);
 	if (gzclose(z) != Z_OK && !err)
-		err = sdb_fail(SDB_EIO, "%s: write failed", path);
+		err = sdbi_fail(SDB_EIO, "%s: write failed", path);
 	if (!err && !to_stdout && rename(tmp, path))
-		err = sdb_fail(SDB_EIO, "%s: cannot rename %s to it", path, tmp);
+		err = sdbi_fail(SDB_EIO, "%s: cannot rename %s to it", path, tmp);
 	if (err && !to_stdout)
 		unlink(tmp);
 	if (!err)
 		*ntables = n;
 	free(chosen);
-	return sdb_done(err);
+	return sdbi_done(err);
 }
 
 /* --- import --------------------------------------------------------------- */
@@ -199,8 +199,8 @@ static int bad(const reader *r, const char *what)
 	int zerr;
 	const char *zmsg = gzerror(r->z, &zerr);
 	if (zerr != Z_OK && zerr != Z_STREAM_END)
-		return sdb_fail(SDB_ECORRUPT, "%s: damaged or truncated gzip data (%s)", r->file, zmsg);
-	return sdb_fail(SDB_ECORRUPT, "%s: %s", r->file, what);
+		return sdbi_fail(SDB_ECORRUPT, "%s: damaged or truncated gzip data (%s)", r->file, zmsg);
+	return sdbi_fail(SDB_ECORRUPT, "%s: %s", r->file, what);
 }
 
 /* One "key value" metadata line into info; 0, or -1 if unknown or malformed. */
@@ -261,7 +261,7 @@ static int parse_field(sdb_table_info *in, const char *key, const char *val)
 /* Whether a table's metadata describes a table this slidedb can use. */
 static const char *check_meta(const sdb_table_info *in)
 {
-	const char *why = sdb_info_problem(in);
+	const char *why = sdbi_info_problem(in);
 	if (why || in->kind == SDB_KIND_FULL)
 		return why;
 	sdb_pattern *p;
@@ -305,7 +305,7 @@ static int import_table(sdb_writer *w, reader *rd, const sdb_db *db, unsigned fl
 			return bad(rd, "a table appears twice");
 	snprintf(seen[nseen], SDB_NAME_MAX, "%s", in.name);
 	if (!(flags & SDB_REPLACE) && sdb_table_find(db, in.name))
-		return sdb_fail(SDB_EEXIST, "%s: table '%s' exists in %s (import --replace "
+		return sdbi_fail(SDB_EEXIST, "%s: table '%s' exists in %s (import --replace "
 		                "replaces it)", rd->file, in.name, sdb_db_path(db));
 	/* Into the reserved pages when the table is stored whole; appended
 	 * (and counted on the way) when it is stored in chunks. */
@@ -322,7 +322,7 @@ static int import_table(sdb_writer *w, reader *rd, const sdb_db *db, unsigned fl
 		seen_bytes(rd, to, part);
 		if (!whole) {   /* chunked tables are two-bit tables (check_meta) */
 			uint64_t first = done * 4, states = in.states - first;
-			sdb_count_mod3(counts, rd->buf, states < 4ull * part ? states : 4ull * part);
+			sdbi_count_mod3(counts, rd->buf, states < 4ull * part ? states : 4ull * part);
 			err = sdb_writer_append(w, rd->buf, part);
 		}
 		done += part;
@@ -377,11 +377,11 @@ static int import_into(sdb_writer *w, const sdb_db *db, const char *path, unsign
 {
 	reader rd = { .file = path, .crc = crc32(0L, Z_NULL, 0) };
 	if (!(rd.buf = malloc(CHUNK)))
-		return sdb_fail(SDB_ENOMEM, "%s: out of memory", path);
+		return sdbi_fail(SDB_ENOMEM, "%s: out of memory", path);
 	rd.z = !strcmp(path, "-") ? gzdopen(dup(STDIN_FILENO), "rb") : gzopen(path, "rb");
 	if (!rd.z) {
 		free(rd.buf);
-		return sdb_fail(SDB_ENOTFOUND, "%s: cannot open it", path);
+		return sdbi_fail(SDB_ENOTFOUND, "%s: cannot open it", path);
 	}
 	gzbuffer(rd.z, CHUNK);
 	char *line = next_line(&rd);
@@ -408,7 +408,7 @@ static int import_into(sdb_writer *w, const sdb_db *db, const char *path, unsign
 		else if (!at_clean_end(&rd))   /* zlib checks the gzip CRC and length here */
 			err = bad(&rd, "damaged, or data after the end");
 		else if (strcmp(path, "-") && !ends_with_trailer(&rd))
-			err = sdb_fail(SDB_ECORRUPT, "%s: data after the end of the gzip stream", path);
+			err = sdbi_fail(SDB_ECORRUPT, "%s: data after the end of the gzip stream", path);
 	}
 	gzclose(rd.z);
 	free(rd.buf);
@@ -431,5 +431,5 @@ int sdb_import(sdb_db *db, const char *path, unsigned flags, int *ntables)
 	if ((err = sdb_writer_commit(w)))
 		return err;
 	*ntables = n;
-	return sdb_done(SDB_OK);
+	return sdbi_done(SDB_OK);
 }
