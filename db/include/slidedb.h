@@ -473,7 +473,7 @@ SDB_API int sdb_table_verify(const sdb_table *t);
  * @param[out] goal      the ordered goal they are numbered by
  * @return 0, or #SDB_EINVAL for a full table. */
 SDB_API int sdb_table_tiles(uint32_t *tiles, uint32_t *left_out, sdb_board *goal,
-                    const sdb_table_info *in);
+                            const sdb_table_info *in);
 
 /** @brief The name a full table of size W x H for the canonical goal with the
  * blank in @p blank_cell is stored under ("full-WxH-bCELL").
@@ -659,7 +659,7 @@ SDB_API int sdb_db_has_size(const sdb_db *db, int w, int h);
  * names the command that builds it), #SDB_ECORRUPT (the table contradicts
  * itself on the way), #SDB_ELIMIT (a search hit a limit), #SDB_ENOMEM. */
 SDB_API int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
-                     const sdb_board *goal, const sdb_answer_opts *opts);
+                             const sdb_board *goal, const sdb_answer_opts *opts);
 
 /** @brief Called with each optimal sequence by sdb_answer_paths().
  * @param moves  the sequence, NUL-terminated ("" when start is the goal);
@@ -680,8 +680,8 @@ typedef int (*sdb_path_fn)(void *ctx, const char *moves);
  * @return 0 (also when unsolvable: @p fn is not called), or an error as
  * sdb_answer_query(). */
 SDB_API int sdb_answer_paths(sdb_answer *a, const sdb_db *db, const sdb_board *start,
-                     const sdb_board *goal, uint64_t limit, const sdb_answer_opts *opts,
-                     sdb_path_fn fn, void *ctx);
+                             const sdb_board *goal, uint64_t limit, const sdb_answer_opts *opts,
+                             sdb_path_fn fn, void *ctx);
 /**@}*/
 
 /** @name Checking a move sequence
@@ -715,7 +715,7 @@ typedef struct sdb_check {
  * @return 0, #SDB_EINVAL (sizes differ, or a character that is not a move;
  * the detail names its position), or an error of sdb_answer_query(). */
 SDB_API int sdb_check_moves(sdb_check *c, const sdb_db *db, const sdb_board *start,
-                    const sdb_board *goal, const char *moves, const sdb_answer_opts *opts);
+                            const sdb_board *goal, const char *moves, const sdb_answer_opts *opts);
 /**@}*/
 
 /** @name Random boards
@@ -755,7 +755,7 @@ typedef struct sdb_sampler sdb_sampler;
  * the command), #SDB_ETOOBIG (a distance asked on a board without full
  * tables), #SDB_ENOMEM. */
 SDB_API int sdb_sampler_open(sdb_sampler **s, const sdb_db *db, const sdb_board *goal,
-                     int min_distance, int max_distance);
+                             int min_distance, int max_distance);
 
 /** @brief Draw @p n boards. Thread-safe with one generator per thread.
  * @return 0, or #SDB_ECORRUPT when the table does not hold the states its
@@ -785,7 +785,7 @@ typedef struct sdb_states sdb_states;
  * table: the detail names the command), #SDB_ETOOBIG (a board of more than
  * #SDB_MAX_FULL_CELLS cells), #SDB_ENOMEM. */
 SDB_API int sdb_states_open(sdb_states **s, const sdb_db *db, const sdb_board *goal,
-                    int min_distance, int max_distance);
+                            int min_distance, int max_distance);
 
 /** @brief The next states: up to @p cap rows of goal->n cells (row-major,
  * the blank as 0) into @p cells and, if @p dist is not NULL, their distances
@@ -838,7 +838,7 @@ typedef struct sdb_heuristic sdb_heuristic;
  * `slidedb-gen pdb` command), #SDB_ECORRUPT (a table of the set is missing or
  * damaged), #SDB_ENOMEM. */
 SDB_API int sdb_heuristic_open(sdb_heuristic **h, const sdb_db *db, const sdb_board *goal,
-                       const char *set);
+                               const char *set);
 
 /** @brief The Manhattan distance plus linear conflicts, for any board and
  * goal (no database): the fallback when no set is built. */
@@ -902,7 +902,8 @@ typedef struct sdb_solve_stats {
  * @p h serves another class of goals), #SDB_ELIMIT (a limit was hit; stats
  * say how far it got). */
 SDB_API int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
-              const sdb_board *start, const sdb_board *goal, const sdb_solve_limits *limits);
+                      const sdb_board *start, const sdb_board *goal,
+                      const sdb_solve_limits *limits);
 /**@}*/
 
 /** @name Upkeep: choosing, moving, removing and compacting tables
@@ -929,7 +930,7 @@ SDB_API int sdb_table_select(const sdb_table **out, int cap, const sdb_db *db, c
  * @return 0, #SDB_ENOTFOUND (a name means no table), #SDB_ECORRUPT (a table
  * fails its CRC), #SDB_EIO. */
 SDB_API int sdb_export(const sdb_db *db, const char *const *names, int nnames, const char *path,
-               int *ntables);
+                       int *ntables);
 
 /** @brief Called as a long operation goes: @p done of @p total (bytes). */
 typedef void (*sdb_progress_fn)(void *ctx, uint64_t done, uint64_t total);
@@ -937,7 +938,7 @@ typedef void (*sdb_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 /** @brief sdb_export(), calling @p fn (when not NULL) with the table bytes
  * written so far, every MiB or so: a program's progress bar. */
 SDB_API int sdb_export_progress(const sdb_db *db, const char *const *names, int nnames,
-                        const char *path, int *ntables, sdb_progress_fn fn, void *ctx);
+                                const char *path, int *ntables, sdb_progress_fn fn, void *ctx);
 
 /** Flag of sdb_import(): replace tables of the same names. */
 #define SDB_REPLACE 0x1
@@ -1030,8 +1031,8 @@ SDB_API int sdb_cells_size(int *w, int *h, int count, const sdb_db *db);
  * names the command that builds it), #SDB_ECORRUPT, #SDB_ELIMIT,
  * #SDB_ENOMEM. */
 SDB_API int sdb_batch_distance(int16_t *dist, int8_t *best, const sdb_db *db, const sdb_board *goal,
-                       const uint8_t *cells, size_t n, const sdb_solve_limits *limits,
-                       size_t *bad);
+                               const uint8_t *cells, size_t n, const sdb_solve_limits *limits,
+                               size_t *bad);
 
 /** @brief Heuristic values of @p n boards of size @p w x @p h (rows of
  * @p cells as for sdb_batch_distance()): sdb_heuristic_value() of each.
@@ -1040,7 +1041,7 @@ SDB_API int sdb_batch_distance(int16_t *dist, int8_t *best, const sdb_db *db, co
  * @return 0, or #SDB_EINVAL (a row is not a board of the heuristic's size:
  * the detail says "board I: ..."). */
 SDB_API int sdb_batch_heuristic(int16_t *value, const sdb_heuristic *h, const uint8_t *cells, int w,
-                        int ht, size_t n, size_t *bad);
+                                int ht, size_t n, size_t *bad);
 
 /** @brief The name `info` gives a kind of table (enum sdb_kind): "full",
  * "pattern", or "unknown". */

@@ -31,7 +31,8 @@ extern "C" {
  *                  (enum sdb_move), or UINT64_MAX when it would leave the board
  * @param[out] b    the board of @p index, or NULL if not wanted
  * @return 0, or #SDB_EINVAL as sdb_unrank(). */
-SDB_API int sdb_rank_neighbors(uint64_t nbr[4], sdb_board *b, int w, int h, int cls, uint64_t index);
+SDB_API int sdb_rank_neighbors(uint64_t nbr[4], sdb_board *b, int w, int h, int cls,
+                               uint64_t index);
 
 /** @brief A walk over the index space: the last index unranked, kept so that
  * the next one unranks only the Lehmer digits that differ.
@@ -63,7 +64,7 @@ SDB_API int sdb_rank_walk_init(sdb_rank_walk *walk, int w, int h, int cls);
 /** @brief sdb_rank_neighbors() of @p index, from where @p walk last was.
  * Same results, same errors. */
 SDB_API int sdb_rank_walk_neighbors(sdb_rank_walk *walk, uint64_t nbr[4], sdb_board *b,
-                            uint64_t index);
+                                    uint64_t index);
 /**@}*/
 
 /** @name Frames
