@@ -114,7 +114,8 @@ static uint64_t pull(const pass *ps, bfs_cursor *cur, uint64_t i)
 	int m = first_at(ps, nbr, count, ps->k);
 	if (m < 0)
 		return 0;
-	store(&ps->table[i], (uint8_t)((ps->k + 1) | (ps->sp->best_moves ? m << 6 : 0)));
+	store(&ps->table[i],
+	      ps->sp->best_moves ? sdb_dist6_move2(ps->k + 1, m) : (uint8_t)(ps->k + 1));
 	return 1;
 }
 
@@ -238,9 +239,9 @@ int bfs_run(bfs_result *res, uint8_t *table, const bfs_space *sp, int threads,
 		table[sp->start] = 0;
 		res->counts[0] = res->reached = 1;
 	}
-	pass ps = { .table = table, .sp = sp, .distmask = sp->best_moves ? 0x3f : 0xff };
+	pass ps = { .table = table, .sp = sp, .distmask = dist_mask(sp->best_moves) };
 	const engine e = { begin_bytes, scan_bytes, NULL, &ps, sp->size,
-		           sp->best_moves ? 0x3e : 0xfe };   /* below the unseen marker */
+		           sp->best_moves ? SDB_DIST6_UNREACHED : UNSEEN };   /* the unseen marker */
 	return run_levels(res, &st, &e, threads, progress, ctx, restart);
 }
 
@@ -643,7 +644,7 @@ int bfs_run_2bit(bfs_result *res, uint8_t *table, const bfs_space *sp, int threa
 	bfs_state st = { .table = table, .table_bytes = ps.bytes, .marks = ps.reached,
 		         .mark_bytes = set_bytes };
 	if (ps.front && ps.reached && (err = resume(res, &st, restart)) == 0) {
-		fill(table, 0xff, ps.bytes, threads);
+		fill(table, UNSEEN, ps.bytes, threads);
 		table[sp->start >> 2] &= (uint8_t)~(3u << ((sp->start & 3) * 2));   /* distance 0 */
 		res->counts[0] = res->reached = 1;
 		/* level 0's group, as if reached by a pass before the first (a

@@ -7,7 +7,16 @@
 
 #include <stdint.h>
 
-enum { UNSEEN = 0xff };
+#include "slidedb_engine.h"
+
+enum { UNSEEN = SDB_UNREACHED_BYTE };
+
+/* The distance bits of a table's entries: a full table's keep the best move
+ * beside them, a pattern group's are all distance. */
+static inline uint8_t dist_mask(int best_moves)
+{
+	return best_moves ? SDB_DIST6_MASK : 0xff;
+}
 
 static inline uint8_t load(const uint8_t *p)
 {
@@ -34,14 +43,14 @@ static inline int claim(uint8_t *p, uint8_t v)
  * this call reached the entry first. */
 static inline int reach_with_move(uint8_t *p, int k, int m)
 {
-	const uint8_t want = (uint8_t)((k + 1) | (m ^ 1) << 6);
+	const uint8_t want = sdb_dist6_move2(k + 1, m ^ 1);
 	uint8_t cur = load(p);
 	for (;;) {
 		if (cur == UNSEEN) {
 			if (__atomic_compare_exchange_n(p, &cur, want, 0, __ATOMIC_RELAXED,
 			                                __ATOMIC_RELAXED))
 				return 1;
-		} else if ((cur & 0x3f) != k + 1 || cur <= want) {
+		} else if (sdb_dist6(cur) != k + 1 || cur <= want) {
 			return 0;
 		} else if (__atomic_compare_exchange_n(p, &cur, want, 0, __ATOMIC_RELAXED,
 		                                       __ATOMIC_RELAXED)) {
@@ -50,11 +59,12 @@ static inline int reach_with_move(uint8_t *p, int k, int m)
 	}
 }
 
-enum { UNSEEN2 = 3 };
+enum { UNSEEN2 = SDB_UNREACHED_MOD3 };
 
 static inline unsigned get2(const uint8_t *t, uint64_t i)
 {
-	return (unsigned)(load(&t[i >> 2]) >> ((i & 3) * 2)) & 3u;
+	const uint8_t byte = load(&t[i >> 2]);
+	return sdb_mod3(&byte, i & 3);
 }
 
 /* Mark entry n of a two-bit table, seen unreached, with value v (0..2): an

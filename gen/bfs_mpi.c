@@ -298,7 +298,7 @@ static int slice_init(slice *s, const bfs_space *sp, int two_bit)
 	s->hi = s->lo + s->per < sp->size ? s->lo + s->per : sp->size;
 	s->two_bit = two_bit;
 	s->best_moves = sp->best_moves;
-	s->distmask = sp->best_moves ? 0x3f : 0xff;
+	s->distmask = dist_mask(sp->best_moves);
 	const uint64_t n = s->hi - s->lo, bytes = two_bit ? (n + 3) / 4 : n;
 	s->bytes = bytes ? bytes : 1;
 	s->t = big_alloc(s->bytes);
@@ -315,7 +315,7 @@ static int slice_init(slice *s, const bfs_space *sp, int two_bit)
 		s->front = s->reached = NULL;
 		return SDB_ENOMEM;
 	}
-	memset(s->t, 0xff, bytes);
+	memset(s->t, UNSEEN, bytes);
 	if (sp->start >= s->lo && sp->start < s->hi) {
 		const uint64_t j = sp->start - s->lo;
 		if (two_bit) {
@@ -358,7 +358,8 @@ static int search(bfs_result *res, slice *s, const bfs_space *sp, bfs_progress_f
 {
 	outbox ob;
 	int err = outbox_init(&ob);
-	const int max_level = s->two_bit ? SDB_MAX_DISTANCE : s->best_moves ? 0x3e : 0xfe;
+	const int max_level = s->two_bit ? SDB_MAX_DISTANCE
+	                      : s->best_moves ? SDB_DIST6_UNREACHED : UNSEEN;
 	memset(res, 0, sizeof *res);
 	res->counts[0] = res->reached = 1;
 	for (int k = 0; !err; k++) {

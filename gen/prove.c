@@ -75,7 +75,7 @@ static const char *check_entry(const prover *p, bfs_cursor *cur, uint64_t i, uns
 	}
 	if (!start && down < 0)
 		return "no neighbour one closer";
-	if (!p->two_bit && p->sp->best_moves && !start && (int)(e >> 6) != down)
+	if (!p->two_bit && p->sp->best_moves && !start && sdb_move2(e) != down)
 		return "a best move that is not the first one closer";
 	return NULL;
 }
@@ -83,7 +83,7 @@ static const char *check_entry(const prover *p, bfs_cursor *cur, uint64_t i, uns
 int bfs_prove(const uint8_t *table, const bfs_space *sp, int two_bit, const bfs_result *res,
               int threads, char *why, size_t cap)
 {
-	prover p = { table, sp, two_bit, sp->best_moves ? 0x3fu : 0xffu, two_bit ? 3u : UNSEEN };
+	prover p = { table, sp, two_bit, dist_mask(sp->best_moves), two_bit ? UNSEEN2 : UNSEEN };
 	const uint64_t total = sp->size, nchunks = (total + CHUNK - 1) / CHUNK;
 	uint64_t bad = UINT64_MAX;
 	const char *what = NULL;

@@ -213,7 +213,7 @@ int run_bfs(run *r, sdb_table_info *info, uint8_t *table, const bfs_space *space
 	progress_end(&r->bar);
 	if (err == SDB_ETOOBIG && info->entry_format == SDB_ENTRY_DIST6_MOVE2)
 		return run_fail(r, err, "%s: distances go past %d, more than a byte entry holds "
-		                "beside its best move: build it with --bits 2", info->name, 0x3e - 1);
+		                "beside its best move: build it with --bits 2", info->name, SDB_DIST6_MAX);
 	if (err == SDB_ETOOBIG)
 		return run_fail(r, err, "%s: distances too large for the table format", info->name);
 	if (err)

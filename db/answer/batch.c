@@ -8,7 +8,6 @@
 
 #include "answer/answer.h"
 
-enum { DIST_MASK = 0x3f, UNSEEN = 0x3f };
 
 int sdb_cells_size(int *w, int *h, int count, const sdb_db *db)
 {
@@ -133,21 +132,21 @@ int sdb_batch_distance(int16_t *dist, int8_t *best, const sdb_db *db, const sdb_
 		}
 		if (solvable) {
 			const int e = sdbi_entry_byte(t, sdb_rank(&cur));
-			d = e & DIST_MASK;
-			int err = d == UNSEEN ? sdbi_damage_check() : SDB_OK;
+			d = sdb_dist6((unsigned)e);
+			int err = d == SDB_DIST6_UNREACHED ? sdbi_damage_check() : SDB_OK;
 			if (err) {
 				if (bad)
 					*bad = i;
 				return err;
 			}
-			if (d == UNSEEN) {
+			if (d == SDB_DIST6_UNREACHED) {
 				if (bad)
 					*bad = i;
 				return sdbi_fail(SDB_ECORRUPT, "%s: table '%s' has no entry for board %zu "
 				                "(run `slidedb-lookup verify`)", sdb_db_path(db),
 				                t->info.name, i);
 			}
-			m = d ? f.frame.move_back[e >> 6] : -1;
+			m = d ? f.frame.move_back[sdb_move2((unsigned)e)] : -1;
 		}
 		if (dist)
 			dist[i] = (int16_t)d;

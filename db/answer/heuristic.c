@@ -121,7 +121,7 @@ static inline int group_value(const sdb_heuristic *h, const sdb_hstate *st, int 
 	uint64_t i = sdbi_pattern_rank_mask(h->pattern[g], &st->board[v], st->mask[v][g]);
 	if (!h->nibbles[g])
 		return h->data[g][i];
-	return st->md[v][g] + 2 * (h->data[g][i >> 1] >> ((i & 1) << 2) & 15);
+	return st->md[v][g] + 2 * sdb_nibble(h->data[g], i);
 }
 
 static int sum_groups(const sdb_heuristic *h, sdb_hstate *st, int v)

@@ -6,7 +6,6 @@
 
 #include "answer/answer.h"
 
-enum { DIST_MASK = 0x3f, UNSEEN = 0x3f };
 
 int sdb_table_name_full(char *buf, size_t cap, int w, int h, int blank_cell)
 {
@@ -59,7 +58,7 @@ int sdb_table_distance(const sdb_table *t, const sdb_board *b)
 	if (t->info.entry_format != SDB_ENTRY_MOD3) {
 		const uint64_t i = sdb_rank(b);
 		if (__builtin_expect(sdbi_byte_ok(t, i), 1))
-			return t->data[i] & DIST_MASK;
+			return sdb_dist6(t->data[i]);
 		sdbi_damage_reset();
 		sdbi_block_check(t, i >> SDBI_BLOCK_SHIFT);
 		return sdbi_damage_check();
@@ -224,14 +223,14 @@ static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *sta
 		return answer_by_mod3(a, db, t, &frame, &cur, want_moves, en);
 	uint64_t index = sdb_rank(&cur);
 	const int e = sdbi_entry_byte(t, index);
-	int d = e & DIST_MASK;
-	if (d == UNSEEN)
+	int d = sdb_dist6((unsigned)e);
+	if (d == SDB_DIST6_UNREACHED)
 		return sdbi_fail(SDB_ECORRUPT, "%s: table '%s' has no entry for a reachable "
 		                "state (run `slidedb-lookup verify`)", sdb_db_path(db), t->info.name);
 	a->solvable = 1;
 	a->method = SDB_METHOD_TABLE;
 	a->distance = d;
-	a->best_move = d ? frame.move_back[e >> 6] : -1;
+	a->best_move = d ? frame.move_back[sdb_move2((unsigned)e)] : -1;
 	if (en) {
 		int err = sdbi_table_optimal(t, &frame, &cur, d, en);
 		if (err == SDB_ECORRUPT)
@@ -242,12 +241,12 @@ static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *sta
 			return sdbi_fail(err, "out of memory counting optimal solutions");
 	}
 	if (!want_moves)
-		return check_neighbours(db, t, &cur, d, e >> 6);
+		return check_neighbours(db, t, &cur, d, sdb_move2((unsigned)e));
 	/* Walk the best moves. A horizontal move keeps the tile order, so its
 	 * index is one block away; only vertical moves rank the board. */
 	const uint64_t block = t->info.states / cur.n;
 	for (int k = 0; k < d; k++) {
-		int m = sdbi_entry_byte(t, index) >> 6;
+		int m = sdb_move2((unsigned)sdbi_entry_byte(t, index));
 		if (sdb_board_apply(&cur, m) != 0) {
 			a->moves[0] = '\0';
 			return corrupt_path(db, t);

@@ -111,6 +111,59 @@ SDB_API void sdb_frame_board(const sdb_frame *f, sdb_board *out, const sdb_board
 SDB_API void sdb_frame_unboard(const sdb_frame *f, sdb_board *out, const sdb_board *in);
 /**@}*/
 
+/** @name Table entries
+ *
+ * The bits of each entry format (enum sdb_format), named once: every
+ * reader and writer of table bytes goes through these. */
+/**@{*/
+/** An entry no search reached: one-byte formats (distance bits all set, and
+ * for #SDB_ENTRY_DIST6_MOVE2 the move bits too), and two-bit tables. */
+#define SDB_UNREACHED_BYTE 0xff
+#define SDB_UNREACHED_MOD3 3
+/** The largest distance a #SDB_ENTRY_DIST6_MOVE2 entry holds, and the
+ * distance an unreached one reads as (all six bits). */
+#define SDB_DIST6_MAX 0x3e
+#define SDB_DIST6_UNREACHED 0x3f
+/** The distance bits of a #SDB_ENTRY_DIST6_MOVE2 entry (a #SDB_ENTRY_DIST8
+ * entry is all distance). */
+#define SDB_DIST6_MASK 0x3f
+
+/** @brief The distance of a #SDB_ENTRY_DIST6_MOVE2 entry (its low 6 bits;
+ * 0x3f when unreached). */
+static inline int sdb_dist6(unsigned entry)
+{
+	return (int)(entry & SDB_DIST6_MASK);
+}
+
+/** @brief The best move (enum sdb_move) of a #SDB_ENTRY_DIST6_MOVE2 entry
+ * (its top 2 bits; meaningless at distance 0). */
+static inline int sdb_move2(unsigned entry)
+{
+	return (int)(entry >> 6 & 3);
+}
+
+/** @brief A #SDB_ENTRY_DIST6_MOVE2 entry of distance @p d and best move @p m. */
+static inline uint8_t sdb_dist6_move2(int d, int m)
+{
+	return (uint8_t)(d | m << 6);
+}
+
+/** @brief Entry @p i of a #SDB_ENTRY_MOD3 table: its distance mod 3, or
+ * #SDB_UNREACHED_MOD3 (four entries a byte, low bits first). */
+static inline unsigned sdb_mod3(const uint8_t *data, uint64_t i)
+{
+	return (unsigned)(data[i >> 2] >> ((i & 3) * 2)) & 3u;
+}
+
+/** @brief Entry @p i of a #SDB_ENTRY_NIBBLE_MD table: the nibble (two
+ * entries a byte, low nibble first); the group's moves are its tiles'
+ * Manhattan distance plus twice it. */
+static inline unsigned sdb_nibble(const uint8_t *data, uint64_t i)
+{
+	return (unsigned)(data[i >> 1] >> ((i & 1) << 2)) & 15u;
+}
+/**@}*/
+
 /** @name Writing tables */
 /**@{*/
 typedef struct sdb_writer sdb_writer;

@@ -872,8 +872,8 @@ void sdb_table_expected_counts(uint64_t *counts, const sdb_table_info *info)
 void sdbi_count_mod3(uint64_t *counts, const uint8_t *data, uint64_t states)
 {
 	for (uint64_t i = 0; i < states; i++) {
-		unsigned v = data[i >> 2] >> ((i & 3) * 2) & 3u;
-		if (v != 3)
+		unsigned v = sdb_mod3(data, i);
+		if (v != SDB_UNREACHED_MOD3)
 			counts[v]++;
 	}
 }
@@ -882,10 +882,11 @@ int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_
 {
 	memset(counts, 0, SDB_MAX_DISTANCE * sizeof *counts);
 	if (info->entry_format == SDB_ENTRY_DIST6_MOVE2 || info->entry_format == SDB_ENTRY_DIST8) {
-		const uint8_t mask = info->entry_format == SDB_ENTRY_DIST8 ? 0xff : 0x3f;
+		const int dist6 = info->entry_format == SDB_ENTRY_DIST6_MOVE2;
+		const unsigned unreached = dist6 ? SDB_DIST6_UNREACHED : SDB_UNREACHED_BYTE;
 		for (uint64_t i = 0; i < info->states; i++) {
-			unsigned d = data[i] & mask;
-			if (d != mask)
+			unsigned d = dist6 ? (unsigned)sdb_dist6(data[i]) : data[i];
+			if (d != unreached)
 				counts[d < SDB_MAX_DISTANCE ? d : SDB_MAX_DISTANCE - 1]++;
 		}
 		return SDB_OK;
@@ -912,7 +913,7 @@ int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_
 	for (uint64_t b = 0; b < sdb_pattern_blocks(p); b++) {
 		sdb_pattern_block_manhattan(p, b, md);
 		for (uint64_t x = 0, i = b * kfact; x < kfact; x++, i++) {
-			unsigned d = md[x] + 2 * (data[i >> 1] >> ((i & 1) << 2) & 15);
+			unsigned d = md[x] + 2 * sdb_nibble(data, i);
 			counts[d < SDB_MAX_DISTANCE ? d : SDB_MAX_DISTANCE - 1]++;
 		}
 	}

@@ -131,23 +131,23 @@ static inline int sdbi_entry_level(const sdb_table *t, uint64_t i)
 	if (t->info.entry_format == SDB_ENTRY_MOD3) {
 		const uint64_t b = i >> 2;
 		if (!sdbi_byte_ok(t, b))
-			return 3;   /* damaged: "unreached", and the thread's flag is set */
-		return t->chunk[b >> t->chunk_shift][b & t->chunk_mask] >> ((i & 3) * 2) & 3;
+			return SDB_UNREACHED_MOD3;   /* damaged: and the thread's flag is set */
+		return sdb_mod3(t->chunk[b >> t->chunk_shift] + (b & t->chunk_mask), i & 3);
 	}
-	return sdbi_byte_ok(t, i) ? t->data[i] & 0x3f : 0x3f;
+	return sdb_dist6(sdbi_byte_ok(t, i) ? t->data[i] : SDB_UNREACHED_BYTE);
 }
 
-/* Entry i of a one-byte full table (distance and best move), or 0xff
+/* Entry i of a one-byte full table (distance and best move), or unreached
  * (unreached) where its block is damaged (the thread's flag is then set). */
 static inline int sdbi_entry_byte(const sdb_table *t, uint64_t i)
 {
-	return sdbi_byte_ok(t, i) ? t->data[i] : 0xff;
+	return sdbi_byte_ok(t, i) ? t->data[i] : SDB_UNREACHED_BYTE;
 }
 
-/* The distance of entry i of a one-byte full table (0x3f: unreached). */
+/* The distance of entry i of a one-byte full table (SDB_DIST6_UNREACHED). */
 static inline int sdbi_entry_dist(const sdb_table *t, uint64_t i)
 {
-	return sdbi_entry_byte(t, i) & 0x3f;
+	return sdb_dist6((unsigned)sdbi_entry_byte(t, i));
 }
 
 static inline int sdbi_level_of(const sdb_table *t, int d)
