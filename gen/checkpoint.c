@@ -8,7 +8,8 @@
  * the header holds the version, the table's name, kind, format, size,
  * goal, tiles and blank mode, the counts so far, and a CRC-32 of itself
  * and of the state, all checked before a byte of it is used. A checkpoint
- * that fails to be written costs the build nothing but the restart point: the search goes on, with a warning. */
+ * that fails to be written costs the build nothing but the restart
+ * point: the search goes on, with a warning. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
