@@ -1532,21 +1532,6 @@ Test(check, command_line_forms)
 		free(out);
 	}
 
-	/* A malformed query: an error line in its place, exit 1. */
-	static const struct { const char *args, *frag; } bad[] = {
-		{ "123x46758 rdx", "'x'" },
-		{ "123x46758 r1r", "'1'" },
-		{ "'1 2 3 3 4 6 7 5 8' rdr", NULL },
-		{ "123x46758 1234567 rdr", NULL },
-	};
-	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
-		char *out, *err;
-		int rc = ck_lookup(db, NULL, &out, &err, "check %s", bad[k].args);
-		ck_assert_bad_query(rc, out, err, bad[k].args, bad[k].frag, NULL);
-		free(out);
-		free(err);
-	}
-
 	/* --grid: the verdict, then the start first and the goal last. */
 	char *out = run_ok(db, NULL, "check --grid '1 2 3 x 4 6 7 5 8' rd");
 	char **lines, labels[8][COL_MAX];
@@ -2066,111 +2051,6 @@ Test(info, histogram_lines_match_the_counts)
 
 /* ------------------------------------------------------------------ */
 /* 6. Usage errors                                                       */
-
-Test(cli, usage_errors_exit_2_with_one_line)
-{
-	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
-	static const struct { const char *args, *frag; } cases[] = {
-		/* --limit without --all, --only with what it does not combine with. */
-		{ "--limit 3 123456078", "--limit" },
-		{ "--limit 3 --count 123456078", "--limit" },
-		{ "--only best-moves --json 123456078", "--only" },
-		{ "--only solutions --json 123456078", "--only" },
-		{ "--only solutions --all 123456078", "--only" },
-		{ "--all --limit 0 123456078", "--limit" },
-		{ "--all --limit x 123456078", "--limit" },
-		{ "--only everything 123456078", "--only" },
-		/* Options of another command. */
-		{ "check --all-best 123456078 rr", "--all-best" },
-		{ "check --count 123456078 rr", "--count" },
-		{ "check --all 123456078 rr", "--all" },
-		{ "check --tiles 123456078 rr", "--tiles" },
-		{ "check --limit 2 123456078 rr", "--limit" },
-		{ "check --path 123456078 rr", "--path" },
-		{ "check --only distance 123456078 rr", "--only" },
-		{ "check --seed 1 123456078 rr", "--seed" },
-		{ "info --seed 1", "--seed" },
-		{ "info --grid", "--grid" },
-		{ "info --all-best", "--all-best" },
-		{ "verify --histogram", "--histogram" },
-		{ "--histogram 123456078", "--histogram" },
-		{ "--seed 1 123456078", "--seed" },
-		{ "--distance 3 123456078", "--distance" },
-		{ "--walk 3 123456078", "--walk" },
-		{ "--goal 123456780 123456078", "--goal" },
-		{ "random --only distance", "--only" },
-		{ "random --limit 2", "--limit" },
-		{ "random --histogram", "--histogram" },
-		/* Words where there should be none, or too few. */
-		{ "random foo", "foo" },
-		{ "random --count 2 extra", "extra" },
-		{ "random 1 2 3 4 5 6 7 8 0", NULL },
-		{ "check 123456078", NULL },
-		{ "check '1 2 3 4 5 6 0 7 8'", NULL },
-		/* random's own values. */
-		{ "random --walk 3 --distance 2", "--walk" },
-		{ "random --walk 3 --min-distance 2", "--walk" },
-		{ "random --min-distance 5 --max-distance 3", NULL },
-		{ "random --count 0", "--count" },
-		{ "random --count", "--count" },
-		{ "random --distance x", "--distance" },
-		{ "random --seed -1", "--seed" },
-		{ "info --histogram --json", "--histogram" },
-		/* MOVES forgotten: the last word is part of the board. */
-		{ "check 1 2 3 4 5 6 0 7 8", "'8'" },
-		{ "check 1 2 3 4 5 6 0 7 x", "'x'" },
-		/* The answers' fields of random fill its --json objects only. */
-		{ "random --path --seed 1", "--json" },
-		{ "random --tiles --seed 1", "--json" },
-		{ "random --all-best --seed 1", "--json" },
-	};
-	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
-		usage_case(db, cases[k].frag, "%s", cases[k].args);
-	ck_db_remove(db);
-}
-
-/* --all is an option of the answers only: random lists it nowhere (random
- * needs no table without a distance, so no database is built). */
-Test(cli, random_refuses_the_answers_option_all)
-{
-	char db[TEXT_MAX];
-	tk_tmp_path(db, sizeof db, "answers-usage.lmdb");
-	usage_case(db, "--all", "%s", "random --all --count 2 --seed 1");
-	usage_case(db, "--all", "%s", "random --all --json --count 2 --seed 1");
-	/* and in slidedb-gen: --all is no abbreviation of full's --all-goals in pdb */
-	char *out, *err;
-	int rc = ck_gen(db, &out, &err, "%s", "pdb 4x4 --all");
-	cr_assert_eq(rc, 2, "pdb --all: exit %d (%s)", rc, err);
-	cr_assert(strstr(err, "'--all' does not apply to 'pdb'"), "%s", err);
-	free(out);
-	free(err);
-}
-
-/* check --grid: the start, the board where the replay stopped and the goal,
- * as rows in JSON, each the board the replay gives. */
-Test(check, grids_in_json_are_the_replayed_boards)
-{
-	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
-	static const struct { const char *moves, *end; } cases[] = {
-		{ "rr", "\"1 2 3\",\"4 5 6\",\"7 8 x\"" },
-		{ "rrr", "\"1 2 3\",\"4 5 6\",\"7 8 x\"" },   /* stopped before the illegal move */
-		{ "u", "\"1 2 3\",\"x 5 6\",\"4 7 8\"" },
-		{ "", "\"1 2 3\",\"4 5 6\",\"x 7 8\"" },
-	};
-	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
-		char *out = run_ok(db, NULL, "check --json --grid '1 2 3 4 5 6 x 7 8' '%s'",
-		                   cases[k].moves);
-		char want[128];
-		snprintf(want, sizeof want, "\"end_grid\":[%s]", cases[k].end);
-		cr_assert(strstr(out, want), "moves '%s': %s lacks %s", cases[k].moves, out, want);
-		cr_assert(strstr(out, "\"start_grid\":[\"1 2 3\",\"4 5 6\",\"x 7 8\"]"), "%s", out);
-		cr_assert(strstr(out, "\"goal_grid\":[\"1 2 3\",\"4 5 6\",\"7 8 x\"]"), "%s", out);
-		free(out);
-	}
-	ck_db_remove(db);
-}
 
 /* A 2-bit table cannot give boards at a distance: the message's command,
  * run as it is (with its --db), builds the byte table, and then it can. */

@@ -302,44 +302,6 @@ Test(upkeep_rm, a_set_and_a_full_size)
 	ck_db_remove(db);
 }
 
-Test(upkeep_rm, several_names_are_one_transaction)
-{
-	char db[TEXT_MAX];
-	tk_tmp_path(db, sizeof db, "rm-tx.lmdb");
-	build_standard(db);
-	char *info0 = info_json(db, NULL);
-	static const struct {
-		const char *args, *unknown;
-	} cases[] = {
-		{ "full-3x3-b0 nothing " SET_3X3, "'nothing'" },
-		{ "full-3x3 " SET_3X3 " full-2x3-b9", "'full-2x3-b9'" },
-		{ "nothing full-3x3", "'nothing'" },
-		{ "full-3x3-b0 full-3x3-b0/g0", "'full-3x3-b0/g0'" },
-		{ "full-3x3 full-3x", "'full-3x'" },   /* a prefix of a size is no name */
-		{ "full-2x3 full", "'full'" },
-		{ SET_3X3 "/", "'" SET_3X3 "/'" },
-		{ "full-2x3 pdb-3x3-b0", "'pdb-3x3-b0'" },   /* a prefix of a set */
-		{ "full-2x3 ''", "''" },
-	};
-	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		snapshot s = snap(db);
-		char *out, *err;
-		int rc = ck_gen(db, &out, &err, "rm %s", cases[i].args);
-		assert_refused(rc, 1, out, err, cases[i].args, cases[i].unknown, "nothing was removed",
-		               NULL);
-		assert_same_file(&s, db, cases[i].args);
-		char *info = info_json(db, NULL);
-		cr_assert_str_eq(info, info0, "rm %s changed the catalog", cases[i].args);
-		free(info);
-	}
-	/* A name given twice, or a table and its size, is removed once. */
-	char *out = gen_ok(db, "rm full-3x3 full-3x3-b0 full-3x3");
-	cr_assert(strstr(out, "removed 3 tables"), "'%s'", out);
-	free(out);
-	free(info0);
-	ck_db_remove(db);
-}
-
 Test(upkeep_rm, missing_database_and_usage)
 {
 	char db[TEXT_MAX];
@@ -590,17 +552,6 @@ Test(upkeep_compact, missing_or_foreign_file_and_library)
 /* ------------------------------------------------------------------ */
 /* 3. export and import                                                 */
 
-/* Whether anything named prefix* exists (a left-over temporary file). */
-static int any_with_prefix(const char *prefix)
-{
-	char pat[TEXT_MAX + 2];
-	snprintf(pat, sizeof pat, "%s*", prefix);
-	glob_t g;
-	int found = glob(pat, 0, NULL, &g) == 0 && g.gl_pathc > 0;
-	globfree(&g);
-	return found;
-}
-
 Test(upkeep_export, several_names_and_full_size)
 {
 	char db[TEXT_MAX], file[TEXT_MAX], copy[TEXT_MAX];
@@ -657,34 +608,6 @@ Test(upkeep_export, several_names_and_full_size)
 	free(info0);
 	unlink(file);
 	ck_db_remove(copy);
-	ck_db_remove(db);
-}
-
-Test(upkeep_export, unknown_name_leaves_no_file)
-{
-	char db[TEXT_MAX], file[TEXT_MAX];
-	tk_tmp_path(db, sizeof db, "export-unknown.lmdb");
-	tk_tmp_path(file, sizeof file, "export-unknown.gz");
-	GEN(db, "full 2x3 -q");
-	static const struct {
-		const char *names, *unknown;
-	} cases[] = {
-		{ "full-2x3 nothing", "'nothing'" },
-		{ "nothing full-2x3", "'nothing'" },
-		{ "full-3x3", "'full-3x3'" },
-		{ "full-2x3-b0 full-2x3-b1", "'full-2x3-b1'" },
-	};
-	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		char *out, *err;
-		int rc = ck_gen(db, &out, &err, "export %s -o '%s'", cases[i].names, file);
-		assert_refused(rc, 1, out, err, cases[i].names, cases[i].unknown, NULL);
-		cr_assert(!any_with_prefix(file), "export %s left a file", cases[i].names);
-	}
-	/* -o is required, and belongs to export only. */
-	char *out, *err;
-	int rc = ck_gen(db, &out, &err, "export full-2x3");
-	assert_refused(rc, 2, out, err, "export without -o", "-o", NULL);
-	cr_assert(!any_with_prefix(file));
 	ck_db_remove(db);
 }
 
@@ -790,20 +713,6 @@ Test(upkeep_info, only_the_named_tables)
 		cr_assert_eq(tk_lines(out), n, "verify --json %s: '%s'", names, out);
 		free(out);
 		free(err);
-	}
-	/* An unknown name: exit 1, one line naming it, nothing on stdout. */
-	const char *bad[] = { "nothing", "full-3x3 nothing", "full-3x3-b2", "full-4x4",
-	                      SET_3X3 "/g2" };
-	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-		const char *name = strrchr(bad[i], ' ') ? strrchr(bad[i], ' ') + 1 : bad[i];
-		char quoted[TEXT_MAX];
-		snprintf(quoted, sizeof quoted, "'%s'", name);
-		for (int v = 0; v < 3; v++) {
-			char *out, *err;
-			int rc = ck_lookup(db, NULL, &out, &err, "%s %s",
-			                   v == 0 ? "info" : v == 1 ? "info --json" : "verify", bad[i]);
-			assert_refused(rc, 1, out, err, bad[i], quoted, NULL);
-		}
 	}
 	ck_db_remove(db);
 }
@@ -930,61 +839,6 @@ Test(upkeep_info, tiles_a_partial_set_leaves_out)
 /* ------------------------------------------------------------------ */
 /* 5. Defect 5: options of another subcommand                           */
 
-Test(upkeep_usage, options_of_another_command_are_usage_errors)
-{
-	char fresh[TEXT_MAX], db[TEXT_MAX];
-	tk_tmp_path(fresh, sizeof fresh, "usage-fresh.lmdb");
-	tk_tmp_path(db, sizeof db, "usage.lmdb");
-	GEN(db, "full 2x3 -q");
-	static const struct {
-		const char *args, *option, *command;
-	} cases[] = {
-		{ "full 2x3 --partition 7-8", "'--partition", "'full'" },
-		{ "full 2x3 --blank min", "'--blank", "'full'" },
-		{ "full 2x3 -o x", "'-o'", "'full'" },
-		{ "full 2x3 --name x", "'--name", "'full'" },
-		{ "full 2x3 --partial", "'--partial'", "'full'" },
-		{ "full 2x3 --replace", "'--replace'", "'full'" },
-		{ "full 2x3 -P 7-8", "'-P'", "'full'" },
-		{ "full 2x3 -qb min", "'-b'", "'full'" },
-		{ "pdb 3x3 --partition 1,2/3 --all-goals", "'--all-goals'", "'pdb'" },
-		{ "pdb 3x3 --partition 1,2,3,4/5,6,7,8 --output f", "'--output", "'pdb'" },
-		{ "export full-3x3 --threads 2 -o f", "'--threads", "'export'" },
-		{ "export full-2x3 -o f --json", "'--json'", "'export'" },
-		{ "export full-2x3 -o f --replace", "'--replace'", "'export'" },
-		{ "import f --goal x", "'--goal", "'import'" },
-		{ "import f --partition 7-8", "'--partition", "'import'" },
-		{ "import f -o g", "'-o'", "'import'" },
-		{ "rm x --replace", "'--replace'", "'rm'" },
-		{ "rm x --threads 2", "'--threads", "'rm'" },
-		{ "rm x -a", "'-a'", "'rm'" },
-		{ "rm full-2x3 --no-progress", "'--no-progress'", "'rm'" },
-		{ "compact --json", "'--json'", "'compact'" },
-		{ "compact --replace", "'--replace'", "'compact'" },
-		{ "compact -t 2", "'-t'", "'compact'" },
-	};
-	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		char *out, *err;
-		int rc = ck_gen(fresh, &out, &err, "%s", cases[i].args);
-		assert_refused(rc, 2, out, err, cases[i].args, cases[i].option, cases[i].command,
-		               "does not apply", NULL);
-		cr_assert(!ck_exists(fresh), "'%s' created the database", cases[i].args);
-		cr_assert(!ck_exists("f") && !ck_exists("g"), "'%s' wrote a file", cases[i].args);
-		snapshot s = snap(db);
-		rc = ck_gen(db, &out, &err, "%s", cases[i].args);
-		assert_refused(rc, 2, out, err, cases[i].args, cases[i].option, NULL);
-		assert_same_file(&s, db, cases[i].args);
-	}
-	/* An option no command has is unknown, not "of another command". */
-	char *out, *err;
-	int rc = ck_gen(fresh, &out, &err, "rm x --bogus");
-	assert_refused(rc, 2, out, err, "rm x --bogus", "unknown option '--bogus'", NULL);
-	char *info = info_json(db, NULL);
-	ck_assert_tables(info, ALL_TABLES, 2, "the database after refused commands");
-	free(info);
-	ck_db_remove(db);
-}
-
 /* The options a help text lists (in its Options section). */
 static int lists_option(const char *help, const char *option)
 {
@@ -1070,28 +924,6 @@ Test(upkeep_partition, leaving_tiles_out_needs_partial)
 	tk_tmp_path(fresh, sizeof fresh, "part-fresh.lmdb");
 	tk_tmp_path(db, sizeof db, "part.lmdb");
 	GEN(db, "full 2x3 -q");
-	static const struct {
-		const char *spec, *left;
-	} cases[] = {
-		{ "1,2,3/4,5,6", "tiles 7 8 out" },
-		{ "1,2,3,4/5,6,7", "tile 8 out" },
-		{ "2,3/5,6,7,8", "tiles 1 4 out" },
-	};
-	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		for (int on = 0; on < 2; on++) {
-			const char *path = on ? db : fresh;
-			snapshot s = { 0 };
-			if (on)
-				s = snap(db);
-			char *out, *err;
-			int rc = ck_gen(path, &out, &err, "pdb 3x3 --partition %s", cases[i].spec);
-			assert_refused(rc, 1, out, err, cases[i].spec, cases[i].left, "--partial", NULL);
-			if (on)
-				assert_same_file(&s, db, cases[i].spec);
-			else
-				cr_assert(!ck_exists(fresh), "a refused partition created the database");
-		}
-	}
 	/* With --partial it builds, named after the groups. */
 	char *out = gen_ok(db, "pdb 3x3 --partition 1,2,3/4,5,6 --partial");
 	cr_assert(strstr(out, "stored 2 tables"), "'%s'", out);

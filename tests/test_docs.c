@@ -18,9 +18,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "clikit.h"
+#include "casekit.h"
 
-enum { CMD_MAX = 8192, MAX_OPTIONS = 64, MAX_EXAMPLES = 128, MAX_COMMANDS = 16 };
+enum { CMD_MAX = 8192, MAX_OPTIONS = 64, MAX_COMMANDS = 16 };
 
 /* ------------------------------------------------------------------ */
 /* Documents                                                            */
@@ -135,196 +135,15 @@ Test(docs, every_option_of_slidedb_serve_is_documented)
 /* ------------------------------------------------------------------ */
 /* Examples                                                             */
 
-typedef struct example {
-	char *cmd;      /* the command, continuation lines included */
-	int status;     /* the exit status it shows */
-	ck_sbuf out;    /* stdout lines it shows */
-	ck_sbuf err;    /* stderr lines it shows */
-	int line;       /* where it is in the document */
-} example;
 
-static void rstrip(char *s)
-{
-	size_t n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-}
 
-/* Cut a trailing "# exit status N" off cmd: N, or 0 when there is none. */
-static int exit_status_of(char *cmd)
-{
-	char *hash = strrchr(cmd, '#');
-	int status, used = 0;
-	if (hash && sscanf(hash, "# exit status %d%n", &status, &used) == 1 &&
-	    hash[used + strspn(hash + used, " \t")] == '\0') {
-		*hash = '\0';
-		rstrip(cmd);
-		return status;
-	}
-	return 0;
-}
 
-/* The examples of a document: in the blocks between lines that start with
- * `open` and lines that start with `close`, each line "$ CMD" and the lines
- * after it up to the next "$ " line or the end of the block. */
-static int examples_of(example *ex, char *doc, const char *open, const char *close)
-{
-	char **lines;
-	int nlines = ck_split_lines(doc, &lines), n = 0, in_block = 0;
-	example *cur = NULL;
-	for (int i = 0; i < nlines; i++) {
-		char *l = lines[i];
-		if (!in_block) {
-			in_block = !strncmp(l, open, strlen(open));
-			continue;
-		}
-		if (!strncmp(l, close, strlen(close))) {
-			in_block = 0;
-			cur = NULL;
-			continue;
-		}
-		rstrip(l);
-		if (!strncmp(l, "$ ", 2)) {
-			cr_assert_lt(n, MAX_EXAMPLES, "too many examples");
-			cur = &ex[n++];
-			memset(cur, 0, sizeof *cur);
-			cur->line = i + 1;
-			ck_sbuf cmd = { 0 };
-			ck_sb_printf(&cmd, "%s", l + 2);
-			while (cmd.len && cmd.s[cmd.len - 1] == '\\' && i + 1 < nlines) {
-				rstrip(lines[++i]);
-				ck_sb_printf(&cmd, "\n%s", lines[i]);
-			}
-			cur->cmd = cmd.s;
-			cur->status = exit_status_of(cur->cmd);
-			continue;
-		}
-		if (!cur)
-			continue;
-		static const char marker[] = "(on stderr)";
-		size_t len = strlen(l), mlen = sizeof marker - 1;
-		if (len >= mlen && !strcmp(l + len - mlen, marker)) {
-			l[len - mlen] = '\0';
-			rstrip(l);
-			ck_sb_printf(&cur->err, "%s\n", l);
-		} else {
-			ck_sb_printf(&cur->out, "%s\n", l);
-		}
-	}
-	free(lines);
-	return n;
-}
 
-/* Text with timings and dates masked and trailing blanks cut from each line:
- * "0.032 s" reads "#.# s", "2026-11-21T10:00:00Z" reads "DATE". */
-static char *masked(const char *s)
-{
-	ck_sbuf b = { 0 };
-	ck_sb_printf(&b, "%s", "");
-	for (const char *p = s; *p;) {
-		int y, mo, d, h, mi, se, used = 0;
-		if (isdigit((unsigned char)*p) &&
-		    sscanf(p, "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &y, &mo, &d, &h, &mi, &se, &used) == 6 &&
-		    used == 20) {
-			ck_sb_printf(&b, "DATE");
-			p += used;
-			continue;
-		}
-		if (isdigit((unsigned char)*p)) {
-			const char *q = p;
-			while (isdigit((unsigned char)*q))
-				q++;
-			if (*q == '.' && isdigit((unsigned char)q[1])) {
-				q++;
-				while (isdigit((unsigned char)*q))
-					q++;
-				ck_sb_printf(&b, "#.#");
-			} else {
-				ck_sb_printf(&b, "%.*s", (int)(q - p), p);
-			}
-			p = q;
-			continue;
-		}
-		if (*p == '\n') {
-			while (b.len && (b.s[b.len - 1] == ' ' || b.s[b.len - 1] == '\t'))
-				b.s[--b.len] = '\0';
-		}
-		ck_sb_printf(&b, "%c", *p++);
-	}
-	while (b.len && isspace((unsigned char)b.s[b.len - 1]))
-		b.s[--b.len] = '\0';
-	return b.s;
-}
 
-/* A scratch directory of its own, empty. */
-static void scratch_dir(char *dir, size_t cap, const char *name)
-{
-	tk_tmp_path(dir, cap, name);
-	char cmd[1200];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	cr_assert_eq(system(cmd), 0);
-	cr_assert_eq(mkdir(dir, 0755), 0, "cannot create %s", dir);
-}
 
-static void remove_dir(const char *dir)
-{
-	char cmd[1200];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	cr_assert_eq(system(cmd), 0);
-}
 
-/* Run cmd in dir with the programs under test first on PATH and the default
- * database path (no $SLIDEDB_DB). */
-static int run_in(const char *dir, const char *cmd, char **out, char **err)
-{
-	char bin[1024], line[CMD_MAX];
-	snprintf(bin, sizeof bin, "%s", SLIDEDB_GEN);
-	*strrchr(bin, '/') = '\0';
-	char lookup_bin[1024];
-	snprintf(lookup_bin, sizeof lookup_bin, "%s", SLIDEDB_LOOKUP);
-	*strrchr(lookup_bin, '/') = '\0';
-	int len = snprintf(line, sizeof line,
-	                   "cd '%s' && PATH='%s':'%s':\"$PATH\" && export PATH && unset SLIDEDB_DB "
-	                   "&& (\n%s\n)", dir, bin, lookup_bin, cmd);
-	cr_assert(len > 0 && (size_t)len < sizeof line, "command too long");
-	return tk_run(line, NULL, out, err);
-}
 
-/* Run the examples in order in dir; each must exit as shown and print what
- * is shown. what names the document. */
-static void run_examples(const char *dir, example *ex, int n, const char *what)
-{
-	for (int i = 0; i < n; i++) {
-		char *out, *err;
-		int rc = run_in(dir, ex[i].cmd, &out, &err);
-		char *got_out = masked(out), *got_err = masked(err);
-		char *want_out = masked(ex[i].out.s ? ex[i].out.s : "");
-		char *want_err = masked(ex[i].err.s ? ex[i].err.s : "");
-		cr_expect_eq(rc, ex[i].status, "%s:%d: `%s` exited %d, the example shows %d "
-		             "(stderr: %s)", what, ex[i].line, ex[i].cmd, rc, ex[i].status, err);
-		cr_expect_str_eq(got_out, want_out, "%s:%d: `%s` printed on stdout\n%s\n"
-		                 "--- but the example shows\n%s", what, ex[i].line, ex[i].cmd, out,
-		                 ex[i].out.s ? ex[i].out.s : "");
-		cr_expect_str_eq(got_err, want_err, "%s:%d: `%s` printed on stderr\n%s\n"
-		                 "--- but the example shows\n%s", what, ex[i].line, ex[i].cmd, err,
-		                 ex[i].err.s ? ex[i].err.s : "");
-		free(got_out);
-		free(got_err);
-		free(want_out);
-		free(want_err);
-		free(out);
-		free(err);
-	}
-}
 
-static void free_examples(example *ex, int n)
-{
-	for (int i = 0; i < n; i++) {
-		free(ex[i].cmd);
-		free(ex[i].out.s);
-		free(ex[i].err.s);
-	}
-}
 
 /* ------------------------------------------------------------------ */
 /* The checks can fail                                                  */
@@ -341,21 +160,21 @@ Test(docs, matchers_tell_options_and_outputs_apart)
 	cr_assert_str_eq(opts[0], "--all-goals");
 	cr_assert_str_eq(opts[1], "--db");
 	cr_assert_str_eq(opts[2], "--x-y");
-	char *m = masked("stored 3 tables in 0.032 s  \nbuilt 2026-11-21T10:00:00Z, 181440 states\n");
+	char *m = ck_masked("stored 3 tables in 0.032 s  \nbuilt 2026-11-21T10:00:00Z, 181440 states\n");
 	cr_assert_str_eq(m, "stored 3 tables in #.# s\nbuilt DATE, 181440 states");
 	free(m);
 
 	char doc[] = "text\n```\n$ echo a \\\n  b      # exit status 3\nout\nerr    (on stderr)\n"
 	             "$ true\n```\n$ not run\n";
-	example ex[4];
-	cr_assert_eq(examples_of(ex, doc, "```", "```"), 2);
+	ck_example ex[4];
+	cr_assert_eq(ck_examples_of(ex, doc, "```", "```"), 2);
 	cr_assert_str_eq(ex[0].cmd, "echo a \\\n  b");
 	cr_assert_eq(ex[0].status, 3);
 	cr_assert_str_eq(ex[0].out.s, "out\n");
 	cr_assert_str_eq(ex[0].err.s, "err\n");
 	cr_assert_str_eq(ex[1].cmd, "true");
 	cr_assert_null(ex[1].out.s);
-	free_examples(ex, 2);
+	ck_free_examples(ex, 2);
 }
 
 /* ------------------------------------------------------------------ */
@@ -430,17 +249,17 @@ Test(docs, every_option_of_slidedb_lookup_is_documented)
 Test(docs, examples_print_what_they_show, .timeout = 120)
 {
 	char dir[512];
-	scratch_dir(dir, sizeof dir, "examples");
+	ck_scratch_dir(dir, sizeof dir, "examples");
 	char *readme = source_file("README.md");
-	static example ex[MAX_EXAMPLES];
-	int n = examples_of(ex, readme, "```", "```");
+	static ck_example ex[CK_MAX_EXAMPLES];
+	int n = ck_examples_of(ex, readme, "```", "```");
 	cr_assert_geq(n, 10, "README.md shows only %d examples", n);
-	run_examples(dir, ex, n, "README.md");
-	free_examples(ex, n);
+	ck_run_examples(dir, ex, n, "README.md");
+	ck_free_examples(ex, n);
 	free(readme);
 
 	char *err;
-	int rc = run_in(dir, "slidedb-lookup info full-3x3 pdb-4x4-b0-5-5-5", NULL, &err);
+	int rc = ck_run_in(dir, "slidedb-lookup info full-3x3 pdb-4x4-b0-5-5-5", NULL, &err);
 	cr_assert_eq(rc, 0, "the README's examples no longer build the database the man pages' "
 	             "examples use: %s", err);
 	free(err);
@@ -448,12 +267,12 @@ Test(docs, examples_print_what_they_show, .timeout = 120)
 	int total = 0;
 	for (int p = 0; p < 2; p++) {
 		char *man = man_text(pages[p]);
-		n = examples_of(ex, man, ".nf", ".fi");
-		run_examples(dir, ex, n, pages[p]);
-		free_examples(ex, n);
+		n = ck_examples_of(ex, man, ".nf", ".fi");
+		ck_run_examples(dir, ex, n, pages[p]);
+		ck_free_examples(ex, n);
 		free(man);
 		total += n;
 	}
 	cr_assert_geq(total, 3, "the man pages show only %d examples with output", total);
-	remove_dir(dir);
+	ck_remove_dir(dir);
 }
