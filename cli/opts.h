@@ -8,6 +8,11 @@
 
 enum { EXIT_USAGE = 2 };
 
+/* A constant of slidedb.h inside a help string: "W*H <= " CLI_STR(SDB_MAX_FULL_CELLS),
+ * so that the text cannot drift from the value. */
+#define CLI_STR(x) CLI_STR_(x)
+#define CLI_STR_(x) #x
+
 /* The program's name in messages; set once by main. */
 extern const char *cli_prog;
 

@@ -33,7 +33,8 @@ static const cli_option gen_options[] = {
 	{ "goal", required_argument, 'g', BUILD,
 	  "-g, --goal STATE   build for goals with STATE's blank cell (and its symmetric cells)" },
 	{ "bits", required_argument, OPT_BITS, FULL,
-	  "    --bits 8|2     8: distance and best move per state (default up to 12 cells);\n"
+	  "    --bits 8|2     8: distance and best move per state (default up to "
+	  CLI_STR(SDB_TABLE_ONLY_CELLS) " cells);\n"
 	  "                     2: the distance mod 3, a quarter of the bytes (default for 14\n"
 	  "                     cells; answers walk it)" },
 	{ "all-goals", no_argument, 'a', FULL,
@@ -88,14 +89,18 @@ static const struct command {
 	const char *example;      /* printf format: the program's name */
 } commands[] = {
 	{ "full", FULL, cmd_full, 1, 1, "full WxH [--goal STATE | --all-goals]",
-	  "every reachable state of a board of W columns and H rows, W*H <= 14: distance\n"
-	  "      and best move in a byte (up to 12 cells), or the distance mod 3 in two bits\n"
-	  "      (14 cells). With no --goal: every goal when W*H <= 10, else the standard\n"
+	  "every reachable state of a board of W columns and H rows, W*H <= "
+	  CLI_STR(SDB_MAX_FULL_CELLS) ": distance\n"
+	  "      and best move in a byte (up to " CLI_STR(SDB_TABLE_ONLY_CELLS) " cells), or the "
+	  "distance mod 3 in two bits\n"
+	  "      (" CLI_STR(SDB_MAX_FULL_CELLS) " cells). With no --goal: every goal when W*H <= 10, "
+	  "else the standard\n"
 	  "      goal (blank last)",
 	  "%s full 3x3 && slidedb-lookup 1 2 3 4 5 6 0 7 8" },
 	{ "pdb", PDB, cmd_pdb, 1, 1,
 	  "pdb WxH --partition SPEC [--blank region|min] [--goal STATE] [--name NAME] [--partial]",
-	  "an additive pattern-database set (W*H <= 16)", "%s pdb 4x4 --partition 7-8" },
+	  "an additive pattern-database set (W*H <= " CLI_STR(SDB_MAX_CELLS) ")",
+	  "%s pdb 4x4 --partition 7-8" },
 	{ "export", EXPORT, cmd_export, 1, 64, "export NAME... -o FILE.gz",
 	  "write tables (a table, a set, or full-WxH for every goal class) with metadata\n"
 	  "      and CRC, as a gzip stream", "%s export full-3x3 pdb-4x4-b0-7-8 -o tables.gz" },

@@ -105,8 +105,9 @@ static void usage(FILE *f, const struct command *only)
 	if (!only || only->bit == ANSWER)
 		fputs("Answer optimal-move questions: the distance, the best move and a whole\n"
 		      "optimal sequence of moves, named by the direction the blank travels (u d l r).\n"
-		      "Boards of up to 12 cells are read from the full tables of slidedb-gen full,\n"
-		      "and boards of 13 and 14 cells when their table is built; larger ones (4x4)\n"
+		      "Boards of up to " CLI_STR(SDB_TABLE_ONLY_CELLS) " cells are read from the full "
+		      "tables of slidedb-gen full,\nand boards of up to " CLI_STR(SDB_MAX_FULL_CELLS)
+		      " cells when their table is built; larger ones (4x4)\n"
 		      "are solved optimally by IDA* on a pattern-database set (slidedb-gen pdb), or\n"
 		      "on Manhattan distance + linear conflicts without one. A search stops after\n"
 		      "60 s unless --timeout says otherwise (0: never).\n"
