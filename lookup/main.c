@@ -23,8 +23,8 @@ enum { ANSWER = 1 << 0, CHECK = 1 << 1, RANDOM = 1 << 2, INFO = 1 << 3, VERIFY =
        DRAWING = RANDOM | STATES };
 
 /* Long-only options get codes above any character. */
-enum { OPT_ALL_BEST = 256, OPT_COUNT, OPT_ALL, OPT_LIMIT, OPT_GRID, OPT_TILES, OPT_HISTOGRAM,
-       OPT_GOAL, OPT_DISTANCE, OPT_MIN_DISTANCE, OPT_MAX_DISTANCE, OPT_BOARDS, OPT_SEED,
+enum { OPT_ALL_BEST = 256, OPT_SOLUTIONS, OPT_ALL, OPT_LIMIT, OPT_GRID, OPT_TILES, OPT_HISTOGRAM,
+       OPT_GOAL, OPT_DISTANCE, OPT_MIN_DISTANCE, OPT_MAX_DISTANCE, OPT_COUNT, OPT_SEED,
        OPT_WALK };
 
 static const cli_option lookup_options[] = {
@@ -40,8 +40,8 @@ static const cli_option lookup_options[] = {
 	  "                      'solutions' (judge formats)" },
 	{ "all-best", no_argument, OPT_ALL_BEST, ANSWER | RANDOM,
 	  "    --all-best      every first move that starts an optimal solution" },
-	{ "count", no_argument, OPT_COUNT, ANSWER,
-	  "    --count         the exact number of optimal solutions" },
+	{ "solutions", no_argument, OPT_SOLUTIONS, ANSWER,
+	  "    --solutions     the exact number of optimal solutions" },
 	{ "all", no_argument, OPT_ALL, ANSWER,
 	  "    --all           the optimal solutions themselves, in the order u < d < l < r" },
 	{ "limit", required_argument, OPT_LIMIT, ANSWER,
@@ -58,7 +58,7 @@ static const cli_option lookup_options[] = {
 	  "    --min-distance A  boards at least A moves from the goal" },
 	{ "max-distance", required_argument, OPT_MAX_DISTANCE, DRAWING,
 	  "    --max-distance B  boards at most B moves from the goal" },
-	{ "count", required_argument, OPT_BOARDS, RANDOM,
+	{ "count", required_argument, OPT_COUNT, RANDOM,
 	  "    --count N       draw N boards (default 1)" },
 	{ "seed", required_argument, OPT_SEED, RANDOM,
 	  "    --seed S        the same seed draws the same boards" },
@@ -77,21 +77,34 @@ static const cli_option lookup_options[] = {
 };
 enum { NOPTIONS = sizeof lookup_options / sizeof *lookup_options };
 
+typedef struct options {
+	const char *db_path;
+	int histogram;
+	random_opts random;
+	answer_opts answer;
+} options;
+
+/* A command's work, once its options are parsed: the words after its name
+ * (the query, the names); returns the exit code. */
+typedef int command_fn(options *o, int npos, char **pos);
+static command_fn run_answers, run_check, run_random, run_info, run_verify, run_states;
+
 static const struct command {
 	const char *name;
 	unsigned bit;
+	command_fn *run;
 	const char *synopsis, *summary;
 } commands[] = {
-	{ NULL, ANSWER, "[START [GOAL]]",
+	{ NULL, ANSWER, run_answers, "[START [GOAL]]",
 	  "the distance, best move and an optimal sequence (standard input: a batch)" },
-	{ "check", CHECK, "check [START [GOAL] MOVES]",
+	{ "check", CHECK, run_check, "check [START [GOAL] MOVES]",
 	  "judge a move sequence: optimal, longer than optimal, illegal, short" },
-	{ "random", RANDOM, "random [--distance D] [--count N]",
+	{ "random", RANDOM, run_random, "random [--distance D] [--count N]",
 	  "boards drawn uniformly at a distance from the goal" },
-	{ "info", INFO, "info [NAME...]",
+	{ "info", INFO, run_info, "info [NAME...]",
 	  "list the tables (or those named: a table, a set, or full-WxH)" },
-	{ "verify", VERIFY, "verify [NAME...]", "re-check the tables' CRC-32 and counts" },
-	{ "states", STATES, "states [--distance D | --min-distance A --max-distance B]",
+	{ "verify", VERIFY, run_verify, "verify [NAME...]", "re-check the tables' CRC-32 and counts" },
+	{ "states", STATES, run_states, "states [--distance D | --min-distance A --max-distance B]",
 	  "every state at those distances once, with its distance (a dataset)" },
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
@@ -153,34 +166,24 @@ static void usage(FILE *f, const struct command *only)
 		fprintf(f, "Example: %s states --distance 2 --size 3x3\n", cli_prog);
 }
 
-typedef struct options {
-	const char *db_path;
-	int histogram;
-	random_opts random;
-	answer_opts answer;
-} options;
-
 /* The command the words name: the first word that is not an option or an
- * option's value. A query is never a command's name. */
+ * option's value (every option has one arity in every command, so the table
+ * tells which take a value). A query is never a command's name. */
 static const struct command *find_command(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (!strcmp(a, "--"))
+		if (!strcmp(a, "--")) {
 			a = i + 1 < argc ? argv[i + 1] : "";
-		else if (a[0] == '-' && a[1] == '-') {
-			size_t len = strcspn(a + 2, "=");
-			int takes = 0;
-			for (int k = 0; k < NOPTIONS; k++)
+		} else if (a[0] == '-' && a[1] == '-') {
+			const size_t len = strcspn(a + 2, "=");
+			for (int k = 0; k < NOPTIONS && !a[2 + len]; k++)
 				if (strlen(lookup_options[k].name) == len &&
-				    !strncmp(lookup_options[k].name, a + 2, len))
-					takes |= lookup_options[k].has_arg == required_argument &&
-					         lookup_options[k].code != OPT_BOARDS;
-			/* --count takes a value only in random: skip a number after it. */
-			if (!strcmp(a, "--count") && i + 1 < argc &&
-			    strspn(argv[i + 1], "0123456789") == strlen(argv[i + 1]))
-				takes = 1;
-			i += takes && !a[2 + len];
+				    !strncmp(lookup_options[k].name, a + 2, len) &&
+				    lookup_options[k].has_arg == required_argument) {
+					i++;   /* its value */
+					break;
+				}
 			continue;
 		} else if (a[0] == '-' && a[1]) {
 			for (const char *p = a + 1; *p; p++) {
@@ -248,7 +251,7 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 				                 "solutions", optarg);
 			break;
 		case OPT_ALL_BEST: r->all_best = 1; break;
-		case OPT_COUNT: r->count = 1; break;
+		case OPT_SOLUTIONS: r->count = 1; break;
 		case OPT_ALL: r->all = 1; break;
 		case OPT_LIMIT:
 			if (!cli_parse_double(&v, optarg, 1, 1e12) || v != (double)(uint64_t)v)
@@ -272,7 +275,7 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 			if ((rc = parse_distance(&max_d, "--max-distance", optarg)) >= 0)
 				return rc;
 			break;
-		case OPT_BOARDS:
+		case OPT_COUNT:
 			if (!cli_parse_double(&v, optarg, 1, 1e15) || v != (double)(uint64_t)v)
 				return cli_usage("--count '%s' is not a positive whole number", optarg);
 			rnd->count = (uint64_t)v;
@@ -461,12 +464,11 @@ static int check_args(answerer *ans, int npos, char **pos)
 
 /* The database is missing: advice that fits the board asked, when the
  * words are a query (the library's default advice names 3x3). */
-static int missing_database(const options *o, const struct command *cmd, int npos, char **pos)
+static int missing_database(const options *o, int npos, char **pos)
 {
 	char why[1200];
 	snprintf(why, sizeof why, "%s", sdb_errdetail());
-	char *text = npos > 0 && cmd->bit & (ANSWER | CHECK)
-	             ? join_args(cmd->bit == CHECK ? npos - 1 : npos, pos) : NULL;
+	char *text = npos > 0 ? join_args(o->answer.check ? npos - 1 : npos, pos) : NULL;
 	sdb_query q;
 	char build[1024];
 	const int known = text && sdb_query_parse(&q, text, o->answer.w, o->answer.h, NULL) == 0 &&
@@ -477,6 +479,105 @@ static int missing_database(const options *o, const struct command *cmd, int npo
 	const char *path = o->db_path ? o->db_path : sdb_db_default_path();
 	return cli_fail("%s: no such database (build one for %dx%d boards with `%s`)", path,
 	                q.goal.w, q.goal.h, build);
+}
+
+/* The database read-only, or the exit code (advice that fits the board
+ * asked when it is missing). */
+static int open_database(sdb_db **db, const options *o, int npos, char **pos)
+{
+	const int err = sdb_db_open(db, o->db_path, SDB_RDONLY);
+	if (err == SDB_ENOTFOUND)
+		return missing_database(o, npos, pos);
+	return err ? cli_fail_lib(NULL) : -1;
+}
+
+/* Answers (or verdicts) of the query the words make, or of standard input. */
+static int run_answers(options *o, int npos, char **pos)
+{
+	sdb_db *db;
+	int rc = open_database(&db, o, npos, pos);
+	if (rc >= 0)
+		return rc;
+	answerer *ans = answerer_new(db, &o->answer);
+	if (!ans) {
+		rc = cli_fail("out of memory");
+	} else if (npos == 0) {
+		rc = answer_stream(ans, &o->answer);
+	} else if (o->answer.check) {
+		rc = check_args(ans, npos, pos);
+	} else {
+		char *text = join_args(npos, pos);
+		out out = { 0 };
+		rc = text ? answer_batch(ans, &out, &text, NULL, 1) : cli_fail("out of memory");
+		if (out_flush(&out, stdout) || fflush(stdout))
+			rc = cli_fail("writing the answer failed: %s", strerror(errno));
+		out_free(&out);
+		free(text);
+	}
+	answerer_free(ans);
+	sdb_db_close(db);
+	return rc;
+}
+
+static int run_check(options *o, int npos, char **pos)
+{
+	if (npos == 1)
+		return cli_usage("check needs START [GOAL] MOVES (or no words: lines from standard "
+		                 "input)");
+	/* A last word without a move letter is part of a board: MOVES is missing.
+	 * (A sequence with other characters is malformed: reported like a bad
+	 * batch line, exit 1.) */
+	if (npos > 1 && pos[npos - 1][0] && !strpbrk(pos[npos - 1], "udlrUDLR"))
+		return cli_usage("check: the last word '%s' is not a move sequence (letters u d l r; "
+		                 "'' for none)", pos[npos - 1]);
+	o->answer.check = 1;
+	return run_answers(o, npos, pos);
+}
+
+static int run_random(options *o, int npos, char **pos)
+{
+	const report_opts *r = &o->answer.report;
+	if (npos > 0)
+		return cli_usage("random takes no words: '%s'", pos[0]);
+	if (!r->json && (r->path || r->tiles || r->all_best))
+		return cli_usage("--path, --tiles and --all-best fill random's --json answers: give "
+		                 "--json too");
+	o->random.db_path = o->db_path;
+	o->random.answer = o->answer;
+	return random_run(&o->random);
+}
+
+static int run_states(options *o, int npos, char **pos)
+{
+	if (npos > 0)
+		return cli_usage("states takes no words: '%s'", pos[0]);
+	o->random.db_path = o->db_path;
+	o->random.answer = o->answer;
+	return states_run(&o->random);
+}
+
+/* info and verify: the tables the names mean (all without names). */
+static int run_catalog(options *o, int npos, char **pos, int verify)
+{
+	sdb_db *db;
+	int rc = open_database(&db, o, 0, NULL);
+	if (rc >= 0)
+		return rc;
+	const char *const *names = (const char *const *)pos;
+	rc = verify ? catalog_verify(db, names, npos, o->answer.report.json)
+	            : catalog_info(db, names, npos, o->answer.report.json, o->histogram);
+	sdb_db_close(db);
+	return rc;
+}
+
+static int run_info(options *o, int npos, char **pos)
+{
+	return run_catalog(o, npos, pos, 0);
+}
+
+static int run_verify(options *o, int npos, char **pos)
+{
+	return run_catalog(o, npos, pos, 1);
 }
 
 int main(int argc, char **argv)
@@ -497,62 +598,6 @@ int main(int argc, char **argv)
 		npos--;
 		pos++;
 	}
-	o.answer.check = cmd->bit == CHECK;
 	o.answer.progress = o.answer.threads == 1 && isatty(STDERR_FILENO);
-	if (cmd->bit == CHECK && npos == 1)
-		return cli_finish(cli_usage("check needs START [GOAL] MOVES (or no words: lines from "
-		                            "standard input)"));
-	/* A last word without a move letter is part of a board: MOVES is missing.
-	 * (A sequence with other characters is malformed: reported like a bad
-	 * batch line, exit 1.) */
-	if (cmd->bit == CHECK && npos > 1 && pos[npos - 1][0] && !strpbrk(pos[npos - 1], "udlrUDLR"))
-		return cli_finish(cli_usage("check: the last word '%s' is not a move sequence (letters "
-		                            "u d l r; '' for none)", pos[npos - 1]));
-	if (cmd->bit == RANDOM) {
-		const report_opts *r = &o.answer.report;
-		if (npos > 0)
-			return cli_finish(cli_usage("random takes no words: '%s'", pos[0]));
-		if (!r->json && (r->path || r->tiles || r->all_best))
-			return cli_finish(cli_usage("--path, --tiles and --all-best fill random's --json "
-			                            "answers: give --json too"));
-		o.random.db_path = o.db_path;
-		o.random.answer = o.answer;
-		return cli_finish(random_run(&o.random));
-	}
-	if (cmd->bit == STATES) {
-		if (npos > 0)
-			return cli_finish(cli_usage("states takes no words: '%s'", pos[0]));
-		o.random.db_path = o.db_path;
-		o.random.answer = o.answer;
-		return cli_finish(states_run(&o.random));
-	}
-	sdb_db *db;
-	rc = sdb_db_open(&db, o.db_path, SDB_RDONLY);
-	if (rc == SDB_ENOTFOUND)
-		return cli_finish(missing_database(&o, cmd, npos, pos));
-	if (rc)
-		return cli_finish(cli_fail_lib(NULL));
-	answerer *ans = answerer_new(db, &o.answer);
-	if (!ans) {
-		rc = cli_fail("out of memory");
-	} else if (cmd->bit == INFO) {
-		rc = catalog_info(db, (const char *const *)pos, npos, o.answer.report.json, o.histogram);
-	} else if (cmd->bit == VERIFY) {
-		rc = catalog_verify(db, (const char *const *)pos, npos, o.answer.report.json);
-	} else if (npos == 0) {
-		rc = answer_stream(ans, &o.answer);
-	} else if (cmd->bit == CHECK) {
-		rc = check_args(ans, npos, pos);
-	} else {
-		char *text = join_args(npos, pos);
-		out out = { 0 };
-		rc = text ? answer_batch(ans, &out, &text, NULL, 1) : cli_fail("out of memory");
-		if (out_flush(&out, stdout) || fflush(stdout))
-			rc = cli_fail("writing the answer failed: %s", strerror(errno));
-		out_free(&out);
-		free(text);
-	}
-	answerer_free(ans);
-	sdb_db_close(db);
-	return cli_finish(rc);
+	return cli_finish(cmd->run(&o, npos, pos));
 }

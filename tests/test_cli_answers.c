@@ -1,5 +1,5 @@
 /* End-to-end tests of the richer answers of slidedb-lookup: every optimal
- * first move (--all-best), the number of optimal solutions (--count), the
+ * first move (--all-best), the number of optimal solutions (--solutions), the
  * solutions themselves (--all, --limit), the tiles that slide (--tiles),
  * boards drawn as grids (--grid); the judge (check), the board generator
  * (random), the histogram of info, and the usage errors of the new options.
@@ -407,7 +407,7 @@ enum { F_BEST = 1, F_COUNT = 2, F_ALL = 4, F_TILES = 8 };
 static const char *flag_opts(int flags, char *buf, size_t cap)
 {
 	snprintf(buf, cap, "%s%s%s%s", flags & F_BEST ? " --all-best" : "",
-	         flags & F_COUNT ? " --count" : "", flags & F_ALL ? " --all" : "",
+	         flags & F_COUNT ? " --solutions" : "", flags & F_ALL ? " --all" : "",
 	         flags & F_TILES ? " --tiles" : "");
 	return buf;
 }
@@ -770,7 +770,7 @@ static sdb_board json_grid(const char *p, int w, int h, char blank, const char *
 }
 
 /* ------------------------------------------------------------------ */
-/* 1. --all-best, --count, --all, --tiles against the BFS                  */
+/* 1. --all-best, --solutions, --all, --tiles against the BFS                 */
 
 /* Four goals: the blank in the standard corner, in the centre, on an edge
  * (a turned table) and in the opposite corner with the tiles reversed (a
@@ -837,9 +837,9 @@ Test(answers, all_lists_the_first_limit_solutions_default_100)
 	for (size_t k = 0; k < sizeof limits / sizeof *limits; k++) {
 		char where[64];
 		snprintf(where, sizeof where, "--limit %llu", (unsigned long long)limits[k]);
-		char *out = k ? run_ok(db, NULL, "--size 2x5 --json --all --count --all-best --limit %llu "
+		char *out = k ? run_ok(db, NULL, "--size 2x5 --json --all --solutions --all-best --limit %llu "
 		                       "'%s'", (unsigned long long)limits[k], s.s)
-		              : run_ok(db, NULL, "--size 2x5 --json --all --count --all-best '%s'", s.s);
+		              : run_ok(db, NULL, "--size 2x5 --json --all --solutions --all-best '%s'", s.s);
 		cr_assert_eq(tk_lines(out), 1, "%s: '%s'", where, out);
 		check_rich_json(out, &o, &start, F_ALL | F_COUNT | F_BEST, limits[k], where);
 		free(out);
@@ -919,7 +919,7 @@ Test(answers, seed_document_example)
 	sdb_board goal = ck_std_goal(3, 3), start = ck_parse_board("1 2 3 x 4 6 7 5 8", 3, 3);
 	oracle_init(&o, &goal);
 	/* By hand: r slides 4, d slides 5, r slides 8; any other 3 moves miss. */
-	char *out = run_ok(db, NULL, "--all-best --count --all --tiles 1 2 3 x 4 6 7 5 8");
+	char *out = run_ok(db, NULL, "--all-best --solutions --all --tiles 1 2 3 x 4 6 7 5 8");
 	cr_assert_eq(tk_lines(out), 1, "'%s'", out);
 	out[strlen(out) - 1] = '\0';
 	check_rich_text(out, &o, &start, F_BEST | F_COUNT | F_ALL | F_TILES, 100, "seed");
@@ -933,7 +933,7 @@ Test(answers, seed_document_example)
 		          v ? v : "(missing)", want[k][1]);
 	}
 	free(out);
-	out = run_ok(db, NULL, "--json --all-best --count --all --tiles '%s'", "1 2 3 x 4 6 7 5 8");
+	out = run_ok(db, NULL, "--json --all-best --solutions --all --tiles '%s'", "1 2 3 x 4 6 7 5 8");
 	cr_assert(strstr(out, "\"tiles\":[4,5,8]") && strstr(out, "\"best_moves\":\"r\"") &&
 	          strstr(out, "\"solutions\":1") && strstr(out, "\"all_moves\":[\"rdr\"]"),
 	          "'%s'", out);
@@ -953,8 +953,8 @@ Test(answers, threads_give_the_same_answers)
 	oracle_init(&o, &goal);
 	make_starts(&o, starts, N, 4u);
 	char *in = query_lines(starts, N, &goal);
-	char *one = run_ok(db, in, "--json --count --all-best --all --limit 5 --tiles");
-	char *two = run_ok(db, in, "--json --count --all-best --all --limit 5 --tiles -t 2");
+	char *one = run_ok(db, in, "--json --solutions --all-best --all --limit 5 --tiles");
+	char *two = run_ok(db, in, "--json --solutions --all-best --all --limit 5 --tiles -t 2");
 	cr_assert_str_eq(one, two, "answers differ on 2 threads");
 	char **lines;
 	cr_assert_eq(ck_split_lines(two, &lines), N);

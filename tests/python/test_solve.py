@@ -89,7 +89,7 @@ def test_agrees_with_cli(db, db_path):
     queries += [(GOAL, GOAL), ("8 6 7 2 5 4 3 0 1", GOAL), ("1 2 3 4 0 5", "1 2 3 4 5 0")]
     text = "".join(f"{s} ; {g}\n" for s, g in queries)
     for flags, kw in [((), {}), (("--path", "--tiles"), {"path": True, "tiles": True}),
-                      (("--all-best", "--count", "--all", "--limit", "5"),
+                      (("--all-best", "--solutions", "--all", "--limit", "5"),
                        {"all_best": True, "count": True, "all": True, "limit": 5})]:
         cli = lookup_json(db_path, "--json", *flags, input=text)
         assert len(cli) == len(queries)
@@ -146,7 +146,7 @@ def test_wrong_types(db):
 def test_search_4x4(db15, db15_path):
     start = "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15"
     a = db15.solve(start, count=True)
-    want = lookup_json(db15_path, "--json", "--count", start)[0]
+    want = lookup_json(db15_path, "--json", "--solutions", start)[0]
     assert a.to_dict() == want and a.method == "search"
     assert a.heuristic_name == "pdb-4x4-b0-5-5-5" and a.nodes >= 1 and a.distance == 2
     hard = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1"   # 80 moves, one of the hardest
