@@ -206,12 +206,12 @@ static const struct command *find_command(int argc, char **argv)
 	return &commands[0];
 }
 
-static int parse_distance(int *d, const char *opt, const char *text)
+/* A number of moves for a request's field; the library judges its range. */
+static int parse_moves(int *d, const char *opt, const char *text)
 {
 	long v;
-	if (!cli_parse_long(&v, text, 0, SDB_MAX_DISTANCE - 1))
-		return cli_usage("%s '%s' is not a number of moves from 0 to %d", opt, text,
-		                 SDB_MAX_DISTANCE - 1);
+	if (!cli_parse_long(&v, text, 0, INT32_MAX))
+		return cli_usage("%s '%s' is not a number of moves", opt, text);
 	*d = (int)v;
 	return -1;
 }
@@ -221,8 +221,8 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 {
 	answer_opts *a = &o->answer;
 	report_opts *r = &a->report;
-	random_opts *rnd = &o->random;
-	int min_d = -1, max_d = -1, rc;
+	sdb_random_request *req = &o->random.req;
+	int rc;
 	double v;
 	long n;
 	int c;
@@ -261,37 +261,34 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 		case OPT_GRID: r->grid = 1; break;
 		case OPT_TILES: r->tiles = 1; break;
 		case OPT_HISTOGRAM: o->histogram = 1; break;
-		case OPT_GOAL: rnd->goal_text = optarg; break;
+		case OPT_GOAL: o->random.goal_text = optarg; break;
 		case OPT_DISTANCE:
-			if ((rc = parse_distance(&min_d, "--distance", optarg)) >= 0)
+			if ((rc = parse_moves(&req->distance, "--distance", optarg)) >= 0)
 				return rc;
-			max_d = min_d;
 			break;
 		case OPT_MIN_DISTANCE:
-			if ((rc = parse_distance(&min_d, "--min-distance", optarg)) >= 0)
+			if ((rc = parse_moves(&req->min_distance, "--min-distance", optarg)) >= 0)
 				return rc;
 			break;
 		case OPT_MAX_DISTANCE:
-			if ((rc = parse_distance(&max_d, "--max-distance", optarg)) >= 0)
+			if ((rc = parse_moves(&req->max_distance, "--max-distance", optarg)) >= 0)
 				return rc;
 			break;
 		case OPT_COUNT:
 			if (!cli_parse_double(&v, optarg, 1, 1e15) || v != (double)(uint64_t)v)
 				return cli_usage("--count '%s' is not a positive whole number", optarg);
-			rnd->count = (uint64_t)v;
+			req->count = (uint64_t)v;
 			break;
 		case OPT_SEED:
 			if (!cli_parse_double(&v, optarg, 0, 9.2e18) || v != (double)(uint64_t)v ||
 			    strspn(optarg, "0123456789") != strlen(optarg))
 				return cli_usage("--seed '%s' is not a whole number", optarg);
-			rnd->seed = strtoull(optarg, NULL, 10);
-			rnd->seed_given = 1;
+			req->seed = strtoull(optarg, NULL, 10);
+			req->seed_given = 1;
 			break;
 		case OPT_WALK:
-			if (!cli_parse_long(&n, optarg, 0, 1000000))
-				return cli_usage("--walk '%s' is not a number of moves from 0 to 1000000",
-				                 optarg);
-			rnd->walk = (int)n;
+			if ((rc = parse_moves(&req->walk, "--walk", optarg)) >= 0)
+				return rc;
 			break;
 		case 't':
 			if (!cli_parse_long(&n, optarg, 1, 1024))
@@ -329,16 +326,8 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 		r->limit = 100;
 	if (o->histogram && r->json)
 		return cli_usage("--histogram draws a chart: with --json the counts are in \"counts\"");
-	if ((min_d >= 0) != (max_d >= 0)) {   /* one end given: the other is open */
-		if (min_d < 0)
-			min_d = 0;
-		else
-			max_d = SDB_MAX_DISTANCE - 1;
-	}
-	if (min_d > max_d)
-		return cli_usage("--min-distance %d is above --max-distance %d", min_d, max_d);
-	rnd->min_distance = min_d;
-	rnd->max_distance = max_d;
+	if ((cmd->bit & DRAWING) && sdb_random_check(req))
+		return cli_usage("%s", sdb_errdetail());
 	return -1;
 }
 
@@ -587,7 +576,7 @@ int main(int argc, char **argv)
 	 * without a pattern-database set can take hours. */
 	options o = { .answer = { .threads = 1, .limits = { .timeout = DEFAULT_TIMEOUT },
 	                          .limit_hint = "--timeout 0 lifts the limit" },
-	              .random = { .walk = -1, .count = 1 } };
+	              .random = { .req = SDB_RANDOM_REQUEST_INIT } };
 	const struct command *cmd = find_command(argc, argv);
 	int rc = parse_options(&o, cmd, argc, argv);
 	if (rc >= 0)

@@ -29,22 +29,6 @@ int random_goal(sdb_board *goal, const random_opts *r)
 	return -1;
 }
 
-static uint64_t fresh_seed(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	uint64_t s = (uint64_t)ts.tv_sec * 1000000007u ^ (uint64_t)ts.tv_nsec ^
-	             (uint64_t)getpid() << 32;
-	FILE *f = fopen("/dev/urandom", "rb");
-	if (f) {
-		uint64_t u;
-		if (fread(&u, sizeof u, 1, f) == 1)
-			s ^= u;
-		fclose(f);
-	}
-	return s >> 1;   /* positive as a signed 64-bit number too, for JSON readers */
-}
-
 /* Write the boards of one chunk. */
 static int write_boards(out *o, const random_opts *r, const sdb_db *db, const sdb_board *goal,
                         const sdb_board *boards, int n, uint64_t first)
@@ -88,36 +72,28 @@ int random_run(const random_opts *r)
 	if (rc >= 0)
 		return rc;
 	rc = 0;
-	const int by_distance = r->min_distance >= 0;
-	if (r->walk >= 0 && by_distance)
-		return cli_usage("--walk draws a random walk: it does not combine with --distance, "
-		                 "--min-distance or --max-distance");
+	int lo, hi;
+	sdb_random_range(&r->req, &lo, &hi);
 	sdb_db *db = NULL;
-	if ((by_distance || r->answer.report.json) &&
-	    sdb_db_open(&db, r->db_path, SDB_RDONLY))
-		return cli_fail_lib(NULL);
-	sdb_sampler *sampler = NULL;
-	if (r->walk < 0 &&
-	    sdb_sampler_open(&sampler, db, &goal, r->min_distance, r->max_distance)) {
+	sdb_random *rd = NULL;
+	if (((lo >= 0 || r->answer.report.json) && sdb_db_open(&db, r->db_path, SDB_RDONLY)) ||
+	    sdb_random_open(&rd, db, &goal, &r->req)) {
+		rc = cli_fail_lib(NULL);
 		sdb_db_close(db);
-		return cli_fail_lib(NULL);
+		return rc;
 	}
-	const uint64_t seed = r->seed_given ? r->seed : fresh_seed();
-	if (!r->seed_given && isatty(STDERR_FILENO))
+	const uint64_t seed = sdb_random_seed(rd);
+	if (!r->req.seed_given && isatty(STDERR_FILENO))
 		cli_note("seed %llu (--seed %llu draws these boards again)",
 		         (unsigned long long)seed, (unsigned long long)seed);
-	sdb_rng rng;
-	sdb_rng_seed(&rng, seed);
 	static sdb_board boards[CHUNK];
 	out o = { 0 };
-	for (uint64_t done = 0; !rc && done < r->count;) {
-		const int n = r->count - done < CHUNK ? (int)(r->count - done) : CHUNK;
-		if (sampler && sdb_sampler_draw(sampler, boards, (size_t)n, &rng)) {
+	for (uint64_t done = 0; !rc && done < r->req.count;) {
+		const int n = r->req.count - done < CHUNK ? (int)(r->req.count - done) : CHUNK;
+		if (sdb_random_draw(rd, boards, (size_t)n)) {
 			rc = cli_fail_lib(NULL);
 			break;
-		} else if (!sampler)
-			for (int i = 0; i < n; i++)
-				sdb_random_walk(&boards[i], &goal, r->walk, &rng);
+		}
 		rc = write_boards(&o, r, db, &goal, boards, n, done);
 		done += (uint64_t)n;
 		if (o.len >= FLUSH_AT && out_flush(&o, stdout))
@@ -126,7 +102,7 @@ int random_run(const random_opts *r)
 	if (!rc && (out_flush(&o, stdout) || fflush(stdout)))
 		rc = cli_fail("writing the boards failed: %s", strerror(errno));
 	out_free(&o);
-	sdb_sampler_close(sampler);
+	sdb_random_close(rd);
 	sdb_db_close(db);
 	return rc;
 }

@@ -9,11 +9,8 @@
 typedef struct random_opts {
 	const char *db_path;
 	const char *goal_text;        /* --goal, or NULL */
-	int min_distance, max_distance;   /* -1, -1: any */
-	int walk;                     /* --walk N, or -1 */
-	uint64_t count;               /* boards to draw */
-	uint64_t seed;
-	int seed_given;
+	sdb_random_request req;       /* distance or range, walk, count, seed: the library's
+	                                 rules (sdb_random_check) */
 	answer_opts answer;           /* --size, --json and the answer's fields */
 } random_opts;
 

@@ -57,8 +57,9 @@ int states_run(const random_opts *r)
 		return rc;
 	sdb_db *db = NULL;
 	sdb_states *st = NULL;
-	if (sdb_db_open(&db, r->db_path, SDB_RDONLY) ||
-	    sdb_states_open(&st, db, goal, r->min_distance, r->max_distance)) {
+	int lo, hi;
+	sdb_random_range(&r->req, &lo, &hi);
+	if (sdb_db_open(&db, r->db_path, SDB_RDONLY) || sdb_states_open(&st, db, goal, lo, hi)) {
 		int rc = cli_fail_lib(NULL);
 		sdb_db_close(db);
 		return rc;

@@ -768,6 +768,61 @@ SDB_API uint64_t sdb_sampler_population(const sdb_sampler *s);
 /** @brief Close a sampler. NULL is ok. */
 SDB_API void sdb_sampler_close(sdb_sampler *s);
 
+/** @brief A request for random boards, as every front end takes one: a
+ * distance, or a range of distances, or a random walk; how many boards; a
+ * seed. Start from #SDB_RANDOM_REQUEST_INIT and set what was asked: the
+ * rules (sdb_random_check()) are the library's, so a request gets one
+ * verdict whatever the front end and the order of its options. */
+typedef struct sdb_random_request {
+	unsigned version;      /**< #SDB_RANDOM_REQUEST_VERSION */
+	int distance;          /**< exactly this many moves from the goal, or -1 */
+	int min_distance;      /**< at least this many (alone: no most), or -1 */
+	int max_distance;      /**< at most this many (alone: from 0), or -1 */
+	int walk;              /**< scramble by a random walk of this many moves
+	                            instead of drawing at a distance, or -1 */
+	uint64_t count;        /**< how many boards (at least 1) */
+	uint64_t seed;         /**< the generator's seed, when seed_given */
+	int seed_given;        /**< 0: a fresh seed (sdb_random_seed() tells it) */
+} sdb_random_request;
+#define SDB_RANDOM_REQUEST_VERSION 1
+#define SDB_RANDOM_REQUEST_INIT { SDB_RANDOM_REQUEST_VERSION, -1, -1, -1, -1, 1, 0, 0 }
+/** The longest random walk a request may ask. */
+#define SDB_MAX_WALK 1000000
+
+/** @brief The one validation of a random request: a distance and a range
+ * do not combine, a walk combines with neither, the least distance is at
+ * most the most, distances are 0 .. #SDB_MAX_DISTANCE - 1, a walk 0 ..
+ * #SDB_MAX_WALK, the count at least 1. No database needed: what a front end
+ * reports as a usage error (a 400).
+ * @return 0, or #SDB_EINVAL with the rule broken in sdb_errdetail(). */
+SDB_API int sdb_random_check(const sdb_random_request *r);
+
+/** @brief The distances a request asks: @p lo .. @p hi, or -1, -1 for any
+ * (as sdb_sampler_open() and sdb_states_open() take them). */
+SDB_API void sdb_random_range(const sdb_random_request *r, int *lo, int *hi);
+
+/** @brief Random boards as a request asks them. */
+typedef struct sdb_random sdb_random;
+
+/** @brief Check @p r and prepare its draw for @p goal: a sampler at the
+ * distances asked (as sdb_sampler_open()), or a random walk; the seed given,
+ * or a fresh one.
+ * @return 0, #SDB_EINVAL (as sdb_random_check(), or a range that holds no
+ * state), #SDB_ENOTFOUND, #SDB_ETOOBIG, #SDB_ENOMEM (as sdb_sampler_open()). */
+SDB_API int sdb_random_open(sdb_random **rd, const sdb_db *db, const sdb_board *goal,
+                            const sdb_random_request *r);
+
+/** @brief The seed a draw uses (the one given, or the fresh one): the same
+ * seed gives the same boards on every machine. */
+SDB_API uint64_t sdb_random_seed(const sdb_random *rd);
+
+/** @brief The next @p n boards of the draw.
+ * @return 0, or #SDB_ECORRUPT (as sdb_sampler_draw()). */
+SDB_API int sdb_random_draw(sdb_random *rd, sdb_board *boards, size_t n);
+
+/** @brief Close a draw. NULL is ok. */
+SDB_API void sdb_random_close(sdb_random *rd);
+
 /** @brief Lists every state at chosen distances from a goal, once each. */
 typedef struct sdb_states sdb_states;
 

@@ -1,0 +1,125 @@
+/* Random-board requests: the one owner of their rules. A request says a
+ * distance, or a range of distances, or a random walk, how many boards and
+ * which seed; slidedb-lookup, slidedb-serve and Python fill one from their
+ * own spellings and call sdb_random_check() and sdb_random_open(), so one
+ * request gets one verdict everywhere. */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "answer/answer.h"
+
+struct sdb_random {
+	sdb_board goal;
+	sdb_sampler *sampler;      /* NULL: a walk */
+	int walk;
+	uint64_t seed;
+	sdb_rng rng;
+};
+
+int sdb_random_check(const sdb_random_request *r)
+{
+	if (r->version != SDB_RANDOM_REQUEST_VERSION)
+		return sdbi_fail(SDB_EINVAL, "a random request of version %u (this slidedb reads "
+		                "version %u)", r->version, SDB_RANDOM_REQUEST_VERSION);
+	const int ranged = r->min_distance >= 0 || r->max_distance >= 0;
+	if (r->distance >= 0 && ranged)
+		return sdbi_fail(SDB_EINVAL, "an exact distance and a range of distances do not "
+		                 "combine: give one");
+	if (r->walk >= 0 && (r->distance >= 0 || ranged))
+		return sdbi_fail(SDB_EINVAL, "a random walk does not combine with a distance: it "
+		                 "scrambles instead of drawing at a distance");
+	const int values[3] = { r->distance, r->min_distance, r->max_distance };
+	for (int i = 0; i < 3; i++)
+		if (values[i] < -1 || values[i] >= SDB_MAX_DISTANCE)
+			return sdbi_fail(SDB_EINVAL, "a distance of %d moves: distances run from 0 to %d",
+			                 values[i], SDB_MAX_DISTANCE - 1);
+	if (r->min_distance >= 0 && r->max_distance >= 0 && r->min_distance > r->max_distance)
+		return sdbi_fail(SDB_EINVAL, "the least distance %d is above the most %d",
+		                 r->min_distance, r->max_distance);
+	if (r->walk < -1 || r->walk > SDB_MAX_WALK)
+		return sdbi_fail(SDB_EINVAL, "a walk of %d moves: walks run from 0 to %d", r->walk,
+		                 SDB_MAX_WALK);
+	if (r->count < 1)
+		return sdbi_fail(SDB_EINVAL, "a count of 0 boards: draw at least one");
+	return sdbi_done(SDB_OK);
+}
+
+void sdb_random_range(const sdb_random_request *r, int *lo, int *hi)
+{
+	*lo = *hi = -1;   /* any distance */
+	if (r->distance >= 0) {
+		*lo = *hi = r->distance;
+	} else if (r->min_distance >= 0 || r->max_distance >= 0) {
+		/* one end of a range alone leaves the other open */
+		*lo = r->min_distance >= 0 ? r->min_distance : 0;
+		*hi = r->max_distance >= 0 ? r->max_distance : SDB_MAX_DISTANCE - 1;
+	}
+}
+
+/* A seed no two runs share: the clock, the process and /dev/urandom. Kept
+ * below 2^63, so that JSON readers with signed 64-bit integers read it. */
+static uint64_t fresh_seed(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint64_t s = (uint64_t)ts.tv_sec * 1000000007u ^ (uint64_t)ts.tv_nsec ^
+	             (uint64_t)getpid() << 32, u;
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (read(fd, &u, sizeof u) == (ssize_t)sizeof u)
+			s ^= u;
+		close(fd);
+	}
+	return s >> 1;
+}
+
+int sdb_random_open(sdb_random **out, const sdb_db *db, const sdb_board *goal,
+                    const sdb_random_request *r)
+{
+	*out = NULL;
+	int err = sdb_random_check(r);
+	if (err)
+		return err;
+	sdb_random *rd = calloc(1, sizeof *rd);
+	if (!rd)
+		return sdbi_fail(SDB_ENOMEM, "out of memory");
+	rd->goal = *goal;
+	rd->walk = r->walk;
+	if (r->walk < 0) {
+		int lo, hi;
+		sdb_random_range(r, &lo, &hi);
+		err = sdb_sampler_open(&rd->sampler, db, goal, lo, hi);
+	}
+	if (err) {
+		free(rd);
+		return err;
+	}
+	rd->seed = r->seed_given ? r->seed : fresh_seed();
+	sdb_rng_seed(&rd->rng, rd->seed);
+	*out = rd;
+	return sdbi_done(SDB_OK);
+}
+
+uint64_t sdb_random_seed(const sdb_random *rd)
+{
+	return rd->seed;
+}
+
+int sdb_random_draw(sdb_random *rd, sdb_board *boards, size_t n)
+{
+	if (rd->sampler)
+		return sdb_sampler_draw(rd->sampler, boards, n, &rd->rng);
+	for (size_t i = 0; i < n; i++)
+		sdb_random_walk(&boards[i], &rd->goal, rd->walk, &rd->rng);
+	return sdbi_done(SDB_OK);
+}
+
+void sdb_random_close(sdb_random *rd)
+{
+	if (rd) {
+		sdb_sampler_close(rd->sampler);
+		free(rd);
+	}
+}
