@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "answer.h"
 #include "opts.h"
@@ -30,11 +31,94 @@ typedef struct job {
 	char *why;     /* the reason of a failed query (malloc'ed) */
 } job;
 
-/* Keep the library's reason of a failure (batches are mostly good queries:
- * no room for reasons in every job). */
-static void keep_reason(job *j)
+/* What stopped a query's searches, when the library's own limits did not. */
+enum { QUERY_NODES = 16, QUERY_TIME };
+
+/* A query's poll: its searches' nodes, counted into the request's budget and
+ * against the query's own limits. The library bounds each search; a query
+ * may take two (the answer, then the optimal sequences of all=1) or more
+ * (a checked sequence's end), and its limits bound them together. */
+typedef struct query_poll {
+	const answerer *a;
+	uint64_t nodes;     /* of the query's searches so far */
+	uint64_t seen;      /* of the search under way, already in nodes */
+	double last;        /* its last progress report's seconds */
+	double started;
+	int why;            /* QUERY_*, a budget state, or 0 */
+} query_poll;
+
+static double now(void)
 {
-	j->why = strdup(sdb_errdetail());
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int poll_query(void *ctx, const sdb_search_progress *p)
+{
+	query_poll *qp = ctx;
+	if (p->nodes < qp->seen || p->seconds < qp->last)   /* the library's next search */
+		qp->seen = 0;
+	const uint64_t delta = p->nodes - qp->seen;
+	qp->nodes += delta;
+	qp->seen = p->nodes;
+	qp->last = p->seconds;
+	const sdb_solve_limits *l = &qp->a->opts.limits;
+	budget *b = qp->a->opts.budget;
+	if (b) {
+		budget_add_nodes(b, delta);
+		if ((qp->why = budget_check(b)))
+			return 1;
+	}
+	/* (strictly over: a single search meets the library's own limit first,
+	 * with its own words) */
+	if (l->max_nodes && qp->nodes > l->max_nodes)
+		return qp->why = QUERY_NODES;
+	if (l->timeout > 0 && now() - qp->started > l->timeout)
+		return qp->why = QUERY_TIME;
+	return 0;
+}
+
+/* A search of the query ended: its nodes not yet counted (a searched
+ * answer says how many it took). */
+static void search_done(query_poll *qp, const sdb_answer *ans)
+{
+	if (ans->method == SDB_METHOD_SEARCH && ans->nodes > qp->seen) {
+		qp->nodes += ans->nodes - qp->seen;
+		if (qp->a->opts.budget)
+			budget_add_nodes(qp->a->opts.budget, ans->nodes - qp->seen);
+	}
+	qp->seen = 0;
+	qp->last = 0;
+}
+
+/* The reason a query's searches were stopped by its poll, or the library's. */
+static void stop_reason(const answerer *a, const query_poll *qp, char *buf, size_t cap)
+{
+	const sdb_solve_limits *l = &a->opts.limits;
+	const double s = now() - qp->started;
+	if (qp->why == QUERY_NODES)
+		snprintf(buf, cap, "search stopped at its limit of %llu nodes (%.1f s, its searches "
+		         "together)", (unsigned long long)l->max_nodes, s);
+	else if (qp->why == QUERY_TIME)
+		snprintf(buf, cap, "search stopped at its time limit of %g s (%llu nodes, its searches "
+		         "together)", l->timeout, (unsigned long long)qp->nodes);
+	else if (qp->why)
+		budget_reason(a->opts.budget, buf, cap);
+	else
+		report_reword(buf, cap, sdb_errdetail(), a->opts.words);
+}
+
+/* Keep the reason of a failure (batches are mostly good queries: no room
+ * for reasons in every job). */
+static void keep_reason(const answerer *a, job *j, const query_poll *qp)
+{
+	char why[1024];
+	if (qp)
+		stop_reason(a, qp, why, sizeof why);
+	else
+		report_reword(why, sizeof why, sdb_errdetail(), a->opts.words);
+	j->why = strdup(why);
 }
 
 answerer *answerer_new(const sdb_db *db, const answer_opts *opts)
@@ -95,23 +179,45 @@ static int add_sequence(void *ctx, const char *moves)
 	return 0;
 }
 
+/* The query's searches, within its limits and the request's budget. */
+static int search(answerer *a, job *j, query_poll *qp)
+{
+	const report_opts *r = &a->opts.report;
+	sdb_answer_opts opts = { .want_moves = 1, .limits = a->opts.limits,
+	                         .want_best_moves = r->all_best, .want_count = r->count };
+	opts.limits.poll = poll_query;
+	opts.limits.poll_ctx = qp;
+	if (a->opts.check)
+		return sdb_check_moves(&j->c, a->db, &j->q.start, &j->q.goal, j->moves, &opts);
+	int err = sdb_answer_query(&j->a, a->db, &j->q.start, &j->q.goal, &opts);
+	search_done(qp, &j->a);
+	if (err || !r->all || !j->a.solvable)
+		return err;
+	sdb_answer again;
+	err = sdb_answer_paths(&again, a->db, &j->q.start, &j->q.goal, r->limit, &opts,
+	                       add_sequence, &j->all);
+	if (!err)
+		search_done(qp, &again);
+	return err;
+}
+
 static void solve(answerer *a, job *j)
 {
 	if (j->err)
 		return;
-	const report_opts *r = &a->opts.report;
-	const sdb_answer_opts opts = { .want_moves = 1, .limits = a->opts.limits,
-	                               .want_best_moves = r->all_best, .want_count = r->count };
-	if (a->opts.check)
-		j->err = sdb_check_moves(&j->c, a->db, &j->q.start, &j->q.goal, j->moves, &opts);
-	else
-		j->err = sdb_answer_query(&j->a, a->db, &j->q.start, &j->q.goal, &opts);
-	if (!j->err && r->all && j->a.solvable)
-		j->err = sdb_answer_paths(NULL, a->db, &j->q.start, &j->q.goal, r->limit, &opts,
-		                          add_sequence, &j->all);
+	query_poll qp = { .a = a, .started = now() };
+	budget *b = a->opts.budget;
+	if (b && budget_spent(b)) {
+		j->err = ANSWER_ESPENT;
+		qp.why = budget_spent(b);
+	} else {
+		j->err = search(a, j, &qp);
+	}
 	out_char(&j->all, '\0');   /* a string, also when empty */
+	if (j->err && qp.why >= BUDGET_NODES && qp.why <= BUDGET_ABANDONED)
+		j->err = ANSWER_ESPENT;
 	if (j->err)
-		keep_reason(j);
+		keep_reason(a, j, j->err == SDB_ELIMIT || j->err == ANSWER_ESPENT ? &qp : NULL);
 }
 
 /* A note of the library (a weaker heuristic, and how to build a better
@@ -162,7 +268,7 @@ static void parse(answerer *a, job *j)
 	j->err = a->opts.check ? parse_check(a, j)
 	         : sdb_query_parse(&j->q, j->text, a->opts.w, a->opts.h, a->db);
 	if (j->err && !j->why)
-		keep_reason(j);
+		keep_reason(a, j, NULL);
 }
 
 static void job_free(job *j)
@@ -180,6 +286,19 @@ int answer_one(answerer *a, out *o, const char *query)
 	parse(a, &j);
 	solve(a, &j);
 	report(a, o, &j);
+	int err = j.err;
+	job_free(&j);
+	return err;
+}
+
+int answer_query(answerer *a, sdb_answer *ans, const sdb_query *q, char *why, size_t cap)
+{
+	job j;
+	memset(&j, 0, sizeof j);
+	j.q = *q;
+	solve(a, &j);
+	*ans = j.a;
+	snprintf(why, cap, "%s", j.why ? j.why : "out of memory");
 	int err = j.err;
 	job_free(&j);
 	return err;

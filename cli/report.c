@@ -440,3 +440,16 @@ void report_error(out *o, const report_opts *r, int line, const char *input, con
 	out_json_str(o, msg);
 	out_str(o, "}\n");
 }
+
+void report_reword(char *buf, size_t cap, const char *msg, const char *const (*words)[2])
+{
+	snprintf(buf, cap, "%s", msg);
+	for (; words && (*words)[0]; words++) {
+		char *at = strstr(buf, (*words)[0]);
+		if (!at)
+			continue;
+		char rest[1024];
+		snprintf(rest, sizeof rest, "%s", at + strlen((*words)[0]));
+		snprintf(at, cap - (size_t)(at - buf), "%s%s", (*words)[1], rest);
+	}
+}

@@ -17,6 +17,7 @@ environment); the helpers are test_api's.
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -116,3 +117,28 @@ def test_json_is_utf8_from_lookup(hostile):
                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=120)
     assert r.returncode == 1
     json_lines(r.stdout)
+
+
+# --- A query's limits bound its searches together
+
+# 4x4, 36 moves: Manhattan distance with linear conflicts finds the answer and
+# its best moves in 239,381 nodes; listing its optimal sequences (all=1) takes a
+# second search of more than 160,000 nodes.
+WALKED_4X4 = "8 3 7 4 1 0 5 10 9 2 14 12 6 13 15 11"
+
+
+def test_query_limit_covers_all_its_searches(hostile):
+    """--max-nodes bounds a query, not each of the library calls that answer it:
+    all_best=1&all=1 under a limit that the answer alone meets is a 422."""
+    with serving(hostile, "--max-nodes", "400000") as s:
+        status, _, body = s.get(query("/v1/solve", {"start": WALKED_4X4, "all_best": 1}))
+        assert status == 200 and json.loads(body)["nodes"] == 239381, body
+        o = json_error(*s.get(query("/v1/solve", {"start": WALKED_4X4, "all_best": 1,
+                                                  "all": 1})),
+                       422, "limit of 400000 nodes", "searches together")
+        assert o["input"] == WALKED_4X4
+        # the same words from slidedb-lookup, which answers with the same code
+        rc, want = api.lookup(hostile.db, "--json", "--max-nodes", "400000", "--all-best",
+                              "--all", WALKED_4X4)
+        seconds = re.compile(r"[0-9.]+ s")
+        assert rc == 1 and seconds.sub("", json.loads(want)["error"]) == seconds.sub("", o["error"])
