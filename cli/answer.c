@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "answer.h"
 #include "opts.h"
@@ -47,13 +46,6 @@ typedef struct query_poll {
 	int why;            /* QUERY_*, a budget state, or 0 */
 } query_poll;
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int poll_query(void *ctx, const sdb_search_progress *p)
 {
 	query_poll *qp = ctx;
@@ -74,7 +66,7 @@ static int poll_query(void *ctx, const sdb_search_progress *p)
 	 * with its own words) */
 	if (l->max_nodes && qp->nodes > l->max_nodes)
 		return qp->why = QUERY_NODES;
-	if (l->timeout > 0 && now() - qp->started > l->timeout)
+	if (l->timeout > 0 && budget_now() - qp->started > l->timeout)
 		return qp->why = QUERY_TIME;
 	return 0;
 }
@@ -96,7 +88,7 @@ static void search_done(query_poll *qp, const sdb_answer *ans)
 static void stop_reason(const answerer *a, const query_poll *qp, char *buf, size_t cap)
 {
 	const sdb_solve_limits *l = &a->opts.limits;
-	const double s = now() - qp->started;
+	const double s = budget_now() - qp->started;
 	if (qp->why == QUERY_NODES)
 		snprintf(buf, cap, "search stopped at its limit of %llu nodes (%.1f s, its searches "
 		         "together)", (unsigned long long)l->max_nodes, s);
@@ -205,7 +197,7 @@ static void solve(answerer *a, job *j)
 {
 	if (j->err)
 		return;
-	query_poll qp = { .a = a, .started = now() };
+	query_poll qp = { .a = a, .started = budget_now() };
 	budget *b = a->opts.budget;
 	if (b && budget_spent(b)) {
 		j->err = ANSWER_ESPENT;

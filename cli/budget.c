@@ -4,7 +4,7 @@
 
 #include "budget.h"
 
-static double now(void)
+double budget_now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -21,14 +21,14 @@ static int stop(budget *b, int why)
 
 void budget_resume(budget *b)
 {
-	b->run_start = now();
+	b->run_start = budget_now();
 	b->deadline = b->seconds > 0 ? b->run_start + (b->seconds - b->used) : 0;
 }
 
 void budget_pause(budget *b)
 {
 	if (b->run_start > 0)
-		b->used += now() - b->run_start;
+		b->used += budget_now() - b->run_start;
 	b->run_start = b->deadline = 0;
 }
 
@@ -39,7 +39,7 @@ int budget_spent(budget *b)
 		return state;
 	if (b->max_nodes && __atomic_load_n(&b->nodes, __ATOMIC_RELAXED) > b->max_nodes)
 		return stop(b, BUDGET_NODES);
-	if (b->deadline > 0 && now() > b->deadline)
+	if (b->deadline > 0 && budget_now() > b->deadline)
 		return stop(b, BUDGET_TIME);
 	return BUDGET_OK;
 }

@@ -29,6 +29,9 @@ typedef struct budget {
 	int state;                   /* enum budget_state (atomic) */
 } budget;
 
+/* Seconds on the monotonic clock (what budgets and limits measure with). */
+double budget_now(void);
+
 /* Answering begins (the clock counts) and pauses (it stops: a streamed
  * response waits for its client to take what was answered, and that time is
  * the client's, not the request's). Call from the thread that answers,

@@ -1234,7 +1234,7 @@ def test_malformed_query_strings(env):
     for path, frag in [("/v1/solve?start=%zz", "unknown notation '%zz'"),
                        ("/v1/solve?start=%", "unknown notation"),
                        ("/v1/solve?start=%2", "unknown notation"),
-                       ("/v1/solve?start=%00", "empty board"),
+                       ("/v1/solve?start=%00", "parameter 'start' holds a NUL byte"),
                        ("/v1/solve?%zz=1&start=123046758", "unknown parameter '%zz'"),
                        ("/v1/solve?=&start=123046758", "unknown parameter"),
                        ("/v1/solve?&&&", "parameter"),

@@ -142,3 +142,356 @@ def test_query_limit_covers_all_its_searches(hostile):
                               "--all", WALKED_4X4)
         seconds = re.compile(r"[0-9.]+ s")
         assert rc == 1 and seconds.sub("", json.loads(want)["error"]) == seconds.sub("", o["error"])
+
+
+# --- Helpers: the server's process as /proc sees it
+
+def cpu_seconds(pid):
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def memory_mib(pid):
+    """(resident now, resident at its peak) in MiB."""
+    status = dict(line.split(":", 1) for line in open(f"/proc/{pid}/status"))
+    return tuple(int(status[k].split()[0]) / 1024 for k in ("VmRSS", "VmHWM"))
+
+
+def post_raw(port, path, body, rcvbuf=None, send_all=True):
+    """A socket that has sent POST path with body (all of it, or all but its
+    last byte; Connection: close) and reads nothing yet."""
+    s = socket.create_connection(("127.0.0.1", port))
+    if rcvbuf:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    head = b"POST %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: %d\r\n\r\n" \
+        % (path.encode(), len(body))
+    s.sendall(head + (body if send_all else body[:-1]))
+    return s
+
+
+# --- A request's budget: 429 past it, distinct from a search's 422
+
+def test_request_budget(hostile):
+    # a thousand random 4x4 walks held a thread 67 s: now the budget's seconds
+    with serving(hostile, "--request-timeout", "1") as s:
+        t = time.monotonic()
+        o = json_error(*s.get("/v1/random?size=4x4&count=1000&walk=160", timeout=60), 429,
+                       "budget of 1 s of answering is spent")
+        assert time.monotonic() - t < 3, f"429 after {time.monotonic() - t:.1f} s"
+        assert set(o) == {"error"}, o
+    # the budget's nodes: every search of the request together
+    with serving(hostile, "--request-nodes", "300000") as s:
+        walks = {"size": "4x4", "count": 40, "walk": 60, "seed": 5}
+        json_error(*s.get(query("/v1/random", walks)), 429, "budget of 300000 search nodes")
+        o = json_error(*s.get(query("/v1/solve", {"start": HARD_4X4})), 429, "budget of 300000")
+        assert o["input"] == HARD_4X4
+        # cheap requests are untouched
+        status, _, body = s.get(query("/v1/random", {**walks, "size": "3x3", "count": 1000}))
+        assert status == 200 and len(json.loads(body)) == 1000
+    # a search over its own limit is still 422
+    with serving(hostile, "--max-nodes", "1000", "--request-nodes", "300000") as s:
+        json_error(*s.get(query("/v1/solve", {"start": HARD_4X4})), 422, "limit of 1000 nodes")
+
+
+def test_batch_budget_gives_a_line_per_query(hostile):
+    """In a streamed batch every query gets one line: answers, then error lines
+    once the budget is spent; the hard lines stop burning at the budget."""
+    lines = []
+    for i in range(70):
+        lines += ["1 2 3 4 5 6 0 7 8", HARD_4X4]
+    body = ("\n".join(lines) + "\n").encode()
+    with serving(hostile, "--request-timeout", "1") as s:
+        t = time.monotonic()
+        status, headers, got = request(s.port, "POST", "/v1/solve", body=body, timeout=60)
+        took = time.monotonic() - t
+        assert status == 200 and headers["content-type"] == "application/x-ndjson"
+        docs = json_lines(got)
+        assert len(docs) == 140, f"{len(docs)} answer lines for 140 queries"
+        assert docs[0]["distance"] == 2
+        # (a group's queries are answered in parallel: an easy line beside the
+        # search that spent the budget may still be answered)
+        for i, d in enumerate(docs):
+            assert "error" in d or (d["distance"] == 2 and i % 2 == 0), d
+            assert d.get("line", i + 1) == i + 1, d
+        assert all("budget of 1 s" in d["error"] for d in docs[-100:]), docs[-1]
+        assert took < 5, f"140 hard lines took {took:.1f} s with --request-timeout 1"
+
+
+# --- Work stops when the client goes
+
+def test_work_stops_when_the_client_goes(hostile):
+    """A batch of hard lines, and a thousand 4x4 walks: the client leaves after
+    0.7 s, and the server's CPU stops with it (it burnt ~35 s before)."""
+    hard = (HARD_4X4 + "\n").encode() * 140
+    with serving(hostile) as s:
+        for path, body in (("/v1/solve", hard),
+                           ("/v1/random?size=4x4&count=1000&walk=160", None)):
+            start = cpu_seconds(s.proc.pid)
+            with socket.create_connection(("127.0.0.1", s.port)) as c:
+                if body is None:
+                    c.sendall(b"GET %s HTTP/1.1\r\nHost: x\r\n\r\n" % path.encode())
+                else:
+                    c.sendall(b"POST %s HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n"
+                              % (path.encode(), len(body)) + body)
+                time.sleep(0.7)
+            assert cpu_seconds(s.proc.pid) - start > 0.1, f"{path} should have been searching"
+            time.sleep(0.5)
+            before = cpu_seconds(s.proc.pid)
+            time.sleep(2)
+            burnt = cpu_seconds(s.proc.pid) - before
+            assert burnt < 0.3, f"{path}: {burnt:.2f} CPU seconds in the 2 s after its client left"
+        assert s.get("/healthz")[0] == 200
+
+
+# --- Memory: bodies within --max-memory, answers streamed with backpressure
+
+def test_memory_of_unread_answers_and_unfinished_bodies(hostile):
+    """Eight 16 MiB batches of "0" lines whose answers are never read held
+    2.96 GiB, forty unfinished 16 MiB bodies 647 MiB: now the bodies stay within
+    --max-memory and the answers within a group per connection."""
+    body = b"0\n" * (8 << 20)
+    with serving(hostile, "--max-memory", str(64 << 20)) as s:
+        base = memory_mib(s.proc.pid)[0]
+        socks = [post_raw(s.port, "/v1/solve", body, rcvbuf=4096) for _ in range(8)]
+        socks += [post_raw(s.port, "/v1/solve", body, send_all=False) for _ in range(40)]
+        time.sleep(2)
+        now, peak = memory_mib(s.proc.pid)
+        for c in socks:
+            c.close()
+        assert peak - base < 64 + 32, f"resident {base:.0f} MiB at rest, {peak:.0f} MiB at peak"
+        # the memory budget is given back as the connections close
+        deadline = time.monotonic() + 5
+        while True:
+            samples, _, _ = api.parse_metrics(s.get("/metrics")[2].decode())
+            if samples[("slidedb_memory_held_bytes", ())] == 0 or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        assert samples[("slidedb_memory_held_bytes", ())] == 0
+        status, _, got = request(s.port, "POST", "/v1/solve", body=b"123046758\n")
+        assert status == 200 and json.loads(got)["moves"] == "rdr"
+
+
+def test_nothing_grows_with_what_a_client_leaves_unread(hostile):
+    """A 1 MiB body of "0" lines answers 55 MB of error lines: while the client
+    reads nothing the server holds a group of them; then every line comes."""
+    body = b"0\n" * (512 << 10)
+    with serving(hostile) as s:
+        base = memory_mib(s.proc.pid)[0]
+        c = post_raw(s.port, "/v1/solve", body)
+        time.sleep(1.5)
+        now, peak = memory_mib(s.proc.pid)
+        assert peak - base < 8, f"resident {base:.1f} MiB at rest, {peak:.1f} MiB at peak"
+        c.settimeout(30)
+        data = []
+        while True:
+            b = c.recv(1 << 20)
+            if not b:
+                break
+            data.append(b)
+        c.close()
+        got = api.dechunk(b"".join(data).partition(b"\r\n\r\n")[2])
+        assert got.count(b"\n") == 512 << 10, "one answer line per query line"
+
+
+def test_memory_budget_503(hostile):
+    with serving(hostile, "--max-memory", str(1 << 20)) as s:
+        body = b"1 2 3 4 5 6 0 7 8\n" * 100000        # 1.8 MB: under --max-body, over the budget
+        status, headers, got = request(s.port, "POST", "/v1/solve", body=body)
+        json_error(status, headers, got, 503, "--max-memory")
+        assert headers.get("retry-after") == "1"
+        status, _, got = request(s.port, "POST", "/v1/solve", body=body[:18000])
+        assert status == 200 and got.count(b"\n") == 1000
+
+
+# --- Stopping within --timeout, whatever the clients do
+
+def test_sigterm_within_timeout(hostile):
+    """An abandoned batch of hard lines, a client that reads nothing of a big
+    answer, a client waiting on a hard search, one sending a byte at a time:
+    SIGTERM with --timeout 2 ends it all within about 2 s (31.8 s with
+    --timeout 5 before)."""
+    s = api.Server(hostile.db, "--timeout", "2", folder=hostile.folder)
+    hard = (HARD_4X4 + "\n").encode() * 140
+    abandoned = post_raw(s.port, "/v1/solve", hard)
+    unread = post_raw(s.port, "/v1/solve?path=1", b"1 2 3 4 5 6 0 7 8\n" * 200000, rcvbuf=4096)
+    waiting = socket.create_connection(("127.0.0.1", s.port))
+    waiting.sendall(b"GET /v1/solve?start=" + pct(HARD_4X4.encode()).encode() +
+                    b" HTTP/1.1\r\nHost: x\r\n\r\n")
+    trickle = socket.create_connection(("127.0.0.1", s.port))
+    trickle.sendall(b"GET /healthz HTTP/1.1\r\n")
+    time.sleep(0.5)
+    abandoned.close()
+    t = time.monotonic()
+    s.send(signal.SIGTERM)
+    rc = s.stop(timeout=30)
+    took = time.monotonic() - t
+    for c in (unread, waiting, trickle):
+        c.close()
+    assert rc == 0, s.output()
+    assert took < 3, f"exit {took:.1f} s after SIGTERM with --timeout 2"
+
+
+# --- 413 reaches a client that sends its whole body first
+
+def test_413_reaches_plain_clients(hostile):
+    """Python's http.client and urllib write the whole body before they read:
+    over --max-body they met a broken pipe; curl only got its 413 because it
+    waits for 100 Continue."""
+    with serving(hostile, "--max-body", "65536") as s:
+        url = f"http://127.0.0.1:{s.port}/v1/solve"
+        for size in (1 << 20, 4 << 20):
+            body = b"1 2 3 4 5 6 0 7 8\n" * (size // 18)
+            status, headers, got = request(s.port, "POST", "/v1/solve", body=body)
+            json_error(status, headers, got, 413, "over the limit of 65536", "--max-body")
+            opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+            with pytest.raises(urllib.error.HTTPError) as e:
+                opener.open(urllib.request.Request(url, data=body), timeout=30)
+            assert e.value.code == 413 and b"--max-body" in e.value.read()
+        # chunked, no length announced: the limit is found while reading
+        line = b"1 2 3 4 5 6 0 7 8\n"
+        chunks = b"".join(b"%x\r\n%s\r\n" % (len(line), line) for _ in range(60000))
+        c = socket.create_connection(("127.0.0.1", s.port))
+        c.sendall(b"POST /v1/solve HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" +
+                  chunks + b"0\r\n\r\n")
+        c.settimeout(10)
+        reply = c.recv(1 << 16)
+        c.close()
+        assert reply.startswith(b"HTTP/1.1 413 "), reply[:200]
+        # a client that waits for 100 Continue is told at once, and sends nothing
+        c = socket.create_connection(("127.0.0.1", s.port))
+        c.sendall(b"POST /v1/solve HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n"
+                  b"Content-Length: 1000000\r\n\r\n")
+        c.settimeout(5)
+        reply = c.recv(1 << 16)
+        c.close()
+        assert reply.startswith(b"HTTP/1.1 413 "), reply[:200]
+        assert s.get("/healthz")[0] == 200
+
+
+# --- Over --max-connections, a new client's 503 comes at once
+
+def test_503_at_once_over_the_connection_limit(hostile):
+    """300 idle sockets against --max-connections 20 kept new clients waiting
+    12 s for anything: now a new client gets its 503 at once."""
+    with serving(hostile, "--max-connections", "20") as s:
+        idle = [socket.create_connection(("127.0.0.1", s.port)) for _ in range(300)]
+        try:
+            time.sleep(0.3)
+            for _ in range(3):
+                t = time.monotonic()
+                status, headers, body = s.get("/healthz", timeout=10)
+                took = time.monotonic() - t
+                json_error(status, headers, body, 503, "more than 20 connections")
+                assert headers.get("retry-after") == "1"
+                assert took < 0.5, f"the 503 took {took:.2f} s"
+                time.sleep(0.3)
+            # the idle sockets over the limit are dropped within about a second,
+            # so that they cannot fill libmicrohttpd's table either
+            time.sleep(1.5)
+            dropped = 0
+            for c in idle:
+                c.setblocking(False)
+                try:
+                    dropped += c.recv(1) == b""
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    dropped += 1
+            assert dropped >= 270, f"{dropped} of the 280 idle sockets over the limit dropped"
+        finally:
+            for c in idle:
+                c.close()
+        deadline = time.monotonic() + 5
+        while s.get("/healthz")[0] != 200:
+            assert time.monotonic() < deadline, "still 503 after the idle sockets closed"
+            time.sleep(0.1)
+
+
+# --- NUL bytes
+
+def test_nul_bytes_are_400_naming_the_parameter(hostile):
+    """`moves=rr%00uuuuuu` was checked as "rr": "optimal"."""
+    with serving(hostile) as s:
+        start = pct(b"1 2 3 4 5 6 0 7 8")
+        for path, name in [(f"/v1/check?start={start}&moves=rr%00uuuuuu", "'moves'"),
+                           (f"/v1/check?start={start}%00junk&moves=rr", "'start'"),
+                           (f"/v1/solve?start={start}&goal=123456780%00", "'goal'"),
+                           (f"/v1/solve?start={start}&size=3x3%00", "'size'"),
+                           (f"/v1/solve?start={start}&path=1%00", "'path'"),
+                           (f"/v1/random?count=1%00000", "'count'"),
+                           (f"/v1/solve?start={start}&pa%00th=1", "name")]:
+            json_error(*s.get(path), 400, name, "NUL")
+        json_error(*request(s.port, "POST", "/v1/solve",
+                            body=b"123046758\n1 2 3 4 5 6 0 7\x008\n"), 400, "line 2", "NUL")
+        status, _, body = s.get(f"/v1/check?start={start}&moves=rr")
+        assert status == 200 and json.loads(body)["verdict"] == "optimal"
+
+
+# --- Errors in the API's words
+
+def test_errors_name_the_parameter(hostile):
+    """The library says "give the size (--size WxH)", the command line's words:
+    over HTTP the parameter is size=WxH."""
+    with serving(hostile) as s:
+        o = json_error(*s.get(query("/v1/solve", {"start": "1 2 3 4 5 6 7 8 9 0"})), 400,
+                       "give the size (size=WxH)")
+        assert "--" not in o["error"], o
+        status, _, got = request(s.port, "POST", "/v1/solve", body=b"1 2 3 4 5 6 7 8 9 0\n")
+        line = json.loads(got)
+        assert status == 200 and "(size=WxH)" in line["error"] and "--" not in line["error"]
+        json_error(*s.get(query("/v1/random", {"goal": "1 2 3 4 5 6 7 8 9 0"})), 400,
+                   "goal: ", "(size=WxH)")
+    # slidedb-lookup keeps its own words
+    rc, out = api.lookup(hostile.db, "--json", "1 2 3 4 5 6 7 8 9 0")
+    assert rc == 1 and "(--size WxH)" in json.loads(out)["error"]
+
+
+# --- CORS
+
+def test_cors(hostile):
+    game = "http://game.example"
+    with serving(hostile, "--cors", game, "--cors", "https://a.example,http://b.example:8000") as s:
+        def get(path, origin, **kw):
+            return request(s.port, "GET", path, headers={"Origin": origin} if origin else {}, **kw)
+        for origin in (game, "https://a.example", "http://b.example:8000"):
+            status, headers, body = get("/v1/solve?start=123046758", origin)
+            assert status == 200 and headers.get("access-control-allow-origin") == origin
+            assert "Origin" in headers.get("vary", ""), headers
+        # errors and streams carry them too: a page can read the message
+        status, headers, body = get("/v1/solve?start=bad", game)
+        assert status == 400 and headers.get("access-control-allow-origin") == game
+        status, headers, body = request(s.port, "POST", "/v1/solve", body=b"123046758\n",
+                                        headers={"Origin": game})
+        assert status == 200 and headers.get("access-control-allow-origin") == game
+        # another origin: no permission (the browser keeps the answer from its page)
+        status, headers, _ = get("/v1/solve?start=123046758", "http://evil.example")
+        assert status == 200 and "access-control-allow-origin" not in headers
+        assert "access-control-allow-origin" not in get("/healthz", None)[1]
+        # preflight: a batch posted with its content type
+        pre = {"Origin": game, "Access-Control-Request-Method": "POST",
+               "Access-Control-Request-Headers": "content-type"}
+        status, headers, body = request(s.port, "OPTIONS", "/v1/solve", headers=pre)
+        assert status == 204 and body == b"", (status, body)
+        assert headers["access-control-allow-origin"] == game
+        assert "POST" in headers["access-control-allow-methods"]
+        assert "content-type" in headers["access-control-allow-headers"].lower()
+        assert int(headers["access-control-max-age"]) > 0
+        status, headers, body = request(s.port, "OPTIONS", "/v1/random",
+                                        headers={**pre, "Origin": "http://evil.example"})
+        json_error(status, headers, body, 403, "http://evil.example", "--cors")
+        json_error(*request(s.port, "OPTIONS", "/nowhere", headers=pre), 404)
+        # OPTIONS that is not a preflight is a method like any other
+        status, headers, body = request(s.port, "OPTIONS", "/v1/tables")
+        json_error(status, headers, body, 405)
+        assert headers["allow"] == "GET, HEAD, OPTIONS"
+    with serving(hostile, "--cors", "*") as s:
+        status, headers, _ = request(s.port, "GET", "/v1/tables", headers={"Origin": game})
+        assert status == 200 and headers["access-control-allow-origin"] == "*"
+    with serving(hostile) as s:   # without --cors: nothing
+        status, headers, _ = request(s.port, "GET", "/v1/tables", headers={"Origin": game})
+        assert "access-control-allow-origin" not in headers and "vary" not in headers
+        json_error(*request(s.port, "OPTIONS", "/v1/solve", headers=pre), 405)
+    for bad in ("", "game.example", "http://game.example/path", ","):
+        r = subprocess.run([api.SERVE, "--db", hostile.db, "--cors", bad], timeout=10,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert r.returncode == 2 and b"--cors" in r.stderr, (bad, r.stderr)
