@@ -253,8 +253,12 @@ int main(int argc, char **argv)
 {
 	cli_prog = "slidedb-serve";
 	/* A batch answers on two OpenMP threads inside a request thread: they
-	 * must sleep between chunks, not spin on the cores the requests need. */
-	setenv("OMP_WAIT_POLICY", "passive", 0);
+	 * must sleep between groups, not spin on the cores the requests need
+	 * (spinning, they took half the CPU a streamed batch used). libgomp reads
+	 * OMP_WAIT_POLICY as it is loaded, before main: set it and start again,
+	 * once (the pid stays; a policy the caller chose is kept). */
+	if (!getenv("OMP_WAIT_POLICY") && !setenv("OMP_WAIT_POLICY", "passive", 0))
+		execv("/proc/self/exe", argv);   /* (failing, it only spins) */
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	server sv = { .opts = { .listen = "127.0.0.1:8080", .threads = cores > 0 ? (int)cores : 1,
 	                        .max_body = 16u << 20, .max_memory = 256u << 20,
