@@ -97,8 +97,8 @@ static void stop_reason(const answerer *a, const query_poll *qp, char *buf, size
 		         "together)", l->timeout, (unsigned long long)qp->nodes);
 	else if (qp->why)
 		budget_reason(a->opts.budget, buf, cap);
-	else
-		report_reword(buf, cap, sdb_errdetail(), a->opts.words);
+	else if (report_reword(buf, cap, sdb_errdetail(), a->opts.words) != buf)
+		snprintf(buf, cap, "%s", sdb_errdetail());
 }
 
 /* Keep the reason of a failure (batches are mostly good queries: no room
@@ -108,9 +108,7 @@ static void keep_reason(const answerer *a, job *j, const query_poll *qp)
 	char why[1024];
 	if (qp)
 		stop_reason(a, qp, why, sizeof why);
-	else
-		report_reword(why, sizeof why, sdb_errdetail(), a->opts.words);
-	j->why = strdup(why);
+	j->why = strdup(qp ? why : report_reword(why, sizeof why, sdb_errdetail(), a->opts.words));
 }
 
 answerer *answerer_new(const sdb_db *db, const answer_opts *opts)

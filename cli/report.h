@@ -52,10 +52,13 @@ void report_grids(out *o, const sdb_board *boards, const char *const *labels, in
  * for a query from the command line. */
 void report_error(out *o, const report_opts *r, int line, const char *input, const char *msg);
 
-/* msg into buf with words said otherwise: words is {from, to} pairs ended by
+/* msg with words said otherwise: words is {from, to} pairs ended by
  * {NULL, NULL} (or NULL: none), each replaced where it first occurs; for a
  * front end that names things otherwise than the library's messages do
- * (slidedb-serve's "size=WxH" for the command line's "--size WxH"). */
-void report_reword(char *buf, size_t cap, const char *msg, const char *const (*words)[2]);
+ * (slidedb-serve's "size=WxH" for the command line's "--size WxH"). Returns
+ * msg itself when no word occurs in it (the common case, on every failed
+ * query of a batch: no copy), else buf. */
+const char *report_reword(char *buf, size_t cap, const char *msg,
+                          const char *const (*words)[2]);
 
 #endif

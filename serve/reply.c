@@ -59,10 +59,9 @@ enum MHD_Result reply_error(struct MHD_Connection *c, request *rq, unsigned stat
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	report_reword(said, sizeof said, msg, api_words);
 	out o = { 0 };
 	out_str(&o, "{\"error\":");
-	out_json_str(&o, said);
+	out_json_str(&o, report_reword(said, sizeof said, msg, api_words));
 	out_str(&o, "}\n");
 	return reply_json(c, rq, status, &o);
 }

@@ -30,6 +30,7 @@ typedef struct stream {
 	int done;                /* nothing more to compute */
 	/* the next part of buf; 0, or -1 to stop with an error */
 	int (*refill)(struct stream *st);
+	void (*release)(struct stream *st);   /* what its kind holds */
 } stream;
 
 /* POST /v1/solve: query lines from the body, a group at a time. */
@@ -147,19 +148,25 @@ static int random_refill(stream *st)
 	return 0;
 }
 
+static void batch_release(stream *st)
+{
+	batch_stream *b = (batch_stream *)st;
+	answerer_free(b->ans);
+	batch_free(&b->split);
+	out_free(&b->body);
+}
+
+static void random_release(stream *st)
+{
+	random_stream *r = (random_stream *)st;
+	free(r->queries);
+	free(r->answers);
+}
+
 static void stream_free(void *cls)
 {
 	stream *st = cls;
-	if (st->refill == batch_refill) {
-		batch_stream *b = (batch_stream *)st;
-		answerer_free(b->ans);
-		batch_free(&b->split);
-		out_free(&b->body);
-	} else {
-		random_stream *r = (random_stream *)st;
-		free(r->queries);
-		free(r->answers);
-	}
+	st->release(st);
 	out_free(&st->buf);
 	memory_give(st->sv, &st->held);
 	if (st->snap)
@@ -193,6 +200,7 @@ enum MHD_Result stream_batch(struct MHD_Connection *c, request *rq, const answer
 	if (!b)
 		return reply_error(c, rq, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
 	b->s.refill = batch_refill;
+	b->s.release = batch_release;
 	b->s.snap = snapshot_get(rq->sv->snaps);
 	b->body = rq->body;
 	memset(&rq->body, 0, sizeof rq->body);
@@ -223,6 +231,7 @@ enum MHD_Result stream_random(struct MHD_Connection *c, request *rq, const answe
 		return reply_error(c, rq, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
 	}
 	r->s.refill = random_refill;
+	r->s.release = random_release;
 	r->s.snap = snap;
 	r->report = a->report;
 	r->queries = queries;
