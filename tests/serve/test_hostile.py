@@ -14,6 +14,7 @@ environment); the helpers are test_api's.
 - over --max-connections a new client gets its 503 at once;
 - CORS for the origins of --cors.
 """
+import http.client
 import json
 import os
 import random
@@ -495,3 +496,86 @@ def test_cors(hostile):
         r = subprocess.run([api.SERVE, "--db", hostile.db, "--cors", bad], timeout=10,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         assert r.returncode == 2 and b"--cors" in r.stderr, (bad, r.stderr)
+
+
+# --- What held before, kept so
+
+MIXED = [("GET", "/v1/solve?start=123046758&path=1", None),
+         ("GET", "/v1/random?count=5&distance=12", None),
+         ("GET", "/v1/check?start=123046758&moves=rdr", None),
+         ("GET", "/v1/tables", None), ("GET", "/healthz", None), ("GET", "/metrics", None),
+         ("POST", "/v1/solve?all_best=1", b"123046758\n8 6 7 2 5 4 3 0 1\nbad\n"),
+         ("GET", "/v1/solve?start=bad", None), ("GET", "/nowhere", None),
+         ("GET", "/v1/solve?start=" + pct(HARD_4X4.encode()), None)]
+
+
+def mixed_requests(port, n, threads=8):
+    """n requests of MIXED over keep-alive connections: their statuses, counted."""
+    counts, lock = {}, threading.Lock()
+
+    def client(k):
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        mine = {}
+        for i in range(k, n, threads):
+            method, path, body = MIXED[i % len(MIXED)]
+            c.request(method, path, body=body)
+            r = c.getresponse()
+            r.read()
+            mine[r.status] = mine.get(r.status, 0) + 1
+            if r.getheader("connection", "").lower() == "close":
+                c.close()
+                c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        c.close()
+        with lock:
+            for k2, v in mine.items():
+                counts[k2] = counts.get(k2, 0) + v
+    ts = [threading.Thread(target=client, args=(k,)) for k in range(threads)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    return counts
+
+
+def test_what_held_still_holds(hostile):
+    """Mixed requests at flat memory (the hard 4x4 one meets its budget), 2,000
+    requests over the connection limit (503s, no crash), no path out of the page."""
+    with serving(hostile, "--request-nodes", "100000") as s:
+        mixed_requests(s.port, 1000)
+        before = memory_mib(s.proc.pid)[0]
+        counts = mixed_requests(s.port, 4000)
+        after = memory_mib(s.proc.pid)[0]
+        assert sum(counts.values()) == 4000 and set(counts) <= {200, 400, 404, 429}, counts
+        assert counts[429] == 400, counts
+        assert after - before < 2, f"resident {before:.1f} MiB, then {after:.1f} MiB"
+        for path in ("/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/app.js/../../x",
+                     "//etc/passwd", "/.%2e/serve/main.c", "/index.html%00.js"):
+            status, _, body = s.get(path)
+            assert status in (400, 404) and b"root:" not in body, (path, status, body[:100])
+    with serving(hostile, "--max-connections", "4") as s:
+        held = [socket.create_connection(("127.0.0.1", s.port)) for _ in range(4)]
+        time.sleep(0.3)
+        counts = {}
+        lock = threading.Lock()
+
+        def client(k):
+            for _ in range(250):
+                try:
+                    status = s.get("/v1/solve?start=123046758", timeout=10)[0]
+                except OSError as e:
+                    status = type(e).__name__
+                with lock:
+                    counts[status] = counts.get(status, 0) + 1
+        ts = [threading.Thread(target=client, args=(k,)) for k in range(8)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        for c in held:
+            c.close()
+        assert counts.get(503, 0) >= 1900 and sum(counts.values()) == 2000, counts
+        assert s.alive()
+        deadline = time.monotonic() + 5
+        while s.get("/healthz")[0] != 200:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
