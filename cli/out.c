@@ -115,24 +115,29 @@ static int utf8_length(const unsigned char *s)
 	return 0;
 }
 
-void out_json_str(out *o, const char *text)
+void out_json_strn(out *o, const char *text, size_t max)
 {
-	const unsigned char *s = (const unsigned char *)text;
+	const unsigned char *s = (const unsigned char *)text, *end = s;
+	while (*end && (size_t)(end - s) < max)   /* (strnlen: the text may be far longer) */
+		end++;
 	out_char(o, '"');
 	while (*s) {
 		unsigned char c = *s;
+		int n = c >= 0x80 ? utf8_length(s) : 1;
+		if (s + (n ? n : 1) > end) {
+			out_str(o, "...");
+			break;
+		}
 		if (c == '"' || c == '\\') {
 			out_char(o, '\\');
 			out_char(o, (char)c);
 		} else if (c < 0x20 || c == 0x7f) {
 			out_printf(o, "\\u%04x", c);
+		} else if (c >= 0x80 && n) {
+			out_mem(o, (const char *)s, (size_t)n);
+			s += n;
+			continue;
 		} else if (c >= 0x80) {
-			int n = utf8_length(s);
-			if (n) {
-				out_mem(o, (const char *)s, (size_t)n);
-				s += n;
-				continue;
-			}
 			out_str(o, "\\ufffd");   /* not well-formed UTF-8: U+FFFD keeps the JSON valid */
 		} else {
 			out_char(o, (char)c);
@@ -140,6 +145,11 @@ void out_json_str(out *o, const char *text)
 		s++;
 	}
 	out_char(o, '"');
+}
+
+void out_json_str(out *o, const char *text)
+{
+	out_json_strn(o, text, (size_t)-1);
 }
 
 void out_printable(char *dst, size_t cap, const char *src, size_t max)

@@ -435,7 +435,7 @@ void report_error(out *o, const report_opts *r, int line, const char *input, con
 		out_char(o, ',');
 	}
 	out_str(o, "\"input\":");
-	out_json_str(o, input);
+	out_json_strn(o, input, REPORT_INPUT_MAX);
 	out_str(o, ",\"error\":");
 	out_json_str(o, msg);
 	out_str(o, "}\n");

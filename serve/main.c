@@ -83,8 +83,9 @@ static void usage(FILE *f)
 	        "422 a query over --max-nodes or --search-timeout, 429 a request over\n"
 	        "--request-nodes or --request-timeout (in a batch: an error line for each query\n"
 	        "left), 500 a damaged table, 503 (Retry-After) over --max-connections or\n"
-	        "--max-memory. A streamed answer holds about 400 KiB per connection beside its\n"
-	        "body, whatever the client leaves unread.\n\nOptions:\n", cli_prog);
+	        "--max-memory. A streamed answer holds about 0.5 MiB per connection beside its\n"
+	        "body (at most about 4 MiB), whatever the client leaves unread.\n\nOptions:\n",
+	        cli_prog);
 	cli_options_help(f, serve_options, NOPTIONS, SERVE, SERVE, NULL);
 	fprintf(f, "\nExit status: 0 stopped by a signal, 1 the database or the address failed, "
 	        "2 usage.\nExample: %s --db slidedb.lmdb --listen 127.0.0.1:8080\n", cli_prog);

@@ -4,11 +4,15 @@
  * stops the work and holds one group of answers, never the whole response.
  *
  * Memory per streamed response, beyond the request's body: one group of
- * answer lines, sized to about GROUP_BYTES from the size of the lines before
- * (and, with all=1, from the most its sequences can take), with its query
- * texts; an answer larger than GROUP_BYTES alone (all=1 with a large limit:
- * up to limit x 84 bytes) is a group of its own. The body (counted against
- * --max-memory) stays counted until the stream ends. */
+ * answer lines and its query texts. A group takes queries while the most
+ * their lines can take stays within GROUP_BYTES: an answer line is bounded
+ * by the options (the longest board, 4x4, 80 moves, and its path, grids,
+ * tiles and all=1 sequences), an error line by the query's text (echoed up
+ * to REPORT_INPUT_MAX bytes, and quoted in the reason, each byte escaped in
+ * at most 6) and the database's path (named in some reasons). Only a single
+ * query may go over: all=1 with a large limit (up to limit x 84 bytes) is a
+ * group alone. The body (counted against --max-memory) stays counted until
+ * the stream ends. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +20,7 @@
 #include "metrics.h"
 #include "server.h"
 
-enum { FIRST_GROUP = 64, MAX_GROUP = 2048, GROUP_BYTES = 192 * 1024, STREAM_BLOCK = 64 * 1024 };
+enum { MAX_GROUP = 2048, GROUP_BYTES = 2 << 20, STREAM_BLOCK = 64 * 1024 };
 
 /* What every stream has. */
 typedef struct stream {
@@ -43,8 +47,8 @@ typedef struct batch_stream {
 	batch_splitter split;
 	char *queries[MAX_GROUP + 2];
 	int linenos[MAX_GROUP + 2];
-	int group;               /* queries in the next group */
-	size_t most;             /* bytes an answer line may take at most (all=1), or 0 */
+	size_t most;             /* bytes an answer line may take at most, for the options */
+	size_t named;            /* bytes of the reasons that name the database */
 } batch_stream;
 
 /* GET /v1/random: answers computed, formatted as the client takes them. */
@@ -77,12 +81,35 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *into, size_t max)
 	return (ssize_t)n;
 }
 
-/* Split the body's next lines into up to group queries (a grid's rows make
- * one); the count. */
+/* The most bytes an answer line takes with options r (see above). */
+static size_t answer_most(const report_opts *r)
+{
+	enum { BOARDS = SDB_MAX_MOVES + 1, BOARD = 64, GRID = 80 };
+	size_t most = 1024;   /* the fields, two boards, 80 moves, the heuristic */
+	most += r->grid ? 2 * GRID : 0;
+	most += r->path ? BOARDS * (r->grid ? GRID : BOARD) : 0;
+	most += r->tiles ? SDB_MAX_MOVES * 3 : 0;
+	most += r->all ? (size_t)r->limit * (SDB_MAX_MOVES + 4) : 0;
+	return most;
+}
+
+/* The most bytes the line of a query of this text may take. */
+static size_t line_most(const batch_stream *b, const char *text)
+{
+	enum { WORDS = 512 };   /* an error line's own words */
+	const size_t len = strlen(text);
+	const size_t quoted = len < REPORT_INPUT_MAX ? len : REPORT_INPUT_MAX;
+	const size_t error = 2 * 6 * quoted + b->named + WORDS;
+	return error > b->most ? error : b->most;
+}
+
+/* Split the body's next lines into the queries of a group (a grid's rows
+ * make one); their count. */
 static int next_queries(batch_stream *b)
 {
 	int n = 0;
-	while (n < b->group && !b->s.done) {
+	size_t bytes = 0;
+	while (n < MAX_GROUP && bytes < GROUP_BYTES && !b->s.done) {
 		char *line = NULL;
 		size_t len = 0;
 		if (b->pos < b->body.len) {
@@ -96,17 +123,12 @@ static int next_queries(batch_stream *b)
 		int got = batch_feed(&b->split, line, len, b->lineno, b->queries + n, b->linenos + n);
 		if (got < 0)
 			return -1;
+		for (int i = 0; i < got; i++)
+			bytes += line_most(b, b->queries[n + i]);
 		n += got;
 		b->s.done = !line;
 	}
 	return n;
-}
-
-/* Queries in a group of about GROUP_BYTES of answer lines of this size. */
-static int group_size(size_t per_line, size_t most)
-{
-	const size_t group = GROUP_BYTES / (per_line > most ? per_line : most);
-	return group < 1 ? 1 : group > MAX_GROUP ? MAX_GROUP : (int)group;
 }
 
 static int batch_refill(stream *st)
@@ -124,8 +146,6 @@ static int batch_refill(stream *st)
 	for (int i = 0; i < n; i++)
 		free(b->queries[i]);
 	metrics_answers((unsigned long)n);
-	if (n)
-		b->group = group_size(st->buf.len / (size_t)n + 1, b->most);
 	return 0;
 }
 
@@ -206,8 +226,8 @@ enum MHD_Result stream_batch(struct MHD_Connection *c, request *rq, const answer
 	memset(&rq->body, 0, sizeof rq->body);
 	b->split.w = a->w;
 	b->split.h = a->h;
-	b->most = a->report.all ? (size_t)a->report.limit * (SDB_MAX_MOVES + 4) : 0;
-	b->group = group_size(GROUP_BYTES / FIRST_GROUP, b->most);
+	b->most = answer_most(&a->report);
+	b->named = 2 * 6 * strlen(sdb_db_path(snapshot_db(b->s.snap)));
 	answer_opts opts = *a;
 	opts.budget = &b->s.budget;
 	b->ans = answerer_new(snapshot_db(b->s.snap), &opts);

@@ -307,6 +307,27 @@ def test_nothing_grows_with_what_a_client_leaves_unread(hostile):
         assert got.count(b"\n") == 512 << 10, "one answer line per query line"
 
 
+def test_a_huge_line_gets_a_small_error_line(hostile):
+    """A 4 MiB line of control bytes is no board: its error line echoes its
+    first KiB, not 24 MB of escapes held in memory at once."""
+    body = b"\x01" * (4 << 20) + b"\n123046758\n"
+    with serving(hostile) as s:
+        base = memory_mib(s.proc.pid)[0]
+        status, _, got = request(s.port, "POST", "/v1/solve", body=body)
+        peak = memory_mib(s.proc.pid)[1]
+        assert status == 200
+        docs = json_lines(got)
+        assert len(docs) == 2 and docs[1]["moves"] == "rdr", docs[1:]
+        assert docs[0]["line"] == 1 and docs[0]["input"] == "\x01" * 1024 + "...", \
+            docs[0]["input"][-20:]
+        assert len(got) < 16 << 10, f"an error line of {len(got)} bytes"
+        # (the body, the line's copy as a query, the parser's copy: 12 MiB)
+        assert peak - base < 3 * 4 + 4, \
+            f"resident {base:.0f} MiB at rest, {peak:.0f} MiB at peak"
+    rc, out = api.lookup(hostile.db, "--json", stdin=body)   # the same echo
+    assert rc == 1 and json.loads(out.splitlines()[0])["input"] == docs[0]["input"]
+
+
 def test_memory_budget_503(hostile):
     with serving(hostile, "--max-memory", str(1 << 20)) as s:
         body = b"1 2 3 4 5 6 0 7 8\n" * 100000        # 1.8 MB: under --max-body, over the budget
