@@ -9,9 +9,9 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
-#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
