@@ -25,9 +25,9 @@ const char *endpoint_methods(int endpoint, const server *sv)
 	return solve ? "GET, HEAD, POST" : "GET, HEAD";
 }
 
-/* Every parameter known, given once, without NUL, every value well formed;
- * else a 400 was queued. (The names first: a value is not read before its
- * name is known to be whole.) */
+/* 1 if params_scan() and the values read so far found nothing, else 0 with
+ * a 400 queued for the first problem. (Endpoints scan the names first: a
+ * value is not read before its name and it are known to be whole.) */
 static int params_ok(params *p, struct MHD_Connection *c, request *rq, enum MHD_Result *ret)
 {
 	if (!p->bad[0])
