@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # A hostile trial of the programs, as an attacker and a clumsy user would try
 # them: generators killed at random moments, readers answering while
-# writers commit, and bad input. Prints a table for bench/RESULTS.md.
-#   bench/hostile.sh [BUILD_DIR]     (Release build; about 3 minutes)
+# writers commit, bad input, and slidedb-serve under attack (memory, CPU left
+# burning, stopping, 413s, idle sockets, invalid UTF-8: bench/hostile_serve.py).
+# Prints tables for bench/RESULTS.md, and the machine.
+#   bench/hostile.sh [BUILD_DIR]     (Release build; about 8 minutes)
+# TRIALS=serve runs only the server's; SERVE=... and LOOKUP=... try other
+# programs there (a build from before a fix: the attacks use only options
+# every version has).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-bench}
@@ -12,6 +17,31 @@ gen=$build/slidedb-gen
 lookup=$build/slidedb-lookup
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+machine() {
+	echo "Machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores," \
+		"$(free -g | awk '/^Mem:/ { print $2 }') GiB, $(. /etc/os-release && echo "$PRETTY_NAME")," \
+		"Linux $(uname -r), libmicrohttpd $(pkg-config --modversion libmicrohttpd)."
+}
+
+# 4. slidedb-serve under attack: a database of full 3x3 tables (4x4 by search).
+serve_trials() {
+	local db=$work/serve.lmdb
+	"$gen" full 3x3 --db "$db" -q
+	echo "## slidedb-serve under attack"
+	echo
+	echo "\`bench/hostile.sh\` (\`bench/hostile_serve.py\`) on ${SERVE:-$build/slidedb-serve}," \
+		"with its defaults unless said, each attack on a fresh server over loopback; memory is"
+	echo "the server's resident set (/proc/PID/status: VmRSS at rest, VmHWM at its peak)."
+	echo
+	python3 bench/hostile_serve.py "${SERVE:-$build/slidedb-serve}" "${LOOKUP:-$lookup}" "$db"
+	echo
+	machine
+}
+if [ "${TRIALS:-all}" = serve ]; then
+	serve_trials
+	exit 0
+fi
 
 # 1. Kills: a database with 2x4 tables; 3x3 built over it and killed with
 #    SIGKILL after a random delay. Afterwards the database must verify and
@@ -72,3 +102,5 @@ echo "| \`slidedb-gen full 3x3\` killed (SIGKILL) at a random moment over a 2x4 
 echo "| readers answering 4 queries while a writer commits 40 rebuilds of the 3x3 tables; answers equal to a quiet database's | $readers readers | $((readers - wrong)) |"
 echo "| hand-made bad query lines, one \`error:\` line each | $nbad | $nout |"
 echo "| 4 MB of random bytes as queries, no crash (exit 1) | 1 | $([ $random_rc = 1 ] && echo 1 || echo "0 (exit $random_rc)") |"
+echo
+serve_trials

@@ -30,11 +30,102 @@ typedef struct job {
 	char *why;     /* the reason of a failed query (malloc'ed) */
 } job;
 
-/* Keep the library's reason of a failure (batches are mostly good queries:
- * no room for reasons in every job). */
-static void keep_reason(job *j)
+/* What stopped a query's searches, when the library's own limits did not. */
+enum { QUERY_NODES = 16, QUERY_TIME };
+
+/* A query's poll: its searches' nodes, counted into the request's budget and
+ * against the query's own limits. The library bounds each search; a query
+ * may take two (the answer, then the optimal sequences of all=1) or more
+ * (a checked sequence's end), and its limits bound them together. */
+typedef struct query_poll {
+	const answerer *a;
+	uint64_t nodes;     /* of the query's searches so far */
+	uint64_t seen;      /* of the search under way, already in nodes */
+	double last;        /* its last progress report's seconds */
+	double started;
+	int why;            /* QUERY_*, a budget state, or 0 */
+	double shown;       /* when the progress line was last drawn (--progress) */
+	int drew;
+} query_poll;
+
+/* A search's progress, a few times a second, on one line of stderr. */
+static void show_progress(query_poll *qp, const sdb_search_progress *p)
 {
-	j->why = strdup(sdb_errdetail());
+	const double now = budget_now() - qp->started;
+	if (now - qp->shown < 0.25)
+		return;
+	qp->shown = now;
+	qp->drew = 1;
+	fprintf(stderr, "\r%s: searching: bound %d, %.3g million nodes, %.2f million/s, %.1f s   ",
+	        cli_prog, p->bound, (double)qp->nodes / 1e6,
+	        now > 0 ? (double)qp->nodes / now / 1e6 : 0.0, now);
+}
+
+static int poll_query(void *ctx, const sdb_search_progress *p)
+{
+	query_poll *qp = ctx;
+	if (p->nodes < qp->seen || p->seconds < qp->last)   /* the library's next search */
+		qp->seen = 0;
+	const uint64_t delta = p->nodes - qp->seen;
+	qp->nodes += delta;
+	qp->seen = p->nodes;
+	qp->last = p->seconds;
+	if (qp->a->opts.progress)
+		show_progress(qp, p);
+	const sdb_solve_limits *l = &qp->a->opts.limits;
+	budget *b = qp->a->opts.budget;
+	if (b) {
+		budget_add_nodes(b, delta);
+		if ((qp->why = budget_check(b)))
+			return 1;
+	}
+	/* (strictly over: a single search meets the library's own limit first,
+	 * with its own words) */
+	if (l->max_nodes && qp->nodes > l->max_nodes)
+		return qp->why = QUERY_NODES;
+	if (l->timeout > 0 && budget_now() - qp->started > l->timeout)
+		return qp->why = QUERY_TIME;
+	return 0;
+}
+
+/* A search of the query ended: its nodes not yet counted (a searched
+ * answer says how many it took). */
+static void search_done(query_poll *qp, const sdb_answer *ans)
+{
+	if (ans->method == SDB_METHOD_SEARCH && ans->nodes > qp->seen) {
+		qp->nodes += ans->nodes - qp->seen;
+		if (qp->a->opts.budget)
+			budget_add_nodes(qp->a->opts.budget, ans->nodes - qp->seen);
+	}
+	qp->seen = 0;
+	qp->last = 0;
+}
+
+/* The reason a query's searches were stopped by its poll, or the library's. */
+static void stop_reason(const answerer *a, const query_poll *qp, char *buf, size_t cap)
+{
+	const sdb_solve_limits *l = &a->opts.limits;
+	const double s = budget_now() - qp->started;
+	if (qp->why == QUERY_NODES)
+		snprintf(buf, cap, "search stopped at its limit of %llu nodes (%.1f s, its searches "
+		         "together)", (unsigned long long)l->max_nodes, s);
+	else if (qp->why == QUERY_TIME)
+		snprintf(buf, cap, "search stopped at its time limit of %g s (%llu nodes, its searches "
+		         "together)", l->timeout, (unsigned long long)qp->nodes);
+	else if (qp->why)
+		budget_reason(a->opts.budget, buf, cap);
+	else if (report_reword(buf, cap, sdb_errdetail(), a->opts.words) != buf)
+		snprintf(buf, cap, "%s", sdb_errdetail());
+}
+
+/* Keep the reason of a failure (batches are mostly good queries: no room
+ * for reasons in every job). */
+static void keep_reason(const answerer *a, job *j, const query_poll *qp)
+{
+	char why[1024];
+	if (qp)
+		stop_reason(a, qp, why, sizeof why);
+	j->why = strdup(qp ? why : report_reword(why, sizeof why, sdb_errdetail(), a->opts.words));
 }
 
 answerer *answerer_new(const sdb_db *db, const answer_opts *opts)
@@ -114,52 +205,49 @@ static void say_note(answerer *a, const char *note)
 	}
 }
 
-/* A search's progress, a few times a second, on one line of stderr. */
-typedef struct progress_line {
-	double shown;   /* seconds when last shown */
-	int any;
-} progress_line;
-
-static int show_progress(void *ctx, const sdb_search_progress *p)
+/* The query's searches, within its limits and the request's budget. */
+static int search(answerer *a, job *j, query_poll *qp)
 {
-	progress_line *pl = ctx;
-	if (p->seconds - pl->shown < 0.25)
-		return 0;
-	pl->shown = p->seconds;
-	pl->any = 1;
-	fprintf(stderr, "\r%s: searching: bound %d, %.3g million nodes, %.2f million/s, %.1f s   ",
-	        cli_prog, p->bound, (double)p->nodes / 1e6,
-	        p->seconds > 0 ? (double)p->nodes / p->seconds / 1e6 : 0.0, p->seconds);
-	return 0;
+	const report_opts *r = &a->opts.report;
+	sdb_answer_opts opts = { .want_moves = 1, .limits = a->opts.limits,
+	                         .want_best_moves = r->all_best, .want_count = r->count };
+	opts.limits.poll = poll_query;
+	opts.limits.poll_ctx = qp;
+	if (a->opts.check)
+		return sdb_check_moves(&j->c, a->db, &j->q.start, &j->q.goal, j->moves, &opts);
+	int err = sdb_answer_query(&j->a, a->db, &j->q.start, &j->q.goal, &opts);
+	search_done(qp, &j->a);
+	if (err || !r->all || !j->a.solvable)
+		return err;
+	sdb_answer again;
+	err = sdb_answer_paths(&again, a->db, &j->q.start, &j->q.goal, r->limit, &opts,
+	                       add_sequence, &j->all);
+	if (!err)
+		search_done(qp, &again);
+	return err;
 }
 
 static void solve(answerer *a, job *j)
 {
 	if (j->err)
 		return;
-	const report_opts *r = &a->opts.report;
 	if (sdb_board_solvable(&j->q.start, &j->q.goal) == 1)   /* else nothing is searched */
 		say_note(a, sdb_search_note(a->db, &j->q.goal));
-	progress_line pl = { 0 };
-	sdb_solve_limits limits = a->opts.limits;
-	if (a->opts.progress) {
-		limits.poll = show_progress;
-		limits.poll_ctx = &pl;
+	query_poll qp = { .a = a, .started = budget_now() };
+	budget *b = a->opts.budget;
+	if (b && budget_spent(b)) {
+		j->err = ANSWER_ESPENT;
+		qp.why = budget_spent(b);
+	} else {
+		j->err = search(a, j, &qp);
 	}
-	const sdb_answer_opts opts = { .want_moves = 1, .limits = limits,
-	                               .want_best_moves = r->all_best, .want_count = r->count };
-	if (a->opts.check)
-		j->err = sdb_check_moves(&j->c, a->db, &j->q.start, &j->q.goal, j->moves, &opts);
-	else
-		j->err = sdb_answer_query(&j->a, a->db, &j->q.start, &j->q.goal, &opts);
-	if (!j->err && r->all && j->a.solvable)
-		j->err = sdb_answer_paths(NULL, a->db, &j->q.start, &j->q.goal, r->limit, &opts,
-		                          add_sequence, &j->all);
 	out_char(&j->all, '\0');   /* a string, also when empty */
-	if (pl.any)
+	if (qp.drew)
 		fputs("\r\033[K", stderr);   /* the progress line goes */
+	if (j->err && qp.why >= BUDGET_NODES && qp.why <= BUDGET_ABANDONED)
+		j->err = ANSWER_ESPENT;
 	if (j->err)
-		keep_reason(j);
+		keep_reason(a, j, j->err == SDB_ELIMIT || j->err == ANSWER_ESPENT ? &qp : NULL);
 }
 
 static int report(answerer *a, out *o, const job *j)
@@ -198,7 +286,7 @@ static void parse(answerer *a, job *j)
 	j->err = a->opts.check ? parse_check(a, j)
 	         : sdb_query_parse(&j->q, j->text, a->opts.w, a->opts.h, a->db);
 	if (j->err && !j->why)
-		keep_reason(j);
+		keep_reason(a, j, NULL);
 }
 
 static void job_free(job *j)
@@ -216,6 +304,19 @@ int answer_one(answerer *a, out *o, const char *query)
 	parse(a, &j);
 	solve(a, &j);
 	report(a, o, &j);
+	int err = j.err;
+	job_free(&j);
+	return err;
+}
+
+int answer_query(answerer *a, sdb_answer *ans, const sdb_query *q, char *why, size_t cap)
+{
+	job j;
+	memset(&j, 0, sizeof j);
+	j.q = *q;
+	solve(a, &j);
+	*ans = j.a;
+	snprintf(why, cap, "%s", j.why ? j.why : "out of memory");
 	int err = j.err;
 	job_free(&j);
 	return err;

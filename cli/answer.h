@@ -4,18 +4,29 @@
 #ifndef SLIDEDB_ANSWER_H
 #define SLIDEDB_ANSWER_H
 
+#include "budget.h"
 #include "out.h"
 #include "report.h"
+
+/* A query that failed because its request's budget is spent (or its work
+ * was abandoned): not a library code, so that a caller can tell it from a
+ * search over its own limits (SDB_ELIMIT). */
+enum { ANSWER_ESPENT = -1000 };
 
 typedef struct answer_opts {
 	int check;                 /* judge move sequences ("START [; GOAL] ; MOVES") */
 	int w, h;                  /* --size, or 0 */
 	report_opts report;
-	sdb_solve_limits limits;   /* per searched query */
+	sdb_solve_limits limits;   /* per query: its searches together */
 	int threads;
 	int quiet;                 /* no message on stderr for a failed query */
 	int progress;              /* show a search's progress on stderr (a terminal) */
 	const char *limit_hint;    /* said after a search's limit error: how to lift it */
+	budget *budget;            /* the request's, shared by its queries; or NULL */
+	/* {from, to} pairs ended by {NULL, NULL}, or NULL: words of the library's
+	 * messages said otherwise in a failed query's reason (slidedb-serve
+	 * names its query parameters where the library names options). */
+	const char *const (*words)[2];
 } answer_opts;
 
 typedef struct answerer answerer;
@@ -34,6 +45,11 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
  * of its failure (0: answered; unsolvable is an answer), for a caller that
  * maps failures to statuses (slidedb-serve). */
 int answer_one(answerer *a, out *o, const char *query);
+
+/* Answer a parsed query (a's limits and budget, no output): 0, the
+ * library's code or ANSWER_ESPENT, with the reason in why. For a caller
+ * that formats the answers itself (slidedb-serve's random boards). */
+int answer_query(answerer *a, sdb_answer *ans, const sdb_query *q, char *why, size_t cap);
 
 
 

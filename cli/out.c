@@ -91,41 +91,65 @@ void out_printf(out *o, const char *fmt, ...)
 	o->len += (size_t)n;
 }
 
-/* Length of the valid UTF-8 sequence at s, or 0. */
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629's table: no
+ * overlong forms, no surrogates, nothing above U+10FFFF), or 0. The second
+ * byte's range depends on the first; the others are 80..BF. */
 static int utf8_length(const unsigned char *s)
 {
-	int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
-	for (int i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
+	static const struct { unsigned char lo, hi, len, lo2, hi2; } lead[] = {
+		{ 0xc2, 0xdf, 2, 0x80, 0xbf }, { 0xe0, 0xe0, 3, 0xa0, 0xbf },
+		{ 0xe1, 0xec, 3, 0x80, 0xbf }, { 0xed, 0xed, 3, 0x80, 0x9f },
+		{ 0xee, 0xef, 3, 0x80, 0xbf }, { 0xf0, 0xf0, 4, 0x90, 0xbf },
+		{ 0xf1, 0xf3, 4, 0x80, 0xbf }, { 0xf4, 0xf4, 4, 0x80, 0x8f },
+	};
+	for (size_t k = 0; k < sizeof lead / sizeof *lead; k++) {
+		if (s[0] < lead[k].lo || s[0] > lead[k].hi)
+			continue;
+		if (s[1] < lead[k].lo2 || s[1] > lead[k].hi2)
 			return 0;
-	return n;
+		for (int i = 2; i < lead[k].len; i++)
+			if ((s[i] & 0xc0) != 0x80)
+				return 0;
+		return lead[k].len;
+	}
+	return 0;
 }
 
-void out_json_str(out *o, const char *text)
+void out_json_strn(out *o, const char *text, size_t max)
 {
-	const unsigned char *s = (const unsigned char *)text;
+	const unsigned char *s = (const unsigned char *)text, *end = s;
+	while (*end && (size_t)(end - s) < max)   /* (strnlen: the text may be far longer) */
+		end++;
 	out_char(o, '"');
 	while (*s) {
 		unsigned char c = *s;
+		int n = c >= 0x80 ? utf8_length(s) : 1;
+		if (s + (n ? n : 1) > end) {
+			out_str(o, "...");
+			break;
+		}
 		if (c == '"' || c == '\\') {
 			out_char(o, '\\');
 			out_char(o, (char)c);
 		} else if (c < 0x20 || c == 0x7f) {
 			out_printf(o, "\\u%04x", c);
+		} else if (c >= 0x80 && n) {
+			out_mem(o, (const char *)s, (size_t)n);
+			s += n;
+			continue;
 		} else if (c >= 0x80) {
-			int n = utf8_length(s);
-			if (n) {
-				out_mem(o, (const char *)s, (size_t)n);
-				s += n;
-				continue;
-			}
-			out_str(o, "\\ufffd");   /* not UTF-8: keep the JSON valid */
+			out_str(o, "\\ufffd");   /* not well-formed UTF-8: U+FFFD keeps the JSON valid */
 		} else {
 			out_char(o, (char)c);
 		}
 		s++;
 	}
 	out_char(o, '"');
+}
+
+void out_json_str(out *o, const char *text)
+{
+	out_json_strn(o, text, (size_t)-1);
 }
 
 void out_printable(char *dst, size_t cap, const char *src, size_t max)

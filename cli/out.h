@@ -22,6 +22,9 @@ void out_i64(out *o, int64_t v);
 void out_printf(out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A JSON string literal with quotes, escaped. */
 void out_json_str(out *o, const char *s);
+/* The same of at most max bytes of s (a UTF-8 sequence is not cut), with
+ * "..." at its end when s is longer. */
+void out_json_strn(out *o, const char *s, size_t max);
 /* Text safe to echo in a one-line message: newlines (a grid's rows) become
  * " / ", other control and non-ASCII bytes '?', and it stops after max
  * characters with "...". */

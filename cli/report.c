@@ -435,8 +435,28 @@ void report_error(out *o, const report_opts *r, int line, const char *input, con
 		out_char(o, ',');
 	}
 	out_str(o, "\"input\":");
-	out_json_str(o, input);
+	out_json_strn(o, input, REPORT_INPUT_MAX);
 	out_str(o, ",\"error\":");
 	out_json_str(o, msg);
 	out_str(o, "}\n");
+}
+
+const char *report_reword(char *buf, size_t cap, const char *msg,
+                          const char *const (*words)[2])
+{
+	const char *const (*w)[2] = words;
+	while (w && (*w)[0] && !strstr(msg, (*w)[0]))
+		w++;
+	if (!w || !(*w)[0])
+		return msg;
+	snprintf(buf, cap, "%s", msg);
+	for (; (*w)[0]; w++) {
+		char *at = strstr(buf, (*w)[0]);
+		if (!at)
+			continue;
+		char rest[1024];
+		snprintf(rest, sizeof rest, "%s", at + strlen((*w)[0]));
+		snprintf(at, cap - (size_t)(at - buf), "%s%s", (*w)[1], rest);
+	}
+	return buf;
 }

@@ -46,10 +46,25 @@ void report_check(out *o, const report_opts *r, const sdb_query *q, const char *
 void report_grids(out *o, const sdb_board *boards, const char *const *labels, int n,
                   char blank);
 
+/* Bytes of a failed query's text that its JSON error echoes as "input"
+ * (then "..."): a line of megabytes is no board, and its echo must not make
+ * an error line of megabytes (slidedb-serve bounds its lines by it). */
+enum { REPORT_INPUT_MAX = 1024 };
+
 /* Append the report of a query that could not be answered, in its place:
  * one line in every mode ("error: MESSAGE" in text modes, an object with
- * "error" in JSON), so that answers stay in step with the queries; line is 0
- * for a query from the command line. */
+ * "error" in JSON, its "input" cut after REPORT_INPUT_MAX bytes), so that
+ * answers stay in step with the queries; line is 0 for a query from the
+ * command line. */
 void report_error(out *o, const report_opts *r, int line, const char *input, const char *msg);
+
+/* msg with words said otherwise: words is {from, to} pairs ended by
+ * {NULL, NULL} (or NULL: none), each replaced where it first occurs; for a
+ * front end that names things otherwise than the library's messages do
+ * (slidedb-serve's "size=WxH" for the command line's "--size WxH"). Returns
+ * msg itself when no word occurs in it (the common case, on every failed
+ * query of a batch: no copy), else buf. */
+const char *report_reword(char *buf, size_t cap, const char *msg,
+                          const char *const (*words)[2]);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,7 +19,13 @@
 #include "opts.h"
 #include "server.h"
 
-enum { SERVE = 1, OPT_MAX_BODY = 256, OPT_MAX_CONNECTIONS, OPT_SEARCH_TIMEOUT };
+enum { SERVE = 1, OPT_MAX_BODY = 256, OPT_MAX_CONNECTIONS, OPT_SEARCH_TIMEOUT, OPT_MAX_MEMORY,
+       OPT_REQUEST_NODES, OPT_REQUEST_TIMEOUT, OPT_CORS };
+
+/* libmicrohttpd takes this many connections beyond --max-connections, so that
+ * a new client over the limit is accepted and told 503 at once while idle
+ * sockets over the limit are dropped (conn.c). */
+enum { SPARE_CONNECTIONS = 1024 };
 
 static const cli_option serve_options[] = {
 	{ "db", required_argument, 'd', SERVE,
@@ -29,15 +36,28 @@ static const cli_option serve_options[] = {
 	  "-t, --threads N          threads answering requests (default: the cores)" },
 	{ "max-body", required_argument, OPT_MAX_BODY, SERVE,
 	  "    --max-body BYTES     largest POST body (default 16 MiB; 413 above)" },
+	{ "max-memory", required_argument, OPT_MAX_MEMORY, SERVE,
+	  "    --max-memory BYTES   request bodies and answers held whole, all requests\n"
+	  "                           together (default 256 MiB; 503 above)" },
 	{ "max-connections", required_argument, OPT_MAX_CONNECTIONS, SERVE,
 	  "    --max-connections N  connections served at once (default 1000; 503 above)" },
 	{ "timeout", required_argument, 'T', SERVE,
-	  "-T, --timeout S          drop a connection idle or sending slowly for S seconds\n"
-	  "                           (default 30)" },
+	  "-T, --timeout S          drop a connection idle or sending slowly for S seconds;\n"
+	  "                           a stop waits at most S seconds (default 30)" },
 	{ "max-nodes", required_argument, 'n', SERVE,
-	  "-n, --max-nodes N        nodes one searched (4x4) query may expand (default 50000000)" },
+	  "-n, --max-nodes N        nodes one searched (4x4) query may expand (default\n"
+	  "                           50000000; 422 above)" },
 	{ "search-timeout", required_argument, OPT_SEARCH_TIMEOUT, SERVE,
-	  "    --search-timeout S   seconds one searched query may take (default 10)" },
+	  "    --search-timeout S   seconds one searched query may take (default 10; 422)" },
+	{ "request-nodes", required_argument, OPT_REQUEST_NODES, SERVE,
+	  "    --request-nodes N    search nodes one request may expand, all its queries\n"
+	  "                           together (default 200000000; 429 above)" },
+	{ "request-timeout", required_argument, OPT_REQUEST_TIMEOUT, SERVE,
+	  "    --request-timeout S  seconds of answering one request may take (default 30;\n"
+	  "                           429 above)" },
+	{ "cors", required_argument, OPT_CORS, SERVE,
+	  "    --cors ORIGIN        let pages of ORIGIN call the API from a browser\n"
+	  "                           (repeat it, or ORIGIN,ORIGIN; * for any)" },
 	{ "quiet", no_argument, 'q', SERVE, "-q, --quiet              print nothing but errors" },
 	{ "help", no_argument, 'h', SERVE, "-h, --help               show this help" },
 	{ "version", no_argument, 'V', SERVE, "-V, --version            show the version" },
@@ -56,10 +76,39 @@ static void usage(FILE *f)
 	        "  GET  /v1/check?start=B&goal=B&moves=M                       a verdict\n"
 	        "  GET  /v1/tables   GET /healthz   GET /metrics   GET / (the page)\n"
 	        "Tables built while it runs are answered within a second. SIGTERM or SIGINT:\n"
-	        "stop accepting, finish the requests under way, exit 0.\n\nOptions:\n", cli_prog);
+	        "stop accepting, finish the requests under way (at most --timeout seconds),\n"
+	        "exit 0.\n"
+	        "Errors are JSON {\"error\":...}: 400 a bad parameter, 403 an origin --cors does\n"
+	        "not name, 404 no such path or table, 405 a method, 413 a body over --max-body,\n"
+	        "422 a query over --max-nodes or --search-timeout, 429 a request over\n"
+	        "--request-nodes or --request-timeout (in a batch: an error line for each query\n"
+	        "left), 500 a damaged table, 503 (Retry-After) over --max-connections or\n"
+	        "--max-memory. A streamed answer holds about 0.5 MiB per connection beside its\n"
+	        "body (at most about 4 MiB), whatever the client leaves unread.\n\nOptions:\n",
+	        cli_prog);
 	cli_options_help(f, serve_options, NOPTIONS, SERVE, SERVE, NULL);
 	fprintf(f, "\nExit status: 0 stopped by a signal, 1 the database or the address failed, "
 	        "2 usage.\nExample: %s --db slidedb.lmdb --listen 127.0.0.1:8080\n", cli_prog);
+}
+
+/* --cors ORIGIN[,ORIGIN...], kept in argv (it lives as long as the
+ * program): an origin is "*", "null" or scheme://host[:port], with no path
+ * (browsers send it so). The first bad one, or NULL. */
+static const char *add_origins(server_opts *o, char *list)
+{
+	if (!*list)
+		return list;
+	for (char *origin = list, *next; origin; origin = next) {
+		if ((next = strchr(origin, ',')))
+			*next++ = '\0';
+		const char *host = strstr(origin, "://");
+		const int ok = !strcmp(origin, "*") || !strcmp(origin, "null") ||
+		               (host && host > origin && host[3] && !strchr(host + 3, '/'));
+		if (!ok || o->ncors == MAX_ORIGINS)
+			return origin;
+		o->cors[o->ncors++] = origin;
+	}
+	return NULL;
 }
 
 static int parse_options(server_opts *o, int argc, char **argv)
@@ -67,6 +116,7 @@ static int parse_options(server_opts *o, int argc, char **argv)
 	int c;
 	long n;
 	double v;
+	const char *bad;
 	while ((c = cli_getopt(argc, argv, serve_options, NOPTIONS, SERVE)) != -1) {
 		switch (c) {
 		case 'd': o->db_path = optarg; break;
@@ -102,6 +152,26 @@ static int parse_options(server_opts *o, int argc, char **argv)
 			if (!cli_parse_double(&v, optarg, 1e-3, 1e6))
 				return cli_usage("--search-timeout '%s' is not a number of seconds", optarg);
 			o->limits.timeout = v;
+			break;
+		case OPT_MAX_MEMORY:
+			if (!cli_parse_double(&v, optarg, 1, 1e15) || v != (double)(size_t)v)
+				return cli_usage("--max-memory '%s' is not a number of bytes", optarg);
+			o->max_memory = (size_t)v;
+			break;
+		case OPT_REQUEST_NODES:
+			if (!cli_parse_double(&v, optarg, 1, 1e18) || v != (double)(uint64_t)v)
+				return cli_usage("--request-nodes '%s' is not a positive whole number", optarg);
+			o->request_nodes = (uint64_t)v;
+			break;
+		case OPT_REQUEST_TIMEOUT:
+			if (!cli_parse_double(&v, optarg, 1e-3, 1e6))
+				return cli_usage("--request-timeout '%s' is not a number of seconds", optarg);
+			o->request_timeout = v;
+			break;
+		case OPT_CORS:
+			if ((bad = add_origins(o, optarg)))
+				return cli_usage("--cors: '%s' is not an origin (scheme://host[:port], null "
+				                 "or *; at most %d of them)", bad, MAX_ORIGINS);
 			break;
 		case 'q': o->quiet = 1; break;
 		case 'h': usage(stdout); return 0;
@@ -143,16 +213,59 @@ static int parse_listen(struct sockaddr_storage *sa, const char *text)
 	return inet_pton(AF_INET, host, &s4->sin_addr) == 1 ? 0 : -1;
 }
 
+/* libmicrohttpd's own limit: ours and a spare above it, within the file
+ * descriptors the process may open (the soft limit raised to the hard one). */
+static unsigned connection_limit(unsigned max_connections)
+{
+	struct rlimit rl;
+	unsigned limit = max_connections + SPARE_CONNECTIONS;
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return limit;
+	rl.rlim_cur = rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
+	getrlimit(RLIMIT_NOFILE, &rl);
+	const rlim_t fds = rl.rlim_cur > 128 ? rl.rlim_cur - 64 : 64;   /* the database, logs... */
+	return fds < limit ? (unsigned)fds : limit;
+}
+
+/* Graceful, within --timeout whatever the clients do: no new connections;
+ * the requests under way finish while the time lasts (slow senders are
+ * still dropped); then every request's work stops (searches at their next
+ * poll, streams at their next part) and the connections are closed. */
+static void stop_within(server *sv, struct MHD_Daemon *d)
+{
+	const struct timespec tick = { 0, 10000000 };
+	MHD_socket listener = MHD_quiesce_daemon(d);
+	if (listener != MHD_INVALID_SOCKET)
+		close(listener);
+	/* (a margin for the stop itself) */
+	const double end = budget_now() + (sv->opts.timeout > 1 ? sv->opts.timeout - 0.5 : 0.5);
+	for (unsigned n = 0; __atomic_load_n(&sv->inflight, __ATOMIC_RELAXED) > 0 &&
+	     budget_now() < end; n++) {
+		if (n % 25 == 0)
+			server_sweep(sv);
+		nanosleep(&tick, NULL);
+	}
+	__atomic_store_n(&sv->stopping, 1, __ATOMIC_RELAXED);
+	MHD_stop_daemon(d);
+}
+
 int main(int argc, char **argv)
 {
 	cli_prog = "slidedb-serve";
 	/* A batch answers on two OpenMP threads inside a request thread: they
-	 * must sleep between chunks, not spin on the cores the requests need. */
-	setenv("OMP_WAIT_POLICY", "passive", 0);
+	 * must sleep between groups, not spin on the cores the requests need
+	 * (spinning, they took half the CPU a streamed batch used). libgomp reads
+	 * OMP_WAIT_POLICY as it is loaded, before main: set it and start again,
+	 * once (the pid stays; a policy the caller chose is kept). */
+	if (!getenv("OMP_WAIT_POLICY") && !setenv("OMP_WAIT_POLICY", "passive", 0))
+		execv("/proc/self/exe", argv);   /* (failing, it only spins) */
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	server sv = { .opts = { .listen = "127.0.0.1:8080", .threads = cores > 0 ? (int)cores : 1,
-	                        .max_body = 16u << 20, .max_connections = 1000, .timeout = 30,
-	                        .limits = { .max_nodes = 50000000, .timeout = 10 } } };
+	                        .max_body = 16u << 20, .max_memory = 256u << 20,
+	                        .max_connections = 1000, .timeout = 30,
+	                        .limits = { .max_nodes = 50000000, .timeout = 10 },
+	                        .request_nodes = 200000000, .request_timeout = 30 } };
 	optind = 1;
 	int rc = parse_options(&sv.opts, argc, argv);
 	if (rc >= 0)
@@ -174,14 +287,13 @@ int main(int argc, char **argv)
 	pthread_mutex_init(&sv.conns_lock, NULL);
 	if (snapshots_open(&sv.snaps, sv.opts.db_path))
 		return cli_finish(cli_fail_lib(NULL));
-	/* MHD's own connection limit is a backstop above ours, which answers 503. */
 	struct MHD_Daemon *d = MHD_start_daemon(
 		MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC |
 		(sa.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
 		0, NULL, NULL, server_handle, &sv,
 		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
 		MHD_OPTION_THREAD_POOL_SIZE, (unsigned)sv.opts.threads,
-		MHD_OPTION_CONNECTION_LIMIT, sv.opts.max_connections + 64,
+		MHD_OPTION_CONNECTION_LIMIT, connection_limit(sv.opts.max_connections),
 		MHD_OPTION_CONNECTION_TIMEOUT, sv.opts.timeout,
 		MHD_OPTION_NOTIFY_COMPLETED, server_completed, &sv,
 		MHD_OPTION_NOTIFY_CONNECTION, server_connection, &sv,
@@ -199,15 +311,7 @@ int main(int argc, char **argv)
 	const struct timespec tick = { 0, 250000000 };
 	while ((sig = sigtimedwait(&stop, NULL, &tick)) < 0)
 		server_sweep(&sv);
-	/* Graceful: no new connections, the requests under way finish (up to
-	 * the connection timeout), then the idle connections are closed. */
-	MHD_socket listener = MHD_quiesce_daemon(d);
-	if (listener != MHD_INVALID_SOCKET)
-		close(listener);
-	for (unsigned waited = 0; __atomic_load_n(&sv.inflight, __ATOMIC_RELAXED) > 0 &&
-	     waited < sv.opts.timeout * 100; waited++)
-		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
-	MHD_stop_daemon(d);
+	stop_within(&sv, d);
 	snapshots_close(sv.snaps);
 	pthread_mutex_destroy(&sv.conns_lock);
 	if (!sv.opts.quiet)

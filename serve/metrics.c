@@ -6,7 +6,7 @@ const char *const endpoint_name[EP_COUNT] = {
 };
 
 /* The statuses the server answers with; any other counts as the last. */
-static const unsigned statuses[] = { 200, 400, 404, 405, 413, 422, 500, 503, 0 };
+static const unsigned statuses[] = { 200, 204, 400, 403, 404, 405, 413, 422, 429, 500, 503, 0 };
 enum { NSTATUS = sizeof statuses / sizeof *statuses };
 /* Latency buckets, seconds. */
 static const double bounds[] = { 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
@@ -53,7 +53,7 @@ long metrics_open_connections(void)
 	return __atomic_load_n(&open_connections, __ATOMIC_RELAXED);
 }
 
-void metrics_text(out *o, double snapshot_age, unsigned long snapshots)
+void metrics_text(out *o, double snapshot_age, unsigned long snapshots, size_t held)
 {
 	out_str(o, "# HELP slidedb_requests_total HTTP requests answered, by endpoint and status.\n"
 	           "# TYPE slidedb_requests_total counter\n");
@@ -98,7 +98,10 @@ void metrics_text(out *o, double snapshot_age, unsigned long snapshots)
 	           "# HELP slidedb_snapshot_age_seconds Age of the database snapshot answering now.\n"
 	           "# TYPE slidedb_snapshot_age_seconds gauge\nslidedb_snapshot_age_seconds %.3f\n"
 	           "# HELP slidedb_snapshots_total Snapshots of the database taken (1 + reloads).\n"
-	           "# TYPE slidedb_snapshots_total counter\nslidedb_snapshots_total %lu\n",
+	           "# TYPE slidedb_snapshots_total counter\nslidedb_snapshots_total %lu\n"
+	           "# HELP slidedb_memory_held_bytes Request bodies and whole answers held now "
+	           "(bounded by --max-memory).\n"
+	           "# TYPE slidedb_memory_held_bytes gauge\nslidedb_memory_held_bytes %zu\n",
 	           __atomic_load_n(&answers, __ATOMIC_RELAXED), metrics_open_connections(),
-	           snapshot_age, snapshots);
+	           snapshot_age, snapshots, held);
 }

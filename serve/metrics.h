@@ -19,7 +19,8 @@ void metrics_answers(unsigned long n);
 void metrics_connection(int delta);
 long metrics_open_connections(void);
 
-/* The whole text; snapshot_age and snapshots come from the caller. */
-void metrics_text(out *o, double snapshot_age, unsigned long snapshots);
+/* The whole text; the snapshot's age, the snapshots taken and the bytes
+ * held against --max-memory come from the caller. */
+void metrics_text(out *o, double snapshot_age, unsigned long snapshots, size_t held);
 
 #endif

@@ -1,5 +1,5 @@
 /* slidedb-serve's request handling: the endpoints, their parameters and
- * errors, on libmicrohttpd. */
+ * errors, on libmicrohttpd; what one request may hold and spend. */
 #ifndef SLIDEDB_SERVE_SERVER_H
 #define SLIDEDB_SERVE_SERVER_H
 
@@ -12,17 +12,36 @@
 #include <sys/types.h>
 #include <microhttpd.h>
 
+#include "answer.h"
+#include "budget.h"
+#include "out.h"
 #include "slidedb.h"
 #include "snapshot.h"
+
+enum {
+	MAX_ORIGINS = 32,           /* --cors */
+	/* What a request holds beyond this (its body, an answer kept whole)
+	 * counts against --max-memory; below it, it is the connection's share. */
+	HOLD_FREE = 64 * 1024,
+	/* A body refused (413, 503) is read and thrown away, up to this many
+	 * bytes, before its answer is sent: a client that writes its whole body
+	 * before it reads gets the answer, not a broken pipe. */
+	LINGER_BYTES = 64 << 20,
+};
 
 typedef struct server_opts {
 	const char *db_path;
 	const char *listen;          /* ADDR:PORT */
 	int threads;                 /* libmicrohttpd's thread pool */
 	size_t max_body;             /* bytes of a POST body */
+	size_t max_memory;           /* bodies and answers held by all requests together */
 	unsigned max_connections;    /* more get 503 with Retry-After */
 	unsigned timeout;            /* seconds a connection may be idle or slow */
 	sdb_solve_limits limits;     /* per searched query (4x4) */
+	uint64_t request_nodes;      /* a request's budget: search nodes ... */
+	double request_timeout;      /* ... and seconds of answering */
+	const char *cors[MAX_ORIGINS];   /* origins that may call from a browser ("*": any) */
+	int ncors;
 	int quiet;
 } server_opts;
 
@@ -33,6 +52,7 @@ typedef struct conn {
 	int fd;
 	double since;                /* connection start or last answer completed */
 	int busy;                    /* a request is being answered: not slow */
+	int over;                    /* opened over --max-connections: dropped when idle */
 	struct conn *prev, *next;
 } conn;
 
@@ -40,14 +60,111 @@ typedef struct server {
 	server_opts opts;
 	snapshots *snaps;
 	long inflight;               /* requests under way (atomic) */
+	int stopping;                /* the drain is over: all work stops (atomic) */
+	size_t held;                 /* bytes counted against --max-memory (atomic) */
 	pthread_mutex_t conns_lock;
 	conn *conns;                 /* every open connection */
 } server;
 
+/* Whom a request answers: to see them go (a budget's wanted() context). */
+typedef struct client {
+	server *sv;
+	int fd;                      /* the connection's socket, or -1 */
+} client;
+
+/* One request, from its headers to its completion (libmicrohttpd's con_cls). */
+typedef struct request {
+	server *sv;
+	double started;
+	int endpoint;                /* enum endpoint (metrics.h) */
+	unsigned status;             /* answered with, once queued */
+	client who;
+	budget budget;               /* nodes and seconds of the whole request (ctx: &who) */
+	out body;                    /* a POST body as it arrives */
+	size_t held;                 /* bytes of --max-memory this request holds */
+	unsigned refused;            /* the status of a body refused as it came, or 0 */
+	size_t discarded;            /* bytes of that body thrown away */
+	char why[200];               /* the refusal's message */
+} request;
+
+/* --- Connections (conn.c). */
+
 /* Shut down every connection that has not delivered a whole request within
- * --timeout seconds of its start or of its last answer (main's loop calls it
- * a few times a second). */
+ * --timeout seconds of its start or of its last answer, and those opened
+ * over --max-connections that sit idle (main's loop calls it a few times a
+ * second). */
 void server_sweep(server *sv);
+/* A request is being answered (not slow), or its answer is done. */
+void conn_busy(server *sv, struct MHD_Connection *c, int busy);
+/* The connection's socket, or -1. */
+int conn_fd(struct MHD_Connection *c);
+/* Whether anyone still waits for the answers of a client (a client *): it
+ * has not closed the connection and the server is not stopping (a budget's
+ * wanted()). */
+int conn_wanted(void *who);
+
+/* --- The memory budget (body.c): bytes held by requests, --max-memory. */
+
+/* Count n more bytes in *held: 1, or 0 (nothing counted) if that would pass
+ * --max-memory. */
+int memory_take(server *sv, size_t *held, size_t n);
+/* Give back what *held counts, and zero it. */
+void memory_give(server *sv, size_t *held);
+
+/* A request's body: its headers are in (maybe refuse it: 413 over
+ * --max-body, 503 over --max-memory); a part of it arrived. Both return
+ * MHD_YES, or queue the refusal when the body cannot be read and thrown
+ * away (too large even for that, or the client waits for 100 Continue). */
+enum MHD_Result body_begin(struct MHD_Connection *c, request *rq);
+enum MHD_Result body_feed(struct MHD_Connection *c, request *rq, const char *data, size_t n);
+/* Refuse rq with status and a message, its body (if any) read and thrown
+ * away first; announced: its Content-Length, or 0. */
+enum MHD_Result body_refuse(struct MHD_Connection *c, request *rq, unsigned status,
+                            unsigned long long announced, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* --- Responses (reply.c). */
+
+/* Queue r with status: the headers every answer has (Cache-Control, CORS,
+ * Retry-After and Connection: close with 503, Allow with 405). */
+enum MHD_Result reply_response(struct MHD_Connection *c, request *rq, unsigned status,
+                               struct MHD_Response *r);
+/* Queue o's text (taken: o is emptied) with a status and type. */
+enum MHD_Result reply(struct MHD_Connection *c, request *rq, unsigned status, const char *type,
+                      out *o);
+enum MHD_Result reply_json(struct MHD_Connection *c, request *rq, unsigned status, out *o);
+/* {"error":"MESSAGE"}, the message in the API's words (params.c). */
+enum MHD_Result reply_error(struct MHD_Connection *c, request *rq, unsigned status,
+                            const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The status of a query that could not be answered (a library code, or
+ * ANSWER_ESPENT: 429, or 503 when nobody waits any more). */
+unsigned status_of(const request *rq, int err);
+
+/* --- CORS (cors.c). */
+
+/* Access-Control-Allow-Origin and Vary for rq's Origin, if --cors allows it. */
+void cors_headers(struct MHD_Connection *c, struct MHD_Response *r, const server *sv);
+/* An OPTIONS request: a CORS preflight answered (204, or 403 for an origin
+ * --cors does not name), or 0 when it is none (no --cors, no
+ * Access-Control-Request-Method: then it is a 405 like any other method). */
+int cors_preflight(struct MHD_Connection *c, request *rq, const char *allow,
+                   enum MHD_Result *ret);
+
+/* --- Streamed answers (stream.c), with backpressure: the next answers are
+ * computed only when the client has taken the previous ones. */
+
+/* POST /v1/solve: the body's query lines (taken from rq), one answer line each. */
+enum MHD_Result stream_batch(struct MHD_Connection *c, request *rq, const answer_opts *a);
+/* GET /v1/random: the answers (taken: malloc'ed, freed with the stream) as a
+ * JSON array. */
+enum MHD_Result stream_random(struct MHD_Connection *c, request *rq, const answer_opts *a,
+                              snapshot *snap, sdb_query *queries, sdb_answer *answers, int n,
+                              char blank);
+
+/* --- Routes (routes.c). */
+
+/* The methods an endpoint takes, for Allow and CORS preflights. */
+const char *endpoint_methods(int endpoint, const server *sv);
 
 /* libmicrohttpd's callbacks (the server is their cls). */
 enum MHD_Result server_handle(void *cls, struct MHD_Connection *c, const char *url,

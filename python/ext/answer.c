@@ -208,9 +208,9 @@ static PyGetSetDef answer_getset[] = {
 	  "An optimal move sequence ('ru...'; '' at the goal); None if unsolvable.", NULL },
 	{ "best_moves", (getter)get_best_moves, NULL,
 	  "Every first move of an optimal solution, in u d l r order (solve(..., all_best=True) or "
-	  "count=True); else None.", NULL },
+	  "solutions=True); else None.", NULL },
 	{ "solutions", (getter)get_solutions, NULL,
-	  "The number of distinct optimal move sequences, exact (solve(..., count=True)); else None.", NULL },
+	  "The number of distinct optimal move sequences, exact (solve(..., solutions=True)); else None.", NULL },
 	{ "all_moves", (getter)get_all_moves, NULL,
 	  "The optimal move sequences in u < d < l < r order, at most `limit` (solve(..., all=True)); "
 	  "else None.", NULL },

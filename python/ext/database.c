@@ -254,7 +254,7 @@ static PyObject *seqs_list(const seqs *s)
 
 static PyObject *db_solve(ext_database *self, PyObject *args, PyObject *kw)
 {
-	static char *kwlist[] = { "start", "goal", "size", "path", "all_best", "count", "tiles",
+	static char *kwlist[] = { "start", "goal", "size", "path", "all_best", "solutions", "tiles",
 	                          "all", "limit", "max_nodes", "timeout", NULL };
 	PyObject *start, *goal = Py_None, *size = Py_None, *max_nodes = Py_None, *timeout = Py_None,
 	         *limit_obj = NULL;
@@ -571,7 +571,7 @@ static PyMethodDef db_methods[] = {
 	  "format_version, counts; pattern tables add set, group, groups, blank, tiles, left_out,\n"
 	  "tiles_of)." },
 	{ "solve", (PyCFunction)(void (*)(void))db_solve, METH_VARARGS | METH_KEYWORDS,
-	  "solve($self, start, goal=None, *, size=None, path=False, all_best=False, count=False,\n"
+	  "solve($self, start, goal=None, *, size=None, path=False, all_best=False, solutions=False,\n"
 	  "      tiles=False, all=False, limit=100, max_nodes=None, timeout=None)\n--\n\n"
 	  "Answer one question: the optimal distance from start to goal, a best move and an\n"
 	  "optimal move sequence, as `slidedb-lookup` answers it.\n\n"

@@ -163,7 +163,7 @@ class Database:
         size: Optional[Size] = None,
         path: bool = False,
         all_best: bool = False,
-        count: bool = False,
+        solutions: bool = False,
         tiles: bool = False,
         all: bool = False,
         limit: int = 100,

@@ -7,6 +7,11 @@
  * - Arrow keys and swipes name the direction the TILE slides: ArrowUp slides
  *   the tile below the blank up, which is the move 'd'.
  *
+ * - The position is kept in the page's address, #size=3x3&board=...&goal=...
+ *   (cells separated by commas; any notation the API reads is taken), so that
+ *   a link opens the same board.
+ * - Errors are told in the page's words (friendly()), not the API's.
+ *
  * Hooks for tests: #board has data-size ("3x3"), data-distance (the current
  * distance, "" while unknown or unsolvable) and data-state ("loading",
  * "pending", "ready", "unsolvable", "error"); every tile, the blank included,
@@ -81,10 +86,47 @@
 
   /* ---------- the API ---------- */
 
-  function ApiError(message, status) {
+  function ApiError(message, status, detail) {
     var e = new Error(message);
     e.status = status;
+    e.detail = detail || message;   /* the API's own words */
     return e;
+  }
+
+  /* The API's messages, said for a player: [pattern, message]; {who} is the
+   * board or the goal the message is about ("start: ...", "goal: ..."). */
+  var SAY = [
+    [/tile (\d+) appears twice/, '{who} has tile $1 twice: each tile appears once.'],
+    [/more than one blank/, '{who} has more than one empty cell: mark just one, with 0, x, _ or .'],
+    [/no blank/, '{who} has no empty cell: mark it with 0, x, _ or .'],
+    [/tile (\d+) is out of range/, '{who} has tile $1, which is too big for its size.'],
+    [/give the size/, '{who} has a number of tiles that fits several shapes: choose the board size first.'],
+    [/unknown (?:notation|character) '([^']*)'/, '{who} cannot be read at \u201c$1\u201d: write the tiles as ' +
+      'numbers, with 0, x, _ or . for the empty cell.'],
+    [/empty board/, '{who} is empty: type its tiles, row by row.'],
+    [/mixes the compact notation/, '{who} mixes tiles written together and apart: separate every tile by a space.'],
+    [/rows of unequal length/, '{who} has rows of different lengths.'],
+    [/start is \d+x\d+ but goal is|start has \d+ cells but goal/, 'The board and the goal are not the same size.'],
+    [/cells|rows|bracket|not a board/, '{who} is not a board of a size played here: check its tiles.'],
+    [/no table|no \d+x\d+ table|slidedb-gen/, 'This server has no tables for that board, so it cannot answer it.'],
+    [/budget|search stopped|limit of/, 'That position is too hard to solve here in time: try an easier one.'],
+    [/^moves: /, 'Those moves cannot be read: use u, d, l and r.'],
+    [/busy/, 'The server is busy: try again in a moment.']
+  ];
+  var WHO = { 'start': 'The board', 'goal': 'The goal' };
+
+  function friendly(message, status) {
+    var m = /^(start|goal): (.*)$/.exec(message), who = m ? WHO[m[1]] : 'The board';
+    var text = m ? m[2] : message;
+    for (var i = 0; i < SAY.length; i++) {
+      var found = SAY[i][0].exec(text);
+      if (found) {
+        return SAY[i][1].replace('{who}', who).replace(/\$(\d)/g, function (_, k) { return found[k]; });
+      }
+    }
+    if (status === 503) return 'The server is busy: try again in a moment.';
+    if (status >= 500) return 'The server could not answer (its database may be damaged).';
+    return 'The server could not answer that: ' + text.charAt(0).toLowerCase() + text.slice(1);
   }
   function api(path, params, signal) {
     var q = Object.keys(params || {}).filter(function (k) {
@@ -93,17 +135,17 @@
     return fetch(path + (q ? '?' + q : ''), { signal: signal, headers: { Accept: 'application/json' } })
       .catch(function (e) {
         if (e.name === 'AbortError') throw e;
-        throw ApiError('cannot reach the server (' + e.message + ')', 0);
+        throw ApiError('Cannot reach the server: is it running?', 0, e.message);
       })
       .then(function (res) {
         return res.text().then(function (text) {
           var body = null;
           try { body = text ? JSON.parse(text) : null; } catch (e) { body = null; }
           if (!res.ok) {
-            throw ApiError(body && body.error ? body.error
-              : 'HTTP ' + res.status + (text ? ': ' + text.slice(0, 200) : ''), res.status);
+            var said = body && body.error ? body.error : 'HTTP ' + res.status;
+            throw ApiError(friendly(said, res.status), res.status, said);
           }
-          if (body === null) throw ApiError('the server sent no JSON', res.status);
+          if (body === null) throw ApiError('The server sent an answer this page cannot read.', res.status);
           return body;
         });
       });
@@ -249,6 +291,49 @@
     var m = S.history.length;
     ui.counter.textContent = m ? m + (m === 1 ? ' move' : ' moves') + ' made' : '';
     updateButtons();
+    keepInUrl();
+  }
+
+  /* ---------- the address: a link opens the same position ---------- */
+
+  var shownHash = '';
+
+  function keepInUrl() {
+    if (S.cells.length !== S.w * S.h || S.goal.length !== S.w * S.h) return;
+    shownHash = '#size=' + sizeStr() + '&board=' + S.cells.join(',') + '&goal=' + S.goal.join(',');
+    if (location.hash !== shownHash) history.replaceState(null, '', shownHash);
+  }
+
+  /* The position a link names, or null. */
+  function fromUrl() {
+    var q = new URLSearchParams(location.hash.replace(/^#/, ''));
+    if (!q.get('board')) return null;
+    return { size: q.get('size') || '', board: q.get('board'), goal: q.get('goal') || '' };
+  }
+
+  /* Open the position of a link (any notation the API reads); false if there is none. */
+  function openLink() {
+    var link = fromUrl();
+    if (!link) return false;
+    var size = S.sizes.indexOf(link.size) >= 0 ? link.size : '';
+    var epoch = ++S.epoch;
+    stopSolving();
+    status('Opening the position of the link\u2026');
+    var params = { start: link.board, all_best: 1 };
+    if (size) params.size = size;
+    if (link.goal) params.goal = link.goal;
+    api('v1/solve', params).then(function (a) {
+      if (epoch !== S.epoch) return;
+      if (S.sizes.indexOf(a.size) < 0) throw ApiError('This server has no tables for ' + a.size + ' boards.', 404);
+      switchSize(a.size, parseBoard(a.goal), parseBoard(a.start), a);
+      status('The position of the link: ' + a.size + (a.solvable === false ? ', which cannot reach its goal.' : '.'),
+        a.solvable === false ? 'warn' : '');
+    }).catch(function (e) {
+      if (epoch !== S.epoch) return;
+      if (!S.cells.length) startDefault(false);
+      status('The link\u2019s position cannot be opened. ' + e.message, 'error');
+    });
+    return true;
   }
 
   function renderGoal() {
@@ -442,6 +527,9 @@
     S.h = Number(wh[1]);
     S.goal = goal.slice();
     if (S.sizes.indexOf(size) >= 0) ui.size.value = size;
+    /* a board typed for the last size is not one of this size */
+    ui.paste.value = '';
+    ui.paste.placeholder = 'e.g. ' + example(S.w, S.h);
     buildTiles();
     renderGoal();
     updateLimits(true);
@@ -451,6 +539,17 @@
         best_move: null, moves: '', best_moves: '' };
     }
     setBoard(cells, answer);
+  }
+
+  /* A board of w x h for the placeholder: the goal, its blank moved left and up. */
+  function example(w, h) {
+    var n = w * h, cells = [];
+    for (var i = 1; i < n; i++) cells.push(String(i));
+    cells.push('x');
+    var b = n - 1, swap = function (to) { cells[b] = cells[to]; cells[to] = 'x'; b = to; };
+    swap(b - 1);
+    swap(b - w);
+    return cells.join(' ');
   }
 
   function stopSolving() {
@@ -540,9 +639,9 @@
     api('v1/random', params).then(function (arr) {
       if (epoch !== S.epoch) return;
       var a = Array.isArray(arr) ? arr[0] : arr;
-      if (!a || typeof a.start !== 'string') throw ApiError('unexpected answer from v1/random', 0);
+      if (!a || typeof a.start !== 'string') throw ApiError('The server sent an answer this page cannot read.', 0);
       var cells = parseBoard(a.start);
-      if (cells.length !== S.w * S.h) throw ApiError('v1/random answered a board of another size', 0);
+      if (cells.length !== S.w * S.h) throw ApiError('The server drew a board of another size.', 0);
       setBoard(cells, a.goal === boardStr(S.goal) ? a : null);
       status(lim.walk ? 'New board, after a random walk of ' + n + ' moves.'
         : 'New board, ' + n + ' moves from the goal.');
@@ -678,6 +777,13 @@
     return p[0] * p[1] - q[0] * q[1] || p[0] - q[0] || p[1] - q[1];
   }
 
+  /* The goal of the default size; scrambled, unless a message must stay. */
+  function startDefault(scrambled) {
+    var size = S.sizes.indexOf('3x3') >= 0 ? '3x3' : S.sizes[0], g = defaultGoal(size);
+    switchSize(size, g, g);
+    if (scrambled) scramble();
+  }
+
   function init() {
     wire();
     updateButtons();
@@ -702,12 +808,13 @@
         ui.size.appendChild(o);
       });
       ui.size.disabled = false;
-      var size = S.sizes.indexOf('3x3') >= 0 ? '3x3' : S.sizes[0], g = defaultGoal(size);
-      switchSize(size, g, g);
-      scramble();
+      if (!openLink()) startDefault(true);
+      window.addEventListener('hashchange', function () {
+        if (location.hash !== shownHash) openLink();
+      });
     }, function (e) {
       ui.board.dataset.state = 'error';
-      status('Cannot read the database\u2019s tables: ' + e.message, 'error');
+      status('Cannot read the server\u2019s tables. ' + e.message, 'error');
     });
   }
 

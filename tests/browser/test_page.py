@@ -10,7 +10,8 @@ Chromium and chromedriver (chromium, chromium-driver):
 (or `/usr/bin/python3 -m pytest -p no:cacheprovider -s tests/browser/test_page.py`).
 It builds a 3x3 database in SLIDEDB_TEST_TMP, starts the server on a free port of
 127.0.0.1, plays the page (scramble, a click, an arrow key, a hint, the solver,
-a pasted board, a phone-sized window), writes the screenshots page.png (solved),
+a pasted board, a phone-sized window, a link to a position, a change of size),
+writes the screenshots page.png (solved),
 page-hint.png and page-phone.png there, and stops the server with SIGTERM (it
 must exit 0).
 """
@@ -104,7 +105,8 @@ def server(tmp):
     for stale in (db, db + "-lock"):
         if os.path.exists(stale):
             os.remove(stale)
-    subprocess.run([gen, "full", "3x3", "--db", db, "-q"], check=True, timeout=60)
+    for size in ("3x3", "2x3"):
+        subprocess.run([gen, "full", size, "--db", db, "-q"], check=True, timeout=60)
     proc = base = None
     for _ in range(3):   # a port taken between free_port() and the bind: try another
         port = free_port()
@@ -255,13 +257,16 @@ def test_play(server, driver, tmp):
         driver.find_element(By.ID, id_)
     assert driver.find_element(By.ID, "goal").get_attribute("value") == board_str(GOAL)
 
-    # A board that is not one: the server's message is shown.
+    # A board that is not one: the server's reason, in the page's words (not
+    # the API's "start: tile 8 appears twice").
     paste = driver.find_element(By.ID, "paste")
     paste.clear()
     paste.send_keys("1 2 3 4 5 6 7 8 8")
     driver.find_element(By.ID, "load").click()
     WebDriverWait(driver, 10).until(
-        lambda d: "appears twice" in d.find_element(By.ID, "status").text)
+        lambda d: "tile 8 twice" in d.find_element(By.ID, "status").text)
+    said = driver.find_element(By.ID, "status").text
+    assert said.startswith("The board has tile 8 twice") and "start:" not in said, said
     # A board in another notation.
     paste.clear()
     paste.send_keys("[[1,2,3],[x,4,6],[7,5,8]]")
@@ -371,6 +376,105 @@ def test_play(server, driver, tmp):
     errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"
               and "Failed to load resource" not in e["message"]]
     assert not errors, errors
+
+
+def hash_position(driver):
+    """The position the page's address names: (size, board cells, goal cells)."""
+    q = urllib.parse.parse_qs(driver.execute_script("return location.hash").lstrip("#"))
+    return (q["size"][0], [int(t) for t in q["board"][0].split(",")],
+            [int(t) for t in q["goal"][0].split(",")])
+
+
+def status_text(driver):
+    return driver.find_element(By.ID, "status").text
+
+
+def test_a_link_opens_the_position(server, driver):
+    """A teacher shares a position: the board, its size and the goal are in the
+    address, kept as the board changes, and a link opens them."""
+    board = [8, 6, 7, 2, 5, 4, 3, 0, 1]
+    driver.get(server + "/#size=3x3&board=" + ",".join(map(str, board)) +
+               "&goal=1,2,3,4,5,6,7,8,0")
+    r = wait(driver, "the linked board", lambda r: r["cells"] == board and r["state"] == "ready")
+    assert r["size"] == "3x3" and r["distance"] == "31", r
+    assert hash_position(driver) == ("3x3", board, GOAL)
+    # a move: the address follows the board
+    blank = board.index(0)
+    tile = board[neighbour(blank, "u")]
+    driver.find_element(By.CSS_SELECTOR, f'#board [data-tile="{tile}"]').click()
+    r = wait(driver, "the move", lambda r: r["cells"] != board and r["state"] == "ready")
+    size, cells, goal = hash_position(driver)
+    assert (size, cells, goal) == ("3x3", r["cells"], GOAL), (size, cells, r["cells"])
+    link = driver.execute_script("return location.href")
+    # the link, opened afresh, shows the same position
+    driver.get("about:blank")
+    driver.get(link)
+    r = wait(driver, "the shared position", lambda r: r["cells"] == cells and r["state"] == "ready")
+    assert r["distance"] == "30" or r["distance"] == "32", r
+    # another size and goal, and a board in any notation the API reads
+    driver.get(server + "/#size=2x3&board=1,2,3,4,0,5&goal=0,1,2,3,4,5")
+    r = wait(driver, "the 2x3 link", lambda r: r["size"] == "2x3" and r["cells"] == [1, 2, 3, 4, 0, 5]
+             and r["state"] == "ready")
+    assert driver.find_element(By.ID, "goal").get_attribute("value") == "0 1 2 3 4 5"
+    assert int(r["distance"]) == api(server, "/v1/solve", start="1 2 3 4 0 5",
+                                     goal="0 1 2 3 4 5")["distance"]
+    driver.get(server + "/#board=" + urllib.parse.quote("[[1,2,3],[x,4,6],[7,5,8]]"))
+    r = wait(driver, "a bracketed board", lambda r: r["cells"] == [1, 2, 3, 0, 4, 6, 7, 5, 8]
+             and r["state"] == "ready")
+    assert hash_position(driver) == ("3x3", [1, 2, 3, 0, 4, 6, 7, 5, 8], GOAL)
+    # a broken link: said in the page's words, and a board to play all the same
+    driver.get("about:blank")
+    driver.get(server + "/#size=3x3&board=1,2,3,4,5,6,7,8,8")
+    WebDriverWait(driver, 10).until(lambda d: "tile 8 twice" in status_text(d))
+    assert "cannot be opened" in status_text(driver) and "start:" not in status_text(driver)
+    wait(driver, "a board to play", lambda r: r["size"] == "3x3" and r["state"] == "ready")
+
+
+def test_size_change_resets_the_board_box(server, driver):
+    driver.get("about:blank")
+    driver.get(server + "/")
+    wait(driver, "the page to load", lambda r: r["size"] == "3x3" and r["state"] == "ready")
+    paste = driver.find_element(By.ID, "paste")
+    paste.clear()
+    paste.send_keys("1 2 3 x 4 6 7 5 8")
+    driver.find_element(By.ID, "load").click()
+    wait(driver, "the pasted board", lambda r: r["cells"] == [1, 2, 3, 0, 4, 6, 7, 5, 8])
+    assert paste.get_attribute("value") == "1 2 3 x 4 6 7 5 8"
+    from selenium.webdriver.support.ui import Select
+    Select(driver.find_element(By.ID, "size")).select_by_value("2x3")
+    r = wait(driver, "the 2x3 board", lambda r: r["size"] == "2x3" and r["state"] == "ready")
+    assert paste.get_attribute("value") == "", "the 3x3 text is still in the board box"
+    example = paste.get_attribute("placeholder")
+    assert len(example.replace("e.g.", "").split()) == 6, example
+    assert hash_position(driver)[0] == "2x3"
+    # the placeholder's example is a 2x3 board the server reads
+    paste.send_keys(example.replace("e.g. ", ""))
+    driver.find_element(By.ID, "load").click()
+    WebDriverWait(driver, 10).until(lambda d: status_text(d) == "Board loaded.")
+
+
+def test_friendly_errors(server, driver):
+    """Every error the page shows is in its own words, never the API's."""
+    driver.get("about:blank")
+    driver.get(server + "/")
+    wait(driver, "the page to load", lambda r: r["size"] == "3x3" and r["state"] == "ready")
+    cases = [("paste", "load", "1 2 3 4 0 6 7 0 8", "more than one empty cell"),
+             ("paste", "load", "1 2 3 4 five 6 7 8 0", "separate every tile"),
+             ("paste", "load", "1 2 3 4 5 6 7 8 9", "tile 9, which is too big"),
+             ("paste", "load", "1 2 3 4 5 6 7 8 9 0", "not the same size"),
+             ("paste", "load", "[[1,2,3],[4,0]]", "rows of different lengths"),
+             ("paste", "load", "1 2 3 ? 4 6 7 5 8", "cannot be read"),
+             ("goal", "set-goal", "1 2 3 4 5 6 7 7 0", "The goal has tile 7 twice")]
+    for box, button, text, want in cases:
+        field = driver.find_element(By.ID, box)
+        field.clear()
+        field.send_keys(text)
+        driver.find_element(By.ID, button).click()
+        WebDriverWait(driver, 10).until(lambda d: want in status_text(d),
+                                        message=f"{text!r}: {status_text(driver)!r}")
+        said = status_text(driver)
+        for internal in ("start:", "goal:", "--", "sdb", "'"):
+            assert internal not in said, f"{text!r}: {said!r}"
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ def test_answer_fields(db, dist3):
 def test_goal_and_unsolvable(db):
     at_goal = db.solve(GOAL)
     assert (at_goal.distance, at_goal.best_move, at_goal.moves, at_goal.path) == (0, None, "", [GOAL])
-    u = db.solve("1 2 3 4 5 6 8 7 0", all_best=True, count=True)
+    u = db.solve("1 2 3 4 5 6 8 7 0", all_best=True, solutions=True)
     assert not u.solvable and u.distance is None and u.moves is None and u.method is None
     assert u.best_moves is None and u.solutions is None and u.path is None
     assert repr(u).endswith("solvable=False)")
@@ -90,7 +90,7 @@ def test_agrees_with_cli(db, db_path):
     text = "".join(f"{s} ; {g}\n" for s, g in queries)
     for flags, kw in [((), {}), (("--path", "--tiles"), {"path": True, "tiles": True}),
                       (("--all-best", "--solutions", "--all", "--limit", "5"),
-                       {"all_best": True, "count": True, "all": True, "limit": 5})]:
+                       {"all_best": True, "solutions": True, "all": True, "limit": 5})]:
         cli = lookup_json(db_path, "--json", *flags, input=text)
         assert len(cli) == len(queries)
         for (s, g), want in zip(queries, cli):
@@ -114,7 +114,7 @@ def test_counts_match_bfs(db, dist3):
 
     some = [" ".join(map(str, b)) for b in db.random("3x3", 4, distance=16, seed=8).tolist()]
     for start in ["8 6 7 2 5 4 3 0 1", "1 2 3 4 0 8 7 6 5", *some]:
-        a = db.solve(start, count=True, all=True, limit=1000)
+        a = db.solve(start, solutions=True, all=True, limit=1000)
         assert a.solutions == count(cells(start)) == len(a.all_moves)
         assert sorted(a.all_moves, key=lambda s: ["udlr".index(c) for c in s]) == a.all_moves
         assert a.best_moves == "".join(sorted({m[0] for m in a.all_moves}, key="udlr".index))
@@ -145,7 +145,7 @@ def test_wrong_types(db):
 
 def test_search_4x4(db15, db15_path):
     start = "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15"
-    a = db15.solve(start, count=True)
+    a = db15.solve(start, solutions=True)
     want = lookup_json(db15_path, "--json", "--solutions", start)[0]
     assert a.to_dict() == want and a.method == "search"
     assert a.heuristic_name == "pdb-4x4-b0-5-5-5" and a.nodes >= 1 and a.distance == 2

@@ -491,14 +491,14 @@ def test_solve_readme_examples(env):
     a = get_json(env, "/v1/solve", {"start": "123804765"})
     assert a["solvable"] is False and a["distance"] is None and a["moves"] is None, a
     a = get_json(env, "/v1/solve", {"start": "1 2 3 4 5 6 7 8 0", "all_best": "1",
-                                    "count": "1", "path": "1"})
+                                    "solutions": "1", "path": "1"})
     assert (a["distance"], a["best_move"], a["moves"], a["best_moves"]) == (0, None, "", ""), a
     assert a["path"] == ["1 2 3 4 5 6 7 8 0"], a
 
 
 def test_solve_flags(env):
     base = {"start": "1 2 3 4 0 8 7 6 5"}
-    a = get_json(env, "/v1/solve", {**base, "all": "1", "count": "1", "all_best": "1",
+    a = get_json(env, "/v1/solve", {**base, "all": "1", "solutions": "1", "all_best": "1",
                                     "tiles": "1"})
     assert a["all_moves"] == ["druldr", "rdlurd"] and a["solutions"] == 2, a
     assert a["best_moves"] == "dr" and a["tiles"] == [6, 5, 8, 6, 5, 8], a
@@ -551,8 +551,8 @@ def random_pairs(n, rng):
 OPTION_SETS = [
     ({}, []),
     ({"path": "1"}, ["--path"]),
-    ({"all_best": "1", "count": "1"}, ["--all-best", "--count"]),
-    ({"all": "1", "limit": "7", "count": "1"}, ["--all", "--limit", "7", "--count"]),
+    ({"all_best": "1", "solutions": "1"}, ["--all-best", "--solutions"]),
+    ({"all": "1", "limit": "7", "solutions": "1"}, ["--all", "--limit", "7", "--solutions"]),
     ({"tiles": "1", "grid": "1", "path": "1"}, ["--tiles", "--grid", "--path"]),
     ({"grid": "1", "all_best": "1"}, ["--grid", "--all-best"]),
 ]
@@ -595,8 +595,8 @@ def test_solve_random_pairs_match_cli(env, pairs, cli_answers, k):
 def test_solve_one_shot_matches_cli(env):
     """Single queries, answers and errors, against slidedb-lookup with one argument."""
     cases = [
-        ({"start": "8 6 7 2 5 4 3 0 1", "all_best": "1", "count": "1"},
-         ["--all-best", "--count"], 200),
+        ({"start": "8 6 7 2 5 4 3 0 1", "all_best": "1", "solutions": "1"},
+         ["--all-best", "--solutions"], 200),
         ({"start": "1 2 3 x 4 6 7 5 8", "grid": "1", "path": "1", "tiles": "1"},
          ["--grid", "--path", "--tiles"], 200),
         ({"start": "[[2,0],[1,3],[4,5]]", "goal": "0 1 2 3 4 5", "all": "1", "limit": "3"},
@@ -673,8 +673,8 @@ def batch_body():
 
 @pytest.mark.parametrize("params,flags", [
     ({}, []),
-    ({"path": "1", "all_best": "1", "count": "1", "all": "1", "limit": "3", "tiles": "1",
-      "grid": "1"}, ["--path", "--all-best", "--count", "--all", "--limit", "3", "--tiles",
+    ({"path": "1", "all_best": "1", "solutions": "1", "all": "1", "limit": "3", "tiles": "1",
+      "grid": "1"}, ["--path", "--all-best", "--solutions", "--all", "--limit", "3", "--tiles",
                      "--grid"]),
 ])
 def test_batch_matches_cli(env, params, flags):
@@ -1234,7 +1234,7 @@ def test_malformed_query_strings(env):
     for path, frag in [("/v1/solve?start=%zz", "unknown notation '%zz'"),
                        ("/v1/solve?start=%", "unknown notation"),
                        ("/v1/solve?start=%2", "unknown notation"),
-                       ("/v1/solve?start=%00", "empty board"),
+                       ("/v1/solve?start=%00", "parameter 'start' holds a NUL byte"),
                        ("/v1/solve?%zz=1&start=123046758", "unknown parameter '%zz'"),
                        ("/v1/solve?=&start=123046758", "unknown parameter"),
                        ("/v1/solve?&&&", "parameter"),

@@ -1,0 +1,104 @@
+/* Query parameters; see params.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "params.h"
+
+const char *const api_words[][2] = {
+	{ "(--size WxH)", "(size=WxH)" },
+	{ NULL, NULL },
+};
+
+const char *const answer_params[] = { "start", "goal", "size", "path", "all_best", "solutions",
+	                              "all", "limit", "tiles", "grid", NULL };
+
+static enum MHD_Result check_name(void *cls, enum MHD_ValueKind kind, const char *key,
+                                  size_t key_size, const char *value, size_t value_size)
+{
+	(void)kind;
+	params *p = cls;
+	if (strlen(key) != key_size) {
+		snprintf(p->bad, sizeof p->bad, "a parameter name holds a NUL byte (%%00)");
+		return MHD_NO;
+	}
+	int k = 0;
+	while (p->known[k] && strcmp(p->known[k], key))
+		k++;
+	if (!p->known[k])
+		snprintf(p->bad, sizeof p->bad, "unknown parameter '%.60s'", key);
+	else if (p->seen >> k & 1)
+		snprintf(p->bad, sizeof p->bad, "parameter '%.60s' is given twice", key);
+	else if (value && strlen(value) != value_size)
+		snprintf(p->bad, sizeof p->bad, "parameter '%.60s' holds a NUL byte (%%00) at byte "
+		         "%zu", key, strlen(value) + 1);
+	p->seen |= 1u << k;
+	return p->bad[0] ? MHD_NO : MHD_YES;
+}
+
+int params_scan(params *p)
+{
+	MHD_get_connection_values_n(p->c, MHD_GET_ARGUMENT_KIND, check_name, p);
+	return !p->bad[0];
+}
+
+const char *param(const params *p, const char *name)
+{
+	return MHD_lookup_connection_value(p->c, MHD_GET_ARGUMENT_KIND, name);
+}
+
+int param_flag(params *p, const char *name)
+{
+	const char *v = param(p, name);
+	int present = MHD_lookup_connection_value_n(p->c, MHD_GET_ARGUMENT_KIND, name,
+	                                            strlen(name), NULL, NULL) == MHD_YES;
+	if (!present)
+		return 0;
+	if (!v || !*v || !strcmp(v, "1") || !strcmp(v, "true") || !strcmp(v, "yes"))
+		return 1;
+	if (!strcmp(v, "0") || !strcmp(v, "false") || !strcmp(v, "no"))
+		return 0;
+	if (!p->bad[0])
+		snprintf(p->bad, sizeof p->bad, "%s '%.40s': expected 1 or 0", name, v);
+	return 0;
+}
+
+long param_number(params *p, const char *name, long lo, long hi, long dflt)
+{
+	const char *v = param(p, name);
+	if (!v)
+		return dflt;
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (!*v || *end || n < lo || n > hi) {
+		if (!p->bad[0])
+			snprintf(p->bad, sizeof p->bad, "%s '%.40s': expected a whole number from %ld to "
+			         "%ld", name, v, lo, hi);
+		return dflt;
+	}
+	return n;
+}
+
+void param_answer_options(answer_opts *a, params *p, request *rq, int count_flag)
+{
+	const server *sv = rq->sv;
+	memset(a, 0, sizeof *a);
+	a->report.json = 1;
+	a->report.path = param_flag(p, "path");
+	a->report.all_best = param_flag(p, "all_best");
+	a->report.count = count_flag && param_flag(p, "solutions");
+	a->report.all = param_flag(p, "all");
+	a->report.limit = (uint64_t)param_number(p, "limit", 1, 100000, 100);
+	if (param(p, "limit") && !a->report.all && !p->bad[0])
+		snprintf(p->bad, sizeof p->bad, "limit bounds the sequences of all=1: give all=1 too");
+	a->report.tiles = param_flag(p, "tiles");
+	a->report.grid = param_flag(p, "grid");
+	a->limits = sv->opts.limits;
+	a->threads = 1;
+	a->quiet = 1;
+	a->budget = &rq->budget;
+	a->words = api_words;
+	const char *size = param(p, "size");
+	if (size && sdb_size_parse(&a->w, &a->h, size) && !p->bad[0])
+		snprintf(p->bad, sizeof p->bad, "size: %s", sdb_errdetail());
+}
