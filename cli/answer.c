@@ -260,7 +260,7 @@ static int report(answerer *a, out *o, const job *j)
 		char shown[96], reason[1024];
 		out_printable(shown, sizeof shown, j->text, 60);
 		out_printable(reason, sizeof reason, j->why ? j->why : "out of memory", 1000);
-		if (j->err == SDB_ELIMIT && a->opts.limit_hint)
+		if (j->err == SDB_ELIMIT && a->opts.limit_hint && strstr(reason, "time limit"))
 			snprintf(reason + strlen(reason), sizeof reason - strlen(reason), " (%s)",
 			         a->opts.limit_hint);
 		if (j->line)

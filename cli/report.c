@@ -1,6 +1,7 @@
 /* Formatting of answers. Text: "distance 2  best r  moves rr", one line per
  * query (and with --grid the boards drawn below it); JSON: one object per
  * query and line. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -441,22 +442,39 @@ void report_error(out *o, const report_opts *r, int line, const char *input, con
 	out_str(o, "}\n");
 }
 
+/* Whether msg + at (a match of a word of len bytes) stands as a whole word:
+ * no letter, digit, '_' or '-' around it. */
+static int whole_word(const char *msg, size_t at, size_t len)
+{
+	const char before = at ? msg[at - 1] : ' ', after = msg[at + len];
+	return !(isalnum((unsigned char)before) || before == '_' || before == '-') &&
+	       !(isalnum((unsigned char)after) || after == '_');
+}
+
 const char *report_reword(char *buf, size_t cap, const char *msg,
                           const char *const (*words)[2])
 {
-	const char *const (*w)[2] = words;
-	while (w && (*w)[0] && !strstr(msg, (*w)[0]))
-		w++;
-	if (!w || !(*w)[0])
-		return msg;
-	snprintf(buf, cap, "%s", msg);
-	for (; (*w)[0]; w++) {
-		char *at = strstr(buf, (*w)[0]);
-		if (!at)
-			continue;
-		char rest[1024];
-		snprintf(rest, sizeof rest, "%s", at + strlen((*w)[0]));
-		snprintf(at, cap - (size_t)(at - buf), "%s%s", (*w)[1], rest);
+	/* One pass over msg: at each place, the first word of the table that
+	 * stands there whole is replaced; the text put in is never read again. */
+	size_t n = 0;
+	int changed = 0;
+	for (size_t at = 0; msg[at] && n + 1 < cap;) {
+		const char *const (*w)[2] = words;
+		for (; w && (*w)[0]; w++)
+			if (!strncmp(msg + at, (*w)[0], strlen((*w)[0])) &&
+			    whole_word(msg, at, strlen((*w)[0])))
+				break;
+		if (w && (*w)[0]) {
+			n += (size_t)snprintf(buf + n, cap - n, "%s", (*w)[1]);
+			n = n < cap ? n : cap - 1;
+			at += strlen((*w)[0]);
+			changed = 1;
+		} else {
+			buf[n++] = msg[at++];
+		}
 	}
+	if (!changed)
+		return msg;
+	buf[n] = '\0';
 	return buf;
 }

@@ -59,7 +59,8 @@ enum { REPORT_INPUT_MAX = 1024 };
 void report_error(out *o, const report_opts *r, int line, const char *input, const char *msg);
 
 /* msg with words said otherwise: words is {from, to} pairs ended by
- * {NULL, NULL} (or NULL: none), each replaced where it first occurs; for a
+ * {NULL, NULL} (or NULL: none), each replaced wherever it stands as a whole
+ * word (no letter, digit, '_' or '-' around it); for a
  * front end that names things otherwise than the library's messages do
  * (slidedb-serve's "size=WxH" for the command line's "--size WxH"). Returns
  * msg itself when no word occurs in it (the common case, on every failed

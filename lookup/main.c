@@ -326,8 +326,14 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 		r->limit = 100;
 	if (o->histogram && r->json)
 		return cli_usage("--histogram draws a chart: with --json the counts are in \"counts\"");
+	/* The library names the request's fields; here they are options. */
+	static const char *const options_words[][2] = {
+		{ "min_distance", "--min-distance" }, { "max_distance", "--max-distance" },
+		{ "distance", "--distance" }, { "walk", "--walk" }, { "count", "--count" },
+		{ NULL, NULL } };
+	char why[1024];
 	if ((cmd->bit & DRAWING) && sdb_random_check(req))
-		return cli_usage("%s", sdb_errdetail());
+		return cli_usage("%s", report_reword(why, sizeof why, sdb_errdetail(), options_words));
 	return -1;
 }
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -235,9 +236,16 @@ static unsigned connection_limit(unsigned max_connections)
 static void stop_within(server *sv, struct MHD_Daemon *d)
 {
 	const struct timespec tick = { 0, 10000000 };
+	/* The listening socket is ours now, but MHD's threads take it out of
+	 * their epoll sets in their own time: closed before MHD_stop_daemon(),
+	 * one of them found it gone and aborted ("Failed to remove listen FD
+	 * from epoll set"), as libmicrohttpd's manual warns. */
 	MHD_socket listener = MHD_quiesce_daemon(d);
+	/* Still open, it would go on taking connections into its backlog;
+	 * shut down, Linux refuses them at once while the descriptor stays
+	 * valid for the threads' epoll sets. */
 	if (listener != MHD_INVALID_SOCKET)
-		close(listener);
+		shutdown(listener, SHUT_RDWR);
 	/* (a margin for the stop itself) */
 	const double end = budget_now() + (sv->opts.timeout > 1 ? sv->opts.timeout - 0.5 : 0.5);
 	for (unsigned n = 0; __atomic_load_n(&sv->inflight, __ATOMIC_RELAXED) > 0 &&
@@ -248,6 +256,8 @@ static void stop_within(server *sv, struct MHD_Daemon *d)
 	}
 	__atomic_store_n(&sv->stopping, 1, __ATOMIC_RELAXED);
 	MHD_stop_daemon(d);
+	if (listener != MHD_INVALID_SOCKET)
+		close(listener);
 }
 
 int main(int argc, char **argv)

@@ -103,54 +103,36 @@ static enum MHD_Result one_query(server *sv, struct MHD_Connection *c, request *
 	return reply_held(c, rq, status_of(rq, err), &o);
 }
 
-/* The distances random draws at: [lo, hi], or lo < 0 for any; 0, or a 400
- * queued. */
-static int distance_range(params *p, int *lo, int *hi, int walk, struct MHD_Connection *c,
+/* random's request from the parameters (numbers parsed here, the rules the
+ * library's: sdb_random_check); 0, or a 400 queued. */
+static int random_request(params *p, sdb_random_request *r, struct MHD_Connection *c,
                           request *rq, enum MHD_Result *ret)
 {
-	*lo = (int)param_number(p, "min_distance", 0, SDB_MAX_DISTANCE - 1, -1);
-	*hi = (int)param_number(p, "max_distance", 0, SDB_MAX_DISTANCE - 1, -1);
-	const int exact = (int)param_number(p, "distance", 0, SDB_MAX_DISTANCE - 1, -1);
+	const long any = INT32_MAX;
+	r->distance = (int)param_number(p, "distance", 0, any, -1);
+	r->min_distance = (int)param_number(p, "min_distance", 0, any, -1);
+	r->max_distance = (int)param_number(p, "max_distance", 0, any, -1);
+	r->walk = (int)param_number(p, "walk", 0, any, -1);
+	r->count = (uint64_t)param_number(p, "count", 1, MAX_RANDOM, 1);
+	const char *text = param(p, "seed");
 	if (!params_ok(p, c, rq, ret))
 		return -1;
-	if (exact >= 0)
-		*lo = *hi = exact;
-	else if (*lo < 0 && *hi >= 0)   /* one end given: the other is open */
-		*lo = 0;
-	else if (*lo >= 0 && *hi < 0)
-		*hi = SDB_MAX_DISTANCE - 1;
-	if (walk >= 0 && *lo >= 0) {
-		*ret = reply_error(c, rq, MHD_HTTP_BAD_REQUEST, "walk draws a random walk: it does not "
-		                   "combine with a distance");
-		return -1;
+	if (text) {
+		char *end;
+		errno = 0;
+		r->seed = strtoull(text, &end, 10);
+		r->seed_given = 1;
+		if (!isdigit((unsigned char)*text) || *end || errno == ERANGE) {
+			*ret = reply_error(c, rq, MHD_HTTP_BAD_REQUEST, "seed '%.40s': expected a whole "
+			                   "number from 0 to 18446744073709551615", text);
+			return -1;
+		}
 	}
-	if (*lo > *hi) {
-		*ret = reply_error(c, rq, MHD_HTTP_BAD_REQUEST, "min_distance %d is above "
-		                   "max_distance %d", *lo, *hi);
+	if (sdb_random_check(r)) {
+		*ret = reply_error(c, rq, MHD_HTTP_BAD_REQUEST, "%s", sdb_errdetail());
 		return -1;
 	}
 	return 0;
-}
-
-/* random's seed: the parameter, else the clock; 0, or a 400 queued. */
-static int seed_of(params *p, uint64_t *seed, struct MHD_Connection *c, request *rq,
-                   enum MHD_Result *ret)
-{
-	const char *text = param(p, "seed");
-	if (!text) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		*seed = ((uint64_t)ts.tv_sec * 1000000007u ^ (uint64_t)ts.tv_nsec) >> 1;
-		return 0;
-	}
-	char *end;
-	errno = 0;
-	*seed = strtoull(text, &end, 10);
-	if (isdigit((unsigned char)*text) && !*end && errno != ERANGE)
-		return 0;
-	*ret = reply_error(c, rq, MHD_HTTP_BAD_REQUEST, "seed '%.40s': expected a whole number "
-	                   "from 0 to 18446744073709551615", text);
-	return -1;
 }
 
 /* GET /v1/random: a JSON array of answer objects, computed within the
@@ -164,13 +146,11 @@ static enum MHD_Result random_boards(server *sv, struct MHD_Connection *c, reque
 	answer_opts a;
 	if (params_scan(&p))
 		param_answer_options(&a, &p, rq, 0);
-	const int count = (int)param_number(&p, "count", 1, MAX_RANDOM, 1);
-	const int walk = (int)param_number(&p, "walk", 0, 1000000, -1);
+	sdb_random_request req = SDB_RANDOM_REQUEST_INIT;
 	enum MHD_Result ret;
-	int lo, hi;
-	uint64_t seed;
-	if (distance_range(&p, &lo, &hi, walk, c, rq, &ret) || seed_of(&p, &seed, c, rq, &ret))
+	if (random_request(&p, &req, c, rq, &ret))
 		return ret;
+	const int count = (int)req.count;
 	if (param(&p, "start"))
 		return reply_error(c, rq, MHD_HTTP_BAD_REQUEST, "random draws the start: give no "
 		                   "'start'");
@@ -188,19 +168,14 @@ static enum MHD_Result random_boards(server *sv, struct MHD_Connection *c, reque
 	snapshot *snap = snapshot_get(sv->snaps);
 	const sdb_db *db = snapshot_db(snap);
 	answerer *ans = answerer_new(db, &a);
-	sdb_sampler *sampler = NULL;
-	int err = !queries || !answers || !ans ? SDB_ENOMEM
-	          : walk >= 0 ? 0 : sdb_sampler_open(&sampler, db, &goal, lo, hi);
+	sdb_random *rd = NULL;
+	int err = !queries || !answers || !ans ? SDB_ENOMEM : sdb_random_open(&rd, db, &goal, &req);
 	char why[1024];
 	snprintf(why, sizeof why, "%s", err ? sdb_errdetail() : "");
 	sdb_board boards[MAX_RANDOM];
-	sdb_rng rng;
-	sdb_rng_seed(&rng, seed);
-	if (!err && sampler && (err = sdb_sampler_draw(sampler, boards, (size_t)count, &rng)))
+	if (!err && (err = sdb_random_draw(rd, boards, (size_t)count)))
 		snprintf(why, sizeof why, "%s", sdb_errdetail());
-	for (int i = 0; !err && !sampler && i < count; i++)
-		sdb_random_walk(&boards[i], &goal, walk, &rng);
-	sdb_sampler_close(sampler);
+	sdb_random_close(rd);
 	for (int i = 0; !err && i < count; i++) {
 		queries[i] = (sdb_query){ boards[i], goal };
 		err = answer_query(ans, &answers[i], &queries[i], why, sizeof why);

@@ -25,24 +25,27 @@ int sdb_random_check(const sdb_random_request *r)
 		                "version %u)", r->version, SDB_RANDOM_REQUEST_VERSION);
 	const int ranged = r->min_distance >= 0 || r->max_distance >= 0;
 	if (r->distance >= 0 && ranged)
-		return sdbi_fail(SDB_EINVAL, "an exact distance and a range of distances do not "
-		                 "combine: give one");
+		return sdbi_fail(SDB_EINVAL, "distance and a range (min_distance, max_distance) do "
+		                 "not combine: give one");
 	if (r->walk >= 0 && (r->distance >= 0 || ranged))
-		return sdbi_fail(SDB_EINVAL, "a random walk does not combine with a distance: it "
-		                 "scrambles instead of drawing at a distance");
+		return sdbi_fail(SDB_EINVAL, "walk does not combine with distance, min_distance or "
+		                 "max_distance: give one");
+	/* The fields are named as the request names them (the server's
+	 * parameters and Python's arguments; the command line rewords them). */
+	static const char *const field[3] = { "distance", "min_distance", "max_distance" };
 	const int values[3] = { r->distance, r->min_distance, r->max_distance };
 	for (int i = 0; i < 3; i++)
 		if (values[i] < -1 || values[i] >= SDB_MAX_DISTANCE)
-			return sdbi_fail(SDB_EINVAL, "a distance of %d moves: distances run from 0 to %d",
+			return sdbi_fail(SDB_EINVAL, "%s %d: distances run from 0 to %d", field[i],
 			                 values[i], SDB_MAX_DISTANCE - 1);
 	if (r->min_distance >= 0 && r->max_distance >= 0 && r->min_distance > r->max_distance)
-		return sdbi_fail(SDB_EINVAL, "the least distance %d is above the most %d",
+		return sdbi_fail(SDB_EINVAL, "min_distance %d is above max_distance %d",
 		                 r->min_distance, r->max_distance);
 	if (r->walk < -1 || r->walk > SDB_MAX_WALK)
-		return sdbi_fail(SDB_EINVAL, "a walk of %d moves: walks run from 0 to %d", r->walk,
+		return sdbi_fail(SDB_EINVAL, "walk %d: walks run from 0 to %d moves", r->walk,
 		                 SDB_MAX_WALK);
 	if (r->count < 1)
-		return sdbi_fail(SDB_EINVAL, "a count of 0 boards: draw at least one");
+		return sdbi_fail(SDB_EINVAL, "count 0: draw at least one board");
 	return sdbi_done(SDB_OK);
 }
 

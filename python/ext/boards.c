@@ -55,39 +55,45 @@ int ext_uint_arg(uint64_t *v, PyObject *obj, const char *name, uint64_t lo, uint
 }
 
 /* A distance argument that may be None (-1). */
-static int distance_arg(int *v, PyObject *obj, const char *name)
+/* One number of moves of a request (None: -1), within the library's bounds
+ * (its constants); how the numbers combine is the library's to judge. */
+/* A count of moves: a whole number the request's rules then judge (their
+ * words, as the other front ends give them); one that is no int at all,
+ * negative or past 2**31, is refused here with the range it should be in. */
+static int moves_arg(int *v, PyObject *obj, const char *name, int most)
 {
-	uint64_t x;
 	*v = -1;
 	if (obj == Py_None)
 		return 0;
-	if (ext_uint_arg(&x, obj, name, 0, SDB_MAX_DISTANCE - 1, NULL))
+	PyObject *i = PyNumber_Index(obj);
+	if (!i)
 		return -1;
+	int over;
+	long long x = PyLong_AsLongLongAndOverflow(i, &over);
+	Py_DECREF(i);
+	if (x == -1 && PyErr_Occurred())
+		return -1;
+	if (over || x < 0 || x > INT32_MAX) {
+		uint64_t unused;   /* (out of 0..most, so it raises, in its words) */
+		ext_uint_arg(&unused, obj, name, 0, (uint64_t)most, NULL);
+		return -1;
+	}
 	*v = (int)x;
 	return 0;
 }
 
-int ext_distance_args(int *lo, int *hi, PyObject *distance, PyObject *min_distance,
-                      PyObject *max_distance)
+int ext_request_args(sdb_random_request *r, PyObject *distance, PyObject *min_distance,
+                     PyObject *max_distance, PyObject *walk)
 {
-	int d;
-	if (distance_arg(&d, distance, "distance") || distance_arg(lo, min_distance, "min_distance") ||
-	    distance_arg(hi, max_distance, "max_distance"))
+	const int far = SDB_MAX_DISTANCE - 1;
+	if (moves_arg(&r->distance, distance, "distance", far) ||
+	    moves_arg(&r->min_distance, min_distance, "min_distance", far) ||
+	    moves_arg(&r->max_distance, max_distance, "max_distance", far) ||
+	    moves_arg(&r->walk, walk ? walk : Py_None, "walk", SDB_MAX_WALK))
 		return -1;
-	if (d >= 0 && (*lo >= 0 || *hi >= 0)) {
-		ext_invalid("distance is one distance: it does not combine with min_distance or "
-		            "max_distance");
+	if (sdb_random_check(r)) {
+		ext_raise(SDB_EINVAL, -1, 0);
 		return -1;
-	}
-	if (d >= 0) {
-		*lo = *hi = d;
-	} else if (*lo >= 0 || *hi >= 0) {
-		*lo = *lo < 0 ? 0 : *lo;
-		*hi = *hi < 0 ? SDB_MAX_DISTANCE - 1 : *hi;
-		if (*lo > *hi) {
-			ext_invalid("min_distance %d is over max_distance %d", *lo, *hi);
-			return -1;
-		}
 	}
 	return 0;
 }

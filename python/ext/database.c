@@ -404,37 +404,18 @@ static PyObject *db_label(ext_database *self, PyObject *args, PyObject *kw)
 	return batch(self, args, kw, 1, 1, "O|O$OOO:label");
 }
 
-static uint64_t fresh_seed(void)
-{
-	uint64_t seed;
-	if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
-		seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull ^ (uint64_t)clock();
-	return seed;
-}
-
-/* The longest random walk random() takes, as slidedb-lookup --walk. */
-enum { MAX_WALK = 1000000 };
-
 enum { DRAW_CHUNK = 1024 };
 
-/* Draw count boards into rows (n cells each), without the GIL. */
-static int draw(const sdb_sampler *s, const sdb_board *goal, int walk, uint64_t seed,
-                uint8_t *rows, size_t count)
+/* Draw the request's boards into rows (n cells each), without the GIL. */
+static int draw(sdb_random *rd, size_t n, uint8_t *rows, size_t count)
 {
 	sdb_board *boards = malloc(DRAW_CHUNK * sizeof *boards);
 	if (!boards)
 		return SDB_ENOMEM;
-	sdb_rng rng;
-	sdb_rng_seed(&rng, seed);
 	int err = SDB_OK;
-	const size_t n = goal->n;
 	for (size_t done = 0; !err && done < count;) {
 		const size_t k = count - done < DRAW_CHUNK ? count - done : DRAW_CHUNK;
-		if (s)
-			err = sdb_sampler_draw(s, boards, k, &rng);
-		else
-			for (size_t i = 0; i < k; i++)
-				sdb_random_walk(&boards[i], goal, walk, &rng);
+		err = sdb_random_draw(rd, boards, k);
 		for (size_t i = 0; !err && i < k; i++)
 			memcpy(rows + (done + i) * n, boards[i].cell, n);
 		done += k;
@@ -453,44 +434,34 @@ static PyObject *db_random(ext_database *self, PyObject *args, PyObject *kw)
 	                                 &dist_obj, &min_obj, &max_obj, &goal_obj, &walk_obj,
 	                                 &seed_obj))
 		return NULL;
-	int w, h, lo, hi, walk = -1;
-	uint64_t count = 1, seed = 0, steps;
+	int w, h;
+	sdb_random_request req = SDB_RANDOM_REQUEST_INIT;
 	if (ext_size_arg(size, &w, &h) ||
-	    (count_obj && ext_uint_arg(&count, count_obj, "count", 0, PY_SSIZE_T_MAX, NULL)) ||
-	    ext_distance_args(&lo, &hi, dist_obj, min_obj, max_obj))
+	    (count_obj && ext_uint_arg(&req.count, count_obj, "count", 1, PY_SSIZE_T_MAX, NULL)) ||
+	    (seed_obj != Py_None &&
+	     ext_uint_arg(&req.seed, seed_obj, "seed", 0, UINT64_MAX, "None: a fresh seed")) ||
+	    ext_request_args(&req, dist_obj, min_obj, max_obj, walk_obj))
 		return NULL;
-	if (walk_obj != Py_None) {
-		if (ext_uint_arg(&steps, walk_obj, "walk", 0, MAX_WALK, NULL))
-			return NULL;
-		walk = (int)steps;
-	}
-	if (walk >= 0 && lo >= 0)
-		return ext_invalid("walk draws a random walk: it does not combine with distance, "
-		                   "min_distance or max_distance");
+	req.seed_given = seed_obj != Py_None;
 	if (!w && goal_obj == Py_None)
 		return ext_invalid("random() needs a size ('3x3') or a goal");
-	if (seed_obj == Py_None)
-		seed = fresh_seed();
-	else if (ext_uint_arg(&seed, seed_obj, "seed", 0, UINT64_MAX, "None: a fresh seed"))
-		return NULL;
 	const sdb_db *db = ext_pin(self);
 	if (!db)
 		return NULL;
 	sdb_board goal;
 	PyObject *result = NULL;
 	if (ext_goal(&goal, db, goal_obj, w, h) == 0) {
-		npy_intp dims[2] = { (npy_intp)count, goal.n };
+		npy_intp dims[2] = { (npy_intp)req.count, goal.n };
 		PyArrayObject *out = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_UINT8);
-		sdb_sampler *s = NULL;
+		sdb_random *rd = NULL;
 		int err = 0;
 		if (out) {
 			uint8_t *rows = PyArray_DATA(out);
 			Py_BEGIN_ALLOW_THREADS
-			if (walk < 0)
-				err = sdb_sampler_open(&s, db, &goal, lo, hi);
+			err = sdb_random_open(&rd, db, &goal, &req);
 			if (!err)
-				err = draw(s, &goal, walk, seed, rows, (size_t)count);
-			sdb_sampler_close(s);
+				err = draw(rd, goal.n, rows, (size_t)req.count);
+			sdb_random_close(rd);
 			Py_END_ALLOW_THREADS
 			if (err)
 				ext_raise(err, -1, 0);

@@ -77,11 +77,12 @@ const char *ext_text(PyObject *str, const char *what);
 int ext_uint_arg(uint64_t *v, PyObject *obj, const char *name, uint64_t lo, uint64_t hi,
                  const char *none);
 
-/* The distances a call asks for, as Database.random() and states() read
- * them: `distance` alone, or min_distance / max_distance (one of them leaves
- * the other end open), never both; none gives -1, -1. 0 or -1 (raised). */
-int ext_distance_args(int *lo, int *hi, PyObject *distance, PyObject *min_distance,
-                      PyObject *max_distance);
+/* The request of Database.random() and states(): the distances asked, and
+ * for random() the walk (NULL: none), into r (begun as
+ * SDB_RANDOM_REQUEST_INIT), judged by the library's one rule,
+ * sdb_random_check(). 0, or -1 (raised). */
+int ext_request_args(sdb_random_request *r, PyObject *distance, PyObject *min_distance,
+                     PyObject *max_distance, PyObject *walk);
 
 /* The hold of an object that reads d's tables (a Heuristic, a States) on
  * d: a reference and a pin, kept until ext_let_go() (a later close() of d

@@ -246,12 +246,14 @@ PyObject *ext_db_states(ext_database *self, PyObject *args, PyObject *kw)
 		return NULL;
 	int w, h, lo, hi;
 	uint64_t chunk = 0;
-	if (ext_size_arg(size, &w, &h) || ext_distance_args(&lo, &hi, dist_obj, min_obj, max_obj) ||
+	sdb_random_request req = SDB_RANDOM_REQUEST_INIT;
+	if (ext_size_arg(size, &w, &h) || ext_request_args(&req, dist_obj, min_obj, max_obj, NULL) ||
 	    (chunk_obj != Py_None &&
 	     ext_uint_arg(&chunk, chunk_obj, "chunk", 1, PY_SSIZE_T_MAX, "None: one array")))
 		return NULL;
 	if (!w && goal_obj == Py_None)
 		return ext_invalid("states() needs a size ('3x3') or a goal");
+	sdb_random_range(&req, &lo, &hi);
 	const sdb_db *db = ext_pin(self);
 	if (!db)
 		return NULL;

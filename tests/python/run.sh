@@ -19,7 +19,7 @@ venv="$work/venv"
 # builds and recompiles what changed.
 "$venv/bin/pip" install -q --no-build-isolation --no-index "$here/../../python"
 export SLIDEDB_TEST_TMP="$work/tmp"
-for v in SLIDEDB_GEN SLIDEDB_LOOKUP; do   # absolute: the suite runs in $work
+for v in SLIDEDB_GEN SLIDEDB_LOOKUP SLIDEDB_SERVE; do   # absolute: the suite runs in $work
 	[ -z "${!v:-}" ] || export "$v=$(realpath "${!v}")"
 done
 cd "$work"   # not the source tree: import the installed package

@@ -45,7 +45,8 @@ def test_same_boards_as_cli(db, db_path, args, kw):
 def test_random_sizes_and_goals(db, db15):
     assert db.random((2, 3), 4, distance=21, seed=0).shape == (4, 6)
     assert np.all(db.distance(db.random("2x3", 100, distance=21, seed=9), size="2x3") == 21)
-    assert db.random("3x3", 0).shape == (0, 9)
+    with pytest.raises(slidedb.InvalidBoardError, match="count must be an integer from 1"):
+        db.random("3x3", 0)                    # one verdict everywhere: at least one board
     a = db.random("3x3", 1000)
     b = db.random("3x3", 1000)
     assert not np.array_equal(a, b)            # no seed: fresh boards each time
@@ -62,11 +63,11 @@ def test_random_errors(db, db15):
     assert isinstance(e.value, ValueError)
     with pytest.raises(slidedb.TableNotFoundError, match="slidedb-gen full 2x2"):
         db.random("2x2", 1, distance=3)
-    with pytest.raises(slidedb.InvalidBoardError, match="does not combine"):
+    with pytest.raises(slidedb.InvalidBoardError, match="do not combine"):
         db.random("3x3", 1, distance=3, max_distance=4)
     with pytest.raises(slidedb.InvalidBoardError, match="does not combine"):
         db.random("3x3", 1, walk=3, distance=4)
-    with pytest.raises(slidedb.InvalidBoardError, match="over max_distance"):
+    with pytest.raises(slidedb.InvalidBoardError, match="above max_distance"):
         db.random("3x3", 1, min_distance=5, max_distance=4)
     with pytest.raises(slidedb.InvalidBoardError, match="needs a size"):
         db.random(count=3)
@@ -96,15 +97,15 @@ def test_dataset(db, tmp_path):
 
 
 @pytest.mark.parametrize("kw, match", [
-    ({"walk": 2_000_000}, r"walk must be an integer from 0 to 1000000, not 2000000"),
+    ({"walk": 2_000_000}, r"walk 2000000: walks run from 0 to 1000000 moves"),
     ({"walk": -1}, r"walk must be an integer from 0 to 1000000, not -1"),
     ({"seed": -1}, r"seed must be an integer from 0 to 2\*\*64 - 1 \(None: a fresh seed\), not -1"),
     ({"seed": 2**64}, r"seed must be an integer from 0 to 2\*\*64 - 1"),
     ({"distance": -2}, r"distance must be an integer from 0 to 127, not -2"),
     ({"min_distance": 2**80},
      r"min_distance must be an integer from 0 to 127, not 1208925819614629174706176"),
-    ({"max_distance": 1000}, r"max_distance must be an integer from 0 to 127"),
-    ({"count": -1}, r"count must be an integer from 0 to"),
+    ({"max_distance": 1000}, r"max_distance 1000: distances run from 0 to 127"),
+    ({"count": -1}, r"count must be an integer from 1 to"),
 ])
 def test_random_ranges(db, kw, match):
     """Out-of-range numbers are ValueErrors that name the argument and its

@@ -107,11 +107,11 @@ def test_two_bit_table(tmp_path):
 
 @pytest.mark.parametrize("kw, error, match", [
     ({"size": "3x3", "distance": 3, "max_distance": 4},
-     slidedb.InvalidBoardError, "does not combine"),
+     slidedb.InvalidBoardError, "do not combine"),
     ({"size": "3x3", "min_distance": 5, "max_distance": 4},
-     slidedb.InvalidBoardError, "over max_distance"),
+     slidedb.InvalidBoardError, "above max_distance"),
     ({"size": "3x3", "distance": 128},
-     slidedb.InvalidBoardError, "distance must be an integer from 0 to 127"),
+     slidedb.InvalidBoardError, "distance 128: distances run from 0 to 127"),
     ({"size": "3x3", "chunk": 0}, slidedb.InvalidBoardError, "chunk must be an integer from 1 to"),
     ({"size": "3x3", "chunk": 2.5}, TypeError, ""),
     ({}, slidedb.InvalidBoardError, r"states\(\) needs a size"),

@@ -476,7 +476,7 @@ def test_solve_notations(env, board):
 def test_solve_readme_examples(env):
     # The README's curl example, byte for byte.
     status, headers, body = env.get("/v1/solve?start=8%206%207%202%205%204%203%200%201"
-                                    "&all_best=1&count=1")
+                                    "&all_best=1&solutions=1")
     assert status == 200 and headers["content-type"] == "application/json"
     assert headers.get("cache-control") == "no-store"
     assert body == (b'{"start":"8 6 7 2 5 4 3 0 1","goal":"1 2 3 4 5 6 7 8 0","size":"3x3",'
@@ -711,7 +711,7 @@ def test_batch_size_and_grids_of_2(env):
 
 def test_batch_random_pairs_match_cli(env, pairs, cli_answers):
     body = "".join(f"{s} ; {g}\n" for s, g, _ in pairs).encode()
-    status, _, got = request(env.port, "POST", "/v1/solve?all=1&limit=7&count=1", body=body)
+    status, _, got = request(env.port, "POST", "/v1/solve?all=1&limit=7&solutions=1", body=body)
     assert status == 200 and got == b"".join(cli_answers[3])
 
 
@@ -1247,7 +1247,7 @@ def test_malformed_query_strings(env):
                        ("/v1/random?count=99999999999999999999", "count"),
                        ("/v1/random?distance=99999999999999999999", "distance"),
                        ("/v1/random?min_distance=-1", "min_distance"),
-                       ("/v1/random?max_distance=128", "max_distance '128'"),
+                       ("/v1/random?max_distance=128", "max_distance 128: distances run from 0 to 127"),
                        ("/v1/random?walk=99999999999999999999", "walk"),
                        ("/v1/solve?start=123046758&size=99999x99999", "size"),
                        ("/v1/solve?start=123046758&size=99999999999999999999x3", "size"),
