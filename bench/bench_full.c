@@ -17,7 +17,7 @@
 #include "slidedb_engine.h"
 
 /* Answers without the move sequence: the distance and best move only. */
-static const sdb_answer_opts NO_MOVES = { 0 };
+static const sdb_answer_opts NO_MOVES = { .version = SDB_ANSWER_OPTS_VERSION };
 
 static double now(void)
 {

@@ -209,7 +209,8 @@ static void say_note(answerer *a, const char *note)
 static int search(answerer *a, job *j, query_poll *qp)
 {
 	const report_opts *r = &a->opts.report;
-	sdb_answer_opts opts = { .want_moves = 1, .limits = a->opts.limits,
+	sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION,
+	                         .want_moves = 1, .limits = a->opts.limits,
 	                         .want_best_moves = r->all_best, .want_count = r->count };
 	opts.limits.poll = poll_query;
 	opts.limits.poll_ctx = qp;

@@ -36,7 +36,8 @@ static int write_boards(out *o, const random_opts *r, const sdb_db *db, const sd
 	const report_opts *rep = &r->answer.report;
 	const char blank = r->goal_text ? report_blank_of(r->goal_text) : '0';
 	if (rep->json) {
-		const sdb_answer_opts opts = { .want_moves = 1, .limits = r->answer.limits,
+		const sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION,
+		                               .want_moves = 1, .limits = r->answer.limits,
 		                               .want_best_moves = rep->all_best };
 		for (int i = 0; i < n; i++) {
 			sdb_query q = { boards[i], *goal };

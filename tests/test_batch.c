@@ -56,7 +56,8 @@ static void check_size(int w, int h, const int *reps, int nreps)
 			cr_assert_eq(sdb_board_set(&b, w, h, rows + i * w * h), 0);
 			cr_assert_eq(dist[i], simple_bfs_dist(&bfs, &b), "board %d", i);
 			sdb_answer a;
-			sdb_answer_opts opts = { .want_moves = 0 };
+			sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION,
+			                         .want_moves = 0 };
 			cr_assert_eq(sdb_answer_query(&a, db, &b, &goal, &opts), 0);
 			cr_assert_eq(best[i], a.best_move, "board %d", i);
 		}

@@ -68,7 +68,7 @@ static void answers_of(pristine *p, const char *path, const sdb_board *goal)
 {
 	sdb_db *db;
 	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
-	const sdb_answer_opts opts = { 0 };
+	const sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION };
 	for (uint64_t i = 0; i < N33; i++) {
 		sdb_board s;
 		sdb_unrank(&s, 3, 3, sdb_rank_class(goal), i);
@@ -93,7 +93,8 @@ static int check_answers(sdb_db *db, const pristine *p, const simple_bfs *bfs,
 		sdb_unrank(&s, 3, 3, cls, i);
 		const int near = i / 4096 == damaged_state / 4096 || i / 16384 == damaged_state / 16384;
 		const int full = near || rand_r(seed) % (N33 / SAMPLE) == 0;
-		sdb_answer_opts opts = { .want_moves = full, .want_best_moves = full,
+		sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION,
+		                         .want_moves = full, .want_best_moves = full,
 		                         .want_count = full && i % 3 == 0 };
 		sdb_answer a;
 		int err = sdb_answer_query(&a, db, &s, goal, &opts);

@@ -89,7 +89,8 @@ static void build_all_classes(char *path, size_t cap, int w, int h, const char *
 static void assert_like_oracle(const sdb_db *db, const oracle *o, const sdb_board *start,
                                const sdb_board *goal)
 {
-	const sdb_answer_opts opts = { .want_moves = 1, .want_best_moves = 1, .want_count = 1 };
+	const sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION,
+	                               .want_moves = 1, .want_best_moves = 1, .want_count = 1 };
 	sdb_answer a;
 	cr_assert_eq(sdb_answer_query(&a, db, start, goal, &opts), 0, "%s", sdb_errdetail());
 	int d = simple_bfs_dist(&o->bfs, start);
@@ -411,7 +412,8 @@ Test(optimal, search_counts_on_4x4_agree_with_a_bfs_ball, .timeout = 300)
 	tk_tmp_path(path, sizeof path, "opt-4x4.lmdb");
 	sdb_db *db;
 	cr_assert_eq(sdb_db_open(&db, path, SDB_CREATE), 0);
-	const sdb_answer_opts opts = { .want_moves = 1, .want_best_moves = 1, .want_count = 1 };
+	const sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION,
+	                               .want_moves = 1, .want_best_moves = 1, .want_count = 1 };
 	int several = 0;
 	for (uint64_t i = 0; i < tail; i += 97) {
 		sdb_board start;
@@ -435,7 +437,8 @@ Test(optimal, search_counts_on_4x4_agree_with_a_bfs_ball, .timeout = 300)
 		          (unsigned long long)want);
 		several += want > 1;
 		/* Best moves alone (one solution per first move) say the same. */
-		const sdb_answer_opts best_only = { .want_moves = 1, .want_best_moves = 1 };
+		const sdb_answer_opts best_only = { .version = SDB_ANSWER_OPTS_VERSION,
+		                                    .want_moves = 1, .want_best_moves = 1 };
 		cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, &best_only), 0);
 		cr_assert_eq(a.best_moves, best);
 		/* The sequences, in order, as many as counted. */
@@ -452,7 +455,8 @@ Test(optimal, search_counts_on_4x4_agree_with_a_bfs_ball, .timeout = 300)
 	/* A node limit stops the count with SDB_ELIMIT, not a wrong number. */
 	sdb_board far;
 	cr_assert_eq(sdb_board_parse(&far, "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1", 4, 4), 0);
-	const sdb_answer_opts few = { .want_moves = 1, .want_count = 1,
+	const sdb_answer_opts few = { .version = SDB_ANSWER_OPTS_VERSION,
+	                              .want_moves = 1, .want_count = 1,
 		                      .limits = { .max_nodes = 1000 } };
 	sdb_answer a;
 	cr_assert_eq(sdb_answer_query(&a, db, &far, &goal, &few), SDB_ELIMIT);
@@ -602,7 +606,8 @@ Test(random, uniform_over_all_boards_matches_published_counts, .timeout = 120)
 	uint64_t seen[TK_A089473_LEN] = { 0 };
 	for (int i = 0; i < N; i++) {
 		sdb_answer a;
-		const sdb_answer_opts no_moves = { .want_moves = 0 };
+		const sdb_answer_opts no_moves = { .version = SDB_ANSWER_OPTS_VERSION,
+		                                   .want_moves = 0 };
 		cr_assert_eq(sdb_answer_query(&a, db, &boards[i], &goal, &no_moves), 0);
 		cr_assert(a.solvable, "%s cannot reach the goal", text_of(&boards[i]));
 		seen[a.distance]++;
@@ -842,7 +847,8 @@ static void answers_equal_the_byte_tables(const char *chunk_bytes)
 		const sdb_table_info *b = sdb_table_meta(sdb_table_at(d8, i));
 		cr_assert_eq(memcmp(b->counts, sdb_table_meta(t)->counts, sizeof b->counts), 0);
 	}
-	const sdb_answer_opts all = { .want_moves = 1, .want_best_moves = 1, .want_count = 1 };
+	const sdb_answer_opts all = { .version = SDB_ANSWER_OPTS_VERSION,
+	                              .want_moves = 1, .want_best_moves = 1, .want_count = 1 };
 	const char *goals[] = { "1 2 3 4 5 6 7 8 0", "1 2 3 4 0 5 6 7 8", "0 8 7 6 5 4 3 2 1" };
 	sdb_rng rng;
 	sdb_rng_seed(&rng, 3);
@@ -864,7 +870,8 @@ static void answers_equal_the_byte_tables(const char *chunk_bytes)
 			cr_assert_eq(a2.best_moves, a8.best_moves);
 			cr_assert(count_of(&a2.solutions) == count_of(&a8.solutions));
 			cr_assert(a2.distance == 0 || (a2.best_moves >> a2.best_move & 1));
-			const sdb_answer_opts plain = { .want_moves = 0 };
+			const sdb_answer_opts plain = { .version = SDB_ANSWER_OPTS_VERSION,
+			                                .want_moves = 0 };
 			cr_assert_eq(sdb_answer_query(&a2, d2, &start, &goal, &plain), 0);
 			cr_assert_eq(a2.distance, a8.distance);
 			if (i % 100 == 0) {   /* the listed sequences too */

@@ -65,7 +65,8 @@ static void use_database(const case_db *k, const char *path)
 		}
 		for (int q = 0; q < QUERIES; q++) {
 			sdb_answer a;
-			sdb_answer_opts opts = { .want_moves = 1, .want_best_moves = 1,
+			sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION,
+			                         .want_moves = 1, .want_best_moves = 1,
 			                         .want_count = q % 4 == 0 };
 			if (sdb_answer_query(&a, db, &k->start[q], &k->goal[q], &opts) == 0 &&
 			    (a.distance != k->dist[q] || strcmp(a.moves, k->moves[q])))

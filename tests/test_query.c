@@ -9,7 +9,7 @@
 #include "testkit.h"
 
 /* Answers without the move sequence: the distance and best move only. */
-static const sdb_answer_opts NO_MOVES = { 0 };
+static const sdb_answer_opts NO_MOVES = { .version = SDB_ANSWER_OPTS_VERSION };
 
 static const int reps3x3[3] = { 0, 1, 4 };
 
@@ -80,6 +80,35 @@ Test(query, unsolvable_and_goal)
 	cr_assert_eq(a.distance, 0);
 	cr_assert_eq(a.best_move, -1);
 	cr_assert_str_eq(a.moves, "");
+	sdb_db_close(db);
+}
+
+/* Options start from SDB_ANSWER_OPTS_INIT; options of another version (a
+ * zeroed struct, or one from a newer header) are refused with the reason,
+ * by every call that takes them, not read as something else. */
+Test(query, options_carry_their_version)
+{
+	sdb_db *db = open_3x3();
+	sdb_board start, goal;
+	sdb_board_parse(&goal, "1 2 3 4 5 6 7 8 0", 0, 0);
+	sdb_board_parse(&start, "1 2 3 4 5 6 0 7 8", 0, 0);
+	sdb_answer a;
+	sdb_check c;
+	sdb_answer_opts o = SDB_ANSWER_OPTS_INIT;
+	cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, &o), 0);
+	cr_assert_eq(a.distance, 2);
+	cr_assert_str_eq(a.moves, "", "the INIT options want no moves");
+	o.want_moves = 1;
+	cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, &o), 0);
+	cr_assert_str_eq(a.moves, "rr");
+	const unsigned other[] = { 0, SDB_ANSWER_OPTS_VERSION + 1 };
+	for (int i = 0; i < 2; i++) {
+		o.version = other[i];
+		cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, &o), SDB_EINVAL);
+		cr_assert(strstr(sdb_errdetail(), "SDB_ANSWER_OPTS_INIT"), "%s", sdb_errdetail());
+		cr_assert_eq(sdb_answer_paths(&a, db, &start, &goal, 5, &o, NULL, NULL), SDB_EINVAL);
+		cr_assert_eq(sdb_check_moves(&c, db, &start, &goal, "rr", &o), SDB_EINVAL);
+	}
 	sdb_db_close(db);
 }
 
@@ -289,7 +318,8 @@ Test(query, sixteen_cells_follow_the_tables)
 	cr_assert_str_eq(a.moves, "rdr");
 	cr_assert_str_eq(a.heuristic_name, "pdb-4x4-b0-5-5-5");
 	cr_assert_null(a.note);
-	const sdb_answer_opts few = { .want_moves = 1, .limits = { .max_nodes = 2 } };
+	const sdb_answer_opts few = { .version = SDB_ANSWER_OPTS_VERSION,
+	                              .want_moves = 1, .limits = { .max_nodes = 2 } };
 	cr_assert_eq(sdb_answer_query(&a, db, &q.start, &q.goal, &few), SDB_ELIMIT);
 	cr_assert(strstr(sdb_errdetail(), "limit"), "%s", sdb_errdetail());
 	/* Heuristics refuse a board of another size instead of a number. */

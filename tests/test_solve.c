@@ -11,7 +11,7 @@
 #include "testkit.h"
 
 /* Answers without the move sequence: the distance and best move only. */
-static const sdb_answer_opts NO_MOVES = { 0 };
+static const sdb_answer_opts NO_MOVES = { .version = SDB_ANSWER_OPTS_VERSION };
 
 /* A database with every full table of 3x3 and the given pattern sets, built
  * by the programs. */

@@ -45,7 +45,8 @@ static void *work(void *arg)
 			sdb_board_apply(&s, rand_r(&w->seed) % 4);   /* illegal moves are refused */
 		sdb_answer a;
 		/* every other round also counts the solutions and finds every best move */
-		const sdb_answer_opts all = { .want_moves = 1, .want_best_moves = 1,
+		const sdb_answer_opts all = { .version = SDB_ANSWER_OPTS_VERSION,
+		                              .want_moves = 1, .want_best_moves = 1,
 			                      .want_count = r % 4 < 2 };
 		int err = sdb_answer_query(&a, w->db, &s, goal, &all);
 		w->answers++;
@@ -59,7 +60,8 @@ static void *work(void *arg)
 		sdb_rng rng;
 		sdb_rng_seed(&rng, w->seed + (unsigned)r);
 		sdb_board drawn;
-		const sdb_answer_opts plain = { .want_moves = 0 };
+		const sdb_answer_opts plain = { .version = SDB_ANSWER_OPTS_VERSION,
+		                                .want_moves = 0 };
 		if (sdb_sampler_draw(w->sampler, &drawn, 1, &rng) ||
 		    sdb_answer_query(&a, w->db, &drawn, &g3, &plain) || a.distance != 20)
 			w->failures++;

@@ -17,6 +17,10 @@ const char *sdbi_hint_path(const char *path, char *buf, size_t cap);
  * goal's (what slidedb-gen builds without --goal), else "". */
 const char *sdbi_hint_goal(const sdb_board *goal, char *buf, size_t cap);
 
+/* SDB_OK for NULL or options of this library's version, else SDB_EINVAL
+ * with the reason in sdb_errdetail(). */
+int sdbi_answer_opts_check(const sdb_answer_opts *opts);
+
 /* Reset an answer to "unsolvable"; then 1 if goal can be reached from start
  * (the caller goes on), 0 if not (the answer is complete), or SDB_EINVAL. */
 int sdbi_answer_begin(sdb_answer *a, const sdb_board *start, const sdb_board *goal);

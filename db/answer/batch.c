@@ -32,7 +32,7 @@ static int batch_by_answers(int16_t *dist, int8_t *best, const sdb_db *db,
                             const sdb_board *goal, const uint8_t *cells, size_t n,
                             const sdb_solve_limits *limits, size_t *bad)
 {
-	sdb_answer_opts opts = { .want_moves = 0 };
+	sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION, .want_moves = 0 };
 	if (limits)
 		opts.limits = *limits;
 	for (size_t i = 0; i < n; i++) {

@@ -13,6 +13,8 @@ int sdb_check_moves(sdb_check *c, const sdb_db *db, const sdb_board *start,
 	c->distance = c->end_distance = -1;
 	c->legal = 1;
 	c->end = *start;
+	if (sdbi_answer_opts_check(opts))
+		return sdbi_done(SDB_EINVAL);
 	if (start->w != goal->w || start->h != goal->h)
 		return sdbi_fail(SDB_EINVAL, "start is %dx%d but goal is %dx%d", start->w, start->h,
 		                goal->w, goal->h);
@@ -42,7 +44,7 @@ int sdb_check_moves(sdb_check *c, const sdb_db *db, const sdb_board *start,
 	c->solvable = sdb_board_solvable(start, goal);
 	if (!c->solvable)
 		return sdbi_done(SDB_OK);
-	sdb_answer_opts o = { .want_moves = 0 };
+	sdb_answer_opts o = { .version = SDB_ANSWER_OPTS_VERSION, .want_moves = 0 };
 	if (opts)
 		o.limits = opts->limits;
 	sdb_answer a;

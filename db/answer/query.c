@@ -294,9 +294,22 @@ const char *sdb_search_note(const sdb_db *db, const sdb_board *goal)
 }
 
 /* The answer, and with en what en asks about the optimal sequences. */
+int sdbi_answer_opts_check(const sdb_answer_opts *opts)
+{
+	if (opts && opts->version != SDB_ANSWER_OPTS_VERSION)
+		return sdbi_fail(SDB_EINVAL, "sdb_answer_opts of version %u (this slidedb reads "
+		                 "version %u: start from SDB_ANSWER_OPTS_INIT)", opts->version,
+		                 SDB_ANSWER_OPTS_VERSION);
+	return SDB_OK;
+}
+
 static int answer(sdb_answer *a, const sdb_db *db, const sdb_board *start,
                   const sdb_board *goal, const sdb_answer_opts *opts, sdbi_optimal *en)
 {
+	if (sdbi_answer_opts_check(opts)) {
+		memset(a, 0, sizeof *a);
+		return SDB_EINVAL;
+	}
 	int ok = sdbi_answer_begin(a, start, goal);
 	if (ok <= 0)
 		return ok;   /* an error, or answered: unsolvable */
@@ -338,7 +351,9 @@ int sdb_answer_paths(sdb_answer *a, const sdb_db *db, const sdb_board *start,
 	if (!a)
 		a = &local;
 	sdbi_optimal en = { .limit = limit, .fn = fn, .ctx = ctx };
-	sdb_answer_opts o = { .want_moves = 1 };
+	sdb_answer_opts o = { .version = SDB_ANSWER_OPTS_VERSION, .want_moves = 1 };
+	if (sdbi_answer_opts_check(opts))
+		return sdbi_done(SDB_EINVAL);
 	if (opts)
 		o.limits = opts->limits;
 	int err = answer(a, db, start, goal, &o, limit ? &en : NULL);

@@ -612,8 +612,12 @@ typedef struct sdb_answer {
 	                                    sequences: 1 at the goal, 0 when unsolvable */
 } sdb_answer;
 
-/** @brief Options of sdb_answer_query(). */
+/** @brief Options of sdb_answer_query(), sdb_answer_paths() and
+ * sdb_check_moves(). Start from #SDB_ANSWER_OPTS_INIT and set what is
+ * wanted: fields added later go after these, and the version tells the
+ * library which a caller knows (one of another version is #SDB_EINVAL). */
 typedef struct sdb_answer_opts {
+	unsigned version;           /**< #SDB_ANSWER_OPTS_VERSION */
 	int want_moves;             /**< fill a->moves (tables: a walk of the
 	                                 table; searches always find them) */
 	sdb_solve_limits limits;    /**< bounds on a search (4x4) */
@@ -624,6 +628,9 @@ typedef struct sdb_answer_opts {
 	                                 layer by layer; a search visits every
 	                                 optimal sequence, within its limits */
 } sdb_answer_opts;
+#define SDB_ANSWER_OPTS_VERSION 1
+/** Nothing wanted but the distance and the best move, no limits. */
+#define SDB_ANSWER_OPTS_INIT { SDB_ANSWER_OPTS_VERSION, 0, { 0, 0, NULL, NULL }, 0, 0 }
 
 /** @brief What a searched answer for goals like @p goal would say of its
  * heuristic, before any search: NULL when such goals are answered from a

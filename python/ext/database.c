@@ -267,7 +267,8 @@ static PyObject *db_solve(ext_database *self, PyObject *args, PyObject *kw)
 	if (limit_obj && ext_uint_arg(&limit, limit_obj, "limit", 0, UINT64_MAX, NULL))
 		return NULL;
 	int w, h;
-	sdb_answer_opts opts = { .want_moves = 1, .want_best_moves = all_best,
+	sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION,
+	                         .want_moves = 1, .want_best_moves = all_best,
 	                         .want_count = count };
 	if (ext_size_arg(size, &w, &h) || ext_limits(&opts.limits, max_nodes, timeout))
 		return NULL;
@@ -312,7 +313,7 @@ static PyObject *db_check(ext_database *self, PyObject *args, PyObject *kw)
 	                                 &size, &max_nodes, &timeout))
 		return NULL;
 	int w, h;
-	sdb_answer_opts opts = { .want_moves = 0 };
+	sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION, .want_moves = 0 };
 	if (ext_size_arg(size, &w, &h) || ext_limits(&opts.limits, max_nodes, timeout))
 		return NULL;
 	const char *m = ext_text(moves, "moves");

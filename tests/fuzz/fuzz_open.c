@@ -163,7 +163,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		/* Counting and listing follow the table's distances wherever they
 		 * lead: a damaged table must give an error, never a crash. */
-		const sdb_answer_opts all = { .want_moves = 1, .want_best_moves = 1,
+		const sdb_answer_opts all = { .version = SDB_ANSWER_OPTS_VERSION,
+		                              .want_moves = 1, .want_best_moves = 1,
 			                      .want_count = 1 };
 		if (sdb_answer_query(&a, db, &start, &goal, &all) == SDB_OK && a.solvable &&
 		    a.distance > 0 && !(a.best_moves >> a.best_move & 1))
