@@ -3,11 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "catalog.h"
 #include "opts.h"
 #include "out.h"
+#include "report.h"
 
 /* The tables names mean, each once, in name order (all of them when there
  * are no names): a malloc'ed array and its length, or -1 after saying which
@@ -50,167 +50,113 @@ static int choose(const sdb_table ***out, const sdb_db *db, const char *const *n
 	return n;
 }
 
-static void utc_time(char *buf, size_t cap, int64_t t)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-	gmtime_r(&tt, &tm);
-	strftime(buf, cap, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-/* The cells whose goals a full table serves: its blank cell's class. */
-static void served_cells(out *o, const sdb_table_info *in, const char *sep)
-{
-	int first = 1;
-	for (int c = 0; c < in->goal.n; c++)
-		if (sdb_sym_representative(in->goal.w, in->goal.h, c) == in->goal.blank) {
-			out_printf(o, "%s%d", first ? "" : sep, c);
-			first = 0;
-		}
-}
-
-/* Tiles of a mask: " 1 2 3" or "[1,2,3]". */
-static void tile_list(out *o, uint32_t tiles, int json)
-{
-	if (json)
-		out_char(o, '[');
-	for (int t = 1, first = 1; t < SDB_MAX_CELLS; t++)
-		if (tiles >> t & 1) {
-			out_printf(o, json ? "%s%d" : "%s %d", json && !first ? "," : "", t);
-			first = 0;
-		}
-	if (json)
-		out_char(o, ']');
-}
-
-/* Pattern tables: the set, the group's tiles, what it keeps of the blank,
- * and the tiles the whole set leaves out (a partial partition), numbered as
- * the class's ordered goal numbers them: as typed, and as in the name. */
-static void pattern_fields(out *o, const sdb_table_info *in, int json)
-{
-	if (in->kind != SDB_KIND_PATTERN)
-		return;
-	const char *blank = in->blank_mode == SDB_BLANK_REGION ? "region" : "min";
-	if (json) {
-		out_str(o, ",\"set\":");
-		out_json_str(o, in->set);
-		out_printf(o, ",\"group\":%d,\"groups\":%d,\"blank\":\"%s\",\"tiles\":", in->group,
-		           in->ngroups, blank);
-	} else {
-		out_printf(o, "  set %s, group g%d (groups g0 to g%d), blank %s, tiles", in->set,
-		           in->group, in->ngroups - 1, blank);
-	}
-	uint32_t tiles, left;
-	sdb_board ordered;
-	char goal[3 * SDB_MAX_CELLS];
-	sdb_table_tiles(&tiles, &left, &ordered, in);
-	sdb_board_format(goal, sizeof goal, &ordered);
-	tile_list(o, tiles, json);
-	if (json) {
-		out_str(o, ",\"left_out\":");
-		tile_list(o, left, 1);
-		out_printf(o, ",\"tiles_of\":\"%s\"", goal);
-		return;
-	}
-	out_printf(o, " (numbered as in the goal %s)", goal);
-	if (left) {
-		out_str(o, "; the set leaves out tiles");
-		tile_list(o, left, 0);
-	}
-	out_char(o, '\n');
-}
-
-/* The chunks a table is stored in (1 when whole or unreadable: verify
- * says why). */
-static int chunks_of(const sdb_table *t)
-{
-	int n = sdb_table_chunks(t);
-	return n > 0 ? n : 1;
-}
-
-/* A table that cannot be used says why (a damaged catalog entry has
- * nothing else to show). 1 when that was all. */
-static int problem_fields(out *o, const sdb_table *t, int json)
-{
-	const char *why = sdb_table_problem(t);
-	if (!why)
-		return 0;
-	const int all = sdb_table_meta(t)->kind == 0;
-	if (json) {
-		if (all) {
-			out_str(o, "{\"name\":");
-			out_json_str(o, sdb_table_meta(t)->name);
-		}
-		out_str(o, ",\"problem\":");
-		out_json_str(o, why);
-		if (all)
-			out_char(o, '}');
-	} else {
-		if (all)
-			out_printf(o, "%s\n", sdb_table_meta(t)->name);
-		out_printf(o, "  %s\n", why);
-	}
-	return all;
-}
-
 static void info_json(out *o, const sdb_table *t)
 {
-	if (sdb_table_meta(t)->kind == 0 && problem_fields(o, t, 1))
-		return;
-	const sdb_table_info *in = sdb_table_meta(t);
-	char goal[3 * SDB_MAX_CELLS], when[32];
-	sdb_board_format(goal, sizeof goal, &in->goal);
-	utc_time(when, sizeof when, in->built_at);
-	out_str(o, "{\"name\":");
-	out_json_str(o, in->name);
-	out_printf(o, ",\"kind\":\"%s\",\"size\":\"%dx%d\",\"goal\":\"%s\",\"blank_cells\":[",
-	           sdb_kind_name(in->kind), in->goal.w, in->goal.h, goal);
-	served_cells(o, in, ",");
-	out_printf(o, "],\"entry_format\":\"%s\",\"states\":%llu,\"bytes\":%llu,\"chunks\":%d,"
-	           "\"max_distance\":%d,"
-	           "\"crc32\":\"%08x\",\"built_at\":\"%s\",\"build_seconds\":%.6f,\"threads\":%d,"
-	           "\"tool_version\":",
-	           sdb_format_name(in->entry_format), (unsigned long long)in->states,
-	           (unsigned long long)sdb_table_bytes(in), chunks_of(t), in->max_distance,
-	           in->crc32, when, in->build_seconds, in->threads);
-	out_json_str(o, in->tool_version);
-	pattern_fields(o, in, 1);
-	out_printf(o, ",\"format_version\":%u,\"counts\":[", in->format_version);
-	for (int d = 0; d <= in->max_distance; d++) {
-		if (d)
-			out_char(o, ',');
-		out_u64(o, in->counts[d]);
-	}
-	out_char(o, ']');
-	problem_fields(o, t, 1);
+	report_fields j;
+	report_fields_begin(&j, o);
+	sdb_table_fields(t, report_field, &j);
 	out_char(o, '}');
+}
+
+/* A table's fields gathered from the library's list (sdb_table_fields), so
+ * that the text layout reads each by name; a list's items are kept
+ * separated by '\n'. */
+enum { TEXT_FIELDS = 40 };
+typedef struct text_fields {
+	int n, in_list;
+	char name[TEXT_FIELDS][24];
+	out value[TEXT_FIELDS];
+} text_fields;
+
+static int gather(void *ctx, const sdb_field *f)
+{
+	text_fields *t = ctx;
+	if (f->type == SDB_VALUE_END) {
+		t->in_list = 0;
+		return 0;
+	}
+	if (f->name) {
+		if (t->n == TEXT_FIELDS)
+			return 0;
+		snprintf(t->name[t->n], sizeof t->name[t->n], "%s", f->name);
+		t->value[t->n++] = (out){ 0 };
+	} else if (t->in_list++) {
+		out_char(&t->value[t->n - 1], '\n');
+	}
+	out *v = &t->value[t->n - 1];
+	switch (f->type) {
+	case SDB_VALUE_INT: out_i64(v, f->i); break;
+	case SDB_VALUE_REAL: out_printf(v, "%.3f", f->real); break;
+	case SDB_VALUE_TEXT: out_str(v, f->text); break;
+	case SDB_VALUE_LIST: t->in_list = 0; break;
+	default: break;   /* (tables have no others) */
+	}
+	out_char(v, '\0');   /* kept a string as it grows */
+	v->len--;
+	return 0;
+}
+
+/* The text of a field, or NULL when the table has no such field. */
+static const char *field(const text_fields *t, const char *name)
+{
+	for (int i = 0; i < t->n; i++)
+		if (!strcmp(t->name[i], name))
+			return t->value[i].buf ? t->value[i].buf : "";
+	return NULL;
+}
+
+/* A list field's items, each after lead (the first after first). */
+static void field_list(out *o, const text_fields *t, const char *name, const char *first,
+                       const char *lead)
+{
+	const char *v = field(t, name);
+	for (int k = 0; v && *v; k++) {
+		size_t len = strcspn(v, "\n");
+		out_str(o, k ? lead : first);
+		out_mem(o, v, len);
+		v += len + (v[len] == '\n');
+	}
 }
 
 static void info_text(out *o, const sdb_table *t)
 {
-	if (sdb_table_meta(t)->kind == 0 && problem_fields(o, t, 0))
+	text_fields *f = calloc(1, sizeof *f);
+	if (!f)
 		return;
-	const sdb_table_info *in = sdb_table_meta(t);
-	char chunks[32] = "";
-	if (chunks_of(t) > 1)
-		snprintf(chunks, sizeof chunks, " (%d chunks)", chunks_of(t));
-	char goal[3 * SDB_MAX_CELLS], when[32];
-	sdb_board_format(goal, sizeof goal, &in->goal);
-	utc_time(when, sizeof when, in->built_at);
-	out_printf(o, "%s\n  kind %s, %dx%d, goal %s\n", in->name, sdb_kind_name(in->kind), in->goal.w,
-	           in->goal.h, goal);
-	pattern_fields(o, in, 0);
-	out_str(o, "  serves goals with the blank in cell ");
-	served_cells(o, in, ", ");
-	out_printf(o, "\n  %llu states in %llu bytes%s, max distance %d, entries %s, CRC-32 %08x\n"
-	           "  built %s in %.3f s by slidedb %s (format %u)\n  counts",
-	           (unsigned long long)in->states, (unsigned long long)sdb_table_bytes(in), chunks,
-	           in->max_distance, sdb_format_name(in->entry_format),
-	           in->crc32, when, in->build_seconds, in->tool_version, in->format_version);
-	for (int d = 0; d <= in->max_distance; d++)
-		out_printf(o, " %llu", (unsigned long long)in->counts[d]);
-	out_char(o, '\n');
-	problem_fields(o, t, 0);
+	sdb_table_fields(t, gather, f);
+	const char *problem = field(f, "problem");
+	out_printf(o, "%s\n", field(f, "name"));
+	if (field(f, "kind")) {
+		out_printf(o, "  kind %s, %s, goal %s\n", field(f, "kind"), field(f, "size"),
+		           field(f, "goal"));
+		if (field(f, "set")) {
+			out_printf(o, "  set %s, group g%s (groups g0 to g%d), blank %s, tiles",
+			           field(f, "set"), field(f, "group"), atoi(field(f, "groups")) - 1,
+			           field(f, "blank"));
+			field_list(o, f, "tiles", " ", " ");
+			out_printf(o, " (numbered as in the goal %s)", field(f, "tiles_of"));
+			field_list(o, f, "left_out", "; the set leaves out tiles ", " ");
+			out_char(o, '\n');
+		}
+		out_str(o, "  serves goals with the blank in cell ");
+		field_list(o, f, "blank_cells", "", ", ");
+		char chunks[32] = "";
+		if (atoi(field(f, "chunks")) > 1)
+			snprintf(chunks, sizeof chunks, " (%s chunks)", field(f, "chunks"));
+		out_printf(o, "\n  %s states in %s bytes%s, max distance %s, entries %s, CRC-32 %s\n"
+		           "  built %s in %s s by slidedb %s (format %s)\n  counts",
+		           field(f, "states"), field(f, "bytes"), chunks, field(f, "max_distance"),
+		           field(f, "entry_format"), field(f, "crc32"), field(f, "built_at"),
+		           field(f, "build_seconds"), field(f, "tool_version"),
+		           field(f, "format_version"));
+		field_list(o, f, "counts", " ", " ");
+		out_char(o, '\n');
+	}
+	if (problem)
+		out_printf(o, "  %s\n", problem);
+	for (int i = 0; i < f->n; i++)
+		out_free(&f->value[i]);
+	free(f);
 }
 
 void catalog_json(out *o, const sdb_db *db, const sdb_table **list, int n)

@@ -22,28 +22,12 @@ static void board_text(out *o, const sdb_board *b)
 	out_str(o, text);
 }
 
-static void board_json(out *o, const sdb_board *b)
-{
-	out_char(o, '"');
-	board_text(o, b);
-	out_char(o, '"');
-}
-
-/* One row of a board as a grid: cells right-aligned in columns as wide as
- * the largest tile, the blank as the input wrote it. */
+/* One row of a board as a grid, the blank as the input wrote it. */
 static void grid_row(out *o, const sdb_board *b, int row, char blank)
 {
-	const int wide = b->n > 10;
-	for (int x = 0; x < b->w; x++) {
-		int v = b->cell[row * b->w + x];
-		if (x)
-			out_char(o, ' ');
-		if (wide && v < 10)
-			out_char(o, ' ');
-		if (v >= 10)
-			out_char(o, (char)('0' + v / 10));
-		out_char(o, v ? (char)('0' + v % 10) : blank);
-	}
+	char text[3 * SDB_MAX_CELLS];
+	sdb_board_format_row(text, sizeof text, b, row, blank);
+	out_str(o, text);
 }
 
 static int grid_width(const sdb_board *b)
@@ -90,34 +74,22 @@ void report_grids(out *o, const sdb_board *boards, const char *const *labels, in
 	out_char(o, '\n');
 }
 
-static void grid_json(out *o, const sdb_board *b, char blank)
-{
-	out_char(o, '[');
-	for (int row = 0; row < b->h; row++) {
-		out_str(o, row ? ",\"" : "\"");
-		grid_row(o, b, row, blank);
-		out_char(o, '"');
-	}
-	out_char(o, ']');
-}
-
-/* The tiles that slide along moves from start, as JSON numbers or text. */
-static void tile_list(out *o, const sdb_board *start, const char *moves, const char *sep)
+/* The tiles that slide along moves from start. */
+static void tile_list(out *o, const sdb_board *start, const char *moves)
 {
 	sdb_board b = *start;
 	for (int k = 0; moves[k]; k++) {
 		int m = sdb_move_from_letter(moves[k]);
 		if (k)
-			out_str(o, sep);
+			out_char(o, ' ');
 		out_u64(o, (uint64_t)sdb_move_tile(&b, m));
 		sdb_board_apply(&b, m);
 	}
 }
 
-/* The boards from start along the moves: JSON strings, JSON grids, text
- * lines, or text grids. */
+/* The boards from start along the moves: text lines, or grids. */
 static void path_boards(out *o, const report_opts *r, const sdb_board *start,
-                        const char *moves, char blank, int json, int grids)
+                        const char *moves, char blank, int grids)
 {
 	sdb_board boards[SDB_MAX_MOVES + 1];
 	char labels[SDB_MAX_MOVES + 1][24];
@@ -128,13 +100,7 @@ static void path_boards(out *o, const report_opts *r, const sdb_board *start,
 		const sdb_board *b = &boards[n];
 		const int m = n ? sdb_move_from_letter(moves[n - 1]) : -1;
 		const int tile = n ? sdb_move_tile(&boards[n - 1], m) : 0;
-		if (json && grids) {
-			out_str(o, n ? "," : "");
-			grid_json(o, b, blank);
-		} else if (json) {
-			out_str(o, n ? "," : "");
-			board_json(o, b);
-		} else if (grids) {
+		if (grids) {
 			if (!n)
 				snprintf(labels[n], sizeof labels[n], "0");
 			else if (r->tiles)
@@ -154,123 +120,65 @@ static void path_boards(out *o, const report_opts *r, const sdb_board *start,
 		boards[n + 1] = *b;
 		sdb_board_apply(&boards[n + 1], sdb_move_from_letter(moves[n]));
 	}
-	if (!json && grids)
+	if (grids)
 		report_grids(o, boards, label, n + 1, blank);
 }
 
-static void json_size(out *o, const sdb_board *b)
+int report_field(void *ctx, const sdb_field *f)
 {
-	out_str(o, ",\"size\":\"");
-	out_u64(o, b->w);
-	out_char(o, 'x');
-	out_u64(o, b->h);
-	out_char(o, '"');
-}
-
-static void json_count(out *o, const sdb_count *c)
-{
-	char text[48];
-	sdb_count_format(text, sizeof text, c);
-	out_str(o, text);
-}
-
-static void json_best_moves(out *o, unsigned best_moves)
-{
-	out_char(o, '"');
-	for (int m = 0; m < 4; m++)
-		if (best_moves >> m & 1)
-			out_char(o, sdb_move_letter(m));
-	out_char(o, '"');
-}
-
-static void json_all(out *o, const char *all)
-{
-	out_char(o, '[');
-	for (const char *p = all; *p;) {
-		size_t len = strcspn(p, "\n");
-		out_str(o, p == all ? "\"" : ",\"");
-		out_mem(o, p, len);
-		out_char(o, '"');
-		p += len + (p[len] == '\n');
+	report_fields *j = ctx;
+	out *o = j->o;
+	if (f->type == SDB_VALUE_END) {
+		out_char(o, ']');
+		j->items = 1;
+		return 0;
 	}
-	out_char(o, ']');
+	if (j->items++)
+		out_char(o, ',');
+	if (f->name) {
+		out_json_str(o, f->name);
+		out_char(o, ':');
+	}
+	char count[48];
+	switch (f->type) {
+	case SDB_VALUE_NULL: out_str(o, "null"); break;
+	case SDB_VALUE_BOOL: out_str(o, f->i ? "true" : "false"); break;
+	case SDB_VALUE_INT: out_i64(o, f->i); break;
+	case SDB_VALUE_REAL: out_printf(o, "%.6f", f->real); break;
+	case SDB_VALUE_TEXT: out_json_str(o, f->text); break;
+	case SDB_VALUE_COUNT:
+		sdb_count_format(count, sizeof count, &f->count);
+		out_str(o, count);
+		break;
+	case SDB_VALUE_LIST:
+		out_char(o, '[');
+		j->items = 0;
+		break;
+	}
+	return 0;
+}
+
+void report_fields_begin(report_fields *r, out *o)
+{
+	r->o = o;
+	r->items = 0;
+	out_char(o, '{');
+}
+
+static unsigned fields_wanted(const report_opts *r)
+{
+	return (r->tiles ? SDB_FIELDS_TILES : 0) | (r->all_best ? SDB_FIELDS_BEST_MOVES : 0) |
+	       (r->count ? SDB_FIELDS_SOLUTIONS : 0) | (r->all ? SDB_FIELDS_ALL_MOVES : 0) |
+	       (r->path ? SDB_FIELDS_PATH : 0) | (r->grid ? SDB_FIELDS_GRIDS : 0);
 }
 
 static void answer_json(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a,
                         const answer_extra *x)
 {
-	out_str(o, "{\"start\":");
-	board_json(o, &q->start);
-	out_str(o, ",\"goal\":");
-	board_json(o, &q->goal);
-	json_size(o, &q->start);
-	if (!a->solvable) {
-		out_str(o, ",\"solvable\":false,\"distance\":null,\"best_move\":null,\"moves\":null");
-		if (r->tiles)
-			out_str(o, ",\"tiles\":null");
-		if (r->all_best)
-			out_str(o, ",\"best_moves\":null");
-		if (r->count)
-			out_str(o, ",\"solutions\":null");
-		if (r->all)
-			out_str(o, ",\"all_moves\":null");
-		if (r->path)
-			out_str(o, ",\"path\":null");
-	} else {
-		out_str(o, ",\"solvable\":true,\"distance\":");
-		out_u64(o, (uint64_t)a->distance);
-		if (a->best_move < 0) {
-			out_str(o, ",\"best_move\":null");
-		} else {
-			out_str(o, ",\"best_move\":\"");
-			out_char(o, sdb_move_letter(a->best_move));
-			out_char(o, '"');
-		}
-		out_str(o, ",\"moves\":\"");
-		out_str(o, a->moves);
-		out_char(o, '"');
-		if (r->tiles) {
-			out_str(o, ",\"tiles\":[");
-			tile_list(o, &q->start, a->moves, ",");
-			out_char(o, ']');
-		}
-		if (r->all_best) {
-			out_str(o, ",\"best_moves\":");
-			json_best_moves(o, a->best_moves);
-		}
-		if (r->count) {
-			out_str(o, ",\"solutions\":");
-			json_count(o, &a->solutions);
-		}
-		if (r->all) {
-			out_str(o, ",\"all_moves\":");
-			json_all(o, x->all ? x->all : "");
-		}
-		if (r->path) {
-			out_str(o, ",\"path\":[");
-			path_boards(o, r, &q->start, a->moves, x->blank, 1, 0);
-			out_char(o, ']');
-		}
-	}
-	if (r->grid) {
-		out_str(o, ",\"start_grid\":");
-		grid_json(o, &q->start, x->blank);
-		out_str(o, ",\"goal_grid\":");
-		grid_json(o, &q->goal, x->blank);
-		if (r->path && !a->solvable) {
-			out_str(o, ",\"path_grids\":null");
-		} else if (r->path) {
-			out_str(o, ",\"path_grids\":[");
-			path_boards(o, r, &q->start, a->moves, x->blank, 1, 1);
-			out_char(o, ']');
-		}
-	}
-	if (a->method == SDB_METHOD_SEARCH) {
-		out_str(o, ",\"nodes\":");
-		out_u64(o, a->nodes);
-		out_str(o, ",\"heuristic\":");
-		out_u64(o, (uint64_t)a->heuristic);
-	}
+	const sdb_fields_opts fo = { fields_wanted(r), x->all, x->blank };
+	report_fields j;
+	report_fields_begin(&j, o);
+	sdb_answer_fields(q, a, &fo, report_field, &j);
 	out_str(o, "}\n");
 }
 
@@ -314,7 +222,7 @@ static void answer_text(out *o, const report_opts *r, const sdb_query *q, const 
 		if (r->tiles) {
 			out_str(o, "  tiles ");
 			if (a->distance)
-				tile_list(o, &q->start, a->moves, " ");
+				tile_list(o, &q->start, a->moves);
 			else
 				out_char(o, '-');
 		}
@@ -341,7 +249,7 @@ static void answer_text(out *o, const report_opts *r, const sdb_query *q, const 
 	}
 	out_char(o, '\n');
 	if (r->path) {
-		path_boards(o, r, &q->start, a->moves, x->blank, 0, r->grid);
+		path_boards(o, r, &q->start, a->moves, x->blank, r->grid);
 	} else if (r->grid) {
 		const sdb_board boards[2] = { q->start, q->goal };
 		const char *labels[2] = { "start", "goal" };
@@ -365,21 +273,6 @@ static void verdict(out *o, const sdb_check *c)
 	out_str(o, sdb_check_verdict(text, sizeof text, c) >= 0 ? text : "?");
 }
 
-static void json_bool(out *o, const char *key, int v)
-{
-	out_str(o, key);
-	out_str(o, v ? "true" : "false");
-}
-
-static void json_int_or_null(out *o, const char *key, int v, int null)
-{
-	out_str(o, key);
-	if (null)
-		out_str(o, "null");
-	else
-		out_u64(o, (uint64_t)v);
-}
-
 void report_check(out *o, const report_opts *r, const sdb_query *q, const char *moves,
                   const sdb_check *c, char blank)
 {
@@ -393,31 +286,10 @@ void report_check(out *o, const report_opts *r, const sdb_query *q, const char *
 		}
 		return;
 	}
-	out_str(o, "{\"start\":");
-	board_json(o, &q->start);
-	out_str(o, ",\"goal\":");
-	board_json(o, &q->goal);
-	json_size(o, &q->start);
-	out_str(o, ",\"moves\":");
-	out_json_str(o, moves);
-	json_bool(o, ",\"legal\":", c->legal);
-	json_int_or_null(o, ",\"illegal_step\":", c->illegal_step, c->legal);
-	json_bool(o, ",\"reaches_goal\":", c->reaches_goal);
-	json_int_or_null(o, ",\"length\":", c->length, 0);
-	json_int_or_null(o, ",\"distance\":", c->distance, !c->solvable);
-	json_bool(o, ",\"optimal\":", c->optimal);
-	json_int_or_null(o, ",\"end_distance\":", c->end_distance, !c->solvable);
-	out_str(o, ",\"verdict\":\"");
-	verdict(o, c);
-	out_char(o, '"');
-	if (r->grid) {
-		out_str(o, ",\"start_grid\":");
-		grid_json(o, &q->start, blank);
-		out_str(o, ",\"end_grid\":");
-		grid_json(o, &c->end, blank);
-		out_str(o, ",\"goal_grid\":");
-		grid_json(o, &q->goal, blank);
-	}
+	const sdb_fields_opts fo = { r->grid ? SDB_FIELDS_GRIDS : 0, NULL, blank };
+	report_fields j;
+	report_fields_begin(&j, o);
+	sdb_check_fields(q, moves, c, &fo, report_field, &j);
 	out_str(o, "}\n");
 }
 

@@ -31,6 +31,16 @@ typedef struct answer_extra {
  * notation (x X _ .) it holds, else '0'. */
 char report_blank_of(const char *text);
 
+/* A JSON object of the library's fields (sdb_answer_fields(),
+ * sdb_check_fields(), sdb_table_fields()): report_fields_begin() writes
+ * its '{', report_field() is the visitor, the caller writes the '}'. */
+typedef struct report_fields {
+	out *o;
+	int items;   /* values written in the object or list now open */
+} report_fields;
+void report_fields_begin(report_fields *r, out *o);
+int report_field(void *ctx, const sdb_field *f);
+
 /* Append the answer a to query q (searched answers add their nodes and
  * heuristic in JSON). */
 void report_answer(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a,

@@ -203,6 +203,14 @@ SDB_API int sdb_board_goal(sdb_board *b, int w, int h, int blank_cell);
  * @p cap is too small (3 bytes per cell always suffice). */
 SDB_API int sdb_board_format(char *buf, size_t cap, const sdb_board *b);
 
+/** @brief Write one row of a board as a grid shows it: the cells
+ * right-aligned in columns as wide as the largest tile, separated by a
+ * space, the blank written as @p blank ("1 2 3", " 1  2  3  4", "7 x 8").
+ * @return the length written (excluding the NUL), or #SDB_EINVAL if
+ * @p cap is too small (3 bytes per column always suffice) or there is no
+ * row @p row. */
+SDB_API int sdb_board_format_row(char *buf, size_t cap, const sdb_board *b, int row, char blank);
+
 /** @brief Whether two boards are equal (same size, same cells). */
 SDB_API int sdb_board_equal(const sdb_board *a, const sdb_board *b);
 
@@ -1119,6 +1127,94 @@ SDB_API const char *sdb_format_name(int format);
  * @return the length written (excluding the NUL), or #SDB_EINVAL if @p cap
  * is too small. */
 SDB_API int sdb_check_verdict(char *buf, size_t cap, const sdb_check *c);
+/**@}*/
+
+/** @defgroup fields Fields: what an answer, a verdict or a table says
+ * The one list of what an answer, a checker's verdict and a catalog entry
+ * hold, in order, named as `slidedb-lookup --json` names them: the CLI and
+ * the server write these fields as JSON, Python makes its dicts of them,
+ * so no front end keeps a list of its own. Each function calls @p fn once
+ * per field, in order; a list is a field of type #SDB_VALUE_LIST followed
+ * by its items (name NULL; lists may nest) and an #SDB_VALUE_END.
+ * @{ */
+
+/** The type of a field's value. */
+enum sdb_value_type {
+	SDB_VALUE_NULL,    /**< no value (JSON null, Python None) */
+	SDB_VALUE_BOOL,    /**< sdb_field.i: 0 or 1 */
+	SDB_VALUE_INT,     /**< sdb_field.i */
+	SDB_VALUE_REAL,    /**< sdb_field.real: seconds (JSON: 6 decimals) */
+	SDB_VALUE_TEXT,    /**< sdb_field.text */
+	SDB_VALUE_COUNT,   /**< sdb_field.count: a 128-bit count, exact */
+	SDB_VALUE_LIST,    /**< a list begins: its items follow */
+	SDB_VALUE_END      /**< the list ends */
+};
+
+/** One field, valid during the call to the visitor only. */
+typedef struct sdb_field {
+	const char *name;    /**< the JSON key; NULL for a list's items and ends */
+	int type;            /**< enum sdb_value_type */
+	int64_t i;           /**< BOOL, INT */
+	double real;         /**< REAL */
+	const char *text;    /**< TEXT: UTF-8 (tables' names and sets are
+	                          what their writer stored) */
+	sdb_count count;     /**< COUNT */
+} sdb_field;
+
+/** @brief Called with each field; non-zero stops the walk (the fields
+ * function then returns that value). */
+typedef int (*sdb_field_fn)(void *ctx, const sdb_field *f);
+
+/** Optional fields of an answer (sdb_fields_opts.want). */
+enum sdb_fields_want {
+	SDB_FIELDS_TILES = 1 << 0,       /**< "tiles": the tile each move slides */
+	SDB_FIELDS_BEST_MOVES = 1 << 1,  /**< "best_moves" (a.best_moves filled) */
+	SDB_FIELDS_SOLUTIONS = 1 << 2,   /**< "solutions" (a.solutions filled) */
+	SDB_FIELDS_ALL_MOVES = 1 << 3,   /**< "all_moves": sdb_fields_opts.all */
+	SDB_FIELDS_PATH = 1 << 4,        /**< "path": every board along the moves */
+	SDB_FIELDS_GRIDS = 1 << 5        /**< the boards also as rows of a grid
+	                                      ("start_grid", "goal_grid", and
+	                                      "path_grids" or "end_grid") */
+};
+
+/** What the optional fields are made of. */
+typedef struct sdb_fields_opts {
+	unsigned want;       /**< enum sdb_fields_want bits */
+	const char *all;     /**< #SDB_FIELDS_ALL_MOVES: the optimal sequences,
+	                          each ended by '\n' (NULL: none) */
+	char blank;          /**< #SDB_FIELDS_GRIDS: how grids write the blank
+	                          (0: '0') */
+} sdb_fields_opts;
+
+/** @brief The fields of an answer to @p q: "start", "goal", "size",
+ * "solvable", "distance", "best_move", "moves", then those @p opts wants
+ * ("tiles", "best_moves", "solutions", "all_moves", "path", grids), then
+ * "nodes" and "heuristic" when it was searched. Unsolvable, the values
+ * past "solvable" are null.
+ * @return 0, or what @p fn returned to stop. */
+SDB_API int sdb_answer_fields(const sdb_query *q, const sdb_answer *a, const sdb_fields_opts *opts,
+                              sdb_field_fn fn, void *ctx);
+
+/** @brief The fields of the checker's verdict on @p moves from @p q's
+ * start: "start", "goal", "size", "moves", "legal", "illegal_step",
+ * "reaches_goal", "length", "distance", "optimal", "end_distance",
+ * "verdict", and the grids when @p opts wants them (#SDB_FIELDS_GRIDS:
+ * "start_grid", "end_grid", "goal_grid"; other bits are ignored).
+ * @return 0, or what @p fn returned to stop. */
+SDB_API int sdb_check_fields(const sdb_query *q, const char *moves, const sdb_check *c,
+                             const sdb_fields_opts *opts, sdb_field_fn fn, void *ctx);
+
+/** @brief The fields of a catalog entry, as `slidedb-lookup info --json`
+ * and Python's Database.tables() show it: "name", "kind", "size", "goal",
+ * "blank_cells" (the goal blank cells it serves), "entry_format",
+ * "states", "bytes", "chunks", "max_distance", "crc32", "built_at",
+ * "build_seconds", "threads", "tool_version"; for a pattern table "set",
+ * "group", "groups", "blank" ("region" or "min"), "tiles", "left_out",
+ * "tiles_of"; then "format_version", "counts", and "problem" when the
+ * table cannot be used (sdb_table_problem()). A catalog entry too damaged
+ * to read has only "name" and "problem".
+ * @return 0, or what @p fn returned to stop. */
+SDB_API int sdb_table_fields(const sdb_table *t, sdb_field_fn fn, void *ctx);
 /**@}*/
 
 #ifdef __cplusplus

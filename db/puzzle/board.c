@@ -361,6 +361,28 @@ int sdb_board_format(char *buf, size_t cap, const sdb_board *b)
 	return (int)len;
 }
 
+int sdb_board_format_row(char *buf, size_t cap, const sdb_board *b, int row, char blank)
+{
+	if (row < 0 || row >= b->h)
+		return sdbi_fail(SDB_EINVAL, "row %d of a %dx%d board", row, b->w, b->h);
+	if (cap < (size_t)b->w * 3)
+		return sdbi_fail(SDB_EINVAL, "buffer too small to format a row");
+	const int wide = b->n > 10;   /* two-digit tiles: every column two wide */
+	size_t len = 0;
+	for (int x = 0; x < b->w; x++) {
+		const int v = b->cell[row * b->w + x];
+		if (x)
+			buf[len++] = ' ';
+		if (wide && v < 10)
+			buf[len++] = ' ';
+		if (v >= 10)
+			buf[len++] = (char)('0' + v / 10);
+		buf[len++] = v ? (char)('0' + v % 10) : blank;
+	}
+	buf[len] = '\0';
+	return (int)len;
+}
+
 int sdb_board_equal(const sdb_board *a, const sdb_board *b)
 {
 	return a->w == b->w && a->h == b->h && memcmp(a->cell, b->cell, a->n) == 0;

@@ -233,22 +233,34 @@ static PyGetSetDef answer_getset[] = {
 static PyObject *answer_to_dict(answer_object *o, PyObject *noargs)
 {
 	(void)noargs;
-	/* the keys of slidedb-lookup --json, in its order, when it shows them */
-	static const ext_field fields[] = {
-		{ "start", (getter)get_start, 0 }, { "goal", (getter)get_goal, 0 },
-		{ "size", (getter)get_size, 0 }, { "solvable", (getter)get_solvable, 0 },
-		{ "distance", (getter)get_distance, 0 }, { "best_move", (getter)get_best_move, 0 },
-		{ "moves", (getter)get_moves, 0 }, { "tiles", (getter)get_tiles, ASK_TILES },
-		{ "best_moves", (getter)get_best_moves, ASK_BEST_MOVES },
-		{ "solutions", (getter)get_solutions, ASK_COUNT },
-		{ "all_moves", (getter)get_all_moves, ASK_ALL }, { "path", (getter)get_path, ASK_PATH },
+	/* the library's fields, as slidedb-lookup --json shows them */
+	static const unsigned wanted[][2] = {
+		{ ASK_TILES, SDB_FIELDS_TILES }, { ASK_BEST_MOVES, SDB_FIELDS_BEST_MOVES },
+		{ ASK_COUNT, SDB_FIELDS_SOLUTIONS }, { ASK_ALL, SDB_FIELDS_ALL_MOVES },
+		{ ASK_PATH, SDB_FIELDS_PATH },
 	};
-	PyObject *d = ext_fields_dict((PyObject *)o, fields, sizeof fields / sizeof *fields, o->asked);
-	if (d && o->a.method == SDB_METHOD_SEARCH &&
-	    (ext_dict_put(d, "nodes", get_nodes(o, NULL)) ||
-	     ext_dict_put(d, "heuristic", get_heuristic(o, NULL))))
-		Py_CLEAR(d);
-	return d;
+	sdb_fields_opts fo = { 0 };
+	for (size_t i = 0; i < sizeof wanted / sizeof *wanted; i++)
+		if (o->asked & wanted[i][0])
+			fo.want |= wanted[i][1];
+	/* the sequences as the library takes them: each ended by '\n' */
+	PyObject *all = NULL;
+	if (o->all_moves) {
+		PyObject *sep = PyUnicode_FromString("\n");
+		PyObject *joined = sep ? PyUnicode_Join(sep, o->all_moves) : NULL;
+		Py_XDECREF(sep);
+		all = joined ? PyUnicode_FromFormat("%U\n", joined) : NULL;
+		Py_XDECREF(joined);
+		if (!all || !(fo.all = PyUnicode_AsUTF8(all))) {
+			Py_XDECREF(all);
+			return NULL;
+		}
+	}
+	ext_fields b;
+	if (ext_fields_begin(&b))
+		sdb_answer_fields(&o->q, &o->a, &fo, ext_field_put, &b);
+	Py_XDECREF(all);
+	return ext_fields_end(&b);
 }
 
 static PyObject *answer_repr(answer_object *o)
@@ -369,16 +381,13 @@ static PyGetSetDef check_getset[] = {
 static PyObject *check_to_dict(check_object *o, PyObject *noargs)
 {
 	(void)noargs;
-	static const ext_field fields[] = {
-		{ "start", (getter)cget_start, 0 }, { "goal", (getter)cget_goal, 0 },
-		{ "size", (getter)cget_size, 0 }, { "moves", (getter)cget_moves, 0 },
-		{ "legal", (getter)cget_legal, 0 }, { "illegal_step", (getter)cget_illegal_step, 0 },
-		{ "reaches_goal", (getter)cget_reaches_goal, 0 }, { "length", (getter)cget_length, 0 },
-		{ "distance", (getter)cget_distance, 0 }, { "optimal", (getter)cget_optimal, 0 },
-		{ "end_distance", (getter)cget_end_distance, 0 },
-		{ "verdict", (getter)cget_verdict, 0 },
-	};
-	return ext_fields_dict((PyObject *)o, fields, sizeof fields / sizeof *fields, 0);
+	const char *moves = PyUnicode_AsUTF8(o->moves);
+	ext_fields b;
+	if (!moves)
+		return NULL;
+	if (ext_fields_begin(&b))
+		sdb_check_fields(&o->q, moves, &o->c, NULL, ext_field_put, &b);
+	return ext_fields_end(&b);
 }
 
 static PyObject *check_repr(check_object *o)

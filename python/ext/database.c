@@ -204,7 +204,11 @@ static PyObject *db_tables(ext_database *self, PyObject *noargs)
 	const int n = sdb_table_count(db);
 	PyObject *list = PyList_New(n);
 	for (int i = 0; list && i < n; i++) {
-		PyObject *d = ext_table_dict(sdb_table_at(db, i));
+		/* the library's fields of the table: `slidedb-lookup info --json` */
+		ext_fields b;
+		if (ext_fields_begin(&b))
+			sdb_table_fields(sdb_table_at(db, i), ext_field_put, &b);
+		PyObject *d = ext_fields_end(&b);
 		if (!d)
 			Py_CLEAR(list);
 		else

@@ -145,18 +145,20 @@ enum { ASK_PATH = 1, ASK_BEST_MOVES = 2, ASK_COUNT = 4, ASK_TILES = 8, ASK_ALL =
  * raised). 0 or -1. */
 int ext_dict_put(PyObject *d, const char *key, PyObject *value);
 
-/* A field of an answer or a verdict: its JSON key, its getter, and the
- * ASK_* flag that must be set for to_dict() to show it (0: always). */
-typedef struct ext_field {
-	const char *key;
-	getter get;
-	unsigned asked;
-} ext_field;
-/* The dict of the fields of o that `asked` shows, in order. */
-PyObject *ext_fields_dict(PyObject *o, const ext_field *fields, size_t n, unsigned asked);
+/* A dict of the library's fields: ext_fields_begin() (NULL: out of
+ * memory), sdb_answer_fields() / sdb_check_fields() / sdb_table_fields()
+ * with ext_field_put as the visitor, then ext_fields_end(): the dict, or
+ * NULL with an exception set. */
+enum { EXT_FIELDS_DEPTH = 4 };   /* the dict, a list, a list in it (grids), room */
+typedef struct ext_fields {
+	PyObject *open[EXT_FIELDS_DEPTH];   /* [0] the dict, then the lists being filled */
+	int depth;
+	int failed;
+} ext_fields;
+PyObject *ext_fields_begin(ext_fields *b);
+int ext_field_put(void *ctx, const sdb_field *f);
+PyObject *ext_fields_end(ext_fields *b);
 
-/* A table's catalog entry as a dict, as `slidedb-lookup info --json`. */
-PyObject *ext_table_dict(const sdb_table *t);
 
 /* Database.states(): the whole listing, or a States of chunks. */
 PyObject *ext_db_states(ext_database *self, PyObject *args, PyObject *kw);

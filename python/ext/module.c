@@ -61,16 +61,6 @@ int ext_dict_put(PyObject *d, const char *key, PyObject *value)
 	return rc;
 }
 
-PyObject *ext_fields_dict(PyObject *o, const ext_field *fields, size_t n, unsigned asked)
-{
-	PyObject *d = PyDict_New();
-	for (size_t i = 0; d && i < n; i++)
-		if ((!fields[i].asked || (asked & fields[i].asked)) &&
-		    ext_dict_put(d, fields[i].key, fields[i].get(o, NULL)))
-			Py_CLEAR(d);
-	return d;
-}
-
 static PyObject *version(PyObject *self, PyObject *noargs)
 {
 	(void)self;
