@@ -200,7 +200,7 @@ def cpu_after_leaving():
     row("/healthz after 3 abandoned batches of hard lines",
         f"{status} in {time.monotonic() - t:.3f} s")
     took = s.stop()
-    row("SIGTERM after them, `--timeout 30` (default)",
+    row("SIGTERM after them, `--idle-timeout 30` (default)",
         f"exit in {took:.1f} s" if took is not None else "no exit within 60 s")
 
 
@@ -225,7 +225,7 @@ def held_thread():
 # --- Stopping
 
 def sigterm():
-    s = Server("--timeout", "5")
+    s = Server("--idle-timeout", "5")
     hard = (HARD_4X4 + "\n").encode() * 140
     abandoned = post(s.port, "/v1/solve", hard)
     unread = post(s.port, "/v1/solve?path=1", b"1 2 3 4 5 6 0 7 8\n" * 200000, rcvbuf=4096)
@@ -233,7 +233,7 @@ def sigterm():
     abandoned.close()
     took = s.stop()
     unread.close()
-    row("SIGTERM during an abandoned batch and an unread answer, `--timeout 5`",
+    row("SIGTERM during an abandoned batch and an unread answer, `--idle-timeout 5`",
         f"exit in {took:.1f} s" if took is not None else "no exit within 60 s")
 
 

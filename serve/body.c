@@ -2,7 +2,7 @@
  * --max-memory (all requests together) as it is allocated, as does an answer
  * held whole beyond HOLD_FREE; a request over it gets 503 with Retry-After,
  * and one over --max-body 413. A refused body is read and thrown away
- * before the answer goes out (up to LINGER_BYTES, within --timeout), as
+ * before the answer goes out (up to LINGER_BYTES, within --idle-timeout), as
  * nginx's lingering close does: a client that writes its whole body before
  * it reads (Python's http.client and urllib, most scripts) would otherwise
  * meet a reset connection, never the answer. */

@@ -40,7 +40,7 @@ void conn_busy(server *sv, struct MHD_Connection *c, int busy)
 
 void server_sweep(server *sv)
 {
-	const double t = budget_now(), deadline = t - sv->opts.timeout, over = t - OVER_GRACE;
+	const double t = budget_now(), deadline = t - sv->opts.idle_timeout, over = t - OVER_GRACE;
 	pthread_mutex_lock(&sv->conns_lock);
 	for (conn *k = sv->conns; k; k = k->next)
 		if (!k->busy && k->fd >= 0 && (k->since < deadline || (k->over && k->since < over))) {

@@ -20,7 +20,7 @@
 #include "opts.h"
 #include "server.h"
 
-enum { SERVE = 1, OPT_MAX_BODY = 256, OPT_MAX_CONNECTIONS, OPT_SEARCH_TIMEOUT, OPT_MAX_MEMORY,
+enum { SERVE = 1, OPT_MAX_BODY = 256, OPT_MAX_CONNECTIONS, OPT_SEARCH_TIMEOUT, OPT_IDLE_TIMEOUT, OPT_MAX_MEMORY,
        OPT_REQUEST_NODES, OPT_REQUEST_TIMEOUT, OPT_CORS };
 
 /* libmicrohttpd takes this many connections beyond --max-connections, so that
@@ -42,14 +42,17 @@ static const cli_option serve_options[] = {
 	  "                           together (default 256 MiB; 503 above)" },
 	{ "max-connections", required_argument, OPT_MAX_CONNECTIONS, SERVE,
 	  "    --max-connections N  connections served at once (default 1000; 503 above)" },
-	{ "timeout", required_argument, 'T', SERVE,
-	  "-T, --timeout S          drop a connection idle or sending slowly for S seconds;\n"
+	{ "idle-timeout", required_argument, OPT_IDLE_TIMEOUT, SERVE,
+	  "    --idle-timeout S     drop a connection idle or sending slowly for S seconds;\n"
 	  "                           a stop waits at most S seconds (default 30)" },
 	{ "max-nodes", required_argument, 'n', SERVE,
 	  "-n, --max-nodes N        nodes one searched (4x4) query may expand (default\n"
 	  "                           50000000; 422 above)" },
+	/* -n and -T bound one search, as in slidedb-lookup */
+	{ "timeout", required_argument, 'T', SERVE,
+	  "-T, --timeout S          seconds one searched query may take (default 10; 422)" },
 	{ "search-timeout", required_argument, OPT_SEARCH_TIMEOUT, SERVE,
-	  "    --search-timeout S   seconds one searched query may take (default 10; 422)" },
+	  "    --search-timeout S   the older name of --timeout" },
 	{ "request-nodes", required_argument, OPT_REQUEST_NODES, SERVE,
 	  "    --request-nodes N    search nodes one request may expand, all its queries\n"
 	  "                           together (default 200000000; 429 above)" },
@@ -77,11 +80,11 @@ static void usage(FILE *f)
 	        "  GET  /v1/check?start=B&goal=B&moves=M                       a verdict\n"
 	        "  GET  /v1/tables   GET /healthz   GET /metrics   GET / (the page)\n"
 	        "Tables built while it runs are answered within a second. SIGTERM or SIGINT:\n"
-	        "stop accepting, finish the requests under way (at most --timeout seconds),\n"
+	        "stop accepting, finish the requests under way (at most --idle-timeout seconds),\n"
 	        "exit 0.\n"
 	        "Errors are JSON {\"error\":...}: 400 a bad parameter, 403 an origin --cors does\n"
 	        "not name, 404 no such path or table, 405 a method, 413 a body over --max-body,\n"
-	        "422 a query over --max-nodes or --search-timeout, 429 a request over\n"
+	        "422 a query over --max-nodes or --timeout, 429 a request over\n"
 	        "--request-nodes or --request-timeout (in a batch: an error line for each query\n"
 	        "left), 500 a damaged table, 503 (Retry-After) over --max-connections or\n"
 	        "--max-memory. A streamed answer holds about 0.5 MiB per connection beside its\n"
@@ -138,20 +141,21 @@ static int parse_options(server_opts *o, int argc, char **argv)
 				                 optarg);
 			o->max_connections = (unsigned)n;
 			break;
-		case 'T':
+		case OPT_IDLE_TIMEOUT:
 			if (!cli_parse_long(&n, optarg, 1, 86400))
-				return cli_usage("--timeout '%s' is not a number of seconds from 1 to 86400",
-				                 optarg);
-			o->timeout = (unsigned)n;
+				return cli_usage("--idle-timeout '%s' is not a number of seconds from 1 to "
+				                 "86400", optarg);
+			o->idle_timeout = (unsigned)n;
 			break;
 		case 'n':
 			if (!cli_parse_double(&v, optarg, 1, 1e18) || v != (double)(uint64_t)v)
 				return cli_usage("--max-nodes '%s' is not a positive whole number", optarg);
 			o->limits.max_nodes = (uint64_t)v;
 			break;
+		case 'T':
 		case OPT_SEARCH_TIMEOUT:
 			if (!cli_parse_double(&v, optarg, 1e-3, 1e6))
-				return cli_usage("--search-timeout '%s' is not a number of seconds", optarg);
+				return cli_usage("--timeout '%s' is not a number of seconds", optarg);
 			o->limits.timeout = v;
 			break;
 		case OPT_MAX_MEMORY:
@@ -229,7 +233,7 @@ static unsigned connection_limit(unsigned max_connections)
 	return fds < limit ? (unsigned)fds : limit;
 }
 
-/* Graceful, within --timeout whatever the clients do: no new connections;
+/* Graceful, within --idle-timeout whatever the clients do: no new connections;
  * the requests under way finish while the time lasts (slow senders are
  * still dropped); then every request's work stops (searches at their next
  * poll, streams at their next part) and the connections are closed. */
@@ -247,7 +251,7 @@ static void stop_within(server *sv, struct MHD_Daemon *d)
 	if (listener != MHD_INVALID_SOCKET)
 		shutdown(listener, SHUT_RDWR);
 	/* (a margin for the stop itself) */
-	const double end = budget_now() + (sv->opts.timeout > 1 ? sv->opts.timeout - 0.5 : 0.5);
+	const double end = budget_now() + (sv->opts.idle_timeout > 1 ? sv->opts.idle_timeout - 0.5 : 0.5);
 	for (unsigned n = 0; __atomic_load_n(&sv->inflight, __ATOMIC_RELAXED) > 0 &&
 	     budget_now() < end; n++) {
 		if (n % 25 == 0)
@@ -273,7 +277,7 @@ int main(int argc, char **argv)
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	server sv = { .opts = { .listen = "127.0.0.1:8080", .threads = cores > 0 ? (int)cores : 1,
 	                        .max_body = 16u << 20, .max_memory = 256u << 20,
-	                        .max_connections = 1000, .timeout = 30,
+	                        .max_connections = 1000, .idle_timeout = 30,
 	                        .limits = { .max_nodes = 50000000, .timeout = 10 },
 	                        .request_nodes = 200000000, .request_timeout = 30 } };
 	optind = 1;
@@ -304,7 +308,7 @@ int main(int argc, char **argv)
 		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
 		MHD_OPTION_THREAD_POOL_SIZE, (unsigned)sv.opts.threads,
 		MHD_OPTION_CONNECTION_LIMIT, connection_limit(sv.opts.max_connections),
-		MHD_OPTION_CONNECTION_TIMEOUT, sv.opts.timeout,
+		MHD_OPTION_CONNECTION_TIMEOUT, sv.opts.idle_timeout,
 		MHD_OPTION_NOTIFY_COMPLETED, server_completed, &sv,
 		MHD_OPTION_NOTIFY_CONNECTION, server_connection, &sv,
 		MHD_OPTION_END);

@@ -36,7 +36,7 @@ typedef struct server_opts {
 	size_t max_body;             /* bytes of a POST body */
 	size_t max_memory;           /* bodies and answers held by all requests together */
 	unsigned max_connections;    /* more get 503 with Retry-After */
-	unsigned timeout;            /* seconds a connection may be idle or slow */
+	unsigned idle_timeout;       /* seconds a connection may be idle or slow */
 	sdb_solve_limits limits;     /* per searched query (4x4) */
 	uint64_t request_nodes;      /* a request's budget: search nodes ... */
 	double request_timeout;      /* ... and seconds of answering */
@@ -90,7 +90,7 @@ typedef struct request {
 /* --- Connections (conn.c). */
 
 /* Shut down every connection that has not delivered a whole request within
- * --timeout seconds of its start or of its last answer, and those opened
+ * --idle-timeout seconds of its start or of its last answer, and those opened
  * over --max-connections that sit idle (main's loop calls it a few times a
  * second). */
 void server_sweep(server *sv);

@@ -10,7 +10,7 @@ Run with Debian's Python and pytest (python3-pytest), standard library only:
 A session fixture builds a database (full 3x3 and 2x3) in a fresh folder under
 SLIDEDB_TEST_TMP, starts the server on a free port of 127.0.0.1 and stops it
 with SIGTERM at the end (it must exit 0). Tests that need other options
-(--max-body, --max-connections, --timeout, --max-nodes) or a database of their
+(--max-body, --max-connections, --idle-timeout, --max-nodes) or a database of their
 own (SIGTERM with a response in flight) start servers of their own.
 
 The answers are checked three ways: byte for byte against slidedb-lookup --json
@@ -1101,6 +1101,21 @@ def test_errors_405(env):
         assert headers.get("allow") == allow, (method, path, headers)
 
 
+def test_timeout_bounds_a_search_as_in_lookup(env):
+    """-T/--timeout is one search's time limit in slidedb-serve as in slidedb-lookup
+    (it was the connection timeout), with the same words; --search-timeout, its
+    older name, says the same; --idle-timeout takes the connections."""
+    hard = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1"
+    varying = re.compile(r"[0-9]+ nodes, no solution within [0-9]+ moves")
+    rc, want = lookup(env.db, "--json", "--max-nodes", "1000000000", "-T", "0.05", hard)
+    assert rc == 1 and "time limit of 0.05 s" in json.loads(want)["error"], want
+    for option in ("-T", "--timeout", "--search-timeout"):
+        with server(env.db, option, "0.05", "--idle-timeout", "5", "--max-nodes", "1000000000",
+                    folder=env.folder) as s:
+            o = json_error(*s.get(query("/v1/solve", {"start": hard})), 422, "time limit of 0.05 s")
+            assert varying.sub("", o["error"]) == varying.sub("", json.loads(want)["error"]), o
+
+
 def test_body_limit_and_search_limit(env):
     """413 over --max-body (by Content-Length, and chunked), 422 over --max-nodes."""
     with server(env.db, "--max-body", "64", "--max-nodes", "1000", folder=env.folder) as s:
@@ -1167,8 +1182,8 @@ def test_too_many_connections_503(env):
 
 
 def test_slow_clients_dropped(env):
-    """--timeout 1: a connection that sends half a request, or nothing, is closed."""
-    with server(env.db, "--timeout", "1", folder=env.folder) as s:
+    """--idle-timeout 1: a connection that sends half a request, or nothing, is closed."""
+    with server(env.db, "--idle-timeout", "1", folder=env.folder) as s:
         for partial in (b"GET /v1/solve?start=1234", b"GET /healthz HTTP/1.1\r\nHost: x\r\n",
                         b"POST /v1/solve HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n12",
                         b""):
@@ -1185,16 +1200,16 @@ def test_slow_clients_dropped(env):
             finally:
                 c.close()
             assert data == b"" or not data.startswith(b"HTTP/1.1 2"), (partial, data)
-            assert 0.7 <= waited <= 4, f"{partial!r}: closed after {waited:.2f} s (--timeout 1)"
+            assert 0.7 <= waited <= 4, f"{partial!r}: closed after {waited:.2f} s (--idle-timeout 1)"
         assert s.get("/healthz")[0] == 200
 
 
 def test_trickling_client_dropped(env):
-    """--timeout's help: "drop a connection idle or sending slowly for S seconds"; the
-    README: "A client that sends too slowly is dropped after --timeout". A client
-    that sends its request a byte every 0.3 s is sending slowly: with --timeout 1
+    """--idle-timeout's help: "drop a connection idle or sending slowly for S seconds"; the
+    README: "A client that sends too slowly is dropped after --idle-timeout". A client
+    that sends its request a byte every 0.3 s is sending slowly: with --idle-timeout 1
     it should be dropped within a few seconds, not served whenever it finishes."""
-    with server(env.db, "--timeout", "1", folder=env.folder) as s:
+    with server(env.db, "--idle-timeout", "1", folder=env.folder) as s:
         req = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: " + b"a" * 40 + b"\r\n\r\n"
         c = socket.create_connection(("127.0.0.1", s.port))
         t = time.monotonic()
@@ -1225,7 +1240,7 @@ def test_trickling_client_dropped(env):
             c.close()
         assert dropped is not None, \
             f"a client sending a byte every 0.3 s was still connected after " \
-            f"{time.monotonic() - t:.1f} s with --timeout 1"
+            f"{time.monotonic() - t:.1f} s with --idle-timeout 1"
 
 
 # --- Bad requests

@@ -7,7 +7,7 @@ environment); the helpers are test_api's.
 - a NUL byte in a parameter or a body line is a 400 naming it;
 - errors name the query parameter, not the command line's option;
 - a request has a budget (nodes and seconds: 429 past it), its work stops when
-  its client goes, and the server stops within --timeout whatever the clients do;
+  its client goes, and the server stops within --idle-timeout whatever the clients do;
 - memory: bodies count against --max-memory (503 over it), answers stream with
   backpressure, a client that reads nothing holds no more than its share;
 - a body over --max-body gets its 413 even from a client that sends it whole;
@@ -338,14 +338,14 @@ def test_memory_budget_503(hostile):
         assert status == 200 and got.count(b"\n") == 1000
 
 
-# --- Stopping within --timeout, whatever the clients do
+# --- Stopping within --idle-timeout, whatever the clients do
 
 def test_sigterm_within_timeout(hostile):
     """An abandoned batch of hard lines, a client that reads nothing of a big
     answer, a client waiting on a hard search, one sending a byte at a time:
-    SIGTERM with --timeout 2 ends it all within about 2 s (31.8 s with
-    --timeout 5 before)."""
-    s = api.Server(hostile.db, "--timeout", "2", folder=hostile.folder)
+    SIGTERM with --idle-timeout 2 ends it all within about 2 s (31.8 s with
+    the option then called --timeout at 5 before)."""
+    s = api.Server(hostile.db, "--idle-timeout", "2", folder=hostile.folder)
     hard = (HARD_4X4 + "\n").encode() * 140
     abandoned = post_raw(s.port, "/v1/solve", hard)
     unread = post_raw(s.port, "/v1/solve?path=1", b"1 2 3 4 5 6 0 7 8\n" * 200000, rcvbuf=4096)
@@ -363,7 +363,7 @@ def test_sigterm_within_timeout(hostile):
     for c in (unread, waiting, trickle):
         c.close()
     assert rc == 0, s.output()
-    assert took < 3, f"exit {took:.1f} s after SIGTERM with --timeout 2"
+    assert took < 3, f"exit {took:.1f} s after SIGTERM with --idle-timeout 2"
 
 
 # --- 413 reaches a client that sends its whole body first
