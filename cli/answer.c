@@ -42,7 +42,7 @@ typedef struct query_poll {
 	uint64_t nodes;     /* of the query's searches so far */
 	uint64_t seen;      /* of the search under way, already in nodes */
 	double last;        /* its last progress report's seconds */
-	double started;
+	double started;     /* when its first search began (the first poll says), or 0 */
 	int why;            /* QUERY_*, a budget state, or 0 */
 	double shown;       /* when the progress line was last drawn (--progress) */
 	int drew;
@@ -64,6 +64,8 @@ static void show_progress(query_poll *qp, const sdb_search_progress *p)
 static int poll_query(void *ctx, const sdb_search_progress *p)
 {
 	query_poll *qp = ctx;
+	if (!qp->started)   /* (set here, not per query: most queries search nothing) */
+		qp->started = budget_now() - p->seconds;
 	if (p->nodes < qp->seen || p->seconds < qp->last)   /* the library's next search */
 		qp->seen = 0;
 	const uint64_t delta = p->nodes - qp->seen;
@@ -105,7 +107,7 @@ static void search_done(query_poll *qp, const sdb_answer *ans)
 static void stop_reason(const answerer *a, const query_poll *qp, char *buf, size_t cap)
 {
 	const sdb_solve_limits *l = &a->opts.limits;
-	const double s = budget_now() - qp->started;
+	const double s = qp->started ? budget_now() - qp->started : 0;
 	if (qp->why == QUERY_NODES)
 		snprintf(buf, cap, "search stopped at its limit of %llu nodes (%.1f s, its searches "
 		         "together)", (unsigned long long)l->max_nodes, s);
@@ -232,9 +234,10 @@ static void solve(answerer *a, job *j)
 {
 	if (j->err)
 		return;
-	if (sdb_board_solvable(&j->q.start, &j->q.goal) == 1)   /* else nothing is searched */
-		say_note(a, sdb_search_note(a->db, &j->q.goal));
-	query_poll qp = { .a = a, .started = budget_now() };
+	const char *note = sdb_search_note(a->db, &j->q.goal);   /* (tables: at once, NULL) */
+	if (note && sdb_board_solvable(&j->q.start, &j->q.goal) == 1)   /* else nothing is searched */
+		say_note(a, note);
+	query_poll qp = { .a = a };
 	budget *b = a->opts.budget;
 	if (b && budget_spent(b)) {
 		j->err = ANSWER_ESPENT;

@@ -24,6 +24,12 @@ static void reserve(out *o, size_t extra)
 	o->cap = cap;
 }
 
+char *out_room(out *o, size_t n)
+{
+	reserve(o, n);
+	return o->buf + o->len;
+}
+
 void out_free(out *o)
 {
 	free(o->buf);
@@ -115,13 +121,40 @@ static int utf8_length(const unsigned char *s)
 	return 0;
 }
 
-void out_json_strn(out *o, const char *text, size_t max)
+/* The bytes a JSON string holds as they are: printable ASCII but '"' (0x22)
+ * and '\\' (0x5c). A table: the check runs on every byte a batch writes. */
+static const unsigned char plain[256] = {
+	[0x20 ... 0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0x7e] = 1,
+};
+
+/* text as a JSON string, up to its NUL or len bytes: cut at len, "..."
+ * says so (a UTF-8 sequence is not cut). */
+static void json_string(out *o, const char *text, size_t len)
 {
-	const unsigned char *s = (const unsigned char *)text, *end = s;
-	while (*end && (size_t)(end - s) < max)   /* (strnlen: the text may be far longer) */
-		end++;
+	const unsigned char *s = (const unsigned char *)text;
+	const unsigned char *end = s + len;
+	size_t head = 0;
+	while (head < len && plain[s[head]])
+		head++;
+	if (head == len && !s[len]) {   /* nothing to escape (boards, moves): one copy */
+		reserve(o, len + 2);
+		o->buf[o->len] = '"';
+		memcpy(o->buf + o->len + 1, text, len);
+		o->buf[o->len + len + 1] = '"';
+		o->len += len + 2;
+		return;
+	}
 	out_char(o, '"');
 	while (*s) {
+		/* a run of bytes that stand for themselves, copied at once (boards
+		 * and moves are nothing else: the batch's hot path) */
+		const unsigned char *run = s;
+		while (s < end && plain[*s])
+			s++;
+		if (s > run)
+			out_mem(o, (const char *)run, (size_t)(s - run));
+		if (!*s)
+			break;
 		unsigned char c = *s;
 		int n = c >= 0x80 ? utf8_length(s) : 1;
 		if (s + (n ? n : 1) > end) {
@@ -147,9 +180,19 @@ void out_json_strn(out *o, const char *text, size_t max)
 	out_char(o, '"');
 }
 
+void out_json_strn(out *o, const char *text, size_t max)
+{
+	json_string(o, text, strnlen(text, max));   /* (the text may be far longer) */
+}
+
+void out_json_mem(out *o, const char *text, size_t len)
+{
+	json_string(o, text, len);
+}
+
 void out_json_str(out *o, const char *text)
 {
-	out_json_strn(o, text, (size_t)-1);
+	json_string(o, text, strlen(text));
 }
 
 void out_printable(char *dst, size_t cap, const char *src, size_t max)

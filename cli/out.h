@@ -17,6 +17,9 @@ void out_reset(out *o);
 void out_char(out *o, char c);
 void out_str(out *o, const char *s);
 void out_mem(out *o, const char *s, size_t n);
+/* Room for n more bytes, written in place: the caller adds what it wrote
+ * to o->len. */
+char *out_room(out *o, size_t n);
 void out_u64(out *o, uint64_t v);
 void out_i64(out *o, int64_t v);
 void out_printf(out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -25,6 +28,8 @@ void out_json_str(out *o, const char *s);
 /* The same of at most max bytes of s (a UTF-8 sequence is not cut), with
  * "..." at its end when s is longer. */
 void out_json_strn(out *o, const char *s, size_t max);
+/* The same of s, whose length is len (s[len] is its NUL). */
+void out_json_mem(out *o, const char *s, size_t len);
 /* Text safe to echo in a one-line message: newlines (a grid's rows) become
  * " / ", other control and non-ASCII bytes '?', and it stops after max
  * characters with "...". */

@@ -46,9 +46,15 @@ static void put_int_or_null(walk *w, const char *name, int64_t v, int none)
 		put_int(w, name, v);
 }
 
+/* Text of a known length (a board just formatted, the moves). */
+static void put_text_len(walk *w, const char *name, const char *v, size_t len)
+{
+	emit(w, &(sdb_field){ .name = name, .type = SDB_VALUE_TEXT, .text = v, .len = len });
+}
+
 static void put_text(walk *w, const char *name, const char *v)
 {
-	emit(w, &(sdb_field){ .name = name, .type = SDB_VALUE_TEXT, .text = v });
+	put_text_len(w, name, v, strlen(v));
 }
 
 static void begin_list(walk *w, const char *name)
@@ -64,14 +70,22 @@ static void end_list(walk *w)
 static void put_board(walk *w, const char *name, const sdb_board *b)
 {
 	char text[3 * SDB_MAX_CELLS];
-	sdb_board_format(text, sizeof text, b);
-	put_text(w, name, text);
+	const int len = sdb_board_format(text, sizeof text, b);
+	put_text_len(w, name, text, len > 0 ? (size_t)len : 0);
 }
 
 static void put_size(walk *w, const sdb_board *b)
 {
-	char text[16];
-	snprintf(text, sizeof text, "%dx%d", b->w, b->h);
+	/* (by hand: snprintf took 2% of a batch of a million answers) */
+	char text[8], *p = text;
+	if (b->w >= 10)
+		*p++ = (char)('0' + b->w / 10);
+	*p++ = (char)('0' + b->w % 10);
+	*p++ = 'x';
+	if (b->h >= 10)
+		*p++ = (char)('0' + b->h / 10);
+	*p++ = (char)('0' + b->h % 10);
+	*p = '\0';
 	put_text(w, "size", text);
 }
 

@@ -293,7 +293,6 @@ const char *sdb_search_note(const sdb_db *db, const sdb_board *goal)
 	return note;
 }
 
-/* The answer, and with en what en asks about the optimal sequences. */
 int sdbi_answer_opts_check(const sdb_answer_opts *opts)
 {
 	if (opts && opts->version != SDB_ANSWER_OPTS_VERSION)
@@ -303,6 +302,7 @@ int sdbi_answer_opts_check(const sdb_answer_opts *opts)
 	return SDB_OK;
 }
 
+/* The answer, and with en what en asks about the optimal sequences. */
 static int answer(sdb_answer *a, const sdb_db *db, const sdb_board *start,
                   const sdb_board *goal, const sdb_answer_opts *opts, sdbi_optimal *en)
 {

@@ -1157,7 +1157,8 @@ typedef struct sdb_field {
 	int64_t i;           /**< BOOL, INT */
 	double real;         /**< REAL */
 	const char *text;    /**< TEXT: UTF-8 (tables' names and sets are
-	                          what their writer stored) */
+	                          what their writer stored), NUL-terminated */
+	size_t len;          /**< TEXT: its length in bytes */
 	sdb_count count;     /**< COUNT */
 } sdb_field;
 
