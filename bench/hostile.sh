@@ -4,7 +4,7 @@
 # writers commit, bad input, and slidedb-serve under attack (memory, CPU left
 # burning, stopping, 413s, idle sockets, invalid UTF-8: bench/hostile_serve.py).
 # Prints tables for bench/RESULTS.md, and the machine.
-#   bench/hostile.sh [BUILD_DIR]     (Release build; about 8 minutes)
+#   bench/hostile.sh [BUILD_DIR]     (Release build; about 9 minutes)
 # TRIALS=serve runs only the server's; SERVE=... and LOOKUP=... try other
 # programs there (a build from before a fix: the attacks use only options
 # every version has).
@@ -96,11 +96,45 @@ set +e
 random_rc=$?
 set -e
 
+# 5. Damaged bytes (issue #19): one byte of a 2-bit 3x3 table stored in 4 KiB
+#    chunks changed at a random place of the file (table data, B-tree and meta
+#    pages alike); 2000 queries asking distances, moves, every best move and
+#    the count of optimal solutions must each get the clean file's answer or
+#    an error, never another answer, and no program may crash.
+clean=$work/clean.lmdb
+SLIDEDB_CHUNK_BYTES=4096 "$gen" full 3x3 --bits 2 --goal "0 1 2 3 4 5 6 7 8" --db "$clean" -q
+"$lookup" --db "$clean" random --goal "0 1 2 3 4 5 6 7 8" --count 2000 --seed 1 |
+	sed 's/$/ ; 0 1 2 3 4 5 6 7 8/' >"$work/dq"
+ask() { "$lookup" --db "$1" --json --all-best --solutions <"$work/dq" 2>/dev/null; }
+ask "$clean" >"$work/want"
+size=$(stat -c %s "$clean")
+damaged=0 damage_wrong=0 damage_crashed=0 damage_seen=0
+set +e
+for _ in $(seq 300); do
+	cp "$clean" "$work/dmg.lmdb"
+	rm -f "$work/dmg.lmdb-lock"
+	off=$(( (RANDOM * 32768 + RANDOM) % size ))
+	byte=$(od -An -tu1 -j "$off" -N1 "$clean" | tr -d ' ')
+	printf "\\x$(printf %02x $(( byte ^ (1 + RANDOM % 255) )))" |
+		dd of="$work/dmg.lmdb" bs=1 seek="$off" conv=notrunc status=none
+	ask "$work/dmg.lmdb" >"$work/got"
+	rc=$?
+	damaged=$((damaged + 1))
+	[ $rc -lt 128 ] || damage_crashed=$((damage_crashed + 1))
+	# a line that is neither the clean answer nor an error is a wrong answer
+	bad=$(paste -d '\n' "$work/got" "$work/want" 2>/dev/null | paste - - -d '\t' |
+		awk -F '\t' '$1 != "" && $1 != $2 && $1 !~ /"error"/' | wc -l)
+	[ "$bad" = 0 ] || damage_wrong=$((damage_wrong + 1))
+	! grep -q '"error"' "$work/got" || damage_seen=$((damage_seen + 1))
+done
+set -e
+
 echo "| trial | tried | passed |"
 echo "|---|---|---|"
 echo "| \`slidedb-gen full 3x3\` killed (SIGKILL) at a random moment over a 2x4 database; then verify, all-or-none, an answer | $kills | $survived |"
 echo "| readers answering 4 queries while a writer commits 40 rebuilds of the 3x3 tables; answers equal to a quiet database's | $readers readers | $((readers - wrong)) |"
 echo "| hand-made bad query lines, one \`error:\` line each | $nbad | $nout |"
 echo "| 4 MB of random bytes as queries, no crash (exit 1) | 1 | $([ $random_rc = 1 ] && echo 1 || echo "0 (exit $random_rc)") |"
+echo "| one byte of a 2-bit chunked 3x3 file changed at random; 2000 queries with best moves and counts: each the clean answer or an error, no crash | $damaged | $((damaged - damage_wrong - damage_crashed)) (wrong: $damage_wrong, crashed: $damage_crashed; damage reported in $damage_seen) |"
 echo
 serve_trials
