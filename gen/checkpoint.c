@@ -24,7 +24,7 @@
 #include "checkpoint.h"
 #include "opts.h"
 
-enum { CKPT_VERSION = 1 };
+enum { CKPT_VERSION = 2 };   /* 2: 64 cells, 64-bit tile masks */
 static const char ckpt_magic[8] = "SDBCKPT";
 
 /* Every byte a field: no padding, so the CRC covers only what is set. */
@@ -34,10 +34,10 @@ typedef struct ckpt_header {
 	char tool[32];            /* sdb_version() of the writer */
 	char name[SDB_NAME_MAX];
 	int32_t kind, entry_format;
-	uint32_t pattern;         /* a pattern group's tiles and blank mode */
+	uint64_t pattern;         /* a pattern group's tiles and blank mode */
 	int32_t blank_mode;
 	uint8_t w, h, cells[SDB_MAX_CELLS];   /* the goal */
-	uint8_t zero[6];
+	uint8_t zero[2];
 	uint64_t states, table_bytes, mark_bytes;
 	uint64_t counts[SDB_MAX_DISTANCE];   /* bfs_result: up to the last level done */
 	int32_t max_distance;
@@ -47,7 +47,7 @@ typedef struct ckpt_header {
 	uint32_t state_crc;       /* of the table's bytes, then the marks */
 	uint32_t header_crc;      /* of this header with header_crc 0 */
 } ckpt_header;
-_Static_assert(sizeof(ckpt_header) == 192 + 8 * SDB_MAX_DISTANCE, "ckpt_header has padding");
+_Static_assert(sizeof(ckpt_header) == 240 + 8 * SDB_MAX_DISTANCE, "ckpt_header has padding");
 
 /* The header a file for c's table must have, but for res and the CRCs. */
 static void header_for(ckpt_header *h, const checkpoint *c, const bfs_state *st)

@@ -12,7 +12,7 @@
 #include "dist.h"
 #include "gen.h"
 
-enum { MAX_GROUPS = SDB_MAX_CELLS };
+enum { MAX_GROUPS = SDB_MAX_GROUPS };
 
 /* The set's name: --name, else pdb-WxH-bCELL-SPELLING[-min], the groups in
  * the user's tiles ('/' written '_': it separates a set from its groups); a
@@ -33,9 +33,11 @@ static int set_name(char *name, size_t cap, const options *o, const sdb_partitio
 	const char *min = mode == SDB_BLANK_MIN ? "-min" : "";
 	int len = snprintf(name, cap, "pdb-%dx%d-b%d-%s%s", o->w, o->h, rep, pt->spelling, min);
 	if (len < 0 || (size_t)len >= cap || pt->truncated) {
-		uint32_t hash = 2166136261u;   /* FNV-1a of the groups, tiles in order */
+		/* FNV-1a of the groups, tiles in order: 4 bytes a group up to 32
+		 * cells, as slidedb 0.1 named them, 8 past that */
+		uint32_t hash = 2166136261u;
 		for (int g = 0; g < pt->ngroups; g++)
-			for (int k = 0; k < 4; k++)
+			for (int k = 0; k < (o->w * o->h > 32 ? 8 : 4); k++)
 				hash = (hash ^ (uint8_t)(pt->groups[g] >> 8 * k)) * 16777619u;
 		snprintf(name, cap, "pdb-%dx%d-b%d-x%08x%s", o->w, o->h, rep, hash, min);
 	}
@@ -122,13 +124,14 @@ static uint64_t pack_nibbles(uint8_t *table, uint64_t n, const sdb_pattern *p, i
 	return (n + 1) / 2;
 }
 
-static int build_group(run *r, const sdb_board *canon, const char *setname, uint32_t tiles,
+static int build_group(run *r, const sdb_board *canon, const char *setname, uint64_t tiles,
                        int group, int ngroups, int mode)
 {
 	sdb_pattern *p = NULL, *compact = NULL;
 	uint8_t *work = NULL, *data;
 	char name[SDB_NAME_MAX];
-	snprintf(name, sizeof name, "%.*s/g%u", SDB_NAME_MAX - 5, setname, (unsigned)group & 15u);
+	snprintf(name, sizeof name, "%.*s/g%u", SDB_NAME_MAX - 5, setname,
+	         (unsigned)group % SDB_MAX_GROUPS);
 	int err = sdb_pattern_new(&p, canon, tiles, SDB_BLANK_REGION);
 	if (!err && mode == SDB_BLANK_MIN)
 		err = sdb_pattern_new(&compact, canon, tiles, SDB_BLANK_MIN);
@@ -186,7 +189,7 @@ done:
 }
 
 /* The user's tiles of a mask, as "7 8" (for messages). */
-static void tile_list(char *buf, size_t cap, uint32_t tiles, int n)
+static void tile_list(char *buf, size_t cap, uint64_t tiles, int n)
 {
 	size_t len = 0;
 	buf[0] = '\0';
@@ -198,7 +201,7 @@ static void tile_list(char *buf, size_t cap, uint32_t tiles, int n)
 int cmd_pdb(const options *o)
 {
 	if (!o->partition)
-		return cli_usage("pdb: --partition SPEC is required (5-5-5, 6-6-3, 7-8 or groups "
+		return cli_usage("pdb: --partition SPEC is required (5-5-5, 6-6-3, 7-8, 6-6-6-6, 2x2 or groups "
 		                 "like 1,2,3/4,5,6)");
 	int mode = SDB_BLANK_REGION;
 	if (o->blank && !strcmp(o->blank, "min"))
@@ -213,9 +216,10 @@ int cmd_pdb(const options *o)
 	sdb_partition pt;
 	if (sdb_partition_parse(&pt, o->partition, &goal))
 		return cli_fail_lib(NULL);
-	const uint32_t all = ((1u << (o->w * o->h)) - 1) & ~1u;
+	const int n = o->w * o->h;
+	const uint64_t all = (n >= 64 ? ~0ull : (1ull << n) - 1) & ~1ull;
 	if (pt.tiles != all && !o->partial) {
-		char left[64];
+		char left[256];
 		tile_list(left, sizeof left, all & ~pt.tiles, o->w * o->h);
 		return cli_fail("--partition '%s' leaves tile%s %s out: add --partial to build a set "
 		                "that ignores %s (a weaker heuristic)", o->partition,
@@ -233,7 +237,8 @@ int cmd_pdb(const options *o)
 	 * the same transaction, or they would still count as part of it. */
 	for (int g = pt.ngroups; g < MAX_GROUPS && !err && r.wr; g++) {
 		char name[SDB_NAME_MAX];
-		snprintf(name, sizeof name, "%.*s/g%d", SDB_NAME_MAX - 5, setname, g & 15);
+		snprintf(name, sizeof name, "%.*s/g%u", SDB_NAME_MAX - 5, setname,
+		         (unsigned)g % SDB_MAX_GROUPS);
 		if ((err = sdb_writer_delete(r.wr, name)))
 			run_fail_lib(&r, err);
 	}

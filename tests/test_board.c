@@ -1,4 +1,5 @@
 /* Board model: parsing every notation, errors, formatting, moves, solvability. */
+#include <stdio.h>
 #include <string.h>
 
 #include "testkit.h"
@@ -61,12 +62,18 @@ Test(board, bad_boards_say_what_is_wrong)
 	parse_bad("1 2 3 4 5 6 7 8 99", 0, 0, SDB_EINVAL, "out of range");
 	parse_bad("0 2 3 4 5 6 7 8 0", 0, 0, SDB_EINVAL, "more than one blank");
 	parse_bad("1 2 3 4 5 6 7 8 q", 0, 0, SDB_EINVAL, "unknown notation 'q'");
-	parse_bad("12345678q", 0, 0, SDB_EINVAL, "unknown character 'q'");
+	parse_bad("12345678y", 0, 0, SDB_EINVAL, "unknown character 'y'");
+	parse_bad("12345678q", 0, 0, SDB_EINVAL, "tile 26 is out of range 1..8");
 	parse_bad("12x4 5 6 7 8 0", 0, 0, SDB_EINVAL, "mixes");
 	parse_bad("1234 5 6 7 8 0", 0, 0, SDB_EINVAL, "or is a tile number out of range");
 	parse_bad("", 0, 0, SDB_EINVAL, "empty");
 	parse_bad("  ,, ", 0, 0, SDB_EINVAL, "empty");
-	parse_bad("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0 1", 0, 0, SDB_EINVAL, "more than 16");
+	parse_bad("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0 1", 0, 0, SDB_EINVAL,
+	          "17 cells is not a board size");
+	char many[400] = "";
+	for (int t = 0; t < 65; t++)
+		snprintf(many + strlen(many), sizeof many - strlen(many), "%d ", t % 60);
+	parse_bad(many, 0, 0, SDB_EINVAL, "more than 64 cells");
 	/* no blank: 8 distinct tiles on 3x3 cannot be, so any blank-less board repeats
 	 * a tile or is out of range; on 2x2 "1 2 3 3" repeats. */
 	parse_bad("1 2 3 3", 0, 0, SDB_EINVAL, "tile 3 appears twice");
@@ -77,18 +84,47 @@ Test(board, bad_boards_say_what_is_wrong)
 	cr_assert_eq(sdb_board_set(&b, 5, 4, cells), SDB_EINVAL);
 }
 
+/* Boards past 16 cells: numbers to 63, the compact notation to tile 32 (x is
+ * the blank), 5x5 inferred from 25 cells, and tiles past the largest board
+ * named plainly. */
+Test(board, boards_to_8x8)
+{
+	sdb_board b = parse_ok("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 0", 0, 0);
+	cr_assert(b.w == 5 && b.h == 5 && b.blank == 24 && b.cell[15] == 16);
+	sdb_board c = parse_ok("123456789abcdefghijklmnox", 0, 0);
+	cr_assert(sdb_board_equal(&b, &c));
+	sdb_board d = parse_ok("123456789ABCDEFGHIJKLMNO0", 5, 5);
+	cr_assert(sdb_board_equal(&b, &d));
+	sdb_board big;
+	cr_assert_eq(sdb_board_goal(&big, 8, 8, 63), 0);
+	char text[256];
+	cr_assert_gt(sdb_board_format(text, sizeof text, &big), 0);
+	sdb_board back = parse_ok(text, 0, 0);
+	cr_assert(back.w == 8 && back.h == 8 && sdb_board_equal(&big, &back));
+	cr_assert_eq(sdb_board_solvable(&big, &big), 1);
+	parse_bad("1 2 3 64", 0, 0, SDB_EINVAL, "tiles 1..63");
+	parse_bad("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 24", 0, 0,
+	          SDB_EINVAL, "tile 24 appears twice");
+	parse_bad("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 25", 0, 0,
+	          SDB_EINVAL, "tile 25 is out of range 1..24 for 5x5");
+	parse_bad("1 2 3 4 5 6 7 8 9 10 11", 0, 0, SDB_EINVAL, "11 cells is not a board size");
+	parse_bad("123456789abcdefghijklmnop", 0, 0, SDB_EINVAL, "tile 25 is out of range");
+}
+
 Test(board, size_parse)
 {
 	int w, h;
 	cr_assert_eq(sdb_size_parse(&w, &h, "3x4"), 0);
 	cr_assert(w == 3 && h == 4);
 	cr_assert_eq(sdb_size_parse(&w, &h, "4X4"), 0);
-	const char *bad[] = { "3", "x3", "3x", "3x3x", "1x3", "5x4", "axb", "3x-3", "" };
+	cr_assert_eq(sdb_size_parse(&w, &h, "8x8"), 0);
+	cr_assert(w == 8 && h == 8);
+	const char *bad[] = { "3", "x3", "3x", "3x3x", "1x3", "9x2", "2x9", "axb", "3x-3", "" };
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
 		cr_assert_eq(sdb_size_parse(&w, &h, bad[i]), SDB_EINVAL, "'%s'", bad[i]);
-	for (int a = 1; a <= 9; a++)
-		for (int c = 1; c <= 9; c++)
-			cr_assert_eq(sdb_size_valid(a, c), a >= 2 && c >= 2 && a * c <= 16);
+	for (int a = 1; a <= 10; a++)
+		for (int c = 1; c <= 10; c++)
+			cr_assert_eq(sdb_size_valid(a, c), a >= 2 && c >= 2 && a <= 8 && c <= 8);
 }
 
 Test(board, format_round_trip)

@@ -346,11 +346,12 @@ Test(checkpoint, bad_options)
 	refused_options(2, "--checkpoint-every needs --checkpoint", "full 2x3 --checkpoint-every 5");
 }
 
-/* A checkpoint's layout (gen/checkpoint.c): a header of 1216 bytes whose
- * counts start at byte 160, reached at 1192, the state's CRC at 1208 and the
- * header's at 1212; then the table, then the marks. */
-enum { CK_HEADER = 1216, CK_COUNTS = 160, CK_REACHED = 1192, CK_STATE_CRC = 1208,
-       CK_HEADER_CRC = 1212 };
+/* A checkpoint's layout (gen/checkpoint.c, version 2): a header of 1264
+ * bytes whose table size is at byte 192, counts start at 208, reached at
+ * 1240, the state's CRC at 1256 and the header's at 1260; then the table,
+ * then the marks. */
+enum { CK_HEADER = 1264, CK_TABLE_BYTES = 192, CK_COUNTS = 208, CK_REACHED = 1240,
+       CK_STATE_CRC = 1256, CK_HEADER_CRC = 1260 };
 
 static void put_u32(char *at, uint32_t v)
 {
@@ -362,7 +363,7 @@ static void put_u32(char *at, uint32_t v)
 static void craft(char *file, size_t n, int two_bit)
 {
 	uint64_t table_bytes, count, reached;
-	memcpy(&table_bytes, file + 144, 8);
+	memcpy(&table_bytes, file + CK_TABLE_BYTES, 8);
 	uint8_t *t = (uint8_t *)file + CK_HEADER;
 	uint64_t i = 0;
 	for (; i < (two_bit ? 4 * table_bytes : table_bytes); i++)

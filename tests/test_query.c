@@ -291,9 +291,11 @@ Test(query, parse_every_form)
 	cr_assert_eq(sdb_query_grid_row("[[1,2],[3,0]]", 0, 0), 0);
 }
 
-/* Sixteen cells are one 4x4 board when a 4x4 set exists, even beside 2x4
- * tables; with only 2x4 tables they are a start and a goal of 2x4. */
-Test(query, sixteen_cells_follow_the_tables)
+/* Sixteen cells are one 4x4 board or a start and a goal of 2x4, eighteen a
+ * 3x6 board or two 3x3: the cells decide (one board holds its largest tile,
+ * two boards of half the cells hold nothing above half), whatever tables the
+ * database has. */
+Test(query, sixteen_cells_follow_the_cells)
 {
 	char path[512], cmd[1024], *err;
 	tk_tmp_path(path, sizeof path, "sixteen.lmdb");
@@ -301,7 +303,15 @@ Test(query, sixteen_cells_follow_the_tables)
 	const char *text = "1 2 3 4 5 6 7 8 9 0 10 12 13 14 11 15";
 	sdb_db *db;
 	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
-	query_bad(text, 0, 0, db, SDB_EINVAL, "start");   /* two 2x4 boards: tile 9 too large */
+	sdb_query two = query_ok("1 2 3 4 5 6 0 7 1 2 3 4 5 6 7 0", 0, 0, db);
+	cr_assert(two.start.w == 2 && two.start.h == 4 && two.goal.cell[7] == 0);
+	sdb_query one = query_ok(text, 0, 0, db);
+	cr_assert(one.start.w == 4 && one.start.h == 4);
+	sdb_query nine = query_ok("1 2 3 0 8 4 7 6 5 1 0 3 8 2 4 7 6 5", 0, 0, NULL);
+	cr_assert(nine.start.n == 9 && nine.goal.cell[1] == 0);
+	query_bad("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 0", 0, 0, NULL, SDB_EAMBIGUOUS,
+	          "3x6 and 6x3");
+	query_bad("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 0", 3, 3, NULL, SDB_EINVAL, "3x3");
 	sdb_db_close(db);
 	snprintf(cmd, sizeof cmd, "%s pdb 4x4 --partition 5-5-5 -q --db '%s'", SLIDEDB_GEN, path);
 	cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 0, "%s", err);

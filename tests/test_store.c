@@ -448,10 +448,70 @@ Test(store, format_2_is_read_and_converted_by_a_write)
 		memcpy(&version, v.mv_data, sizeof version);
 		mdb_txn_abort(txn);
 		mdb_env_close(env);
-		cr_assert_eq(version, pass ? 4u : 2u, "pass %d: format %u", pass, version);
+		cr_assert_eq(version, pass ? (uint32_t)SDB_FORMAT_VERSION : 2u, "pass %d: format %u",
+		             pass, version);
 		if (!pass)   /* a write: one more table, and the catalog converted */
 			tk_build_lib(path, 2, 3, corner, 1);
 	}
+	unlink(path);
+}
+
+/* The file format's version, from the file's own marker. */
+static uint32_t file_format(const char *path)
+{
+	MDB_env *env;
+	MDB_dbi dbi;
+	MDB_val k = { 6, "format" }, v;
+	uint32_t version;
+	MDB_txn *txn = raw_open(&env, &dbi, path, "info", 1);
+	cr_assert_eq(mdb_get(txn, dbi, &k, &v), 0);
+	memcpy(&version, v.mv_data, sizeof version);
+	mdb_txn_abort(txn);
+	mdb_env_close(env);
+	return version;
+}
+
+/* Format 4 stored a pattern group's tiles in 32 bits, format 5 in 64 (boards
+ * to 8x8): a version-4 file with a 2x3 set (made by slidedb 0.1) is read as
+ * it is, converted by the first write, and gives the same tiles and
+ * heuristic values before and after. */
+Test(store, format_4_pattern_tiles_survive_the_conversion)
+{
+	char path[512], cmd[1200];
+	tk_tmp_path(path, sizeof path, "format4.lmdb");
+	snprintf(cmd, sizeof cmd, "cp '%s/tests/data/format4.lmdb' '%s'", SLIDEDB_SOURCE_DIR, path);
+	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(file_format(path), 4);
+	int values[2][360];
+	for (int pass = 0; pass < 2; pass++) {
+		sdb_db *db;
+		cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "pass %d: %s", pass, sdb_errdetail());
+		const sdb_table *t = sdb_table_find(db, "pdb-2x3-b0-1,2_3,4,5/g1");
+		cr_assert_not_null(t);
+		uint64_t tiles, left;
+		sdb_board ordered;
+		cr_assert_eq(sdb_table_tiles(&tiles, &left, &ordered, sdb_table_meta(t)), 0);
+		cr_assert_eq(tiles, 0x38, "pass %d: tiles %#llx", pass, (unsigned long long)tiles);
+		cr_assert_eq(left, 0);
+		sdb_board goal;
+		sdb_board_goal(&goal, 2, 3, 0);
+		sdb_heuristic *h;
+		cr_assert_eq(sdb_heuristic_open(&h, db, &goal, NULL), 0, "%s", sdb_errdetail());
+		for (uint64_t i = 0; i < 360; i++) {
+			sdb_board s;
+			sdb_unrank(&s, 2, 3, sdb_rank_class(&goal), i);
+			values[pass][i] = sdb_heuristic_value(h, &s);
+			cr_assert_geq(values[pass][i], 0);
+		}
+		sdb_heuristic_close(h);
+		sdb_db_close(db);
+		if (!pass) {
+			int corner[] = { 0 };
+			tk_build_lib(path, 2, 3, corner, 1);
+			cr_assert_eq(file_format(path), SDB_FORMAT_VERSION);
+		}
+	}
+	cr_assert_arr_eq(values[0], values[1], sizeof values[0]);
 	unlink(path);
 }
 

@@ -271,7 +271,7 @@ static uint64_t served_cells(const sdb_table_info *in)
  * the blank, and the tiles the whole set leaves out. */
 static void put_pattern(walk *w, const sdb_table_info *in)
 {
-	uint32_t tiles, left;
+	uint64_t tiles, left;
 	sdb_board ordered;
 	sdb_table_tiles(&tiles, &left, &ordered, in);
 	put_text(w, "set", in->set);

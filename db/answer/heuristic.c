@@ -11,7 +11,7 @@
 
 #include "answer/answer.h"
 
-enum { TRANSPOSE = 4, MAX_GROUPS = SDB_MAX_CELLS };
+enum { TRANSPOSE = 4, MAX_GROUPS = SDB_MAX_GROUPS };
 
 struct sdb_heuristic {
 	int w, h, n, rep;                 /* board, and the set's blank cell */
@@ -130,7 +130,7 @@ static int sum_groups(const sdb_heuristic *h, sdb_hstate *st, int v)
 	for (int c = 0; c < b->n; c++) {
 		int t = b->cell[c], g = h->group_of[t];
 		if (t && g >= 0) {
-			st->mask[v][g] |= (uint16_t)(1u << c);
+			st->mask[v][g] |= 1ull << c;
 			st->md[v][g] += (uint8_t)cell_distance(h->w, c, h->goal_cell[t]);
 		}
 	}
@@ -158,7 +158,7 @@ int sdb_heuristic_open_manhattan(sdb_heuristic **out, const sdb_board *goal)
  * sdb_partition_default(). */
 static void hint_partition(char *spec, size_t cap, const sdb_db *db, const sdb_board *goal)
 {
-	static const char *const named[] = { "7-8", "6-6-3", "5-5-5" };
+	static const char *const named[] = { "7-8", "6-6-3", "5-5-5", "6-6-6-6", "2x2" };
 	for (int i = 0; i < sdb_table_count(db); i++) {
 		const sdb_table_info *in = sdb_table_meta(sdb_table_at(db, i));
 		if (in->kind != SDB_KIND_PATTERN || in->goal.w != goal->w || in->goal.h != goal->h)
@@ -337,7 +337,7 @@ static void move_view(const sdb_heuristic *h, sdb_hstate *st, int v, int move)
 	int g = h->group_of[tile];
 	if (g < 0)
 		return;
-	st->mask[v][g] ^= (uint16_t)(1u << from | 1u << to);
+	st->mask[v][g] ^= 1ull << from | 1ull << to;
 	st->md[v][g] = (uint8_t)(st->md[v][g] + cell_distance(h->w, to, h->goal_cell[tile]) -
 	                         cell_distance(h->w, from, h->goal_cell[tile]));
 	int value = group_value(h, st, v, g);

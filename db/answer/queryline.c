@@ -72,15 +72,6 @@ static int is_compact(const char *text)
 	return n >= 4 && text[n + strspn(text + n, " \t")] == '\0';
 }
 
-/* Whether db has tables for some board of n cells. */
-static int has_tables(const sdb_db *db, int n)
-{
-	for (int a = 2; db && a <= n / 2; a++)
-		if (n % a == 0 && sdb_size_valid(a, n / a) && sdb_db_has_size(db, a, n / a))
-			return 1;
-	return 0;
-}
-
 /* A board of the query from cells, its errors prefixed with its role. */
 static int make_board(sdb_board *b, const sdbi_cells *c, int w, int h, const char *role)
 {
@@ -137,15 +128,27 @@ static int parse_two(sdb_query *q, const char *ta, const char *tb, int w, int h,
 	return err ? err : make_board(&q->goal, &b, w, h, "goal");
 }
 
+/* Whether cells that could be one board of 2m cells or two of m are two:
+ * one board of 2m cells holds tile 2m-1, two boards of m cells hold nothing
+ * above m-1. */
+static int two_boards(const sdbi_cells *c)
+{
+	int top = 0;
+	for (int i = 0; i < c->count; i++)
+		top = c->cell[i] > top ? c->cell[i] : top;
+	return top < c->count / 2;
+}
+
 /* Rows of one text: one board, or a start's rows then a goal's. */
 static int parse_rows(sdb_query *q, const sdbi_cells *c, int w, int h)
 {
 	int boards = 0;
+	const int halves = c->rows % 2 == 0 && sdb_size_valid(c->cols, c->rows / 2);
 	if (w)
 		boards = c->cols != w ? 0 : c->rows == h ? 1 : c->rows == 2 * h ? 2 : 0;
 	else if (sdb_size_valid(c->cols, c->rows))
-		boards = 1;
-	else if (c->rows % 2 == 0 && sdb_size_valid(c->cols, c->rows / 2))
+		boards = halves && two_boards(c) ? 2 : 1;
+	else if (halves)
 		boards = 2;
 	if (!boards) {
 		if (w)
@@ -180,11 +183,12 @@ static int parse_one(sdb_query *q, const char *text, int w, int h, const sdb_db 
 			return sdbi_fail(SDB_EINVAL, "%d cells, but %dx%d has %d (or %d with a goal)",
 			                count, w, h, w * h, 2 * w * h);
 	} else {
-		/* One board if the count is a board size, else two; when both fit
-		 * (16 cells: 4x4, or two 2x4), the database's tables decide. */
+		/* One board if the count is a board size, else two. When both fit
+		 * (16 cells: 4x4, or two 2x4; 18: 3x6, or two 3x3), the cells
+		 * decide (two_boards). A compact board is one board. */
 		nstart = is_board_size(count) || count % 2 ? count : count / 2;
 		if (nstart == count && count % 2 == 0 && is_board_size(count / 2) &&
-		    !has_tables(db, count) && has_tables(db, count / 2) && !is_compact(text))
+		    !is_compact(text) && two_boards(&c))
 			nstart = count / 2;
 		if ((err = sdbi_size_for_cells(&w, &h, nstart, db ? sdbi_db_sizes(db) : 0)))
 			return err;

@@ -75,13 +75,13 @@ extern "C" {
 /** @name Version */
 /**@{*/
 #define SDB_VERSION_MAJOR 0
-#define SDB_VERSION_MINOR 1
+#define SDB_VERSION_MINOR 2
 #define SDB_VERSION_PATCH 0
-#define SDB_VERSION_STRING "0.1.0"
-/** Version of the on-disk format. Version-2 files (slidedb 0.1) are read and
- * converted to this version by the first write to them; any other version is
- * refused with #SDB_EVERSION. */
-#define SDB_FORMAT_VERSION 4
+#define SDB_VERSION_STRING "0.2.0"
+/** Version of the on-disk format (5: boards up to 8x8). Files of versions 2
+ * to 4 are read, and converted to this version by the first write to them;
+ * any other version is refused with #SDB_EVERSION. */
+#define SDB_FORMAT_VERSION 5
 
 /** @brief The library's version at run time, e.g. "0.1.0". */
 SDB_API const char *sdb_version(void);
@@ -120,8 +120,13 @@ SDB_API const char *sdb_errdetail(void);
 
 /** @name Boards and moves */
 /**@{*/
-/** Largest number of cells of any board. */
-#define SDB_MAX_CELLS 16
+/** Largest number of cells of any board (8x8). */
+#define SDB_MAX_CELLS 64
+/** Longest side of any board. */
+#define SDB_MAX_SIDE 8
+/** Largest tile the compact notation writes with one character (digits,
+ * then a..w; x is the blank): boards of up to 33 cells. */
+#define SDB_COMPACT_MAX_TILE 32
 /** Largest number of cells of a board that full tables cover (7x2, 2x7:
  * 43.6 billion states, built in two bits per state). */
 #define SDB_MAX_FULL_CELLS 14
@@ -130,8 +135,11 @@ SDB_API const char *sdb_errdetail(void);
  * boards use a full table when the database has one for the goal, else a
  * search on pattern databases. */
 #define SDB_TABLE_ONLY_CELLS 12
-/** Longest move sequence any answer can hold. */
-#define SDB_MAX_MOVES 127
+/** Longest move sequence any answer can hold: more than any 5x5 optimal
+ * solution needs (the 24-puzzle's diameter is at most 208). */
+#define SDB_MAX_MOVES 255
+/** Most groups in one pattern-database set (8x8 in groups of 4 tiles). */
+#define SDB_MAX_GROUPS 16
 
 /** @brief A board: W columns, H rows, W*H cells row-major.
  *
@@ -148,7 +156,7 @@ typedef struct sdb_board {
 /** Directions the blank travels. */
 enum sdb_move { SDB_UP = 0, SDB_DOWN = 1, SDB_LEFT = 2, SDB_RIGHT = 3 };
 
-/** @brief Whether W x H is a board slidedb models (2 <= W, H and W*H <= 16). */
+/** @brief Whether W x H is a board slidedb models (2 <= W, H <= 8). */
 SDB_API int sdb_size_valid(int w, int h);
 
 /** @brief Parse "WxH" (e.g. "3x3", also "3X3") into @p w and @p h.
@@ -167,10 +175,13 @@ SDB_API int sdb_size_parse(int *w, int *h, const char *text);
  *  - rows on lines of their own (a grid as problem statements draw it,
  *    "1 2 3\nx 4 6\n7 5 8"): each line is a row, which gives the shape;
  *  - a compact string of one character per cell, digits and then letters
- *    a..f for tiles 10..15 when the board has more than 10 cells: "123804765".
+ *    a..w (either case) for tiles 10..32 when the board has more than 10
+ *    cells: "123804765", "123456789abcdefghijklmno0" (boards of up to 33
+ *    cells; larger boards are written as numbers).
  *
  * The size follows from the shape (rows written as brackets or lines) or from
- * the number of cells when @p w and @p h are 0: 4 is 2x2, 9 is 3x3, 16 is 4x4;
+ * the number of cells when @p w and @p h are 0: 4 is 2x2, 9 is 3x3, 16 is 4x4,
+ * 25 is 5x5;
  * other counts fit several boards (6 is 2x3 or 3x2) and give #SDB_EAMBIGUOUS.
  * @param[out] b   the board
  * @param[in] text NUL-terminated text
@@ -393,12 +404,12 @@ typedef struct sdb_table_info {
 	uint32_t format_version;        /**< #SDB_FORMAT_VERSION when built */
 	/* Pattern tables only (zero for full tables): */
 	char set[SDB_NAME_MAX];         /**< the set it belongs to, e.g. "pdb-4x4-b0-7-8" */
-	uint32_t pattern;               /**< bit t set for each tile t of the group
+	uint64_t pattern;               /**< bit t set for each tile t of the group
 	                                     (tiles of the canonical goal) */
 	int blank_mode;                 /**< enum sdb_blank_mode */
 	int group, ngroups;             /**< number in the set (0-based; shown as
 	                                     "g0", "group 0" everywhere), set size */
-	uint32_t set_tiles;             /**< bit t set for each tile of any group
+	uint64_t set_tiles;             /**< bit t set for each tile of any group
 	                                     of the set: tiles outside it are left
 	                                     out (a partial partition) */
 } sdb_table_info;
@@ -480,7 +491,7 @@ SDB_API int sdb_table_verify(const sdb_table *t);
  * @param[out] left_out  bit t set for each tile no group of the set holds
  * @param[out] goal      the ordered goal they are numbered by
  * @return 0, or #SDB_EINVAL for a full table. */
-SDB_API int sdb_table_tiles(uint32_t *tiles, uint32_t *left_out, sdb_board *goal,
+SDB_API int sdb_table_tiles(uint64_t *tiles, uint64_t *left_out, sdb_board *goal,
                             const sdb_table_info *in);
 
 /** @brief The name a full table of size W x H for the canonical goal with the
@@ -930,9 +941,9 @@ SDB_API int sdb_heuristic_value(const sdb_heuristic *h, const sdb_board *state);
  * data: copy it to keep a state, e.g. one per depth of a search. */
 typedef struct sdb_hstate {
 	sdb_board board[2];                 /* in the set's frame: plain, mirrored */
-	uint8_t part[2][SDB_MAX_CELLS];     /* value of each group */
-	uint8_t md[2][SDB_MAX_CELLS];       /* Manhattan distance of each group's tiles */
-	uint16_t mask[2][SDB_MAX_CELLS];    /* cells of each group's tiles */
+	uint8_t part[2][SDB_MAX_GROUPS];    /* value of each group */
+	uint8_t md[2][SDB_MAX_GROUPS];      /* Manhattan distance of each group's tiles */
+	uint64_t mask[2][SDB_MAX_GROUPS];   /* cells of each group's tiles */
 	int sum[2];
 	int value;
 } sdb_hstate;

@@ -305,14 +305,14 @@ typedef struct sdb_pattern sdb_pattern;
  * @param[in] blank_mode enum sdb_blank_mode
  * @return 0, #SDB_EINVAL (no tiles, more than #SDB_MAX_PATTERN, a tile not on
  * the board, bad mode), #SDB_ENOMEM. */
-SDB_API int sdb_pattern_new(sdb_pattern **p, const sdb_board *goal, uint32_t tiles, int blank_mode);
+SDB_API int sdb_pattern_new(sdb_pattern **p, const sdb_board *goal, uint64_t tiles, int blank_mode);
 
 /** @brief A partition of the tiles into pattern groups, as parsed. */
 typedef struct sdb_partition {
 	int ngroups;
-	uint32_t groups[SDB_MAX_CELLS]; /**< each group as bits of canonical labels
+	uint64_t groups[SDB_MAX_GROUPS]; /**< each group as bits of canonical labels
 	                                     (the tiles of the canonical goal) */
-	uint32_t tiles;                 /**< bit t for each tile given (the goal's) */
+	uint64_t tiles;                 /**< bit t for each tile given (the goal's) */
 	char spelling[64];              /**< the groups in the tiles of the class's
 	                                     ordered goal ("1,2,3_4,5,6"), or the
 	                                     named partition: for the set's name */
@@ -320,7 +320,9 @@ typedef struct sdb_partition {
 } sdb_partition;
 
 /** @brief Parse a partition spec for @p goal: "5-5-5", "6-6-3" or "7-8" on
- * 4x4, or groups of the goal's tiles separated by '/' ("1,2,3/4,5,6"). The
+ * 4x4, "6-6-6-6" on 5x5 (Korf and Felner's), "2x2" on any board (squares of
+ * 2x2 cells of the canonical goal), or groups of the goal's tiles separated
+ * by '/' ("1,2,3/4,5,6"). The
  * groups come out ordered by the smallest tile of their spelling, so a
  * partition typed in another order is the same set. Tiles left out are
  * allowed here (pt->tiles says which are given).
@@ -330,8 +332,9 @@ typedef struct sdb_partition {
 SDB_API int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *goal);
 
 /** @brief The partition slidedb proposes for a board with no set: 6-6-3 on
- * 4x4 (seconds to build; 7-8 is stronger and takes minutes), else the tiles
- * in groups of at most 7 ("1,2,3,4,5,6,7/8,9,..."). Always a valid
+ * 4x4 (seconds to build; 7-8 is stronger and takes minutes), 6-6-6-6 on 5x5,
+ * 2x2 on boards of more than 25 cells, else the tiles in groups of at most 7
+ * (6 past 16 cells): "1,2,3,4,5,6,7/8,9,...". Always a valid
  * `slidedb-gen pdb --partition` argument. */
 SDB_API void sdb_partition_default(char *spec, size_t cap, int w, int h);
 

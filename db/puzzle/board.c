@@ -9,7 +9,7 @@
 
 int sdb_size_valid(int w, int h)
 {
-	return w >= 2 && h >= 2 && w * h <= SDB_MAX_CELLS;
+	return w >= 2 && h >= 2 && w <= SDB_MAX_SIDE && h <= SDB_MAX_SIDE;
 }
 
 /* A side of a size: digits only, read without overflow (anything past two
@@ -33,9 +33,9 @@ int sdb_size_parse(int *w, int *h, const char *text)
 	long b = size_side(end + 1, &end);
 	if (b < 0 || *end != '\0')
 		return sdbi_fail(SDB_EINVAL, "size '%s' is not of the form WxH (e.g. 3x3)", text);
-	if (a < 2 || b < 2 || a > SDB_MAX_CELLS || b > SDB_MAX_CELLS || a * b > SDB_MAX_CELLS)
+	if (!sdb_size_valid((int)a, (int)b))
 		return sdbi_fail(SDB_EINVAL, "size '%s' is not a board slidedb models "
-		                "(2 <= W, H and W*H <= %d)", text, SDB_MAX_CELLS);
+		                "(2 <= W, H <= %d)", text, SDB_MAX_SIDE);
 	*w = (int)a;
 	*h = (int)b;
 	return SDB_OK;
@@ -46,17 +46,18 @@ static int is_blank_char(int c)
 	return c == 'x' || c == 'X' || c == '_' || c == '.';
 }
 
-/* Value of one character of the compact notation, or -1. */
+/* Value of one character of the compact notation, or -1: digits, then the
+ * letters a..w (either case) for tiles 10..32. x is the blank, so the
+ * notation ends at tile 32 (boards of up to 33 cells: 5x5, 4x8, 5x6). */
 static int compact_value(int c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
 	if (is_blank_char(c))
 		return 0;
+	c = tolower(c);
+	if (c >= 'a' && c <= 'a' + SDB_COMPACT_MAX_TILE - 10)
+		return c - 'a' + 10;
 	return -1;
 }
 
@@ -89,8 +90,9 @@ static int parse_token(sdbi_cells *c, const char *tok, size_t len)
 			v = v * 10 + (tok[i] - '0');
 		}
 		if (v >= SDB_MAX_CELLS)
-			return sdbi_fail(SDB_EINVAL, "tile %d is out of range (boards have at most %d "
-			                "cells)", v, SDB_MAX_CELLS);
+			return sdbi_fail(SDB_EINVAL, "tile %d is out of range (the largest board, "
+			                "%dx%d, has tiles 1..%d)", v, SDB_MAX_SIDE, SDB_MAX_SIDE,
+			                SDB_MAX_CELLS - 1);
 	}
 	if (c->count >= SDBI_CELLS_CAP)
 		return sdbi_fail(SDB_EINVAL, "more than %d cells", SDBI_CELLS_CAP);
@@ -235,18 +237,18 @@ int sdb_board_set(sdb_board *b, int w, int h, const uint8_t *cells)
 	if (!sdb_size_valid(w, h))
 		return sdbi_fail(SDB_EINVAL, "%dx%d is not a board slidedb models", w, h);
 	int n = w * h, blank = -1;
-	unsigned seen = 0;
+	uint64_t seen = 0;
 	for (int i = 0; i < n; i++) {
 		int v = cells[i];
 		if (v >= n)
 			return sdbi_fail(SDB_EINVAL, "tile %d is out of range 1..%d for %dx%d",
 			                v, n - 1, w, h);
-		if (seen & (1u << v)) {
+		if (seen >> v & 1) {
 			if (v == 0)
 				return sdbi_fail(SDB_EINVAL, "more than one blank");
 			return sdbi_fail(SDB_EINVAL, "tile %d appears twice", v);
 		}
-		seen |= 1u << v;
+		seen |= 1ull << v;
 		if (v == 0)
 			blank = i;
 	}
@@ -286,9 +288,9 @@ int sdbi_size_for_cells(int *w, int *h, int count, sdbi_sizes have)
 		return SDB_OK;
 	}
 	if (nfit == 0)
-		return sdbi_fail(SDB_EINVAL, "%d cell%s is not a board size (4, 6, 8, 9, 10, 12, 14, "
-		                "15 or 16 cells)", count, count == 1 ? "" : "s");
-	char list[64];
+		return sdbi_fail(SDB_EINVAL, "%d cell%s is not a board size (W x H cells with 2 <= W, "
+		                "H <= %d)", count, count == 1 ? "" : "s", SDB_MAX_SIDE);
+	char list[128];
 	size_t len = 0;
 	for (int i = 0; i < nfit; i++)
 		len += (size_t)snprintf(list + len, sizeof list - len, "%s%dx%d",
@@ -418,13 +420,14 @@ int sdb_move_tile(const sdb_board *b, int move)
 int sdbi_board_parity(const sdb_board *b)
 {
 	/* Inversions: for each tile, the tiles already seen that are larger. */
-	unsigned seen = 0, inversions = 0;
+	uint64_t seen = 0;
+	unsigned inversions = 0;
 	for (int i = 0; i < b->n; i++) {
 		int v = b->cell[i];
 		if (!v)
 			continue;
-		inversions += sdbi_popcount16(seen >> v);
-		seen |= 1u << v;
+		inversions += sdbi_popcount64(seen >> v);
+		seen |= 1ull << v;
 	}
 	return (int)(inversions & 1);
 }

@@ -61,25 +61,25 @@ void sdb_ordered_goal(sdb_board *b, int w, int h, int rep)
 }
 
 /* Tiles of the canonical goal (labels) as tiles of the ordered goal. */
-static uint32_t ordered_tiles(const sdb_table_info *in, uint32_t labels)
+static uint64_t ordered_tiles(const sdb_table_info *in, uint64_t labels)
 {
 	sdb_board ordered;
 	sdb_frame f;
 	sdb_ordered_goal(&ordered, in->goal.w, in->goal.h, in->goal.blank);
 	sdb_frame_init(&f, &ordered, in->goal.blank);
-	uint32_t tiles = 0;
+	uint64_t tiles = 0;
 	for (int t = 1; t < in->goal.n; t++)
 		if (labels >> f.label[t] & 1)
-			tiles |= 1u << t;
+			tiles |= 1ull << t;
 	return tiles;
 }
 
-int sdb_table_tiles(uint32_t *tiles, uint32_t *left_out, sdb_board *goal,
+int sdb_table_tiles(uint64_t *tiles, uint64_t *left_out, sdb_board *goal,
                     const sdb_table_info *in)
 {
 	if (in->kind != SDB_KIND_PATTERN)
 		return sdbi_fail(SDB_EINVAL, "table '%s' is not a pattern table", in->name);
-	const uint32_t all = ((1u << in->goal.n) - 1) & ~1u;
+	const uint64_t all = sdbi_tiles_all(in->goal.n);
 	sdb_ordered_goal(goal, in->goal.w, in->goal.h, in->goal.blank);
 	*tiles = ordered_tiles(in, in->pattern);
 	*left_out = all & ~ordered_tiles(in, in->set_tiles);

@@ -8,28 +8,37 @@
 
 #include "puzzle/puzzle.h"
 
-enum { MAX_GROUPS = SDB_MAX_CELLS };
+enum { MAX_GROUPS = SDB_MAX_GROUPS };
 
-/* The standard partitions of the 15-puzzle, as tiles of the canonical goal
- * with the blank top-left (Korf's goal: tile t in cell t):
+/* The standard partitions, as tiles of the canonical goal with the blank
+ * top-left (Korf's goal: tile t in cell t).
+ * The 15-puzzle:
  *    .  1  2  3      7-8:   1-7 (the blank's two rows), 8-15
  *    4  5  6  7      6-6-3: 1 2 3 | 4 5 8 9 12 13 | 6 7 10 11 14 15
  *    8  9 10 11      5-5-5: 1 2 3 6 7 | 4 5 8 9 12 | 10 11 13 14 15
- *   12 13 14 15 */
+ *   12 13 14 15
+ * The 24-puzzle (Korf and Felner 2002, the diagonal mirror of each group is
+ * a group of the mirrored partition, which the heuristic also reads):
+ *    .  1  2  3  4   6-6-6-6: 1 2 5 6 7 12 | 3 4 8 9 13 14 |
+ *    5  6  7  8  9            10 11 15 16 20 21 | 17 18 19 22 23 24
+ *   10 11 12 13 14
+ *   15 16 17 18 19
+ *   20 21 22 23 24 */
 static const struct named {
 	const char *name;
-	int ngroups;
-	uint32_t groups[3];
+	int w, h, ngroups;
+	uint64_t groups[4];
 } named[] = {
-	{ "7-8", 2, { 0x00fe, 0xff00 } },
-	{ "6-6-3", 3, { 0x000e, 0x3330, 0xccc0 } },
-	{ "5-5-5", 3, { 0x00ce, 0x1330, 0xec00 } },
+	{ "7-8", 4, 4, 2, { 0x00fe, 0xff00 } },
+	{ "6-6-3", 4, 4, 3, { 0x000e, 0x3330, 0xccc0 } },
+	{ "5-5-5", 4, 4, 3, { 0x00ce, 0x1330, 0xec00 } },
+	{ "6-6-6-6", 5, 5, 4, { 0x10e6, 0x6318, 0x318c00, 0x1ce0000 } },
 };
 
 /* Lowest tile of a mask, for ordering groups. */
-static int lowest(uint32_t mask)
+static int lowest(uint64_t mask)
 {
-	return __builtin_ctz(mask);
+	return __builtin_ctzll(mask);
 }
 
 /* Groups from SPEC, as bit masks of canonical labels (the frame's labels of
@@ -40,23 +49,39 @@ int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *go
 {
 	const int n = goal->n, rep = sdb_sym_representative(goal->w, goal->h, goal->blank);
 	memset(pt, 0, sizeof *pt);
+	if (!strcmp(spec, "2x2")) {
+		/* squares of 2x2 cells of the canonical goal (the blank's square has
+		 * 3 tiles; odd sides end in 2x1 and 1x1): small groups that fit any
+		 * board, for heuristic values rather than optimal solving */
+		sdb_board canon;
+		sdb_board_goal(&canon, goal->w, goal->h, rep);
+		const int across = (goal->w + 1) / 2;
+		pt->ngroups = across * ((goal->h + 1) / 2);
+		for (int c = 0; c < n; c++)
+			if (canon.cell[c])
+				pt->groups[(c / goal->w / 2) * across + c % goal->w / 2] |= 1ull << canon.cell[c];
+		pt->tiles = sdbi_tiles_all(n);
+		snprintf(pt->spelling, sizeof pt->spelling, "%s", spec);
+		return sdbi_done(SDB_OK);
+	}
 	for (size_t i = 0; i < sizeof named / sizeof *named; i++)
 		if (!strcmp(spec, named[i].name)) {
-			if (n != 16)
-				return sdbi_fail(SDB_EINVAL, "--partition %s is a 4x4 partition; give the groups of %dx%d "
-				                "explicitly, e.g. 1,2,3/4,5,6", spec, goal->w, goal->h);
+			if (goal->w != named[i].w || goal->h != named[i].h)
+				return sdbi_fail(SDB_EINVAL, "--partition %s is a %dx%d partition; give the groups "
+				                "of %dx%d explicitly, e.g. 1,2,3/4,5,6", spec, named[i].w,
+				                named[i].h, goal->w, goal->h);
 			pt->ngroups = named[i].ngroups;
 			memcpy(pt->groups, named[i].groups, sizeof named[i].groups);
-			pt->tiles = 0xfffe;
+			pt->tiles = sdbi_tiles_all(n);
 			snprintf(pt->spelling, sizeof pt->spelling, "%s", spec);
 			return sdbi_done(SDB_OK);
 		}
-	uint32_t user[MAX_GROUPS] = { 0 };   /* the groups in the user's tiles */
+	uint64_t user[MAX_GROUPS] = { 0 };   /* the groups in the user's tiles */
 	for (const char *p = spec;; p++) {
 		if (*p == '/' || *p == '\0') {
 			if (!user[pt->ngroups])
 				return sdbi_fail(SDB_EINVAL, "--partition '%s': empty group", spec);
-			if (__builtin_popcount(user[pt->ngroups]) > SDB_MAX_PATTERN)
+			if (sdbi_popcount64(user[pt->ngroups]) > SDB_MAX_PATTERN)
 				return sdbi_fail(SDB_EINVAL, "--partition '%s': a group has more than %d tiles", spec,
 				                SDB_MAX_PATTERN);
 			pt->ngroups++;
@@ -72,11 +97,11 @@ int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *go
 		long t = strtol(p, &end, 10);
 		if (end == p || t < 1 || t >= n)
 			return sdbi_fail(SDB_EINVAL, "--partition '%s': expected tiles 1..%d, groups separated by '/' "
-			                "(or 5-5-5, 6-6-3, 7-8 on 4x4)", spec, n - 1);
+			                "(or 5-5-5, 6-6-3, 7-8 on 4x4, 6-6-6-6 on 5x5, 2x2 on any)", spec, n - 1);
 		if (pt->tiles >> t & 1)
 			return sdbi_fail(SDB_EINVAL, "--partition '%s': tile %ld is in two groups", spec, t);
-		pt->tiles |= 1u << t;
-		user[pt->ngroups] |= 1u << t;
+		pt->tiles |= 1ull << t;
+		user[pt->ngroups] |= 1ull << t;
 		p = end - 1;
 	}
 	/* The name spells each group in the tiles of the class's ordered goal
@@ -91,16 +116,16 @@ int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *go
 	uint8_t ordered_tile[SDB_MAX_CELLS];   /* canonical label -> tile of the ordered goal */
 	for (int t = 1; t < n; t++)
 		ordered_tile[ordered_frame.label[t]] = (uint8_t)t;
-	uint32_t spelled[MAX_GROUPS] = { 0 };
+	uint64_t spelled[MAX_GROUPS] = { 0 };
 	for (int g = 0; g < pt->ngroups; g++)
 		for (int t = 1; t < n; t++)
 			if (user[g] >> t & 1) {
-				pt->groups[g] |= 1u << user_frame.label[t];
-				spelled[g] |= 1u << ordered_tile[user_frame.label[t]];
+				pt->groups[g] |= 1ull << user_frame.label[t];
+				spelled[g] |= 1ull << ordered_tile[user_frame.label[t]];
 			}
 	for (int a = 1; a < pt->ngroups; a++)   /* by smallest tile: a handful of groups */
 		for (int b = a; b > 0 && lowest(spelled[b]) < lowest(spelled[b - 1]); b--) {
-			uint32_t tmp = spelled[b];
+			uint64_t tmp = spelled[b];
 			spelled[b] = spelled[b - 1];
 			spelled[b - 1] = tmp;
 			tmp = pt->groups[b];
@@ -124,13 +149,20 @@ int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *go
 void sdb_partition_default(char *spec, size_t cap, int w, int h)
 {
 	const int n = w * h;
-	if (n == 16) {
-		snprintf(spec, cap, "6-6-3");
+	if ((w == 4 && h == 4) || (w == 5 && h == 5)) {
+		snprintf(spec, cap, w == 4 ? "6-6-3" : "6-6-6-6");
 		return;
 	}
+	if (n > 25) {
+		snprintf(spec, cap, "2x2");
+		return;
+	}
+	/* groups of 7 tiles up to 16 cells, of 6 past that: tables of at most
+	 * 24 cells choose 6 times 6! entries (97 million) */
+	const int size = n <= 16 ? 7 : 6;
 	size_t len = 0;
 	spec[0] = '\0';
 	for (int t = 1; t < n && len + 4 < cap; t++)
-		len += (size_t)snprintf(spec + len, cap - len, "%s%d", t == 1 ? "" : (t - 1) % 7 ? ","
+		len += (size_t)snprintf(spec + len, cap - len, "%s%d", t == 1 ? "" : (t - 1) % size ? ","
 		                        : "/", t);
 }

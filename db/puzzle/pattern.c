@@ -6,8 +6,9 @@
  * regions of each set's complement; the k! orders of the group's tiles on
  * the occupied cells (taken in ascending cell order) are ranked by their
  * Lehmer code. Regions depend only on the set of occupied cells, so they are
- * tabled once per set: the region mode costs one small table, not an entry
- * per blank cell. */
+ * tabled once per set, and only for the sets that split the other cells:
+ * every set whose other cells are connected shares row 0 (all region 0),
+ * which keeps the region mode cheap on boards up to 8x8. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,52 +17,56 @@
 
 enum { MAX_CELLS = SDB_MAX_CELLS, K = SDB_MAX_PATTERN, NO_REGION = 0xff };
 
-static uint16_t colex_rank[1 << MAX_CELLS];   /* among masks of equal popcount */
+/* Largest index space a pattern may have: its sets of cells are numbered in
+ * 32 bits, and its entries must fit a table (a terabyte of them). */
+#define MAX_COMBS 0xffffffffull
+#define MAX_ENTRIES (1ull << 40)
+
+static uint64_t binom[MAX_CELLS + 1][K + 2];   /* binom[a][b] = a choose b, b <= k+1 */
 static uint8_t select8[256][8];   /* position of the k-th set bit of a byte (k <= 8 tiles) */
 
 struct sdb_pattern {
 	int w, h, n, k, mode;
-	uint32_t tiles;
+	uint64_t tiles;
 	int8_t slot[MAX_CELLS];          /* tile -> its number in the group, or -1 */
 	int8_t nbr[MAX_CELLS][4];        /* cell -> neighbour cell per move, or -1 */
 	uint32_t fact[K + 1];            /* fact[i] = i! */
 	uint64_t recip[K + 1];           /* ceil(2^64 / i!) for i >= 2 */
 	uint32_t kfact;
 	uint32_t ncomb, nblocks;
-	uint16_t *comb_mask;             /* comb -> occupied cells */
+	uint64_t *comb_mask;             /* comb -> occupied cells */
 	uint32_t *comb_block;            /* comb -> its first block */
-	uint8_t *region_of;              /* comb * n + cell -> region, NO_REGION if occupied */
-	uint16_t *block_comb;            /* block -> comb */
-	uint16_t *block_cells;           /* block -> cells of its region (region mode) */
+	uint32_t *region_row;            /* comb -> its row of region_rows (0: one region) */
+	uint8_t *region_rows;            /* row * n + cell -> region, NO_REGION if occupied */
+	uint32_t nrows;
+	uint32_t *block_comb;            /* block -> comb */
+	uint64_t *block_cells;           /* block -> cells of its region (region mode) */
 	uint8_t *block_region;           /* block -> region number */
 	uint64_t goal_index;
 	uint8_t goal_cell[K];            /* slot -> the cell of that tile in the goal */
 };
 
-/* Built on first use, not at load: 64K masks cost a millisecond that programs
- * answering one full-table query should not pay at start. */
 static void pattern_tables_init(void)
 {
-	uint32_t binom[MAX_CELLS + 1][MAX_CELLS + 2] = { { 0 } };
 	for (int a = 0; a <= MAX_CELLS; a++) {
 		binom[a][0] = 1;
-		for (int b = 1; b <= a; b++)
-			binom[a][b] = binom[a - 1][b - 1] + (b <= a - 1 ? binom[a - 1][b] : 0);
-	}
-	for (uint32_t mask = 0; mask < (1u << MAX_CELLS); mask++) {
-		uint32_t r = 0;
-		int i = 0;
-		for (int c = 0; c < MAX_CELLS; c++)
-			if (mask >> c & 1) {
-				i++;
-				r += c >= i ? binom[c][i] : 0;
-			}
-		colex_rank[mask] = (uint16_t)r;
+		for (int b = 1; b <= K + 1; b++)
+			binom[a][b] = a ? binom[a - 1][b - 1] + binom[a - 1][b] : 0;
 	}
 	for (int x = 0; x < 256; x++)
 		for (int bit = 0, k = 0; bit < 8; bit++)
 			if (x >> bit & 1)
 				select8[x][k++] = (uint8_t)bit;
+}
+
+/* Rank of a set of cells among the sets of as many cells, in colex order:
+ * the i-th cell c (from 0) adds c choose i+1. */
+static inline uint32_t colex_rank(uint64_t mask)
+{
+	uint64_t r = 0;
+	for (int i = 1; mask; mask &= mask - 1, i++)
+		r += binom[__builtin_ctzll(mask)][i];
+	return (uint32_t)r;
 }
 
 static inline uint32_t div_by(uint32_t x, uint32_t d, uint64_t rec)
@@ -127,7 +132,7 @@ static inline int32_t move_delta(const sdb_pattern *p, const uint8_t *seq, const
 }
 
 /* Label regions of the cells not in mask; returns how many. */
-static int label_regions(const sdb_pattern *p, uint16_t mask, uint8_t *region_of)
+static int label_regions(const sdb_pattern *p, uint64_t mask, uint8_t *region_of)
 {
 	int regions = 0;
 	for (int c = 0; c < p->n; c++)
@@ -153,58 +158,83 @@ static int label_regions(const sdb_pattern *p, uint16_t mask, uint8_t *region_of
 	return regions;
 }
 
-static uint64_t block_index(const sdb_pattern *p, uint32_t comb, int blank)
+static inline uint64_t block_index(const sdb_pattern *p, uint32_t comb, int blank)
 {
-	return p->mode == SDB_BLANK_REGION ? p->comb_block[comb] + p->region_of[comb * p->n + blank]
-	                                   : comb;
+	return p->mode == SDB_BLANK_REGION
+	       ? p->comb_block[comb] + p->region_rows[(size_t)p->region_row[comb] * p->n + blank]
+	       : comb;
 }
 
+/* The sets of k cells in colex order (Gosper's successor: the next larger
+ * number with as many bits), their regions and blocks. */
 static int build_tables(sdb_pattern *p)
 {
-	uint32_t full = (1u << p->n) - 1;
-	for (uint32_t mask = 0; mask <= full; mask++)
-		if ((int)sdbi_popcount16(mask) == p->k)
-			p->ncomb++;
-	p->comb_mask = malloc(p->ncomb * sizeof *p->comb_mask);
-	p->comb_block = malloc(p->ncomb * sizeof *p->comb_block);
-	p->region_of = malloc((size_t)p->ncomb * (size_t)p->n);
-	if (!p->comb_mask || !p->comb_block || !p->region_of)
+	const uint64_t full = p->n == 64 ? ~0ull : (1ull << p->n) - 1;
+	uint64_t ncomb = binom[p->n][p->k];
+	if (ncomb > MAX_COMBS || ncomb * p->kfact > MAX_ENTRIES)
+		return SDB_ETOOBIG;
+	p->ncomb = (uint32_t)ncomb;
+	p->comb_mask = malloc(ncomb * sizeof *p->comb_mask);
+	p->comb_block = malloc(ncomb * sizeof *p->comb_block);
+	p->region_row = malloc(ncomb * sizeof *p->region_row);
+	size_t rows_cap = 64;
+	p->region_rows = calloc(rows_cap, (size_t)p->n);
+	if (!p->comb_mask || !p->comb_block || !p->region_row || !p->region_rows)
 		return SDB_ENOMEM;
-	for (uint32_t mask = 0; mask <= full; mask++)
-		if ((int)sdbi_popcount16(mask) == p->k)
-			p->comb_mask[colex_rank[mask]] = (uint16_t)mask;
+	p->nrows = 1;   /* row 0: every free cell in region 0 */
+	uint8_t row[MAX_CELLS];
+	uint64_t nblocks = 0, mask = (1ull << p->k) - 1;
 	for (uint32_t comb = 0; comb < p->ncomb; comb++) {
-		int regions = label_regions(p, p->comb_mask[comb], p->region_of + comb * p->n);
-		p->comb_block[comb] = p->nblocks;
-		p->nblocks += p->mode == SDB_BLANK_REGION ? (uint32_t)regions : 1;
+		p->comb_mask[comb] = mask;
+		int regions = label_regions(p, mask, row);
+		p->region_row[comb] = 0;
+		if (regions > 1 && p->mode == SDB_BLANK_REGION) {
+			if (p->nrows == rows_cap) {
+				uint8_t *more = realloc(p->region_rows, 2 * rows_cap * (size_t)p->n);
+				if (!more)
+					return SDB_ENOMEM;
+				p->region_rows = more;
+				rows_cap *= 2;
+			}
+			memcpy(p->region_rows + (size_t)p->nrows * p->n, row, (size_t)p->n);
+			p->region_row[comb] = p->nrows++;
+		}
+		p->comb_block[comb] = (uint32_t)nblocks;
+		nblocks += p->mode == SDB_BLANK_REGION ? (uint32_t)regions : 1;
+		if (nblocks > MAX_COMBS)
+			return SDB_ETOOBIG;
+		uint64_t low = mask & -mask, up = mask + low;   /* Gosper's hack */
+		mask = up | (((mask ^ up) >> 2) / low);
 	}
-	p->block_comb = malloc(p->nblocks * sizeof *p->block_comb);
-	p->block_cells = malloc(p->nblocks * sizeof *p->block_cells);
-	p->block_region = malloc(p->nblocks);
+	p->nblocks = (uint32_t)nblocks;
+	p->block_comb = malloc(nblocks * sizeof *p->block_comb);
+	p->block_cells = malloc(nblocks * sizeof *p->block_cells);
+	p->block_region = malloc(nblocks);
 	if (!p->block_comb || !p->block_cells || !p->block_region)
 		return SDB_ENOMEM;
 	for (uint32_t comb = 0; comb < p->ncomb; comb++) {
 		uint32_t b0 = p->comb_block[comb];
 		uint32_t nb = (comb + 1 < p->ncomb ? p->comb_block[comb + 1] : p->nblocks) - b0;
+		const uint8_t *r_of = p->region_rows + (size_t)p->region_row[comb] * p->n;
 		for (uint32_t r = 0; r < nb; r++) {
-			uint16_t cells = 0;
+			uint64_t cells = 0;
 			for (int c = 0; c < p->n; c++)
-				if (p->region_of[comb * p->n + c] == r)
-					cells |= (uint16_t)(1u << c);
-			p->block_comb[b0 + r] = (uint16_t)comb;
+				if (!(p->comb_mask[comb] >> c & 1) && r_of[c] == r)
+					cells |= 1ull << c;
+			p->block_comb[b0 + r] = comb;
 			p->block_region[b0 + r] = (uint8_t)r;
 			p->block_cells[b0 + r] = p->mode == SDB_BLANK_REGION ? cells
-			                         : (uint16_t)(~p->comb_mask[comb] & full);
+			                         : (~p->comb_mask[comb] & full);
 		}
 	}
 	return SDB_OK;
 }
 
-int sdb_pattern_new(sdb_pattern **out, const sdb_board *goal, uint32_t tiles, int blank_mode)
+int sdb_pattern_new(sdb_pattern **out, const sdb_board *goal, uint64_t tiles, int blank_mode)
 {
 	*out = NULL;
-	int n = goal->n, k = (int)sdbi_popcount16(tiles & 0xffff);
-	if (tiles == 0 || tiles >> n || (tiles & 1) || k > K)
+	int n = goal->n, k = (int)sdbi_popcount64(tiles);
+	if (tiles == 0 || (n < 64 && tiles >> n) || (tiles & 1) || k > K)
 		return sdbi_fail(SDB_EINVAL, "a pattern group has 1 to %d tiles of the board "
 		                "(1..%d)", K, n - 1);
 	if (blank_mode != SDB_BLANK_REGION && blank_mode != SDB_BLANK_MIN)
@@ -237,8 +267,12 @@ int sdb_pattern_new(sdb_pattern **out, const sdb_board *goal, uint32_t tiles, in
 		p->recip[i] = UINT64_MAX / p->fact[i] + 1;
 	}
 	p->kfact = p->fact[k];
-	if (build_tables(p) != SDB_OK) {
+	int err = build_tables(p);
+	if (err != SDB_OK) {
 		sdb_pattern_free(p);
+		if (err == SDB_ETOOBIG)
+			return sdbi_fail(SDB_ETOOBIG, "a group of %d tiles on %d cells has too many "
+			                "entries for a table (%d cells choose %d, times %d!)", k, n, n, k, k);
 		return sdbi_fail(SDB_ENOMEM, "out of memory for the pattern's tables");
 	}
 	for (int c = 0; c < n; c++)
@@ -255,7 +289,8 @@ void sdb_pattern_free(sdb_pattern *p)
 		return;
 	free(p->comb_mask);
 	free(p->comb_block);
-	free(p->region_of);
+	free(p->region_row);
+	free(p->region_rows);
 	free(p->block_comb);
 	free(p->block_cells);
 	free(p->block_region);
@@ -272,13 +307,13 @@ uint64_t sdb_pattern_goal_index(const sdb_pattern *p)
 	return p->goal_index;
 }
 
-uint64_t sdbi_pattern_rank_mask(const sdb_pattern *p, const sdb_board *b, unsigned mask)
+uint64_t sdbi_pattern_rank_mask(const sdb_pattern *p, const sdb_board *b, uint64_t mask)
 {
 	uint8_t seq[K];
 	int j = 0;
-	for (unsigned rest = mask; rest && j < K; rest &= rest - 1)
-		seq[j++] = (uint8_t)p->slot[b->cell[__builtin_ctz(rest)]];
-	return block_index(p, colex_rank[mask], b->blank) * p->kfact + perm_rank(p, seq);
+	for (uint64_t rest = mask; rest && j < K; rest &= rest - 1)
+		seq[j++] = (uint8_t)p->slot[b->cell[__builtin_ctzll(rest)]];
+	return block_index(p, colex_rank(mask), b->blank) * p->kfact + perm_rank(p, seq);
 }
 
 int sdb_pattern_manhattan(const sdb_pattern *p, uint64_t index)
@@ -288,8 +323,8 @@ int sdb_pattern_manhattan(const sdb_pattern *p, uint64_t index)
 	uint8_t seq[K], digit[K];
 	perm_unrank(p, perm, seq, digit);
 	int md = 0, j = 0;
-	for (unsigned rest = p->comb_mask[p->block_comb[block]]; rest && j < K; rest &= rest - 1) {
-		int c = __builtin_ctz(rest), g = p->goal_cell[seq[j++]];
+	for (uint64_t rest = p->comb_mask[p->block_comb[block]]; rest && j < K; rest &= rest - 1) {
+		int c = __builtin_ctzll(rest), g = p->goal_cell[seq[j++]];
 		md += abs(c % p->w - g % p->w) + abs(c / p->w - g / p->w);
 	}
 	return md;
@@ -319,8 +354,8 @@ void sdb_pattern_block_manhattan(const sdb_pattern *p, uint64_t block, uint8_t *
 {
 	uint8_t cost[K][K];
 	int j = 0;
-	for (unsigned rest = p->comb_mask[p->block_comb[block]]; rest && j < K; rest &= rest - 1, j++) {
-		int c = __builtin_ctz(rest);
+	for (uint64_t rest = p->comb_mask[p->block_comb[block]]; rest && j < K; rest &= rest - 1, j++) {
+		int c = __builtin_ctzll(rest);
 		for (int s = 0; s < p->k; s++) {
 			int g = p->goal_cell[s];
 			cost[j][s] = (uint8_t)(abs(c % p->w - g % p->w) + abs(c / p->w - g / p->w));
@@ -337,16 +372,16 @@ int sdb_pattern_region(const sdb_pattern *p, uint64_t index)
 uint64_t sdb_pattern_rank(const sdb_pattern *p, const sdb_board *b)
 {
 	uint8_t seq[K];
-	uint32_t mask = 0;
+	uint64_t mask = 0;
 	int j = 0;
 	for (int c = 0; c < p->n; c++) {
 		int s = p->slot[b->cell[c]];
 		if (s >= 0) {
-			mask |= 1u << c;
+			mask |= 1ull << c;
 			seq[j++] = (uint8_t)s;
 		}
 	}
-	return block_index(p, colex_rank[mask], b->blank) * p->kfact + perm_rank(p, seq);
+	return block_index(p, colex_rank(mask), b->blank) * p->kfact + perm_rank(p, seq);
 }
 
 int sdb_pattern_neighbors(const sdb_pattern *p, uint64_t index, uint64_t *out)
@@ -356,24 +391,24 @@ int sdb_pattern_neighbors(const sdb_pattern *p, uint64_t index, uint64_t *out)
 		                (unsigned long long)index);
 	uint32_t block = (uint32_t)(index / p->kfact);
 	uint32_t perm = (uint32_t)(index - (uint64_t)block * p->kfact);
-	uint16_t mask = p->comb_mask[p->block_comb[block]];
-	uint16_t region = p->block_cells[block];
+	uint64_t mask = p->comb_mask[p->block_comb[block]];
+	uint64_t region = p->block_cells[block];
 	uint8_t seq[K], digit[K];
 	perm_unrank(p, perm, seq, digit);
 	int count = 0;
-	unsigned rest = mask;
+	uint64_t rest = mask;
 	for (int j = 0; j < p->k; j++, rest &= rest - 1) {
-		int a = __builtin_ctz(rest);   /* the j-th occupied cell */
+		int a = __builtin_ctzll(rest);   /* the j-th occupied cell */
 		for (int m = 0; m < 4; m++) {
 			int e = p->nbr[a][m];
 			if (e < 0 || !(region >> e & 1))
 				continue;
 			/* The tile steps from a to e, the blank is left at a. Its place
 			 * among the occupied cells goes from j to q. */
-			uint32_t nmask = (mask ^ (1u << a)) | (1u << e);
-			int q = (int)sdbi_popcount16(nmask & ((1u << e) - 1));
+			uint64_t nmask = (mask ^ (1ull << a)) | (1ull << e);
+			int q = (int)sdbi_popcount64(nmask & ((1ull << e) - 1));
 			uint32_t nperm = q == j ? perm : (uint32_t)((int32_t)perm + move_delta(p, seq, digit, j, q));
-			out[count++] = block_index(p, colex_rank[nmask], a) * p->kfact + nperm;
+			out[count++] = block_index(p, colex_rank(nmask), a) * p->kfact + nperm;
 		}
 	}
 	return count;

@@ -25,6 +25,21 @@ static inline unsigned sdbi_popcount16(unsigned x)
 	return (x + (x >> 8)) & 0x1fu;
 }
 
+/* The same for a 64-bit mask (cells or tiles of boards up to 8x8). */
+static inline unsigned sdbi_popcount64(uint64_t x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ull);
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (unsigned)((x * 0x0101010101010101ull) >> 56);
+}
+
+/* Bits 1..n-1: every tile of a board of n cells (n <= 64). */
+static inline uint64_t sdbi_tiles_all(int n)
+{
+	return (n >= 64 ? ~0ull : (1ull << n) - 1) & ~1ull;
+}
+
 /* The cells of a text before a size is decided (board.c): up to two
  * boards' worth, and the shape rows give it (nested brackets, or lines),
  * cols = rows = 0 when it has none. */
@@ -58,6 +73,6 @@ int sdbi_board_parity(const sdb_board *b);
 
 /* Rank of a board's pattern when the cells of the group's tiles (mask) are
  * known: O(k) instead of O(n). */
-uint64_t sdbi_pattern_rank_mask(const sdb_pattern *p, const sdb_board *b, unsigned mask);
+uint64_t sdbi_pattern_rank_mask(const sdb_pattern *p, const sdb_board *b, uint64_t mask);
 
 #endif

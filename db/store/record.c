@@ -2,7 +2,11 @@
  * layout of its own (little-endian, versioned), so that the public
  * sdb_table_info struct can change without changing the file format.
  *
- * Version 4 (this one) is version 3 with the record's version number 4
+ * Version 5 (this one, file format 5) is version 4 with the record's
+ * version number 5 and u64 pattern instead of u32: tiles of boards up to
+ * 8x8.
+ *
+ * Version 4 is version 3 with the record's version number 4
  * and, last, u32 crc: the CRC-32 of the table's name (the key) followed by
  * every byte of the record before it, so that a damaged byte anywhere in a
  * catalog entry is found before the entry is used.
@@ -22,7 +26,7 @@
 
 #include "store/store.h"
 
-enum { RECORD_VERSION = 4, RECORD_V3 = 3 };
+enum { RECORD_VERSION = 5, RECORD_V4 = 4, RECORD_V3 = 3 };
 
 typedef struct writer {
 	uint8_t *p;   /* NULL: only count */
@@ -82,7 +86,7 @@ static size_t encode(uint8_t *buf, const sdb_table_info *in)
 	put_u32(&w, in->format_version);
 	put_str(&w, in->tool_version);
 	put_str(&w, in->set);
-	put_u32(&w, in->pattern);
+	put_u64(&w, in->pattern);
 	put_u32(&w, (uint32_t)in->blank_mode);
 	put_u32(&w, (uint32_t)in->group);
 	put_u32(&w, (uint32_t)in->ngroups);
@@ -170,7 +174,7 @@ static int decode_v3(sdb_table_info *in, reader *r, uint32_t version)
 	in->format_version = get_u32(r);
 	get_str(r, in->tool_version, sizeof in->tool_version);
 	get_str(r, in->set, sizeof in->set);
-	in->pattern = get_u32(r);
+	in->pattern = version >= RECORD_VERSION ? get_u64(r) : get_u32(r);
 	in->blank_mode = (int)get_u32(r);
 	in->group = (int)get_u32(r);
 	in->ngroups = (int)get_u32(r);
@@ -253,7 +257,7 @@ int sdbi_record_decode(sdb_table_info *in, const char *name, size_t name_len, co
 	if (get_u32(&tail) != record_crc(name, name_len, buf, len - 4))
 		return -1;
 	reader r = { buf, len - 4, 0, 0 };
-	return decode_v3(in, &r, RECORD_VERSION);
+	return decode_v3(in, &r, file_version == RECORD_V4 ? RECORD_V4 : RECORD_VERSION);
 }
 
 const char *sdbi_info_problem(const sdb_table_info *in)
@@ -284,13 +288,14 @@ const char *sdbi_info_problem(const sdb_table_info *in)
 			return "a full table of the wrong format or size";
 		return NULL;
 	}
-	const uint32_t tiles = ((1u << g->n) - 1) & ~1u;
+	const uint64_t tiles = sdbi_tiles_all(g->n);
 	if (in->kind != SDB_KIND_PATTERN || !in->set[0] || in->ngroups < 1 ||
 	    in->ngroups > SDB_MAX_CELLS || in->group < 0 || in->group >= in->ngroups ||
 	    (in->entry_format != SDB_ENTRY_DIST8 && in->entry_format != SDB_ENTRY_NIBBLE_MD) ||
 	    (in->blank_mode != SDB_BLANK_REGION && in->blank_mode != SDB_BLANK_MIN) ||
 	    !in->pattern || (in->pattern & ~tiles) ||
-	    __builtin_popcount(in->pattern) > SDB_MAX_PATTERN || !in->states)
+	    sdbi_popcount64(in->pattern) > SDB_MAX_PATTERN || in->ngroups > SDB_MAX_GROUPS ||
+	    !in->states)
 		return "a pattern table of the wrong kind, format or group";
 	return NULL;
 }

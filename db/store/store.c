@@ -120,6 +120,25 @@ static int lmdb_fail(const sdb_db *db, int rc, const char *what)
 	return sdbi_fail(SDB_EIO, "%s: %s: %s", db->path, what, mdb_strerror(rc));
 }
 
+/* LMDB counts a page a transaction allocated and then freed (a loose page)
+ * in the file's last page number without ever writing it: a commit can
+ * leave the file a few pages short of what the check below wants. Grow the
+ * file (a hole, no blocks) to its last page after every commit, so that a
+ * file we wrote is whole by that rule and a short one is truly damaged. */
+static void fill_to_last_page(const sdb_db *db)
+{
+	MDB_envinfo ei;
+	MDB_stat st;
+	struct stat fs;
+	int fd;
+	if (mdb_env_info(db->env, &ei) || mdb_env_stat(db->env, &st) ||
+	    mdb_env_get_fd(db->env, &fd) || fstat(fd, &fs))
+		return;
+	off_t need = (off_t)(((uint64_t)ei.me_last_pgno + 1) * st.ms_psize);
+	if (fs.st_size < need && ftruncate(fd, need) != 0)
+		return;   /* the next open says the file is short */
+}
+
 /* A file shorter than LMDB's last page is truncated: reading past its end
  * through the map would kill the process with SIGBUS, so refuse it now. */
 static int check_not_truncated(const sdb_db *db)
@@ -503,6 +522,8 @@ static int create_layout(sdb_db *db, int existed)
 		return err;
 	}
 	rc = mdb_txn_commit(txn);
+	if (!rc)
+		fill_to_last_page(db);
 	return rc ? lmdb_fail(db, rc, "creating the database") : SDB_OK;
 }
 
@@ -1200,6 +1221,8 @@ int sdb_writer_commit(sdb_writer *w)
 {
 	int rc = mdb_txn_commit(w->txn);
 	sdb_db *db = w->db;
+	if (!rc)
+		fill_to_last_page(db);
 	sdbi_blocksum_free(&w->sum);
 	free(w);
 	return rc ? lmdb_fail(db, rc, "committing") : SDB_OK;

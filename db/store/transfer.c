@@ -62,7 +62,7 @@ static int put_meta(gzFile z, const sdb_table_info *in)
 	meta_printf(meta, &len, "tool_version %s\nformat_version %u\n", in->tool_version,
 	            in->format_version);
 	if (in->kind == SDB_KIND_PATTERN)
-		meta_printf(meta, &len, "set %s\npattern %x\nblank_mode %d\ngroup %d\nngroups %d\n",
+		meta_printf(meta, &len, "set %s\npattern %" PRIx64 "\nblank_mode %d\ngroup %d\nngroups %d\n",
 		            in->set, in->pattern, in->blank_mode, in->group, in->ngroups);
 	uLong crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)meta, (uInt)len);
 	if (gzwrite(z, meta, (unsigned)len) != (int)len)
@@ -250,7 +250,7 @@ static int parse_field(sdb_table_info *in, const char *key, const char *val)
 	else if (!strcmp(key, "built_at")) in->built_at = (int64_t)v;
 	else if (!strcmp(key, "threads")) in->threads = (int)v;
 	else if (!strcmp(key, "format_version")) in->format_version = (uint32_t)v;
-	else if (!strcmp(key, "pattern")) in->pattern = (uint32_t)v;
+	else if (!strcmp(key, "pattern")) in->pattern = v;
 	else if (!strcmp(key, "blank_mode")) in->blank_mode = (int)v;
 	else if (!strcmp(key, "group")) in->group = (int)v;
 	else if (!strcmp(key, "ngroups")) in->ngroups = (int)v;

@@ -127,8 +127,8 @@ int ext_size_arg(PyObject *obj, int *w, int *h)
 		PyObject *r = PyObject_Repr(obj);
 		const char *given = r ? PyUnicode_AsUTF8(r) : NULL;
 		PyErr_Clear();
-		ext_invalid("size: %.80s is not a board slidedb models (2 <= W, H and W*H <= 16)",
-		            given ? given : "that");
+		ext_invalid("size: %.80s is not a board slidedb models (2 <= W, H <= %d)",
+		            given ? given : "that", SDB_MAX_SIDE);
 		Py_XDECREF(r);
 		return -1;
 	}

@@ -501,7 +501,7 @@ static PyObject *db_heuristic(ext_database *self, PyObject *args, PyObject *kw)
 	if (goal_obj == Py_None && !w && set && !manhattan) {
 		/* the set's own size, and the goal it is numbered by */
 		const sdb_table *t = NULL;
-		uint32_t tiles, left;
+		uint64_t tiles, left;
 		if (sdb_table_select(&t, 1, db, set) < 1) {
 			ext_unpin(self);
 			return ext_raise(SDB_ENOTFOUND, -1, 0);

@@ -50,5 +50,5 @@ def test_stubs_match_module():
 
 
 def test_version():
-    assert slidedb.__version__ == slidedb.version() == "0.1.0"
-    assert slidedb.MOVES == "udlr" and slidedb.MAX_CELLS == 16
+    assert slidedb.__version__ == slidedb.version() == "0.2.0"
+    assert slidedb.MOVES == "udlr" and slidedb.MAX_CELLS == 64
