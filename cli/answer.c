@@ -15,6 +15,7 @@ enum { MAX_NOTES = 16 };
 struct answerer {
 	const sdb_db *db;
 	answer_opts opts;
+	int search_threads;             /* threads one search may use */
 	const char *noted[MAX_NOTES];   /* notes said once already */
 	int nnoted;
 };
@@ -136,6 +137,8 @@ answerer *answerer_new(const sdb_db *db, const answer_opts *opts)
 	if (a) {
 		a->db = db;
 		a->opts = *opts;
+		/* counting and listing share the threads out by lines (answer_batch) */
+		a->search_threads = opts->report.count || opts->report.all ? 1 : opts->threads;
 	}
 	return a;
 }
@@ -216,6 +219,7 @@ static int search(answerer *a, job *j, query_poll *qp)
 	                         .want_best_moves = r->all_best, .want_count = r->count };
 	opts.limits.poll = poll_query;
 	opts.limits.poll_ctx = qp;
+	opts.limits.threads = a->search_threads;
 	if (a->opts.check)
 		return sdb_check_moves(&j->c, a->db, &j->q.start, &j->q.goal, j->moves, &opts);
 	int err = sdb_answer_query(&j->a, a->db, &j->q.start, &j->q.goal, &opts);
@@ -343,10 +347,14 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 	}
 	/* Threads pay for searches, for counting or listing optimal sequences,
 	 * and for long batches of table answers (well under a microsecond each:
-	 * static shares then, searches one by one). */
+	 * static shares then). A search splits itself over the threads, so
+	 * searches go one at a time, each on every thread; counting and listing
+	 * visit their sequences on one thread, so those lines share the threads
+	 * out, one by one. */
 	const report_opts *r = &a->opts.report;
-	const int costly = searches > 1 || ((r->count || r->all) && n > 1);
-	int threads = costly || n >= 1024 ? a->opts.threads : 1;
+	const int enumerate = r->count || r->all;
+	const int costly = enumerate && n > 1;
+	int threads = costly || (n >= 1024 && !searches) ? a->opts.threads : 1;
 	if (costly) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
 		for (int i = 0; i < n; i++)

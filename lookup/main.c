@@ -67,7 +67,8 @@ static const cli_option lookup_options[] = {
 	{ "histogram", no_argument, OPT_HISTOGRAM, INFO,
 	  "    --histogram     draw the states per distance as a bar chart" },
 	{ "threads", required_argument, 't', ANSWER | CHECK,
-	  "-t, --threads N     answer a batch on N threads (searches, counts; default 1)" },
+	  "-t, --threads N     N threads: each search splits over them; counts, lists and\n"
+	  "                      long batches share them out by lines (default 1)" },
 	{ "max-nodes", required_argument, 'n', SOLVING,
 	  "-n, --max-nodes N   give up a search after N nodes" },
 	{ "timeout", required_argument, 'T', SOLVING,
@@ -593,6 +594,9 @@ int main(int argc, char **argv)
 		npos--;
 		pos++;
 	}
-	o.answer.progress = o.answer.threads == 1 && isatty(STDERR_FILENO);
+	/* one search at a time draws the line (counting and listing share
+	 * the threads out by lines) */
+	o.answer.progress = (o.answer.threads == 1 || !(o.answer.report.count || o.answer.report.all))
+	                    && isatty(STDERR_FILENO);
 	return cli_finish(cmd->run(&o, npos, pos));
 }

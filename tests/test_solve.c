@@ -332,3 +332,181 @@ Test(solve, reports_the_depth_found_not_the_bound, .timeout = 60)
 	sdb_heuristic_close(h);
 	sdb_db_close(db);
 }
+
+/* One search on several threads gives the answer of one thread, move for
+ * move: the lexicographically first optimal sequence. SLIDEDB_SPLIT_NODES=0
+ * splits every iteration, so small searches take the threaded path too. */
+Test(solve, threads_give_the_single_threads_answer, .timeout = 600)
+{
+	setenv("SLIDEDB_SPLIT_NODES", "0", 1);
+	const char *const sets[] = { "4x4 --partition 5-5-5" };
+	char path[512];
+	build_db(path, sizeof path, sets, 1);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	sdb_board goal;
+	sdb_board_goal(&goal, 4, 4, 15);
+	sdb_heuristic *h;
+	cr_assert_eq(sdb_heuristic_open(&h, db, &goal, NULL), 0, "%s", sdb_errdetail());
+	unsigned seed = 11;
+	for (int k = 0; k < 40; k++) {
+		sdb_board start;
+		if (k < (int)(sizeof korf_easy / sizeof *korf_easy)) {
+			sdb_board korf_goal;
+			sdb_board_goal(&korf_goal, 4, 4, 0);
+			sdb_board_parse(&start, korf_easy[k].board, 0, 0);
+			goal = korf_goal;
+		} else {
+			sdb_board_goal(&goal, 4, 4, 15);
+			tk_random_walk(&start, &goal, 20 + k, &seed);
+		}
+		sdb_answer one, many;
+		sdb_solve_stats st;
+		cr_assert_eq(sdb_solve(&one, &st, h, &start, &goal, NULL), 0, "%s", sdb_errdetail());
+		for (int threads = 2; threads <= 3; threads++) {
+			sdb_solve_limits lim = { .threads = threads };
+			cr_assert_eq(sdb_solve(&many, &st, h, &start, &goal, &lim), 0, "%s", sdb_errdetail());
+			cr_assert_eq(many.distance, one.distance);
+			cr_assert_str_eq(many.moves, one.moves, "%d threads", threads);
+			cr_assert(tk_replay(&start, many.moves, &goal));
+		}
+	}
+	/* limits hold on the threaded path too */
+	sdb_board hard;
+	sdb_board_goal(&goal, 4, 4, 0);
+	sdb_board_parse(&hard, "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", 0, 0);
+	sdb_solve_limits lim = { .max_nodes = 100000, .threads = 2 };
+	sdb_answer a;
+	sdb_solve_stats st;
+	cr_assert_eq(sdb_solve(&a, &st, h, &hard, &goal, &lim), SDB_ELIMIT);
+	cr_assert_geq(st.nodes, 100000);
+	cr_assert_lt(st.nodes, 100000 + 2 * 2048, "%llu nodes", (unsigned long long)st.nodes);
+	sdb_heuristic_close(h);
+	sdb_db_close(db);
+}
+
+/* --- A plain bidirectional breadth-first search, the 5x5 test's oracle. */
+typedef struct seen_set {
+	uint8_t (*key)[25];
+	uint8_t *depth;   /* 0xff: empty */
+	size_t cap, n;
+} seen_set;
+
+static size_t seen_slot(const seen_set *s, const uint8_t *cells)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (int i = 0; i < 25; i++)
+		h = (h ^ cells[i]) * 1099511628211ull;
+	size_t i = h & (s->cap - 1);
+	while (s->depth[i] != 0xff && memcmp(s->key[i], cells, 25))
+		i = (i + 1) & (s->cap - 1);
+	return i;
+}
+
+static int seen_depth(const seen_set *s, const uint8_t *cells)
+{
+	size_t i = seen_slot(s, cells);
+	return s->depth[i] == 0xff ? -1 : s->depth[i];
+}
+
+static void seen_add(seen_set *s, const uint8_t *cells, int depth)
+{
+	size_t i = seen_slot(s, cells);
+	cr_assert_lt(s->n, s->cap / 2, "the oracle's table is full");
+	if (s->depth[i] == 0xff) {
+		memcpy(s->key[i], cells, 25);
+		s->depth[i] = (uint8_t)depth;
+		s->n++;
+	}
+}
+
+/* Distance from a to b, expanding the smaller side a level at a time. */
+static int bfs_distance(const sdb_board *a, const sdb_board *b)
+{
+	enum { CAP = 1 << 22 };
+	seen_set side[2];
+	sdb_board *layer[2], *next = malloc(CAP / 2 * sizeof *next);
+	int count[2] = { 1, 1 }, depth[2] = { 0, 0 };
+	for (int s = 0; s < 2; s++) {
+		side[s].cap = CAP;
+		side[s].n = 0;
+		side[s].key = malloc(CAP * 25);
+		side[s].depth = malloc(CAP);
+		memset(side[s].depth, 0xff, CAP);
+		layer[s] = malloc(CAP / 2 * sizeof *layer[s]);
+		layer[s][0] = s ? *b : *a;
+		seen_add(&side[s], layer[s][0].cell, 0);
+	}
+	int found = seen_depth(&side[1], a->cell) == 0 ? 0 : -1;
+	while (found < 0) {
+		const int s = count[0] <= count[1] ? 0 : 1;
+		int n = 0;
+		for (int i = 0; i < count[s] && found < 0; i++)
+			for (int m = 0; m < 4; m++) {
+				sdb_board c = layer[s][i];
+				if (sdb_board_apply(&c, m) || seen_depth(&side[s], c.cell) >= 0)
+					continue;
+				seen_add(&side[s], c.cell, depth[s] + 1);
+				int other = seen_depth(&side[!s], c.cell);
+				if (other >= 0 && (found < 0 || depth[s] + 1 + other < found))
+					found = depth[s] + 1 + other;
+				cr_assert_lt(n, CAP / 2);
+				next[n++] = c;
+			}
+		sdb_board *tmp = layer[s];
+		layer[s] = next;
+		next = tmp;
+		count[s] = n;
+		depth[s]++;
+		cr_assert_gt(n, 0);
+	}
+	for (int s = 0; s < 2; s++) {
+		free(side[s].key);
+		free(side[s].depth);
+		free(layer[s]);
+	}
+	free(next);
+	return found;
+}
+
+/* The 24-puzzle: a board some 30 moves from the goal, solved on a set of
+ * 5-tile groups (built in seconds) with the distance a plain bidirectional
+ * BFS gives, the moves replayed, the same answer on 1 and 2 threads, and the
+ * set's value at the start a lower bound. */
+Test(solve, a_24_puzzle_board_30_moves_out, .timeout = 900)
+{
+	setenv("SLIDEDB_SPLIT_NODES", "0", 1);
+	const char *const sets[] = {
+		"5x5 --partition 1,2,3,6,7/4,5,8,9,10/11,12,16,17,21/13,14,15,19,20/18,22,23,24",
+	};
+	char path[512];
+	build_db(path, sizeof path, sets, 1);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	sdb_board goal, start;
+	sdb_board_goal(&goal, 5, 5, 24);
+	sdb_heuristic *h;
+	cr_assert_eq(sdb_heuristic_open(&h, db, &goal, NULL), 0, "%s", sdb_errdetail());
+	unsigned seed = 2024;
+	tk_random_walk(&start, &goal, 64, &seed);
+	const int want = bfs_distance(&start, &goal);
+	cr_assert_geq(want, 24, "a board far enough out (%d moves)", want);
+	cr_assert_leq(want, 34, "a board near enough (%d moves)", want);
+	cr_log_info("a 5x5 board %d moves from the goal", want);
+	sdb_answer one, two;
+	sdb_solve_stats st;
+	cr_assert_eq(sdb_solve(&one, &st, h, &start, &goal, NULL), 0, "%s", sdb_errdetail());
+	cr_assert_eq(one.distance, want);
+	cr_assert(tk_replay(&start, one.moves, &goal));
+	cr_assert_leq(st.heuristic, want);
+	sdb_solve_limits lim = { .threads = 2 };
+	cr_assert_eq(sdb_solve(&two, &st, h, &start, &goal, &lim), 0, "%s", sdb_errdetail());
+	cr_assert_str_eq(two.moves, one.moves);
+	/* and through the one answer call, as the programs ask */
+	sdb_answer a;
+	cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, NULL), 0, "%s", sdb_errdetail());
+	cr_assert_eq(a.method, SDB_METHOD_SEARCH);
+	cr_assert_eq(a.distance, want);
+	sdb_heuristic_close(h);
+	sdb_db_close(db);
+}

@@ -9,24 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "answer/answer.h"
+#include "answer/heuristic.h"
 
-enum { TRANSPOSE = 4, MAX_GROUPS = SDB_MAX_GROUPS };
-
-struct sdb_heuristic {
-	int w, h, n, rep;                 /* board, and the set's blank cell */
-	sdb_frame frame;                  /* of the goal it was opened for */
-	int mirror;                       /* the diagonal mirror applies */
-	uint8_t mirror_label[SDB_MAX_CELLS];
-	int manhattan;                    /* no set: Manhattan + linear conflicts */
-	uint8_t goal_cell[SDB_MAX_CELLS]; /* set's tile -> its goal cell */
-	int ngroups;
-	int8_t group_of[SDB_MAX_CELLS];   /* set's tile -> group, or -1 */
-	sdb_pattern *pattern[MAX_GROUPS];
-	const uint8_t *data[MAX_GROUPS];
-	int nibbles[MAX_GROUPS];          /* SDB_ENTRY_NIBBLE_MD, else one byte per entry */
-	char name[SDB_NAME_MAX];
-};
+enum { TRANSPOSE = SDBI_TRANSPOSE, MAX_GROUPS = SDB_MAX_GROUPS };
 
 /* The frame that brings goal onto the set's canonical goal. */
 int sdbi_heuristic_frame(const sdb_heuristic *h, sdb_frame *f, const sdb_board *goal)

@@ -1,31 +1,111 @@
-/* IDA*: depth-first searches with a growing bound on f = g + h, in the
- * heuristic's frame, never undoing the previous move. Each depth keeps its
- * own copy of the followed state, so undoing a move costs nothing. */
+/* IDA*, built for node rate: depth-first searches with a growing bound on
+ * f = g + h, in the heuristic's frame.
+ *
+ * - The state is changed in place and changed back: a move changes one
+ *   tile's cell, so one group's mask, Manhattan sum and entry per view (the
+ *   plain board and, for the diagonal mirror, the transposed one). Nothing
+ *   is copied per child but those few values, kept on the stack to undo.
+ * - A group's index is ranked inline from its cell mask
+ *   (sdbi_pattern_rank_cells: k steps), and every child's entries are ranked
+ *   and prefetched before the first child is read, so that their cache
+ *   misses overlap.
+ * - Duplicate move sequences are pruned beyond the parent's inverse: going
+ *   around a 2x2 square six moves one way ends where six moves the other way
+ *   do (three turns of the square's three tiles are none), so of each such
+ *   pair the lexicographically larger is never followed. The
+ *   lexicographically first optimal sequence never holds one, so it is still
+ *   the answer. Counting and listing optimal sequences prune only the
+ *   parent's inverse: they must see every sequence.
+ * - One search on several threads: each iteration whose predecessor was
+ *   large is cut into subtrees at a depth that gives a few hundred per
+ *   thread, in lexicographic order; threads take them in order and share the
+ *   bound. The first subtree holding a solution is the answer's, and later
+ *   subtrees stop as soon as one is found: the answer is the one a single
+ *   thread finds.
+ * Manhattan with linear conflicts (no set for the goal) has no incremental
+ * form: it follows an sdb_hstate per depth. */
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "answer/answer.h"
+#include "answer/heuristic.h"
 
-enum { CHECK_EVERY = 1 << 14, FOUND = 1, STOPPED = 2, NEXT_FIRST = 3, LIMIT_DONE = 4 };
+enum {
+	CHECK_EVERY = 1 << 14,         /* nodes between looks at the clock */
+	PUBLISH_EVERY = 1 << 10,       /* nodes between updates of the shared count */
+	PARALLEL_MIN = 1 << 16,        /* an iteration after one this large is split */
+	SUBTREES_PER_THREAD = 256,
+	MAX_THREADS = 256,
+	FOUND = 1, STOPPED = 2, NEXT_FIRST = 3, LIMIT_DONE = 4, ABANDONED = 5,
+};
 
-typedef struct search {
+/* What a view (plain or mirrored) keeps of the state. */
+typedef struct view {
+	uint8_t cell[SDB_MAX_CELLS];       /* tile of each cell, in the view's labels */
+	uint64_t mask[SDB_MAX_GROUPS];     /* cells of each group's tiles */
+	uint8_t md[SDB_MAX_GROUPS];        /* their Manhattan sum */
+	uint8_t part[SDB_MAX_GROUPS];      /* the group's entry */
+	int sum;
+} view;
+
+/* The search's fixed facts, shared by its threads. */
+typedef struct engine {
 	const sdb_heuristic *h;
-	sdb_board goal;                 /* in the frame */
-	uint64_t nodes, max_nodes;
+	int n, views;
+	int manhattan;
+	int8_t nbr[SDB_MAX_CELLS][4];       /* blank's cell -> its cell after move m, or -1 */
+	int8_t group[2][SDB_MAX_CELLS];     /* view -> tile -> group, or -1 */
+	uint8_t dist[2][SDB_MAX_CELLS][SDB_MAX_CELLS];   /* view -> tile -> cell -> to its goal */
+	uint8_t tcell[SDB_MAX_CELLS];       /* cell -> transposed cell */
+	uint8_t mlabel[SDB_MAX_CELLS];      /* tile -> mirrored tile */
+	uint8_t goal[SDB_MAX_CELLS];
+	int goal_blank;
+	uint8_t order[4];                   /* frame moves in the caller's order u d l r */
+	const uint8_t *move_back;           /* frame move -> caller's move */
+	uint8_t forbidden[4096 / 8];        /* last six moves (2 bits each) never followed */
+} engine;
+
+/* What the threads of one search share. */
+typedef struct shared {
+	const engine *e;
+	const sdb_solve_limits *limits;
+	uint64_t max_nodes;
 	double started, deadline;
-	const sdb_solve_limits *limits;  /* for its poll, or NULL */
-	int bound;                      /* the current bound */
-	int polled_stop;                /* the poll asked to stop */
-	int next_bound;
-	int found_depth;                /* moves to the goal, once found */
-	uint8_t order[4];               /* frame moves in the caller's order u d l r,
-	                                   so the first sequence found is the
-	                                   lexicographically smallest */
-	const uint8_t *move_back;       /* frame move -> caller's move */
-	sdbi_optimal *en;                /* enumerating every optimal sequence, or NULL */
-	uint8_t path[SDB_MAX_MOVES];    /* frame moves */
-} search;
+	int prune;                          /* the 2x2 rule (not when enumerating) */
+	sdbi_optimal *en;                    /* enumerating every optimal sequence, or NULL */
+	_Atomic uint64_t nodes;             /* published by every thread */
+	atomic_int stop;                    /* STOPPED: a limit; set once */
+	int polled_stop;
+	/* a parallel iteration */
+	const uint8_t *subtrees;             /* paths of depth `depth`, in order */
+	int depth, nsubtrees;
+	atomic_int next;                    /* the next subtree to take */
+	atomic_int first_found;             /* the first subtree with a solution, or INT_MAX */
+	pthread_mutex_t lock;
+	uint8_t found_path[SDB_MAX_MOVES];
+	int found_depth;
+	int next_bound;                     /* the minimum over the threads */
+} shared;
+
+/* One thread's search: the state, followed in place. */
+typedef struct worker {
+	shared *s;
+	const engine *e;
+	view v[2];
+	int blank;
+	int bound, next_bound;
+	uint64_t nodes, pending;            /* all, and not yet published */
+	unsigned publishes;
+	int subtree;                        /* the subtree being searched, or -1 */
+	int main_thread;                    /* the caller's: it alone calls the poll */
+	int found_depth;
+	uint8_t path[SDB_MAX_MOVES];        /* frame moves */
+	sdb_hstate *hs;                     /* Manhattan: one per depth */
+} worker;
 
 static double now(void)
 {
@@ -34,51 +114,347 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int visit(search *s, int g);
-
-/* Every CHECK_EVERY nodes: the clock and the caller's poll. 1 to stop. */
-static int checkpoint(search *s)
+static inline int entry(const engine *e, int g, uint64_t i, int md)
 {
+	const sdb_heuristic *h = e->h;
+	return h->nibbles[g] ? md + 2 * (int)sdb_nibble(h->data[g], i) : h->data[g][i];
+}
+
+/* The six-move words around a 2x2 square, one way and the other, as moves
+ * of the blank (frame moves: u d l r = 0 1 2 3) starting from each corner. */
+static void build_forbidden(engine *e)
+{
+	static const char pairs[4][2][7] = {
+		{ "rdlurd", "druldr" }, { "dlurdl", "ldruld" },
+		{ "lurdlu", "uldrul" }, { "urdlur", "ruldru" },
+	};
+	int rank[4];   /* frame move -> its place in the caller's order */
+	for (int k = 0; k < 4; k++)
+		rank[e->order[k]] = k;
+	memset(e->forbidden, 0, sizeof e->forbidden);
+	for (int p = 0; p < 4; p++) {
+		unsigned code[2] = { 0, 0 };
+		int larger = -1;
+		for (int i = 0; i < 6; i++) {
+			int a = sdb_move_from_letter(pairs[p][0][i]), b = sdb_move_from_letter(pairs[p][1][i]);
+			code[0] = code[0] << 2 | (unsigned)a;
+			code[1] = code[1] << 2 | (unsigned)b;
+			if (larger < 0 && a != b)
+				larger = rank[a] > rank[b] ? 0 : 1;
+		}
+		e->forbidden[code[larger] >> 3] |= (uint8_t)(1u << (code[larger] & 7));
+	}
+}
+
+static int engine_init(engine *e, const sdb_heuristic *h, const sdb_frame *frame,
+                       const sdb_board *goal_in_frame)
+{
+	memset(e, 0, sizeof *e);
+	e->h = h;
+	e->n = h->n;
+	e->manhattan = h->manhattan;
+	e->views = h->manhattan ? 1 : 1 + h->mirror;
+	const int w = h->w;
+	for (int c = 0; c < h->n; c++) {
+		const int x = c % w, y = c / w;
+		e->nbr[c][SDB_UP] = (int8_t)(y > 0 ? c - w : -1);
+		e->nbr[c][SDB_DOWN] = (int8_t)(y < h->h - 1 ? c + w : -1);
+		e->nbr[c][SDB_LEFT] = (int8_t)(x > 0 ? c - 1 : -1);
+		e->nbr[c][SDB_RIGHT] = (int8_t)(x < w - 1 ? c + 1 : -1);
+		e->tcell[c] = (uint8_t)sdb_sym_cell(h->w, h->h, SDBI_TRANSPOSE, c);
+	}
+	memset(e->group, -1, sizeof e->group);
+	for (int t = 1; t < h->n; t++) {
+		e->mlabel[t] = h->mirror_label[t];
+		e->group[0][t] = h->group_of[t];
+		e->group[1][t] = h->group_of[t];   /* view 1 holds mirrored labels */
+		for (int c = 0; c < h->n; c++) {
+			const int g = h->goal_cell[t];
+			e->dist[0][t][c] = e->dist[1][t][c] =
+				(uint8_t)(abs(c % w - g % w) + abs(c / w - g / w));
+		}
+	}
+	memcpy(e->goal, goal_in_frame->cell, goal_in_frame->n);
+	e->goal_blank = goal_in_frame->blank;
+	memcpy(e->order, frame->move_in, sizeof e->order);
+	e->move_back = frame->move_back;
+	build_forbidden(e);
+	return SDB_OK;
+}
+
+/* A view's sums from its cells. */
+static void view_start(const engine *e, view *v, int vi, int blank)
+{
+	memset(v->mask, 0, sizeof v->mask);
+	memset(v->md, 0, sizeof v->md);
+	for (int c = 0; c < e->n; c++) {
+		const int t = v->cell[c], g = t ? e->group[vi][t] : -1;
+		if (g >= 0) {
+			v->mask[g] |= 1ull << c;
+			v->md[g] = (uint8_t)(v->md[g] + e->dist[vi][t][c]);
+		}
+	}
+	v->sum = 0;
+	for (int g = 0; g < e->h->ngroups; g++) {
+		uint64_t i = sdbi_pattern_rank_cells(e->h->pattern[g], v->cell, v->mask[g], blank);
+		v->sum += v->part[g] = (uint8_t)entry(e, g, i, v->md[g]);
+	}
+}
+
+static int worker_start(worker *w, shared *s, const sdb_frame *frame, const sdb_board *start)
+{
+	const engine *e = s->e;
+	memset(w, 0, sizeof *w);
+	w->s = s;
+	w->e = e;
+	w->subtree = -1;
+	sdb_board plain;
+	sdb_frame_board(frame, &plain, start);
+	w->blank = plain.blank;
+	if (e->manhattan) {
+		if (!(w->hs = malloc((SDB_MAX_MOVES + 1) * sizeof *w->hs)))
+			return sdbi_fail(SDB_ENOMEM, "out of memory");
+		return sdbi_heuristic_start_in(e->h, frame, &w->hs[0], start);
+	}
+	memcpy(w->v[0].cell, plain.cell, plain.n);
+	view_start(e, &w->v[0], 0, w->blank);
+	if (e->views == 2) {
+		for (int c = 0; c < e->n; c++)
+			w->v[1].cell[e->tcell[c]] = e->mlabel[plain.cell[c]];
+		view_start(e, &w->v[1], 1, e->tcell[w->blank]);
+	}
+	return w->v[0].sum > w->v[1].sum ? w->v[0].sum : w->v[1].sum;
+}
+
+/* What a move changed in one view, to change it back. */
+typedef struct undo {
+	int8_t g[2];
+	uint8_t md[2], part[2];
+	int sum[2];
+} undo;
+
+/* Tile t slides from cell a into the blank's cell b of view vi; i is the
+ * group's new index (child_index). */
+static inline void view_move(const engine *e, view *v, int vi, int t, int a, int b, uint64_t i,
+                             undo *u)
+{
+	v->cell[b] = (uint8_t)t;
+	v->cell[a] = 0;
+	const int g = e->group[vi][t];
+	u->g[vi] = (int8_t)g;
+	u->sum[vi] = v->sum;
+	if (g < 0)
+		return;
+	u->md[vi] = v->md[g];
+	u->part[vi] = v->part[g];
+	v->mask[g] ^= 1ull << a | 1ull << b;
+	v->md[g] = (uint8_t)(v->md[g] + e->dist[vi][t][b] - e->dist[vi][t][a]);
+	const int value = entry(e, g, i, v->md[g]);
+	v->sum += value - v->part[g];
+	v->part[g] = (uint8_t)value;
+}
+
+static inline void view_unmove(view *v, int vi, int t, int a, int b, const undo *u)
+{
+	v->cell[a] = (uint8_t)t;
+	v->cell[b] = 0;
+	const int g = u->g[vi];
+	v->sum = u->sum[vi];
+	if (g < 0)
+		return;
+	v->mask[g] ^= 1ull << a | 1ull << b;
+	v->md[g] = u->md[vi];
+	v->part[g] = u->part[vi];
+}
+
+/* The index of the moved tile's group in view vi after the tile slides
+ * from cell a into the blank's cell b (the cells put back after ranking),
+ * its table line prefetched: every child's are fetched before the first
+ * child is read, so that their cache misses overlap. */
+static inline uint64_t child_index(const engine *e, view *v, int vi, int t, int a, int b)
+{
+	const int g = e->group[vi][t];
+	if (g < 0)
+		return 0;
+	v->cell[b] = (uint8_t)t;
+	v->cell[a] = 0;
+	const uint64_t i = sdbi_pattern_rank_cells(e->h->pattern[g], v->cell,
+	                                           v->mask[g] ^ (1ull << a | 1ull << b), a);
+	v->cell[a] = (uint8_t)t;
+	v->cell[b] = 0;
+	__builtin_prefetch(e->h->data[g] + (e->h->nibbles[g] ? i >> 1 : i));
+	return i;
+}
+
+/* A child's indices in the two views, fetched ahead. */
+typedef struct child {
+	uint64_t i[2];
+} child;
+
+static inline void prefetch_child(worker *w, int to, child *c)
+{
+	const engine *e = w->e;
+	const int b = w->blank, t = w->v[0].cell[to];
+	c->i[0] = child_index(e, &w->v[0], 0, t, to, b);
+	if (e->views == 2)
+		c->i[1] = child_index(e, &w->v[1], 1, e->mlabel[t], e->tcell[to], e->tcell[b]);
+}
+
+/* Move the blank (frame move m to cell to); the new h. */
+static inline int apply(worker *w, int g, int m, int to, const child *c, undo *u)
+{
+	const engine *e = w->e;
+	if (e->manhattan) {
+		w->hs[g + 1] = w->hs[g];
+		w->blank = to;
+		return sdbi_heuristic_move_frame(e->h, &w->hs[g + 1], m);
+	}
+	const int b = w->blank, t = w->v[0].cell[to];
+	view_move(e, &w->v[0], 0, t, to, b, c->i[0], u);
+	int h = w->v[0].sum;
+	if (e->views == 2) {
+		view_move(e, &w->v[1], 1, e->mlabel[t], e->tcell[to], e->tcell[b], c->i[1], u);
+		h = h > w->v[1].sum ? h : w->v[1].sum;
+	}
+	w->blank = to;
+	return h;
+}
+
+/* apply() for a move whose child was not prefetched. */
+static inline int apply_now(worker *w, int g, int m, int to, undo *u)
+{
+	child c = { { 0, 0 } };
+	if (!w->e->manhattan)
+		prefetch_child(w, to, &c);
+	return apply(w, g, m, to, &c, u);
+}
+
+static inline void unapply(worker *w, int from, const undo *u)
+{
+	const engine *e = w->e;
+	const int to = w->blank;
+	w->blank = from;
+	if (e->manhattan)
+		return;
+	const int t = w->v[0].cell[from];
+	view_unmove(&w->v[0], 0, t, to, from, u);
+	if (e->views == 2)
+		view_unmove(&w->v[1], 1, e->mlabel[t], e->tcell[to], e->tcell[from], u);
+}
+
+/* Every CHECK_EVERY nodes: the clock, and (calling thread only) the
+ * caller's poll. 1 to stop. */
+static int checkpoint(worker *w)
+{
+	shared *s = w->s;
 	const double t = now();
 	if (s->deadline > 0 && t > s->deadline)
 		return 1;
-	if (s->limits && s->limits->poll) {
-		const sdb_search_progress p = { s->nodes, s->bound, t - s->started };
+	if (w->main_thread && s->limits && s->limits->poll) {
+		const sdb_search_progress p = { atomic_load_explicit(&s->nodes, memory_order_relaxed) +
+		                                w->pending, w->bound, t - s->started };
 		if (s->limits->poll(s->limits->poll_ctx, &p))
 			return s->polled_stop = 1;
 	}
 	return 0;
 }
 
-static int dfs(search *s, const sdb_hstate *st, int g, int bound, int prev)
+static int visit(worker *w, int g);
+
+/* Count a node; STOPPED at a limit, ABANDONED when an earlier subtree has
+ * found a solution. The shared count is published every PUBLISH_EVERY nodes
+ * a thread, so several threads may pass max_nodes by that much each. */
+static inline int count_node(worker *w)
 {
-	int f = g + st->value;
-	if (f > bound) {
-		if (f < s->next_bound)
-			s->next_bound = f;
-		return 0;
+	shared *s = w->s;
+	if (s->max_nodes &&
+	    w->pending + atomic_load_explicit(&s->nodes, memory_order_relaxed) >= s->max_nodes) {
+		atomic_store(&s->stop, STOPPED);
+		return STOPPED;
 	}
-	/* The goal is the goal board, whatever the heuristic says there: a set
-	 * that does not give 0 at the goal (a crafted one) must not hide it. The
-	 * blank's cell rules out most nodes before the comparison. */
-	if (st->board[0].blank == s->goal.blank && sdb_board_equal(&st->board[0], &s->goal)) {
-		s->found_depth = g;
-		return s->en ? visit(s, g) : FOUND;
+	w->nodes++;
+	if (++w->pending < PUBLISH_EVERY)
+		return 0;
+	atomic_fetch_add_explicit(&s->nodes, w->pending, memory_order_relaxed);
+	w->pending = 0;
+	if (++w->publishes % (CHECK_EVERY / PUBLISH_EVERY) == 0 && checkpoint(w))
+		atomic_store(&s->stop, STOPPED);
+	if (atomic_load_explicit(&s->stop, memory_order_relaxed))
+		return STOPPED;
+	if (w->subtree >= 0 && atomic_load_explicit(&s->first_found, memory_order_relaxed) < w->subtree)
+		return ABANDONED;
+	return 0;
+}
+
+static int dfs(worker *w, int g, int prev, unsigned hist)
+{
+	const engine *e = w->e;
+	if (w->blank == e->goal_blank && (e->manhattan
+	        ? !memcmp(w->hs[g].board[0].cell, e->goal, (size_t)e->n)
+	        : !memcmp(w->v[0].cell, e->goal, (size_t)e->n))) {
+		w->found_depth = g;
+		return w->s->en ? visit(w, g) : FOUND;
 	}
 	if (g >= SDB_MAX_MOVES)
 		return 0;
-	if ((s->max_nodes && s->nodes >= s->max_nodes) ||
-	    (++s->nodes % CHECK_EVERY == 0 && checkpoint(s)))
-		return STOPPED;
-	unsigned moves = sdb_board_moves(&st->board[0]);
+	int r = count_node(w);
+	if (r)
+		return r;
+	const int b = w->blank;
+	int to[4];
+	child c[4];
 	for (int k = 0; k < 4; k++) {
-		const int m = s->order[k];
-		if (!(moves >> m & 1) || (prev >= 0 && m == (prev ^ 1)))   /* u^1 = d, l^1 = r */
+		const int m = e->order[k];
+		to[k] = e->nbr[b][m];
+		if (to[k] >= 0 && m == (prev ^ 1))
+			to[k] = -1;   /* u^1 = d, l^1 = r */
+		if (to[k] >= 0 && w->s->prune && g >= 5) {
+			const unsigned code = (hist << 2 | (unsigned)m) & 0xfff;
+			if (e->forbidden[code >> 3] >> (code & 7) & 1)
+				to[k] = -1;
+		}
+		if (to[k] >= 0 && !e->manhattan)
+			c[k].i[0] = child_index(e, &w->v[0], 0, w->v[0].cell[to[k]], to[k], b);
+	}
+	/* The mirror's entries are read only for children the plain board's
+	 * sum does not already cut: every child's plain entry is fetched, then
+	 * the survivors' mirrored ones. (A cut by the plain sum alone offers the
+	 * next bound a lower f; with every tile in a group both sums have the
+	 * distance's parity, so it is still the next bound.) */
+	if (e->views == 2) {
+		const view *v = &w->v[0];
+		for (int k = 0; k < 4; k++) {
+			if (to[k] < 0)
+				continue;
+			const int t = v->cell[to[k]], gr = e->group[0][t];
+			int h0 = v->sum;
+			if (gr >= 0)
+				h0 += entry(e, gr, c[k].i[0], v->md[gr] + e->dist[0][t][b] - e->dist[0][t][to[k]]) -
+				      v->part[gr];
+			if (g + 1 + h0 > w->bound) {
+				if (g + 1 + h0 < w->next_bound)
+					w->next_bound = g + 1 + h0;
+				to[k] = -1;
+				continue;
+			}
+			c[k].i[1] = child_index(e, &w->v[1], 1, e->mlabel[t], e->tcell[to[k]], e->tcell[b]);
+		}
+	}
+	for (int k = 0; k < 4; k++) {
+		if (to[k] < 0)
 			continue;
-		sdb_hstate child = *st;
-		sdbi_heuristic_move_frame(s->h, &child, m);
-		s->path[g] = (uint8_t)m;
-		int r = dfs(s, &child, g + 1, bound, m);
+		const int m = e->order[k];
+		undo u = { { -1, -1 }, { 0, 0 }, { 0, 0 }, { 0, 0 } };
+		const int f = g + 1 + apply(w, g, m, to[k], &c[k], &u);
+		if (f > w->bound) {
+			if (f < w->next_bound)
+				w->next_bound = f;
+			unapply(w, b, &u);
+			continue;
+		}
+		w->path[g] = (uint8_t)m;
+		r = dfs(w, g + 1, m, hist << 2 | (unsigned)m);
+		unapply(w, b, &u);
 		if (r == NEXT_FIRST && g == 0)
 			continue;   /* this first move is known to be optimal: try the next */
 		if (r)
@@ -88,17 +464,18 @@ static int dfs(search *s, const sdb_hstate *st, int g, int bound, int prev)
 }
 
 /* An optimal sequence found while enumerating at the optimal bound. */
-static int visit(search *s, int g)
+static int visit(worker *w, int g)
 {
-	sdbi_optimal *en = s->en;
+	sdbi_optimal *en = w->s->en;
+	const uint8_t *back = w->e->move_back;
 	if (g > 0)
-		en->best_moves |= 1u << s->move_back[s->path[0]];
+		en->best_moves |= 1u << back[w->path[0]];
 	if (en->count_all && sdbi_count_add(&en->count, 1))
 		return STOPPED;   /* cannot happen below 2^128 sequences; stop rather than wrap */
 	if (en->emitted < en->limit) {
 		char moves[SDB_MAX_MOVES + 1];
 		for (int k = 0; k < g; k++)
-			moves[k] = sdb_move_letter(s->move_back[s->path[k]]);
+			moves[k] = sdb_move_letter(back[w->path[k]]);
 		moves[g] = '\0';
 		en->emitted++;
 		if (en->fn(en->ctx, moves)) {
@@ -113,25 +490,255 @@ static int visit(search *s, int g)
 	return NEXT_FIRST;   /* only first moves wanted: one sequence per first move */
 }
 
+/* --- Parallel iterations. */
+
+typedef struct frontier {
+	uint8_t *paths;
+	int n, cap, depth;
+	int goal_at;   /* the subtree index a goal above the depth takes, or -1 */
+	uint8_t goal_path[SDB_MAX_MOVES];
+	int goal_depth;
+} frontier;
+
+/* The nodes at depth f->depth within the bound, in order, as paths; a goal
+ * met on the way is a subtree of its own, in its place. */
+static int collect(worker *w, frontier *f, int g, int prev, unsigned hist)
+{
+	const engine *e = w->e;
+	if (f->goal_at < 0 && w->blank == e->goal_blank && !e->manhattan &&
+	    !memcmp(w->v[0].cell, e->goal, (size_t)e->n)) {
+		f->goal_at = f->n;
+		f->goal_depth = g;
+		memcpy(f->goal_path, w->path, (size_t)g);
+		return 0;
+	}
+	if (g == f->depth) {
+		if (f->n == f->cap) {
+			int cap = f->cap ? 2 * f->cap : 1024;
+			uint8_t *more = realloc(f->paths, (size_t)cap * (size_t)f->depth);
+			if (!more)
+				return SDB_ENOMEM;
+			f->paths = more;
+			f->cap = cap;
+		}
+		memcpy(f->paths + (size_t)f->n * (size_t)f->depth, w->path, (size_t)f->depth);
+		f->n++;
+		return 0;
+	}
+	w->nodes++;
+	w->pending++;
+	const int b = w->blank;
+	for (int k = 0; k < 4; k++) {
+		const int m = e->order[k], to = e->nbr[b][m];
+		if (to < 0 || m == (prev ^ 1))
+			continue;
+		const unsigned code = (hist << 2 | (unsigned)m) & 0xfff;
+		if (g >= 5 && (e->forbidden[code >> 3] >> (code & 7) & 1))
+			continue;
+		undo u = { { -1, -1 }, { 0, 0 }, { 0, 0 }, { 0, 0 } };
+		const int fv = g + 1 + apply_now(w, g, m, to, &u);
+		int err = 0;
+		if (fv > w->bound) {
+			if (fv < w->next_bound)
+				w->next_bound = fv;
+		} else {
+			w->path[g] = (uint8_t)m;
+			err = collect(w, f, g + 1, m, hist << 2 | (unsigned)m);
+		}
+		unapply(w, b, &u);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+typedef struct thread_arg {
+	worker w;
+	int result;
+} thread_arg;
+
+/* Take subtrees in order until none is left, or an earlier one has found. */
+static void *run_subtrees(void *p)
+{
+	thread_arg *ta = p;
+	worker *w = &ta->w;
+	shared *s = w->s;
+	const int depth = s->depth;
+	ta->result = 0;
+	for (;;) {
+		const int i = atomic_fetch_add(&s->next, 1);
+		if (i >= s->nsubtrees || i > atomic_load(&s->first_found) || atomic_load(&s->stop))
+			break;
+		const uint8_t *path = s->subtrees + (size_t)i * (size_t)depth;
+		undo u[64];
+		int from[64], prev = -1;
+		unsigned hist = 0;
+		for (int g = 0; g < depth; g++) {
+			const int m = path[g];
+			from[g] = w->blank;
+			apply_now(w, g, m, w->e->nbr[w->blank][m], &u[g]);
+			w->path[g] = (uint8_t)m;
+			prev = m;
+			hist = hist << 2 | (unsigned)m;
+		}
+		w->subtree = i;
+		const int r = dfs(w, depth, prev, hist);
+		for (int g = depth - 1; g >= 0; g--)
+			unapply(w, from[g], &u[g]);
+		if (r == FOUND) {
+			pthread_mutex_lock(&s->lock);
+			if (i < atomic_load(&s->first_found)) {
+				atomic_store(&s->first_found, i);
+				memcpy(s->found_path, w->path, (size_t)w->found_depth);
+				s->found_depth = w->found_depth;
+			}
+			pthread_mutex_unlock(&s->lock);
+		} else if (r == STOPPED) {
+			ta->result = STOPPED;
+			break;
+		}
+	}
+	atomic_fetch_add(&s->nodes, w->pending);
+	w->pending = 0;
+	return NULL;
+}
+
+/* One iteration at w's bound on `threads` threads. FOUND (the path in
+ * w->path, its length in w->found_depth), STOPPED, 0, or an error. */
+static int parallel_iteration(worker *w, int threads, frontier *f)
+{
+	shared *s = w->s;
+	/* a depth that gives enough subtrees to balance the threads */
+	f->depth = 0;
+	for (int depth = 4;; depth += 2) {
+		free(f->paths);   /* room is counted in paths of the depth */
+		f->paths = NULL;
+		f->n = f->cap = 0;
+		f->depth = depth;
+		f->goal_at = -1;
+		w->next_bound = INT_MAX;
+		int err = collect(w, f, 0, -1, 0);
+		atomic_fetch_add(&s->nodes, w->pending);
+		w->pending = 0;
+		if (err)
+			return sdbi_fail(err, "out of memory");
+		if (f->goal_at >= 0 || f->n == 0 || f->n >= SUBTREES_PER_THREAD * threads ||
+		    depth + 2 > w->bound || depth + 2 > 40)
+			break;
+	}
+	if (f->goal_at >= 0 && f->goal_at == 0) {
+		memcpy(w->path, f->goal_path, (size_t)f->goal_depth);
+		w->found_depth = f->goal_depth;
+		return FOUND;
+	}
+	const int nsub = f->goal_at >= 0 ? f->goal_at : f->n;   /* a goal ends the list */
+	s->subtrees = f->paths;
+	s->depth = f->depth;
+	s->nsubtrees = nsub;
+	atomic_store(&s->next, 0);
+	atomic_store(&s->first_found, INT_MAX);
+	thread_arg *ta = calloc((size_t)threads, sizeof *ta);
+	pthread_t *tid = calloc((size_t)threads, sizeof *tid);
+	if (!ta || !tid) {
+		free(ta);
+		free(tid);
+		return sdbi_fail(SDB_ENOMEM, "out of memory");
+	}
+	int started = 1;
+	for (int i = 0; i < threads; i++) {
+		ta[i].w = *w;   /* the root state, the bound */
+		ta[i].w.nodes = ta[i].w.pending = 0;
+		ta[i].w.next_bound = INT_MAX;
+		ta[i].w.main_thread = i == 0;
+	}
+	for (int i = 1; i < threads; i++)
+		started += pthread_create(&tid[i], NULL, run_subtrees, &ta[i]) == 0;
+	run_subtrees(&ta[0]);
+	int result = 0, next = w->next_bound;
+	uint64_t nodes = 0;
+	for (int i = 0; i < threads; i++) {
+		if (i > 0 && i < started)
+			pthread_join(tid[i], NULL);
+		nodes += ta[i].w.nodes;
+		next = ta[i].w.next_bound < next ? ta[i].w.next_bound : next;
+		result = ta[i].result == STOPPED ? STOPPED : result;
+	}
+	free(ta);
+	free(tid);
+	s->subtrees = NULL;
+	w->nodes += nodes;
+	w->next_bound = next;
+	if (atomic_load(&s->first_found) != INT_MAX) {
+		memcpy(w->path, s->found_path, (size_t)s->found_depth);
+		w->found_depth = s->found_depth;
+		return FOUND;
+	}
+	if (f->goal_at >= 0) {   /* no subtree before the goal holds a solution */
+		memcpy(w->path, f->goal_path, (size_t)f->goal_depth);
+		w->found_depth = f->goal_depth;
+		return FOUND;
+	}
+	return result;
+}
+
 int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
               const sdb_board *start, const sdb_board *goal, const sdb_solve_limits *limits)
 {
 	return sdbi_solve_optimal(a, stats, h, start, goal, limits, NULL);
 }
 
-static int limit_error(const search *s, const sdb_solve_limits *limits, double seconds,
-                       const char *what)
+static int limit_error(const shared *s, uint64_t nodes, double seconds, const char *what)
 {
 	if (s->polled_stop)
 		return sdbi_fail(SDB_ELIMIT, "search stopped by its caller (%llu nodes, %.1f s, %s)",
-		                (unsigned long long)s->nodes, seconds, what);
-	if (s->max_nodes && s->nodes >= s->max_nodes)
+		                (unsigned long long)nodes, seconds, what);
+	if (s->max_nodes && nodes >= s->max_nodes)
 		return sdbi_fail(SDB_ELIMIT, "search stopped at its limit of %llu nodes (%.1f s, %s)",
 		                (unsigned long long)s->max_nodes, seconds, what);
-	if (limits && limits->timeout > 0)
+	if (s->limits && s->limits->timeout > 0)
 		return sdbi_fail(SDB_ELIMIT, "search stopped at its time limit of %g s (%llu nodes, "
-		                "%s)", limits->timeout, (unsigned long long)s->nodes, what);
+		                "%s)", s->limits->timeout, (unsigned long long)nodes, what);
 	return sdbi_fail(SDB_ELIMIT, "more than 2^128 optimal solutions");
+}
+
+/* Nodes an iteration must have taken for the next to be split over the
+ * threads: PARALLEL_MIN, or SLIDEDB_SPLIT_NODES (tests split every
+ * iteration of small searches with 0, to compare the answers). */
+static uint64_t split_nodes(void)
+{
+	const char *env = getenv("SLIDEDB_SPLIT_NODES");
+	char *end;
+	unsigned long long v = env ? strtoull(env, &end, 10) : 0;
+	return env && *env && !*end ? v : PARALLEL_MIN;
+}
+
+/* Iterations from w's state until one finds the goal (or a limit). */
+static int iterate(worker *w, int bound, int threads, int *last_bound)
+{
+	shared *s = w->s;
+	frontier f = { 0 };
+	const uint64_t split = split_nodes();
+	uint64_t last = split ? 0 : 1;
+	int r;
+	for (;;) {
+		w->bound = bound;
+		w->next_bound = INT_MAX;
+		const uint64_t before = w->nodes;
+		if (threads > 1 && last >= split && !w->e->manhattan && !s->en) {
+			r = parallel_iteration(w, threads, &f);
+		} else {
+			r = dfs(w, 0, -1, 0);
+			atomic_fetch_add(&s->nodes, w->pending);
+			w->pending = 0;
+		}
+		last = w->nodes - before;
+		if (r || w->next_bound >= SDB_MAX_MOVES + 1)
+			break;
+		bound = w->next_bound;
+	}
+	free(f.paths);
+	*last_bound = bound;
+	return r;
 }
 
 int sdbi_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
@@ -143,67 +750,90 @@ int sdbi_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristi
 	int ok = sdbi_answer_begin(a, start, goal);
 	if (ok <= 0)
 		return sdbi_done(ok);   /* an error, or answered: unsolvable */
-	search s;
-	memset(&s, 0, sizeof s);
-	s.h = h;
 	sdb_frame frame;
 	int err = sdbi_heuristic_frame(h, &frame, goal);
 	if (err)
 		return err;
-	sdb_frame_board(&frame, &s.goal, goal);
-	memcpy(s.order, frame.move_in, sizeof s.order);
-	s.move_back = frame.move_back;
-	s.started = t0;
+	if (start->w != h->w || start->h != h->h)
+		return sdbi_fail(SDB_EINVAL, "a %dx%d board given to a heuristic of %dx%d boards",
+		                start->w, start->h, h->w, h->h);
+	sdb_board goal_in_frame;
+	sdb_frame_board(&frame, &goal_in_frame, goal);
+	engine *e = malloc(sizeof *e);
+	shared *s = calloc(1, sizeof *s);
+	worker *w = malloc(sizeof *w);
+	if (!e || !s || !w) {
+		free(e);
+		free(s);
+		free(w);
+		return sdbi_fail(SDB_ENOMEM, "out of memory");
+	}
+	engine_init(e, h, &frame, &goal_in_frame);
+	s->e = e;
+	s->started = t0;
+	s->prune = 1;
+	pthread_mutex_init(&s->lock, NULL);
+	atomic_init(&s->first_found, INT_MAX);
+	int threads = 1;
 	if (limits) {
-		s.limits = limits;
-		s.max_nodes = limits->max_nodes;
-		s.deadline = limits->timeout > 0 ? t0 + limits->timeout : 0;
+		s->limits = limits;
+		s->max_nodes = limits->max_nodes;
+		s->deadline = limits->timeout > 0 ? t0 + limits->timeout : 0;
+		threads = limits->threads < 1 ? 1 : limits->threads > MAX_THREADS ? MAX_THREADS
+		          : limits->threads;
 	}
-	sdb_hstate st;
-	int bound = stats->heuristic = sdbi_heuristic_start_in(h, &frame, &st, start);
-	if (bound < 0)
-		return bound;
-	int r;
-	for (;;) {
-		s.next_bound = 1 << 30;
-		s.bound = bound;
-		r = dfs(&s, &st, 0, bound, -1);
-		if (r || s.next_bound >= SDB_MAX_MOVES + 1)
-			break;
-		bound = s.next_bound;
-	}
-	stats->nodes = s.nodes;
+	int bound = stats->heuristic = worker_start(w, s, &frame, start);
+	w->main_thread = 1;
+	int r = bound;
+	if (bound >= 0)
+		r = iterate(w, bound, threads, &bound);
+	const uint64_t nodes = atomic_load(&s->nodes);
+	stats->nodes = nodes;
 	stats->seconds = now() - t0;
 	char what[64];
 	snprintf(what, sizeof what, "no solution within %d moves", bound - 1);
-	if (r == STOPPED)
-		return limit_error(&s, limits, stats->seconds, what);
-	if (r != FOUND)
-		return sdbi_fail(SDB_ELIMIT, "no solution within %d moves", SDB_MAX_MOVES);
-	/* The answer is what was found: the depth at the goal and the path to it
-	 * (the bound can only differ if the heuristic overestimates). */
-	const int depth = s.found_depth;
-	a->solvable = 1;
-	a->distance = depth;
-	for (int k = 0; k < depth; k++)
-		a->moves[k] = sdb_move_letter(frame.move_back[s.path[k]]);
-	a->moves[depth] = '\0';
-	a->best_move = depth ? frame.move_back[s.path[0]] : -1;
-	a->method = SDB_METHOD_SEARCH;
-	a->nodes = stats->nodes;
-	a->heuristic = stats->heuristic;
-	a->heuristic_name = sdb_heuristic_name(h);
-	if (en) {
+	if (r < 0)
+		err = r;
+	else if (r == STOPPED)
+		err = limit_error(s, nodes, stats->seconds, what);
+	else if (r != FOUND)
+		err = sdbi_fail(SDB_ELIMIT, "no solution within %d moves", SDB_MAX_MOVES);
+	if (!err) {
+		/* The answer is what was found: the depth at the goal and the path
+		 * to it (the bound can only differ if the heuristic overestimates). */
+		const int depth = w->found_depth;
+		a->solvable = 1;
+		a->distance = depth;
+		for (int k = 0; k < depth; k++)
+			a->moves[k] = sdb_move_letter(frame.move_back[w->path[k]]);
+		a->moves[depth] = '\0';
+		a->best_move = depth ? frame.move_back[w->path[0]] : -1;
+		a->method = SDB_METHOD_SEARCH;
+		a->nodes = nodes;
+		a->heuristic = stats->heuristic;
+		a->heuristic_name = sdb_heuristic_name(h);
+	}
+	if (!err && en) {
 		/* Every optimal sequence has exactly depth moves: search that bound
-		 * once more and visit them all (or as many as wanted). */
-		s.en = en;
-		s.bound = depth;
-		r = dfs(&s, &st, 0, depth, -1);
-		stats->nodes = a->nodes = s.nodes;
+		 * once more, pruning only inverse moves, and visit them all (or as
+		 * many as wanted). */
+		s->en = en;
+		s->prune = 0;
+		w->bound = a->distance;
+		w->next_bound = INT_MAX;
+		r = dfs(w, 0, -1, 0);
+		atomic_fetch_add(&s->nodes, w->pending);
+		w->pending = 0;
+		stats->nodes = a->nodes = atomic_load(&s->nodes);
 		stats->seconds = now() - t0;
 		if (r == STOPPED)
-			return limit_error(&s, limits, stats->seconds, "while counting the optimal "
-			                   "solutions");
+			err = limit_error(s, stats->nodes, stats->seconds, "while counting the optimal "
+			                  "solutions");
 	}
-	return sdbi_done(SDB_OK);
+	pthread_mutex_destroy(&s->lock);
+	free(w->hs);
+	free(e);
+	free(s);
+	free(w);
+	return err ? err : sdbi_done(SDB_OK);
 }

@@ -581,10 +581,16 @@ typedef int (*sdb_poll_fn)(void *ctx, const sdb_search_progress *p);
 
 /** Bounds on one search; 0 (NULL) means none. */
 typedef struct sdb_solve_limits {
-	uint64_t max_nodes;      /**< nodes expanded */
+	uint64_t max_nodes;      /**< nodes expanded (with several threads the
+	                              search may pass it by a few thousand) */
 	double timeout;          /**< seconds */
-	sdb_poll_fn poll;        /**< called now and then, or NULL */
+	sdb_poll_fn poll;        /**< called now and then, or NULL (only ever
+	                              from the calling thread) */
 	void *poll_ctx;          /**< passed to poll */
+	int threads;             /**< threads one search may use (0 or 1: the
+	                              caller's only). The answer does not depend
+	                              on it: the lexicographically first optimal
+	                              sequence; the node count does, a little */
 } sdb_solve_limits;
 
 /** @brief A count of move sequences: an unsigned 128-bit integer, exact.
@@ -647,9 +653,9 @@ typedef struct sdb_answer_opts {
 	                                 layer by layer; a search visits every
 	                                 optimal sequence, within its limits */
 } sdb_answer_opts;
-#define SDB_ANSWER_OPTS_VERSION 1
+#define SDB_ANSWER_OPTS_VERSION 2   /* 2: limits.threads */
 /** Nothing wanted but the distance and the best move, no limits. */
-#define SDB_ANSWER_OPTS_INIT { SDB_ANSWER_OPTS_VERSION, 0, { 0, 0, NULL, NULL }, 0, 0 }
+#define SDB_ANSWER_OPTS_INIT { SDB_ANSWER_OPTS_VERSION, 0, { 0, 0, NULL, NULL, 0 }, 0, 0 }
 
 /** @brief What a searched answer for goals like @p goal would say of its
  * heuristic, before any search: NULL when such goals are answered from a

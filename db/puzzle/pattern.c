@@ -22,41 +22,23 @@ enum { MAX_CELLS = SDB_MAX_CELLS, K = SDB_MAX_PATTERN, NO_REGION = 0xff };
 #define MAX_COMBS 0xffffffffull
 #define MAX_ENTRIES (1ull << 40)
 
-static uint64_t binom[MAX_CELLS + 1][K + 2];   /* binom[a][b] = a choose b, b <= k+1 */
+uint64_t sdbi_binom[SDB_MAX_CELLS + 1][SDB_MAX_PATTERN + 2];
+uint8_t sdbi_popcount8[256];
 static uint8_t select8[256][8];   /* position of the k-th set bit of a byte (k <= 8 tiles) */
-
-struct sdb_pattern {
-	int w, h, n, k, mode;
-	uint64_t tiles;
-	int8_t slot[MAX_CELLS];          /* tile -> its number in the group, or -1 */
-	int8_t nbr[MAX_CELLS][4];        /* cell -> neighbour cell per move, or -1 */
-	uint32_t fact[K + 1];            /* fact[i] = i! */
-	uint64_t recip[K + 1];           /* ceil(2^64 / i!) for i >= 2 */
-	uint32_t kfact;
-	uint32_t ncomb, nblocks;
-	uint64_t *comb_mask;             /* comb -> occupied cells */
-	uint32_t *comb_block;            /* comb -> its first block */
-	uint32_t *region_row;            /* comb -> its row of region_rows (0: one region) */
-	uint8_t *region_rows;            /* row * n + cell -> region, NO_REGION if occupied */
-	uint32_t nrows;
-	uint32_t *block_comb;            /* block -> comb */
-	uint64_t *block_cells;           /* block -> cells of its region (region mode) */
-	uint8_t *block_region;           /* block -> region number */
-	uint64_t goal_index;
-	uint8_t goal_cell[K];            /* slot -> the cell of that tile in the goal */
-};
 
 static void pattern_tables_init(void)
 {
 	for (int a = 0; a <= MAX_CELLS; a++) {
-		binom[a][0] = 1;
+		sdbi_binom[a][0] = 1;
 		for (int b = 1; b <= K + 1; b++)
-			binom[a][b] = a ? binom[a - 1][b - 1] + binom[a - 1][b] : 0;
+			sdbi_binom[a][b] = a ? sdbi_binom[a - 1][b - 1] + sdbi_binom[a - 1][b] : 0;
 	}
-	for (int x = 0; x < 256; x++)
+	for (int x = 0; x < 256; x++) {
+		sdbi_popcount8[x] = (uint8_t)sdbi_popcount16((unsigned)x);
 		for (int bit = 0, k = 0; bit < 8; bit++)
 			if (x >> bit & 1)
 				select8[x][k++] = (uint8_t)bit;
+	}
 }
 
 /* Rank of a set of cells among the sets of as many cells, in colex order:
@@ -65,7 +47,7 @@ static inline uint32_t colex_rank(uint64_t mask)
 {
 	uint64_t r = 0;
 	for (int i = 1; mask; mask &= mask - 1, i++)
-		r += binom[__builtin_ctzll(mask)][i];
+		r += sdbi_binom[__builtin_ctzll(mask)][i];
 	return (uint32_t)r;
 }
 
@@ -160,9 +142,7 @@ static int label_regions(const sdb_pattern *p, uint64_t mask, uint8_t *region_of
 
 static inline uint64_t block_index(const sdb_pattern *p, uint32_t comb, int blank)
 {
-	return p->mode == SDB_BLANK_REGION
-	       ? p->comb_block[comb] + p->region_rows[(size_t)p->region_row[comb] * p->n + blank]
-	       : comb;
+	return sdbi_pattern_block(p, comb, blank);
 }
 
 /* The sets of k cells in colex order (Gosper's successor: the next larger
@@ -170,7 +150,7 @@ static inline uint64_t block_index(const sdb_pattern *p, uint32_t comb, int blan
 static int build_tables(sdb_pattern *p)
 {
 	const uint64_t full = p->n == 64 ? ~0ull : (1ull << p->n) - 1;
-	uint64_t ncomb = binom[p->n][p->k];
+	uint64_t ncomb = sdbi_binom[p->n][p->k];
 	if (ncomb > MAX_COMBS || ncomb * p->kfact > MAX_ENTRIES)
 		return SDB_ETOOBIG;
 	p->ncomb = (uint32_t)ncomb;
@@ -309,11 +289,7 @@ uint64_t sdb_pattern_goal_index(const sdb_pattern *p)
 
 uint64_t sdbi_pattern_rank_mask(const sdb_pattern *p, const sdb_board *b, uint64_t mask)
 {
-	uint8_t seq[K];
-	int j = 0;
-	for (uint64_t rest = mask; rest && j < K; rest &= rest - 1)
-		seq[j++] = (uint8_t)p->slot[b->cell[__builtin_ctzll(rest)]];
-	return block_index(p, colex_rank(mask), b->blank) * p->kfact + perm_rank(p, seq);
+	return sdbi_pattern_rank_cells(p, b->cell, mask, b->blank);
 }
 
 int sdb_pattern_manhattan(const sdb_pattern *p, uint64_t index)

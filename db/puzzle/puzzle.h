@@ -71,6 +71,62 @@ int sdbi_board_from_cells(sdb_board *b, const sdbi_cells *c, int w, int h);
 /* Permutation parity (0 or 1) of the tiles of b read row-major, blank skipped. */
 int sdbi_board_parity(const sdb_board *b);
 
+/* A pattern's index space (pattern.c; here so that searches rank inline). */
+struct sdb_pattern {
+	int w, h, n, k, mode;
+	uint64_t tiles;
+	int8_t slot[SDB_MAX_CELLS];      /* tile -> its number in the group, or -1 */
+	int8_t nbr[SDB_MAX_CELLS][4];    /* cell -> neighbour cell per move, or -1 */
+	uint32_t fact[SDB_MAX_PATTERN + 1];   /* fact[i] = i! */
+	uint64_t recip[SDB_MAX_PATTERN + 1];  /* ceil(2^64 / i!) for i >= 2 */
+	uint32_t kfact;
+	uint32_t ncomb, nblocks;
+	uint64_t *comb_mask;             /* comb -> occupied cells */
+	uint32_t *comb_block;            /* comb -> its first block */
+	uint32_t *region_row;            /* comb -> its row of region_rows (0: one region) */
+	uint8_t *region_rows;            /* row * n + cell -> region, 0xff if occupied */
+	uint32_t nrows;
+	uint32_t *block_comb;            /* block -> comb */
+	uint64_t *block_cells;           /* block -> cells of its region (region mode) */
+	uint8_t *block_region;           /* block -> region number */
+	uint64_t goal_index;
+	uint8_t goal_cell[SDB_MAX_PATTERN];   /* slot -> the cell of that tile in the goal */
+};
+
+/* Binomials a choose b (b <= k+1) and bit counts of bytes, filled by the
+ * first sdb_pattern_new(). */
+extern uint64_t sdbi_binom[SDB_MAX_CELLS + 1][SDB_MAX_PATTERN + 2];
+extern uint8_t sdbi_popcount8[256];
+
+/* The block of a set of occupied cells (its colex rank comb) with the blank
+ * in cell blank. */
+static inline uint64_t sdbi_pattern_block(const sdb_pattern *p, uint32_t comb, int blank)
+{
+	return p->mode == SDB_BLANK_REGION
+	       ? p->comb_block[comb] + p->region_rows[(size_t)p->region_row[comb] * p->n + blank]
+	       : comb;
+}
+
+/* Index of the group's tiles on the cells of mask (cell[] says which tile
+ * is where, blank the blank's cell): the cells' colex rank and the tiles'
+ * Lehmer code in one pass over the k cells. The hot path of searches. */
+static inline uint64_t sdbi_pattern_rank_cells(const sdb_pattern *p, const uint8_t *cell,
+                                               uint64_t mask, int blank)
+{
+	uint64_t colex = 0;
+	uint32_t perm = 0;
+	unsigned seen = 0;
+	const uint32_t *fact = p->fact + p->k - 1;
+	for (int j = 0; mask; mask &= mask - 1, j++) {
+		const int c = __builtin_ctzll(mask);
+		const unsigned s = (unsigned)p->slot[cell[c]];
+		colex += sdbi_binom[c][j + 1];
+		perm += (s - sdbi_popcount8[seen & ((1u << s) - 1)]) * fact[-j];
+		seen |= 1u << s;
+	}
+	return sdbi_pattern_block(p, (uint32_t)colex, blank) * p->kfact + perm;
+}
+
 /* Rank of a board's pattern when the cells of the group's tiles (mask) are
  * known: O(k) instead of O(n). */
 uint64_t sdbi_pattern_rank_mask(const sdb_pattern *p, const sdb_board *b, uint64_t mask);

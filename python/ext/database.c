@@ -259,15 +259,17 @@ static PyObject *seqs_list(const seqs *s)
 static PyObject *db_solve(ext_database *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "start", "goal", "size", "path", "all_best", "solutions", "tiles",
-	                          "all", "limit", "max_nodes", "timeout", NULL };
+	                          "all", "limit", "max_nodes", "timeout", "threads", NULL };
 	PyObject *start, *goal = Py_None, *size = Py_None, *max_nodes = Py_None, *timeout = Py_None,
 	         *limit_obj = NULL;
-	int path = 0, all_best = 0, count = 0, tiles = 0, all = 0;
+	int path = 0, all_best = 0, count = 0, tiles = 0, all = 0, threads = 1;
 	uint64_t limit = 100;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OpppppOOO:solve", kwlist, &start, &goal,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OpppppOOOi:solve", kwlist, &start, &goal,
 	                                 &size, &path, &all_best, &count, &tiles, &all, &limit_obj,
-	                                 &max_nodes, &timeout))
+	                                 &max_nodes, &timeout, &threads))
 		return NULL;
+	if (threads < 1 || threads > 1024)
+		return ext_invalid("threads must be 1 to 1024, not %d", threads);
 	if (limit_obj && ext_uint_arg(&limit, limit_obj, "limit", 0, UINT64_MAX, NULL))
 		return NULL;
 	int w, h;
@@ -276,6 +278,7 @@ static PyObject *db_solve(ext_database *self, PyObject *args, PyObject *kw)
 	                         .want_count = count };
 	if (ext_size_arg(size, &w, &h) || ext_limits(&opts.limits, max_nodes, timeout))
 		return NULL;
+	opts.limits.threads = threads;
 	const sdb_db *db = ext_pin(self);
 	if (!db)
 		return NULL;
@@ -548,7 +551,8 @@ static PyMethodDef db_methods[] = {
 	  "tiles_of)." },
 	{ "solve", (PyCFunction)(void (*)(void))db_solve, METH_VARARGS | METH_KEYWORDS,
 	  "solve($self, start, goal=None, *, size=None, path=False, all_best=False, solutions=False,\n"
-	  "      tiles=False, all=False, limit=100, max_nodes=None, timeout=None)\n--\n\n"
+	  "      tiles=False, all=False, limit=100, max_nodes=None, timeout=None, threads=1)\n"
+	  "--\n\n"
 	  "Answer one question: the optimal distance from start to goal, a best move and an\n"
 	  "optimal move sequence, as `slidedb-lookup` answers it.\n\n"
 	  "start, goal: boards in any notation the CLI reads ('1 2 3 x 4 6 7 5 8',\n"
@@ -556,14 +560,16 @@ static PyMethodDef db_methods[] = {
 	  "  ([1, 2, 3, 0, ...], rows as nested lists) or NumPy arrays (2-D: rows). goal\n"
 	  "  defaults to the tiles in order with the blank last.\n"
 	  "size: 'WxH' or (W, H) when the cell count fits several sizes and the tables do not\n"
-	  "  settle it (6 cells: 2x3 or 3x2).\n"
+	  "  settle it (6 cells: 2x3 or 3x2; 25 cells are 5x5).\n"
 	  "path, tiles: put the boards / the sliding tiles in to_dict() (the attributes always\n"
 	  "  have them).\n"
 	  "all_best: fill best_moves (every first move of an optimal solution).\n"
 	  "count: fill solutions (the number of optimal sequences, exact) and best_moves.\n"
 	  "all, limit: fill all_moves with up to limit optimal sequences.\n"
-	  "max_nodes, timeout: bounds on a search (boards without full tables, 4x4). Ctrl-C\n"
-	  "  stops a search in the main thread (KeyboardInterrupt).\n\n"
+	  "max_nodes, timeout: bounds on a search (boards without full tables: 4x4, 5x5, ...).\n"
+	  "  Ctrl-C stops a search in the main thread (KeyboardInterrupt).\n"
+	  "threads: split one search over that many threads (the same answer; counts and\n"
+	  "  lists of optimal sequences search on one).\n\n"
 	  "Returns an Answer (an unsolvable pair is an answer: solvable is False).\n"
 	  "Raises InvalidBoardError, AmbiguousSizeError, TableNotFoundError (naming the\n"
 	  "slidedb-gen command), SearchLimitError, CorruptDatabaseError." },

@@ -169,6 +169,7 @@ class Database:
         limit: int = 100,
         max_nodes: Optional[int] = None,
         timeout: Optional[float] = None,
+        threads: int = 1,
     ) -> Answer: ...
     def check(
         self,

@@ -91,3 +91,14 @@ def db15(db15_path):
 
     with slidedb.open(db15_path) as d:
         yield d
+
+
+@pytest.fixture(scope="session")
+def db24(workdir):
+    """A 24-puzzle set of 2x2 squares: seconds to build, a real bound."""
+    import slidedb
+
+    path = workdir / "twentyfour.lmdb"
+    run(GEN, "pdb", "5x5", "--partition", "2x2", "--db", str(path), "-q")
+    with slidedb.open(path) as d:
+        yield d

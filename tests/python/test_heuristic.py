@@ -82,3 +82,29 @@ def test_heuristic_keeps_database_open(db15_path):
     assert h.value("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15") == 1   # its tables stay mapped
     h.close()
     h.close()
+
+
+def test_twenty_four(db24):
+    """5x5 boards in every notation, heuristic(size="5x5"), batch values, and
+    solve() with limits and threads: the answer replayed, the same on 1 and 2
+    threads, and never below the bound."""
+    with db24.heuristic(size="5x5") as h:
+        assert h.name == "pdb-5x5-b0-2x2" and h.size == "5x5"
+        boards = db24.random("5x5", 50, walk=24, seed=7)
+        assert boards.shape == (50, 25)
+        v = h.values(boards)
+        assert np.all(v >= 0) and h.values(boards.reshape(-1, 5, 5)).tolist() == v.tolist()
+        start = boards[int(np.argmin(v))]
+        one = db24.solve(start, path=True)
+        two = db24.solve(start, threads=2)
+        assert one.method == "search" and one.moves == two.moves
+        assert one.distance == len(one.moves) >= h.value(start)
+        assert one.path[-1] == " ".join(map(str, range(1, 25))) + " 0"
+        compact = "".join("x" if t == 0 else "0123456789abcdefghijklmnopqrstuvw"[t]
+                          for t in start.tolist())
+        assert db24.solve(compact).moves == one.moves
+    with pytest.raises(slidedb.SearchLimitError):
+        db24.solve("10 3 24 12 0 7 8 11 14 21 22 23 2 1 9 17 18 6 20 4 13 15 5 19 16",
+                   max_nodes=1000)
+    with pytest.raises(slidedb.InvalidBoardError, match="threads"):
+        db24.solve(start, threads=0)

@@ -1,0 +1,26 @@
+/* A heuristic's insides: what the search engine (solve.c) reads directly
+ * instead of through sdb_heuristic_move(). Only heuristic.c builds one. */
+#ifndef SLIDEDB_ANSWER_HEURISTIC_H
+#define SLIDEDB_ANSWER_HEURISTIC_H
+
+#include "answer/answer.h"
+
+/* The symmetry that transposes a square board (the diagonal mirror). */
+enum { SDBI_TRANSPOSE = 4 };
+
+struct sdb_heuristic {
+	int w, h, n, rep;                 /* board, and the set's blank cell */
+	sdb_frame frame;                  /* of the goal it was opened for */
+	int mirror;                       /* the diagonal mirror applies */
+	uint8_t mirror_label[SDB_MAX_CELLS];
+	int manhattan;                    /* no set: Manhattan + linear conflicts */
+	uint8_t goal_cell[SDB_MAX_CELLS]; /* set's tile -> its goal cell */
+	int ngroups;
+	int8_t group_of[SDB_MAX_CELLS];   /* set's tile -> group, or -1 */
+	sdb_pattern *pattern[SDB_MAX_GROUPS];
+	const uint8_t *data[SDB_MAX_GROUPS];
+	int nibbles[SDB_MAX_GROUPS];      /* SDB_ENTRY_NIBBLE_MD, else one byte per entry */
+	char name[SDB_NAME_MAX];
+};
+
+#endif
