@@ -216,7 +216,8 @@ static int search(answerer *a, job *j, query_poll *qp)
 	const report_opts *r = &a->opts.report;
 	sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION,
 	                         .want_moves = 1, .limits = a->opts.limits,
-	                         .want_best_moves = r->all_best, .want_count = r->count };
+	                         .want_best_moves = r->all_best, .want_count = r->count,
+	                         .sets = a->opts.sets };
 	opts.limits.poll = poll_query;
 	opts.limits.poll_ctx = qp;
 	opts.limits.threads = a->search_threads;

@@ -19,6 +19,7 @@ typedef struct answer_opts {
 	report_opts report;
 	sdb_solve_limits limits;   /* per query: its searches together */
 	int threads;
+	const char *sets;          /* --set: the pattern-database sets searches take, or NULL */
 	int quiet;                 /* no message on stderr for a failed query */
 	int progress;              /* show a search's progress on stderr (a terminal) */
 	const char *limit_hint;    /* said after a search's limit error: how to lift it */

@@ -25,7 +25,7 @@ enum { ANSWER = 1 << 0, CHECK = 1 << 1, RANDOM = 1 << 2, INFO = 1 << 3, VERIFY =
 /* Long-only options get codes above any character. */
 enum { OPT_ALL_BEST = 256, OPT_SOLUTIONS, OPT_ALL, OPT_LIMIT, OPT_GRID, OPT_TILES, OPT_HISTOGRAM,
        OPT_GOAL, OPT_DISTANCE, OPT_MIN_DISTANCE, OPT_MAX_DISTANCE, OPT_COUNT, OPT_SEED,
-       OPT_WALK };
+       OPT_WALK, OPT_SET };
 
 static const cli_option lookup_options[] = {
 	{ "db", required_argument, 'd', ALL,
@@ -69,6 +69,9 @@ static const cli_option lookup_options[] = {
 	{ "threads", required_argument, 't', ANSWER | CHECK,
 	  "-t, --threads N     N threads: each search splits over them; counts, lists and\n"
 	  "                      long batches share them out by lines (default 1)" },
+	{ "set", required_argument, OPT_SET, ANSWER | CHECK,
+	  "    --set NAMES     search with these pattern-database sets (A, or A+B for the\n"
+	  "                      larger bound; default: the database's best)" },
 	{ "max-nodes", required_argument, 'n', SOLVING,
 	  "-n, --max-nodes N   give up a search after N nodes" },
 	{ "timeout", required_argument, 'T', SOLVING,
@@ -300,6 +303,9 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 			if (!cli_parse_double(&v, optarg, 1, 1e18) || v != (double)(uint64_t)v)
 				return cli_usage("--max-nodes '%s' is not a positive whole number", optarg);
 			a->limits.max_nodes = (uint64_t)v;
+			break;
+		case OPT_SET:
+			a->sets = optarg;
 			break;
 		case 'T':
 			if (!cli_parse_double(&v, optarg, 0, 1e9))

@@ -80,13 +80,13 @@ static int every_set_admissible(const sdb_db *db)
 					other.cell[d] = t;
 				}
 			}
-		uint32_t tiles = 0;
+		uint64_t tiles = 0;
 		for (int j = 0; j < sdb_table_count(db); j++) {
 			const sdb_table_info *g = sdb_table_meta(sdb_table_at(db, j));
 			if (g->kind == SDB_KIND_PATTERN && !strcmp(g->set, in->set))
 				tiles |= g->pattern;
 		}
-		int every_tile = tiles == ((1u << in->goal.n) - 2);
+		int every_tile = tiles == ((1ull << in->goal.n) - 2);
 		admissible_everywhere(db, in->set, &in->goal, every_tile);
 		admissible_everywhere(db, in->set, &other, every_tile);
 		sets++;
@@ -508,5 +508,97 @@ Test(solve, a_24_puzzle_board_30_moves_out, .timeout = 900)
 	cr_assert_eq(a.method, SDB_METHOD_SEARCH);
 	cr_assert_eq(a.distance, want);
 	sdb_heuristic_close(h);
+	sdb_db_close(db);
+}
+
+/* A set's strength as the library weighs it: the sum of its groups' mean
+ * entries, from their counts. */
+static double strength(const sdb_db *db, const char *set)
+{
+	double sum = 0;
+	for (int i = 0; i < sdb_table_count(db); i++) {
+		const sdb_table_info *in = sdb_table_meta(sdb_table_at(db, i));
+		if (in->kind != SDB_KIND_PATTERN || strcmp(in->set, set))
+			continue;
+		double mean = 0;
+		for (int d = 0; d <= in->max_distance; d++)
+			mean += (double)d * (double)in->counts[d];
+		sum += mean / (double)in->states;
+	}
+	return sum;
+}
+
+/* Several sets: the heuristic takes the largest bound of them all (and of
+ * their mirrors), named "A+B"; by itself it maxes the strongest set with
+ * those within 5% of it; every value is a lower bound, the incremental form
+ * equals the fresh one, and IDA* on it finds the tables' distances. */
+Test(solve, sets_are_maxed, .timeout = 300)
+{
+	static const char *const names[] = { "pdb-3x3-b0-1,2,3,4_5,6,7,8",
+		                             "pdb-3x3-b0-1,2,4,5_3,6,7,8" };
+	const char *const sets[] = { "3x3 --partition 1,2,3,4/5,6,7,8",
+		                     "3x3 --partition 1,2,4,5/3,6,7,8" };
+	char path[512], both_name[256];
+	build_db(path, sizeof path, sets, 2);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	sdb_board goal;
+	sdb_board_goal(&goal, 3, 3, 8);
+	sdb_heuristic *a, *b, *both, *chosen;
+	cr_assert_eq(sdb_heuristic_open(&a, db, &goal, names[0]), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_heuristic_open(&b, db, &goal, names[1]), 0, "%s", sdb_errdetail());
+	snprintf(both_name, sizeof both_name, "%s+%s", names[0], names[1]);
+	cr_assert_eq(sdb_heuristic_open(&both, db, &goal, both_name), 0, "%s", sdb_errdetail());
+	cr_assert_str_eq(sdb_heuristic_name(both), both_name);
+	cr_assert_eq(sdb_heuristic_open(&chosen, db, &goal, NULL), 0, "%s", sdb_errdetail());
+	const double sa = strength(db, names[0]), sb = strength(db, names[1]);
+	const double lo = sa < sb ? sa : sb, hi = sa < sb ? sb : sa;
+	const int maxed = lo >= 0.95 * hi;
+	cr_assert_eq(strchr(sdb_heuristic_name(chosen), '+') != NULL, maxed, "%s (%.3f, %.3f)",
+	             sdb_heuristic_name(chosen), sa, sb);
+	int above = 0;
+	for (uint64_t i = 0; i < sdb_rank_count(3, 3); i++) {
+		sdb_board s;
+		sdb_unrank(&s, 3, 3, sdb_rank_class(&goal), i);
+		sdb_answer ans;
+		cr_assert_eq(sdb_answer_query(&ans, db, &s, &goal, &NO_MOVES), 0);
+		const int va = sdb_heuristic_value(a, &s), vb = sdb_heuristic_value(b, &s);
+		const int v = sdb_heuristic_value(both, &s);
+		cr_assert_eq(v, va > vb ? va : vb);
+		cr_assert_leq(v, ans.distance);
+		if (maxed)
+			cr_assert_eq(sdb_heuristic_value(chosen, &s), v);
+		above += v > va;
+	}
+	cr_assert_gt(above, 0, "the second set raises some bounds");
+	/* incremental = fresh, and IDA* finds the distance */
+	unsigned seed = 3;
+	for (int k = 0; k < 30; k++) {
+		sdb_board s;
+		tk_random_walk(&s, &goal, 5 + k, &seed);
+		sdb_hstate st;
+		sdb_heuristic_start(both, &st, &s);
+		for (int step = 0; step < 20; step++) {
+			int m = (int)(rand_r(&seed) % 4);
+			if (sdb_board_apply(&s, m))
+				continue;
+			cr_assert_eq(sdb_heuristic_move(both, &st, m), sdb_heuristic_value(both, &s));
+		}
+		sdb_answer want, got;
+		sdb_solve_stats stats;
+		cr_assert_eq(sdb_answer_query(&want, db, &s, &goal, &NO_MOVES), 0);
+		cr_assert_eq(sdb_solve(&got, &stats, both, &s, &goal, NULL), 0, "%s", sdb_errdetail());
+		cr_assert_eq(got.distance, want.distance);
+		cr_assert(tk_replay(&s, got.moves, &goal));
+	}
+	char bad[300];
+	snprintf(bad, sizeof bad, "%s+pdb-3x3-b0-nonesuch", names[0]);
+	sdb_heuristic *none;
+	cr_assert_eq(sdb_heuristic_open(&none, db, &goal, bad), SDB_ENOTFOUND);
+	cr_assert(strstr(sdb_errdetail(), "nonesuch"), "%s", sdb_errdetail());
+	sdb_heuristic_close(a);
+	sdb_heuristic_close(b);
+	sdb_heuristic_close(both);
+	sdb_heuristic_close(chosen);
 	sdb_db_close(db);
 }

@@ -76,10 +76,10 @@ int sdbi_heuristic_start_in(const sdb_heuristic *h, const sdb_frame *f, sdb_hsta
 int sdbi_heuristic_move_frame(const sdb_heuristic *h, sdb_hstate *st, int m);
 
 /* The heuristic the database answers goals like this one with (larger
- * boards): the strongest set, else Manhattan with linear conflicts and a
- * note saying why. Opened on first use and kept until the database closes;
- * thread-safe. */
+ * boards): the sets named (sets non-NULL: "A+B"), else its best sets, else
+ * Manhattan with linear conflicts and a note saying why. Opened on first use
+ * and kept until the database closes; thread-safe. */
 int sdbi_db_heuristic(const sdb_heuristic **h, const char **note, const sdb_db *db,
-                     const sdb_board *goal);
+                     const sdb_board *goal, const char *sets);
 
 #endif

@@ -45,8 +45,10 @@ int sdb_check_moves(sdb_check *c, const sdb_db *db, const sdb_board *start,
 	if (!c->solvable)
 		return sdbi_done(SDB_OK);
 	sdb_answer_opts o = { .version = SDB_ANSWER_OPTS_VERSION, .want_moves = 0 };
-	if (opts)
+	if (opts) {
 		o.limits = opts->limits;
+		o.sets = opts->sets;
+	}
 	sdb_answer a;
 	int err = sdb_answer_query(&a, db, start, goal, &o);
 	if (err)

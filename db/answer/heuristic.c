@@ -109,20 +109,30 @@ static inline int group_value(const sdb_heuristic *h, const sdb_hstate *st, int 
 	return st->md[v][g] + 2 * sdb_nibble(h->data[g], i);
 }
 
-static int sum_groups(const sdb_heuristic *h, sdb_hstate *st, int v)
+/* Each set's sum for view v of st, from its cells. */
+static void sum_groups(const sdb_heuristic *h, sdb_hstate *st, int v)
 {
 	const sdb_board *b = &st->board[v];
-	for (int c = 0; c < b->n; c++) {
-		int t = b->cell[c], g = h->group_of[t];
-		if (t && g >= 0) {
-			st->mask[v][g] |= 1ull << c;
-			st->md[v][g] += (uint8_t)cell_distance(h->w, c, h->goal_cell[t]);
+	for (int c = 0; c < b->n; c++)
+		for (int set = 0; set < h->nsets; set++) {
+			int t = b->cell[c], g = h->group_of[set][t];
+			if (t && g >= 0) {
+				st->mask[v][g] |= 1ull << c;
+				st->md[v][g] += (uint8_t)cell_distance(h->w, c, h->goal_cell[t]);
+			}
 		}
-	}
-	int sum = 0;
 	for (int g = 0; g < h->ngroups; g++)
-		sum += st->part[v][g] = (uint8_t)group_value(h, st, v, g);
-	return sum;
+		st->sum[v][h->set_of[g]] += st->part[v][g] = (uint8_t)group_value(h, st, v, g);
+}
+
+/* The largest of the sets' sums over the views. */
+static int best_sum(const sdb_heuristic *h, const sdb_hstate *st)
+{
+	int best = 0;
+	for (int v = 0; v < 1 + h->mirror; v++)
+		for (int set = 0; set < h->nsets; set++)
+			best = st->sum[v][set] > best ? st->sum[v][set] : best;
+	return best;
 }
 
 int sdb_heuristic_open_manhattan(sdb_heuristic **out, const sdb_board *goal)
@@ -171,58 +181,119 @@ static double mean_value(const sdb_table_info *in)
 	return in->states ? sum / (double)in->states : 0;
 }
 
-/* The tables of the set named `set` that serve boards like goal, or the
- * strongest such set when set is NULL: its tables in group order. Strength
- * is the sum of the groups' mean values (the heuristic's mean over the
- * states), not the number of entries: a set of zeros is the weakest. */
-static int find_set(const sdb_table **tables, int *ngroups, const sdb_db *db,
-                    const sdb_board *goal, int rep, const char *set)
+/* The tables of the set named `set` in group order if it is complete and
+ * serves goals of class rep, and its strength (the sum of its groups' mean
+ * values: the heuristic's mean over the states); -1 if not. */
+static double set_tables(const sdb_table **tables, int *ngroups, const sdb_db *db,
+                         const sdb_board *goal, int rep, const char *set)
 {
-	const char *best = NULL;
-	double best_strength = -1;
-	int best_groups = 0;
-	for (int i = 0; i < sdb_table_count(db); i++) {
-		const sdb_table_info *in = sdb_table_meta(sdb_table_at(db, i));
-		if (in->kind != SDB_KIND_PATTERN || in->goal.w != goal->w || in->goal.h != goal->h ||
-		    in->goal.blank != rep || (set && strcmp(in->set, set)) || in->group != 0 ||
-		    in->ngroups < 1 || in->ngroups > MAX_GROUPS)
+	char name[SDB_NAME_MAX + 16];
+	snprintf(name, sizeof name, "%s/g0", set);
+	const sdb_table *t0 = sdb_table_find(db, name);
+	const sdb_table_info *in = t0 ? sdb_table_meta(t0) : NULL;
+	if (!in || in->kind != SDB_KIND_PATTERN || in->goal.w != goal->w || in->goal.h != goal->h ||
+	    in->goal.blank != rep || strcmp(in->set, set) || in->ngroups < 1 ||
+	    in->ngroups > MAX_GROUPS)
+		return -1;
+	double strength = 0;
+	for (int g = 0; g < in->ngroups; g++) {
+		snprintf(name, sizeof name, "%s/g%d", set, g);
+		const sdb_table *t = sdb_table_find(db, name);
+		if (!t || sdb_table_meta(t)->ngroups != in->ngroups)
+			return -1;
+		tables[g] = t;
+		strength += mean_value(sdb_table_meta(t));
+	}
+	*ngroups = in->ngroups;
+	return strength;
+}
+
+/* The sets a heuristic takes: those named in spec ("A+B"), or the strongest
+ * complete set for goals like goal with every other within 5% of it (another
+ * partition of about the same strength prunes other nodes; a much weaker
+ * one costs its reads for little). Their tables, set after set. */
+typedef struct chosen {
+	int nsets, ngroups[SDB_MAX_SETS];
+	const char *name[SDB_MAX_SETS];
+	const sdb_table *tables[SDB_MAX_SETS][MAX_GROUPS];
+	double strength[SDB_MAX_SETS];
+} chosen;
+
+static int not_found(const sdb_db *db, const sdb_board *goal, const char *set)
+{
+	if (set)
+		return sdbi_fail(SDB_ENOTFOUND, "%s: no complete pattern-database set '%s' for "
+		                "%dx%d goals like this one", sdb_db_path(db), set, goal->w, goal->h);
+	char spec[64], dbarg[700], goalarg[80];
+	hint_partition(spec, sizeof spec, db, goal);
+	return sdbi_fail(SDB_ENOTFOUND, "%s: no pattern-database set for %dx%d goals with "
+	                "the blank in cell %d: build one with `slidedb-gen pdb %dx%d "
+	                "--partition %s%s%s`", sdb_db_path(db), goal->w, goal->h, goal->blank,
+	                goal->w, goal->h, spec, sdbi_hint_goal(goal, goalarg, sizeof goalarg),
+	                sdbi_hint_db(db, dbarg, sizeof dbarg));
+}
+
+static int find_sets(chosen *c, const sdb_db *db, const sdb_board *goal, int rep,
+                     const char *spec)
+{
+	memset(c, 0, sizeof *c);
+	int total = 0;
+	if (spec) {
+		char names[SDB_MAX_SETS * SDB_NAME_MAX + 8];
+		if (strlen(spec) >= sizeof names)
+			return sdbi_fail(SDB_EINVAL, "'%.60s...': too long for %d set names", spec,
+			                SDB_MAX_SETS);
+		snprintf(names, sizeof names, "%s", spec);
+		for (char *name = names, *next; name; name = next) {
+			if ((next = strchr(name, '+')))
+				*next++ = '\0';
+			if (c->nsets == SDB_MAX_SETS)
+				return sdbi_fail(SDB_EINVAL, "'%s': more than %d sets", spec, SDB_MAX_SETS);
+			const int i = c->nsets;
+			c->strength[i] = set_tables(c->tables[i], &c->ngroups[i], db, goal, rep, name);
+			if (c->strength[i] < 0)
+				return not_found(db, goal, name);
+			if ((total += c->ngroups[i]) > MAX_GROUPS)
+				return sdbi_fail(SDB_EINVAL, "'%s': more than %d groups in all", spec,
+				                MAX_GROUPS);
+			c->name[c->nsets++] = sdb_table_meta(c->tables[i][0])->set;
+		}
+		return SDB_OK;
+	}
+	/* every complete set once (at its first group), strongest first */
+	for (int k = 0; k < sdb_table_count(db); k++) {
+		const sdb_table_info *in = sdb_table_meta(sdb_table_at(db, k));
+		if (in->kind != SDB_KIND_PATTERN || in->group != 0)
 			continue;
-		double strength = 0;
-		int complete = 1;
-		for (int g = 0; g < in->ngroups && complete; g++) {
-			char name[SDB_NAME_MAX + 16];
-			snprintf(name, sizeof name, "%s/g%d", in->set, g);
-			const sdb_table *t = sdb_table_find(db, name);
-			complete = t && sdb_table_meta(t)->ngroups == in->ngroups;
-			if (complete) {
-				tables[g] = t;   /* overwritten by a better set below */
-				strength += mean_value(sdb_table_meta(t));
-			}
+		const sdb_table *tables[MAX_GROUPS];
+		int ngroups;
+		double strength = set_tables(tables, &ngroups, db, goal, rep, in->set);
+		if (strength < 0)
+			continue;
+		int at = c->nsets < SDB_MAX_SETS ? c->nsets : SDB_MAX_SETS - 1;
+		if (c->nsets == SDB_MAX_SETS && strength <= c->strength[at])
+			continue;
+		while (at > 0 && c->strength[at - 1] < strength) {
+			c->strength[at] = c->strength[at - 1];
+			c->ngroups[at] = c->ngroups[at - 1];
+			c->name[at] = c->name[at - 1];
+			memcpy(c->tables[at], c->tables[at - 1], sizeof c->tables[at]);
+			at--;
 		}
-		if (complete && strength > best_strength) {
-			best = in->set;
-			best_strength = strength;
-			best_groups = in->ngroups;
-		}
+		c->strength[at] = strength;
+		c->ngroups[at] = ngroups;
+		c->name[at] = in->set;
+		memcpy(c->tables[at], tables, sizeof tables);
+		c->nsets += c->nsets < SDB_MAX_SETS;
 	}
-	if (!best) {
-		if (set)
-			return sdbi_fail(SDB_ENOTFOUND, "%s: no complete pattern-database set '%s' for "
-			                "%dx%d goals like this one", sdb_db_path(db), set, goal->w, goal->h);
-		char spec[64], dbarg[700], goalarg[80];
-		hint_partition(spec, sizeof spec, db, goal);
-		return sdbi_fail(SDB_ENOTFOUND, "%s: no pattern-database set for %dx%d goals with "
-		                "the blank in cell %d: build one with `slidedb-gen pdb %dx%d "
-		                "--partition %s%s%s`", sdb_db_path(db), goal->w, goal->h, goal->blank,
-		                goal->w, goal->h, spec, sdbi_hint_goal(goal, goalarg, sizeof goalarg),
-		                sdbi_hint_db(db, dbarg, sizeof dbarg));
-	}
-	for (int g = 0; g < best_groups; g++) {
-		char name[SDB_NAME_MAX + 16];
-		snprintf(name, sizeof name, "%s/g%d", best, g);
-		tables[g] = sdb_table_find(db, name);
-	}
-	*ngroups = best_groups;
+	if (!c->nsets)
+		return not_found(db, goal, NULL);
+	int keep = 1;
+	total = c->ngroups[0];
+	while (keep < c->nsets && c->strength[keep] >= 0.95 * c->strength[0] &&
+	       total + c->ngroups[keep] <= MAX_GROUPS)
+		total += c->ngroups[keep++];
+	c->nsets = keep;
 	return SDB_OK;
 }
 
@@ -231,36 +302,42 @@ int sdb_heuristic_open(sdb_heuristic **out, const sdb_db *db, const sdb_board *g
 {
 	*out = NULL;
 	int rep = sdb_sym_representative(goal->w, goal->h, goal->blank);
-	const sdb_table *tables[MAX_GROUPS] = { NULL };
-	int ngroups = 0;
-	int err = find_set(tables, &ngroups, db, goal, rep, set);
+	chosen c;
+	int err = find_sets(&c, db, goal, rep, set);
 	if (err)
 		return err;
 	sdb_heuristic *h = calloc(1, sizeof *h);
 	if (!h)
 		return sdbi_fail(SDB_ENOMEM, "out of memory");
 	set_class(h, goal, rep);
-	snprintf(h->name, sizeof h->name, "%s", sdb_table_meta(tables[0])->set);
 	memset(h->group_of, -1, sizeof h->group_of);
-	h->ngroups = ngroups;
-	for (int g = 0; g < ngroups && !err; g++) {
-		const sdb_table_info *in = sdb_table_meta(tables[g]);
-		h->nibbles[g] = in->entry_format == SDB_ENTRY_NIBBLE_MD;
-		/* A pattern table has no self-check on the way, as a full table's
-		 * path walk is: one damaged entry would be a wrong bound and a wrong
-		 * answer. Its CRC is checked before first use (bench/RESULTS.md says
-		 * what that costs). */
-		if (!(h->data[g] = sdb_table_data(tables[g])))
-			err = SDB_ECORRUPT;
-		else if (!(err = sdb_table_verify(tables[g])))
-			err = sdb_pattern_new(&h->pattern[g], &in->goal, in->pattern, in->blank_mode);
-		if (!err && sdb_pattern_size(h->pattern[g]) != in->states)
-			err = sdbi_fail(SDB_ECORRUPT, "%s: table '%s' has %llu entries, its pattern %llu",
-			               sdb_db_path(db), in->name, (unsigned long long)in->states,
-			               (unsigned long long)sdb_pattern_size(h->pattern[g]));
-		for (int t = 1; t < goal->n && !err; t++)
-			if (in->pattern >> t & 1)
-				h->group_of[t] = (int8_t)g;
+	h->nsets = c.nsets;
+	size_t len = 0;
+	for (int i = 0; i < c.nsets && !err; i++) {
+		len += (size_t)snprintf(h->name + len, sizeof h->name - len, "%s%s", i ? "+" : "",
+		                        c.name[i]);
+		for (int k = 0; k < c.ngroups[i] && !err; k++) {
+			const int g = h->ngroups++;
+			const sdb_table_info *in = sdb_table_meta(c.tables[i][k]);
+			h->set_of[g] = (int8_t)i;
+			h->nibbles[g] = in->entry_format == SDB_ENTRY_NIBBLE_MD;
+			/* A pattern table has no self-check on the way, as a full table's
+			 * path walk is: one damaged entry would be a wrong bound and a
+			 * wrong answer. Its CRC is checked before first use
+			 * (bench/RESULTS.md says what that costs). */
+			if (!(h->data[g] = sdb_table_data(c.tables[i][k])))
+				err = SDB_ECORRUPT;
+			else if (!(err = sdb_table_verify(c.tables[i][k])))
+				err = sdb_pattern_new(&h->pattern[g], &in->goal, in->pattern, in->blank_mode);
+			if (!err && sdb_pattern_size(h->pattern[g]) != in->states)
+				err = sdbi_fail(SDB_ECORRUPT, "%s: table '%s' has %llu entries, its pattern "
+				               "%llu", sdb_db_path(db), in->name,
+				               (unsigned long long)in->states,
+				               (unsigned long long)sdb_pattern_size(h->pattern[g]));
+			for (int t = 1; t < goal->n && !err; t++)
+				if (in->pattern >> t & 1)
+					h->group_of[i][t] = (int8_t)g;
+		}
 	}
 	if (err) {
 		sdb_heuristic_close(h);
@@ -294,9 +371,10 @@ int sdbi_heuristic_start_in(const sdb_heuristic *h, const sdb_frame *f, sdb_hsta
 	to_frame(h, f, &st->board[0], &st->board[1], state);
 	if (h->manhattan)
 		return st->value = manhattan_lc(h, &st->board[0]);
-	st->sum[0] = sum_groups(h, st, 0);
-	st->sum[1] = h->mirror ? sum_groups(h, st, 1) : 0;
-	return st->value = st->sum[0] > st->sum[1] ? st->sum[0] : st->sum[1];
+	sum_groups(h, st, 0);
+	if (h->mirror)
+		sum_groups(h, st, 1);
+	return st->value = best_sum(h, st);
 }
 
 int sdb_heuristic_start(const sdb_heuristic *h, sdb_hstate *st, const sdb_board *state)
@@ -319,15 +397,17 @@ static void move_view(const sdb_heuristic *h, sdb_hstate *st, int v, int move)
 	b->cell[to] = (uint8_t)tile;
 	b->cell[from] = 0;
 	b->blank = (uint8_t)from;
-	int g = h->group_of[tile];
-	if (g < 0)
-		return;
-	st->mask[v][g] ^= 1ull << from | 1ull << to;
-	st->md[v][g] = (uint8_t)(st->md[v][g] + cell_distance(h->w, to, h->goal_cell[tile]) -
-	                         cell_distance(h->w, from, h->goal_cell[tile]));
-	int value = group_value(h, st, v, g);
-	st->sum[v] += value - st->part[v][g];
-	st->part[v][g] = (uint8_t)value;
+	for (int set = 0; set < h->nsets; set++) {
+		int g = h->group_of[set][tile];
+		if (g < 0)
+			continue;
+		st->mask[v][g] ^= 1ull << from | 1ull << to;
+		st->md[v][g] = (uint8_t)(st->md[v][g] + cell_distance(h->w, to, h->goal_cell[tile]) -
+		                         cell_distance(h->w, from, h->goal_cell[tile]));
+		int value = group_value(h, st, v, g);
+		st->sum[v][set] += value - st->part[v][g];
+		st->part[v][g] = (uint8_t)value;
+	}
 }
 
 int sdbi_heuristic_move_frame(const sdb_heuristic *h, sdb_hstate *st, int m)
@@ -339,7 +419,7 @@ int sdbi_heuristic_move_frame(const sdb_heuristic *h, sdb_hstate *st, int m)
 	move_view(h, st, 0, m);
 	if (h->mirror)
 		move_view(h, st, 1, sdb_sym_move(h->w, h->h, TRANSPOSE, m));
-	return st->value = st->sum[0] > st->sum[1] ? st->sum[0] : st->sum[1];
+	return st->value = best_sum(h, st);
 }
 
 int sdb_heuristic_move(const sdb_heuristic *h, sdb_hstate *st, int move)
@@ -360,6 +440,7 @@ typedef struct heuristic_cache {
 	int n;
 	struct cached_heuristic {
 		int w, h, rep;
+		char sets[SDB_MAX_SETS * SDB_NAME_MAX];   /* as asked; "" for the best */
 		sdb_heuristic *heur;
 		char note[1024];
 	} entry[MAX_HEURISTICS];
@@ -383,8 +464,11 @@ static heuristic_cache *cache_of(const sdb_db *db)
 }
 
 int sdbi_db_heuristic(const sdb_heuristic **out, const char **note, const sdb_db *db,
-                     const sdb_board *goal)
+                     const sdb_board *goal, const char *sets)
 {
+	if (sets && strlen(sets) >= sizeof ((struct cached_heuristic *)0)->sets)
+		return sdbi_fail(SDB_EINVAL, "'%.60s...': too long for %d set names", sets,
+		                SDB_MAX_SETS);
 	int rep = sdb_sym_representative(goal->w, goal->h, goal->blank), err = SDB_OK;
 	*out = NULL;
 	*note = NULL;
@@ -395,7 +479,7 @@ int sdbi_db_heuristic(const sdb_heuristic **out, const char **note, const sdb_db
 		err = sdbi_fail(SDB_ENOMEM, "out of memory");
 	for (int i = 0; cache && i < cache->n && !c; i++)
 		if (cache->entry[i].w == goal->w && cache->entry[i].h == goal->h &&
-		    cache->entry[i].rep == rep)
+		    cache->entry[i].rep == rep && !strcmp(cache->entry[i].sets, sets ? sets : ""))
 			c = &cache->entry[i];
 	if (cache && !c && cache->n == MAX_HEURISTICS)
 		err = sdbi_fail(SDB_ENOMEM, "more than %d classes of goals in one database handle",
@@ -403,8 +487,8 @@ int sdbi_db_heuristic(const sdb_heuristic **out, const char **note, const sdb_db
 	if (cache && !c && !err) {
 		sdb_heuristic *h = NULL;
 		char note_text[sizeof c->note] = "";
-		err = sdb_heuristic_open(&h, db, goal, NULL);
-		if (err == SDB_ENOTFOUND) {
+		err = sdb_heuristic_open(&h, db, goal, sets);
+		if (err == SDB_ENOTFOUND && !sets) {
 			snprintf(note_text, sizeof note_text, "%s", sdb_errdetail());
 			err = sdb_heuristic_open_manhattan(&h, goal);
 		}
@@ -413,6 +497,7 @@ int sdbi_db_heuristic(const sdb_heuristic **out, const char **note, const sdb_db
 			c->w = goal->w;
 			c->h = goal->h;
 			c->rep = rep;
+			snprintf(c->sets, sizeof c->sets, "%s", sets ? sets : "");
 			c->heur = h;
 			memcpy(c->note, note_text, sizeof c->note);
 		}

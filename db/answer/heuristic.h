@@ -15,12 +15,14 @@ struct sdb_heuristic {
 	uint8_t mirror_label[SDB_MAX_CELLS];
 	int manhattan;                    /* no set: Manhattan + linear conflicts */
 	uint8_t goal_cell[SDB_MAX_CELLS]; /* set's tile -> its goal cell */
-	int ngroups;
-	int8_t group_of[SDB_MAX_CELLS];   /* set's tile -> group, or -1 */
+	int nsets;                        /* sets maxed (0: Manhattan) */
+	int ngroups;                      /* the groups of every set, set after set */
+	int8_t group_of[SDB_MAX_SETS][SDB_MAX_CELLS];   /* set -> tile -> group, or -1 */
+	int8_t set_of[SDB_MAX_GROUPS];    /* group -> its set */
 	sdb_pattern *pattern[SDB_MAX_GROUPS];
 	const uint8_t *data[SDB_MAX_GROUPS];
 	int nibbles[SDB_MAX_GROUPS];      /* SDB_ENTRY_NIBBLE_MD, else one byte per entry */
-	char name[SDB_NAME_MAX];
+	char name[SDB_MAX_SETS * SDB_NAME_MAX];   /* the sets' names joined by '+' */
 };
 
 #endif

@@ -170,7 +170,7 @@ static int answer_by_search(sdb_answer *a, const sdb_db *db, const sdb_board *st
 {
 	const sdb_heuristic *h;
 	const char *note;
-	int err = sdbi_db_heuristic(&h, &note, db, goal);
+	int err = sdbi_db_heuristic(&h, &note, db, goal, opts ? opts->sets : NULL);
 	if (err)
 		return err;
 	sdb_solve_stats stats;
@@ -287,7 +287,7 @@ const char *sdb_search_note(const sdb_db *db, const sdb_board *goal)
 {
 	const sdb_heuristic *h;
 	const char *note = NULL;
-	if (!answered_by_table(db, goal) && sdbi_db_heuristic(&h, &note, db, goal))
+	if (!answered_by_table(db, goal) && sdbi_db_heuristic(&h, &note, db, goal, NULL))
 		note = NULL;
 	sdbi_done(SDB_OK);
 	return note;
@@ -354,8 +354,10 @@ int sdb_answer_paths(sdb_answer *a, const sdb_db *db, const sdb_board *start,
 	sdb_answer_opts o = { .version = SDB_ANSWER_OPTS_VERSION, .want_moves = 1 };
 	if (sdbi_answer_opts_check(opts))
 		return sdbi_done(SDB_EINVAL);
-	if (opts)
+	if (opts) {
 		o.limits = opts->limits;
+		o.sets = opts->sets;
+	}
 	int err = answer(a, db, start, goal, &o, limit ? &en : NULL);
 	return sdbi_done(err);
 }

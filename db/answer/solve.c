@@ -49,17 +49,18 @@ typedef struct view {
 	uint64_t mask[SDB_MAX_GROUPS];     /* cells of each group's tiles */
 	uint8_t md[SDB_MAX_GROUPS];        /* their Manhattan sum */
 	uint8_t part[SDB_MAX_GROUPS];      /* the group's entry */
-	int sum;
+	int sum[SDB_MAX_SETS];             /* each set's bound */
 } view;
 
 /* The search's fixed facts, shared by its threads. */
 typedef struct engine {
 	const sdb_heuristic *h;
-	int n, views;
+	int n, views, nsets;
 	int manhattan;
 	int8_t nbr[SDB_MAX_CELLS][4];       /* blank's cell -> its cell after move m, or -1 */
-	int8_t group[2][SDB_MAX_CELLS];     /* view -> tile -> group, or -1 */
-	uint8_t dist[2][SDB_MAX_CELLS][SDB_MAX_CELLS];   /* view -> tile -> cell -> to its goal */
+	int8_t group[SDB_MAX_SETS][SDB_MAX_CELLS];   /* set -> tile -> group, or -1 (either
+	                                                view: the mirror relabels tiles) */
+	uint8_t dist[SDB_MAX_CELLS][SDB_MAX_CELLS];  /* tile -> cell -> to its goal */
 	uint8_t tcell[SDB_MAX_CELLS];       /* cell -> transposed cell */
 	uint8_t mlabel[SDB_MAX_CELLS];      /* tile -> mirrored tile */
 	uint8_t goal[SDB_MAX_CELLS];
@@ -154,6 +155,7 @@ static int engine_init(engine *e, const sdb_heuristic *h, const sdb_frame *frame
 	e->n = h->n;
 	e->manhattan = h->manhattan;
 	e->views = h->manhattan ? 1 : 1 + h->mirror;
+	e->nsets = h->nsets;
 	const int w = h->w;
 	for (int c = 0; c < h->n; c++) {
 		const int x = c % w, y = c / w;
@@ -166,12 +168,11 @@ static int engine_init(engine *e, const sdb_heuristic *h, const sdb_frame *frame
 	memset(e->group, -1, sizeof e->group);
 	for (int t = 1; t < h->n; t++) {
 		e->mlabel[t] = h->mirror_label[t];
-		e->group[0][t] = h->group_of[t];
-		e->group[1][t] = h->group_of[t];   /* view 1 holds mirrored labels */
+		for (int set = 0; set < h->nsets; set++)
+			e->group[set][t] = h->group_of[set][t];
 		for (int c = 0; c < h->n; c++) {
 			const int g = h->goal_cell[t];
-			e->dist[0][t][c] = e->dist[1][t][c] =
-				(uint8_t)(abs(c % w - g % w) + abs(c / w - g / w));
+			e->dist[t][c] = (uint8_t)(abs(c % w - g % w) + abs(c / w - g / w));
 		}
 	}
 	memcpy(e->goal, goal_in_frame->cell, goal_in_frame->n);
@@ -183,22 +184,33 @@ static int engine_init(engine *e, const sdb_heuristic *h, const sdb_frame *frame
 }
 
 /* A view's sums from its cells. */
-static void view_start(const engine *e, view *v, int vi, int blank)
+static void view_start(const engine *e, view *v, int blank)
 {
 	memset(v->mask, 0, sizeof v->mask);
 	memset(v->md, 0, sizeof v->md);
-	for (int c = 0; c < e->n; c++) {
-		const int t = v->cell[c], g = t ? e->group[vi][t] : -1;
-		if (g >= 0) {
-			v->mask[g] |= 1ull << c;
-			v->md[g] = (uint8_t)(v->md[g] + e->dist[vi][t][c]);
+	memset(v->sum, 0, sizeof v->sum);
+	for (int c = 0; c < e->n; c++)
+		for (int set = 0; set < e->nsets; set++) {
+			const int t = v->cell[c], g = t ? e->group[set][t] : -1;
+			if (g >= 0) {
+				v->mask[g] |= 1ull << c;
+				v->md[g] = (uint8_t)(v->md[g] + e->dist[t][c]);
+			}
 		}
-	}
-	v->sum = 0;
 	for (int g = 0; g < e->h->ngroups; g++) {
 		uint64_t i = sdbi_pattern_rank_cells(e->h->pattern[g], v->cell, v->mask[g], blank);
-		v->sum += v->part[g] = (uint8_t)entry(e, g, i, v->md[g]);
+		v->sum[e->h->set_of[g]] += v->part[g] = (uint8_t)entry(e, g, i, v->md[g]);
 	}
+}
+
+/* The largest bound of a state's views and sets. */
+static inline int best_of(const engine *e, const view *v)
+{
+	int best = 0;
+	for (int vi = 0; vi < e->views; vi++)
+		for (int set = 0; set < e->nsets; set++)
+			best = v[vi].sum[set] > best ? v[vi].sum[set] : best;
+	return best;
 }
 
 static int worker_start(worker *w, shared *s, const sdb_frame *frame, const sdb_board *start)
@@ -217,63 +229,65 @@ static int worker_start(worker *w, shared *s, const sdb_frame *frame, const sdb_
 		return sdbi_heuristic_start_in(e->h, frame, &w->hs[0], start);
 	}
 	memcpy(w->v[0].cell, plain.cell, plain.n);
-	view_start(e, &w->v[0], 0, w->blank);
+	view_start(e, &w->v[0], w->blank);
 	if (e->views == 2) {
 		for (int c = 0; c < e->n; c++)
 			w->v[1].cell[e->tcell[c]] = e->mlabel[plain.cell[c]];
-		view_start(e, &w->v[1], 1, e->tcell[w->blank]);
+		view_start(e, &w->v[1], e->tcell[w->blank]);
 	}
-	return w->v[0].sum > w->v[1].sum ? w->v[0].sum : w->v[1].sum;
+	return best_of(e, w->v);
 }
 
-/* What a move changed in one view, to change it back. */
+/* What a move changed in the views, to change it back. */
 typedef struct undo {
-	int8_t g[2];
-	uint8_t md[2], part[2];
-	int sum[2];
+	uint8_t md[2][SDB_MAX_SETS], part[2][SDB_MAX_SETS];
+	int sum[2][SDB_MAX_SETS];
 } undo;
 
-/* Tile t slides from cell a into the blank's cell b of view vi; i is the
- * group's new index (child_index). */
-static inline void view_move(const engine *e, view *v, int vi, int t, int a, int b, uint64_t i,
-                             undo *u)
+/* Tile t slides from cell a into the blank's cell b of view vi; i[set] is
+ * the new index of the tile's group in each set (child_index). */
+static inline void view_move(const engine *e, view *v, int vi, int t, int a, int b,
+                             const uint64_t *i, undo *u)
 {
 	v->cell[b] = (uint8_t)t;
 	v->cell[a] = 0;
-	const int g = e->group[vi][t];
-	u->g[vi] = (int8_t)g;
-	u->sum[vi] = v->sum;
-	if (g < 0)
-		return;
-	u->md[vi] = v->md[g];
-	u->part[vi] = v->part[g];
-	v->mask[g] ^= 1ull << a | 1ull << b;
-	v->md[g] = (uint8_t)(v->md[g] + e->dist[vi][t][b] - e->dist[vi][t][a]);
-	const int value = entry(e, g, i, v->md[g]);
-	v->sum += value - v->part[g];
-	v->part[g] = (uint8_t)value;
+	for (int set = 0; set < e->nsets; set++) {
+		const int g = e->group[set][t];
+		u->sum[vi][set] = v->sum[set];
+		if (g < 0)
+			continue;
+		u->md[vi][set] = v->md[g];
+		u->part[vi][set] = v->part[g];
+		v->mask[g] ^= 1ull << a | 1ull << b;
+		v->md[g] = (uint8_t)(v->md[g] + e->dist[t][b] - e->dist[t][a]);
+		const int value = entry(e, g, i[set], v->md[g]);
+		v->sum[set] += value - v->part[g];
+		v->part[g] = (uint8_t)value;
+	}
 }
 
-static inline void view_unmove(view *v, int vi, int t, int a, int b, const undo *u)
+static inline void view_unmove(const engine *e, view *v, int vi, int t, int a, int b,
+                               const undo *u)
 {
 	v->cell[a] = (uint8_t)t;
 	v->cell[b] = 0;
-	const int g = u->g[vi];
-	v->sum = u->sum[vi];
-	if (g < 0)
-		return;
-	v->mask[g] ^= 1ull << a | 1ull << b;
-	v->md[g] = u->md[vi];
-	v->part[g] = u->part[vi];
+	for (int set = 0; set < e->nsets; set++) {
+		const int g = e->group[set][t];
+		v->sum[set] = u->sum[vi][set];
+		if (g < 0)
+			continue;
+		v->mask[g] ^= 1ull << a | 1ull << b;
+		v->md[g] = u->md[vi][set];
+		v->part[g] = u->part[vi][set];
+	}
 }
 
-/* The index of the moved tile's group in view vi after the tile slides
- * from cell a into the blank's cell b (the cells put back after ranking),
- * its table line prefetched: every child's are fetched before the first
- * child is read, so that their cache misses overlap. */
-static inline uint64_t child_index(const engine *e, view *v, int vi, int t, int a, int b)
+/* The index of the moved tile's group in a view after the tile slides from
+ * cell a into the blank's cell b (the cells put back after ranking), its
+ * table line prefetched: the children's entries are fetched before the
+ * first child is read, so that their cache misses overlap. */
+static inline uint64_t child_index(const engine *e, view *v, int g, int t, int a, int b)
 {
-	const int g = e->group[vi][t];
 	if (g < 0)
 		return 0;
 	v->cell[b] = (uint8_t)t;
@@ -286,18 +300,25 @@ static inline uint64_t child_index(const engine *e, view *v, int vi, int t, int 
 	return i;
 }
 
-/* A child's indices in the two views, fetched ahead. */
+/* A child's indices in every view and set, fetched ahead. */
 typedef struct child {
-	uint64_t i[2];
+	uint64_t i[2][SDB_MAX_SETS];
 } child;
 
-static inline void prefetch_child(worker *w, int to, child *c)
+/* The indices of view vi's sets from set `first` on. */
+static inline void child_view(worker *w, int vi, int first, int to, child *c)
 {
 	const engine *e = w->e;
 	const int b = w->blank, t = w->v[0].cell[to];
-	c->i[0] = child_index(e, &w->v[0], 0, t, to, b);
-	if (e->views == 2)
-		c->i[1] = child_index(e, &w->v[1], 1, e->mlabel[t], e->tcell[to], e->tcell[b]);
+	const int tl = vi ? e->mlabel[t] : t, a = vi ? e->tcell[to] : to, bb = vi ? e->tcell[b] : b;
+	for (int set = first; set < e->nsets; set++)
+		c->i[vi][set] = child_index(e, &w->v[vi], e->group[set][tl], tl, a, bb);
+}
+
+static inline void prefetch_child(worker *w, int to, child *c)
+{
+	for (int vi = 0; vi < w->e->views; vi++)
+		child_view(w, vi, 0, to, c);
 }
 
 /* Move the blank (frame move m to cell to); the new h. */
@@ -311,19 +332,16 @@ static inline int apply(worker *w, int g, int m, int to, const child *c, undo *u
 	}
 	const int b = w->blank, t = w->v[0].cell[to];
 	view_move(e, &w->v[0], 0, t, to, b, c->i[0], u);
-	int h = w->v[0].sum;
-	if (e->views == 2) {
+	if (e->views == 2)
 		view_move(e, &w->v[1], 1, e->mlabel[t], e->tcell[to], e->tcell[b], c->i[1], u);
-		h = h > w->v[1].sum ? h : w->v[1].sum;
-	}
 	w->blank = to;
-	return h;
+	return best_of(e, w->v);
 }
 
 /* apply() for a move whose child was not prefetched. */
 static inline int apply_now(worker *w, int g, int m, int to, undo *u)
 {
-	child c = { { 0, 0 } };
+	child c;
 	if (!w->e->manhattan)
 		prefetch_child(w, to, &c);
 	return apply(w, g, m, to, &c, u);
@@ -337,9 +355,9 @@ static inline void unapply(worker *w, int from, const undo *u)
 	if (e->manhattan)
 		return;
 	const int t = w->v[0].cell[from];
-	view_unmove(&w->v[0], 0, t, to, from, u);
+	view_unmove(e, &w->v[0], 0, t, to, from, u);
 	if (e->views == 2)
-		view_unmove(&w->v[1], 1, e->mlabel[t], e->tcell[to], e->tcell[from], u);
+		view_unmove(e, &w->v[1], 1, e->mlabel[t], e->tcell[to], e->tcell[from], u);
 }
 
 /* Every CHECK_EVERY nodes: the clock, and (calling thread only) the
@@ -414,22 +432,23 @@ static int dfs(worker *w, int g, int prev, unsigned hist)
 				to[k] = -1;
 		}
 		if (to[k] >= 0 && !e->manhattan)
-			c[k].i[0] = child_index(e, &w->v[0], 0, w->v[0].cell[to[k]], to[k], b);
+			c[k].i[0][0] = child_index(e, &w->v[0], e->group[0][w->v[0].cell[to[k]]],
+			                           w->v[0].cell[to[k]], to[k], b);
 	}
-	/* The mirror's entries are read only for children the plain board's
-	 * sum does not already cut: every child's plain entry is fetched, then
-	 * the survivors' mirrored ones. (A cut by the plain sum alone offers the
-	 * next bound a lower f; with every tile in a group both sums have the
-	 * distance's parity, so it is still the next bound.) */
-	if (e->views == 2) {
+	/* The other views' and sets' entries are read only for children the
+	 * plain board's first set does not already cut: every child's first
+	 * entry is fetched, then the survivors' others. (A cut by one bound
+	 * offers the next iteration a lower f; with every tile in a group each
+	 * bound has the distance's parity, so it is still the next bound.) */
+	if (!e->manhattan && (e->views > 1 || e->nsets > 1)) {
 		const view *v = &w->v[0];
 		for (int k = 0; k < 4; k++) {
 			if (to[k] < 0)
 				continue;
 			const int t = v->cell[to[k]], gr = e->group[0][t];
-			int h0 = v->sum;
+			int h0 = v->sum[0];
 			if (gr >= 0)
-				h0 += entry(e, gr, c[k].i[0], v->md[gr] + e->dist[0][t][b] - e->dist[0][t][to[k]]) -
+				h0 += entry(e, gr, c[k].i[0][0], v->md[gr] + e->dist[t][b] - e->dist[t][to[k]]) -
 				      v->part[gr];
 			if (g + 1 + h0 > w->bound) {
 				if (g + 1 + h0 < w->next_bound)
@@ -437,14 +456,16 @@ static int dfs(worker *w, int g, int prev, unsigned hist)
 				to[k] = -1;
 				continue;
 			}
-			c[k].i[1] = child_index(e, &w->v[1], 1, e->mlabel[t], e->tcell[to[k]], e->tcell[b]);
+			child_view(w, 0, 1, to[k], &c[k]);
+			if (e->views == 2)
+				child_view(w, 1, 0, to[k], &c[k]);
 		}
 	}
 	for (int k = 0; k < 4; k++) {
 		if (to[k] < 0)
 			continue;
 		const int m = e->order[k];
-		undo u = { { -1, -1 }, { 0, 0 }, { 0, 0 }, { 0, 0 } };
+		undo u;
 		const int f = g + 1 + apply(w, g, m, to[k], &c[k], &u);
 		if (f > w->bound) {
 			if (f < w->next_bound)
@@ -535,7 +556,7 @@ static int collect(worker *w, frontier *f, int g, int prev, unsigned hist)
 		const unsigned code = (hist << 2 | (unsigned)m) & 0xfff;
 		if (g >= 5 && (e->forbidden[code >> 3] >> (code & 7) & 1))
 			continue;
-		undo u = { { -1, -1 }, { 0, 0 }, { 0, 0 }, { 0, 0 } };
+		undo u;
 		const int fv = g + 1 + apply_now(w, g, m, to, &u);
 		int err = 0;
 		if (fv > w->bound) {

@@ -138,8 +138,11 @@ SDB_API const char *sdb_errdetail(void);
 /** Longest move sequence any answer can hold: more than any 5x5 optimal
  * solution needs (the 24-puzzle's diameter is at most 208). */
 #define SDB_MAX_MOVES 255
-/** Most groups in one pattern-database set (8x8 in groups of 4 tiles). */
+/** Most groups in one pattern-database set (8x8 in groups of 4 tiles), and
+ * in all the sets one heuristic takes the maximum of. */
 #define SDB_MAX_GROUPS 16
+/** Most pattern-database sets one heuristic takes the maximum of. */
+#define SDB_MAX_SETS 4
 
 /** @brief A board: W columns, H rows, W*H cells row-major.
  *
@@ -652,10 +655,14 @@ typedef struct sdb_answer_opts {
 	                                 table walks the states on optimal paths,
 	                                 layer by layer; a search visits every
 	                                 optimal sequence, within its limits */
+	const char *sets;           /**< the pattern-database sets a search takes
+	                                 ("A", or "A+B": the largest bound), or
+	                                 NULL for the database's best (see
+	                                 sdb_heuristic_open()) */
 } sdb_answer_opts;
 #define SDB_ANSWER_OPTS_VERSION 2   /* 2: limits.threads */
 /** Nothing wanted but the distance and the best move, no limits. */
-#define SDB_ANSWER_OPTS_INIT { SDB_ANSWER_OPTS_VERSION, 0, { 0, 0, NULL, NULL, 0 }, 0, 0 }
+#define SDB_ANSWER_OPTS_INIT { SDB_ANSWER_OPTS_VERSION, 0, { 0, 0, NULL, NULL, 0 }, 0, 0, NULL }
 
 /** @brief What a searched answer for goals like @p goal would say of its
  * heuristic, before any search: NULL when such goals are answered from a
@@ -905,8 +912,10 @@ SDB_API int sdb_random_walk(sdb_board *out, const sdb_board *goal, int steps, sd
  * any state to a goal: the sum over its groups of one table read each. On
  * square boards whose set has the blank on the main diagonal, the state
  * mirrored about that diagonal gives a second bound, and the heuristic is the
- * larger of the two (Korf and Felner). A set built for one goal serves every
- * goal with the blank in a cell of the same symmetry class. */
+ * larger of the two (Korf and Felner). Several sets (other partitions of the
+ * tiles) give several bounds, and the heuristic is the largest of them all.
+ * A set built for one goal serves every goal with the blank in a cell of the
+ * same symmetry class. */
 /**@{*/
 typedef struct sdb_heuristic sdb_heuristic;
 
@@ -918,9 +927,14 @@ typedef struct sdb_heuristic sdb_heuristic;
  * sdb_answer_query() opens each set once per database handle.
  * @param[out] h    the heuristic, closed with sdb_heuristic_close(); it reads
  *                  the tables of @p db, which must stay open
- * @param[in] set   a set's name, or NULL for the strongest complete set that
- *                  serves @p goal: the largest sum of its groups' mean values
- *                  (from the stored counts), so a set of zeros is the weakest
+ * @param[in] set   a set's name, several joined by '+' (the maximum of their
+ *                  bounds), or NULL for the database's best for @p goal: the
+ *                  strongest complete set that serves it (the largest sum of
+ *                  its groups' mean values, from the stored counts, so a set of
+ *                  zeros is the weakest), with every other complete set whose
+ *                  strength is within 5% of it (another partition of about
+ *                  the same strength prunes other nodes; a much weaker one
+ *                  costs its reads for little)
  * @return 0, #SDB_ENOTFOUND (no such set; sdb_errdetail() names the
  * `slidedb-gen pdb` command), #SDB_ECORRUPT (a table of the set is missing or
  * damaged), #SDB_ENOMEM. */
@@ -950,7 +964,7 @@ typedef struct sdb_hstate {
 	uint8_t part[2][SDB_MAX_GROUPS];    /* value of each group */
 	uint8_t md[2][SDB_MAX_GROUPS];      /* Manhattan distance of each group's tiles */
 	uint64_t mask[2][SDB_MAX_GROUPS];   /* cells of each group's tiles */
-	int sum[2];
+	int sum[2][SDB_MAX_SETS];           /* each set's bound */
 	int value;
 } sdb_hstate;
 

@@ -82,7 +82,8 @@ struct sdb_pattern {
 	uint32_t kfact;
 	uint32_t ncomb, nblocks;
 	uint64_t *comb_mask;             /* comb -> occupied cells */
-	uint32_t *comb_block;            /* comb -> its first block */
+	uint32_t *comb_block;            /* comb -> its first block, | SDBI_SPLIT when its
+	                                    free cells make several regions */
 	uint32_t *region_row;            /* comb -> its row of region_rows (0: one region) */
 	uint8_t *region_rows;            /* row * n + cell -> region, 0xff if occupied */
 	uint32_t nrows;
@@ -98,13 +99,17 @@ struct sdb_pattern {
 extern uint64_t sdbi_binom[SDB_MAX_CELLS + 1][SDB_MAX_PATTERN + 2];
 extern uint8_t sdbi_popcount8[256];
 
+#define SDBI_SPLIT 0x80000000u
+
 /* The block of a set of occupied cells (its colex rank comb) with the blank
- * in cell blank. */
+ * in cell blank: one read unless the set splits the free cells. */
 static inline uint64_t sdbi_pattern_block(const sdb_pattern *p, uint32_t comb, int blank)
 {
-	return p->mode == SDB_BLANK_REGION
-	       ? p->comb_block[comb] + p->region_rows[(size_t)p->region_row[comb] * p->n + blank]
-	       : comb;
+	if (p->mode != SDB_BLANK_REGION)
+		return comb;
+	const uint32_t b = p->comb_block[comb];
+	return (b & ~SDBI_SPLIT) +
+	       (b & SDBI_SPLIT ? p->region_rows[(size_t)p->region_row[comb] * p->n + blank] : 0u);
 }
 
 /* Index of the group's tiles on the cells of mask (cell[] says which tile
