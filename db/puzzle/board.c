@@ -419,16 +419,24 @@ int sdb_move_tile(const sdb_board *b, int move)
 
 int sdbi_board_parity(const sdb_board *b)
 {
-	/* Inversions: for each tile, the tiles already seen that are larger. */
-	uint64_t seen = 0;
+	/* Inversions: for each tile, the tiles already seen that are larger
+	 * (16-bit counts up to 4x4: on every query's path). */
 	unsigned inversions = 0;
-	for (int i = 0; i < b->n; i++) {
-		int v = b->cell[i];
-		if (!v)
-			continue;
-		inversions += sdbi_popcount64(seen >> v);
-		seen |= 1ull << v;
+	if (b->n <= 16) {
+		unsigned seen = 0;
+		for (int i = 0; i < b->n; i++)
+			if (b->cell[i]) {
+				inversions += sdbi_popcount16(seen >> b->cell[i]);
+				seen |= 1u << b->cell[i];
+			}
+		return (int)(inversions & 1);
 	}
+	uint64_t seen = 0;
+	for (int i = 0; i < b->n; i++)
+		if (b->cell[i]) {
+			inversions += sdbi_popcount64(seen >> b->cell[i]);
+			seen |= 1ull << b->cell[i];
+		}
 	return (int)(inversions & 1);
 }
 

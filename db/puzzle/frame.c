@@ -15,7 +15,9 @@ int sdb_frame_init(sdb_frame *f, const sdb_board *goal, int rep)
 	if (s == nsym)
 		return sdbi_fail(SDB_EINVAL, "no symmetry of %dx%d moves cell %d onto cell %d", w, h,
 		                goal->blank, rep);
-	memset(f, 0, sizeof *f);
+	/* the fields, not a memset of the 64-cell maps: this is on every
+	 * query's path, and only the board's n labels are ever read */
+	f->label[0] = f->unlabel[0] = 0;
 	f->w = (uint8_t)w;
 	f->h = (uint8_t)h;
 	f->sym = (uint8_t)s;
@@ -37,11 +39,9 @@ int sdb_frame_init(sdb_frame *f, const sdb_board *goal, int rep)
 
 void sdb_frame_board(const sdb_frame *f, sdb_board *out, const sdb_board *in)
 {
-	sdb_board s;
-	sdb_sym_board(&s, in, f->sym);
-	*out = s;
-	for (int c = 0; c < s.n; c++)
-		out->cell[c] = f->label[s.cell[c]];
+	sdb_sym_board(out, in, f->sym);
+	for (int c = 0; c < out->n; c++)
+		out->cell[c] = f->label[out->cell[c]];
 }
 
 void sdb_frame_unboard(const sdb_frame *f, sdb_board *out, const sdb_board *in)

@@ -75,11 +75,18 @@ int sdb_sym_move(int w, int h, int s, int move)
 void sdb_sym_board(sdb_board *out, const sdb_board *in, int s)
 {
 	const uint8_t *map = cell_map[in->w][in->h][s];
-	sdb_board b = *in;
+	if (out == in) {   /* in place: through a copy */
+		sdb_board b = *in;
+		sdb_sym_board(out, &b, s);
+		return;
+	}
+	/* the cells only (a board is 68 bytes, a 3x3 uses 13 of them) */
+	out->w = in->w;
+	out->h = in->h;
+	out->n = in->n;
 	for (int c = 0; c < in->n; c++)
-		b.cell[map[c]] = in->cell[c];
-	b.blank = map[in->blank];
-	*out = b;
+		out->cell[map[c]] = in->cell[c];
+	out->blank = map[in->blank];
 }
 
 int sdb_sym_representative(int w, int h, int cell)
