@@ -1,7 +1,9 @@
 /* The library's promise that one read-only database handle may answer on
  * several threads at once: full-table answers (with counts of solutions and
  * every best move), searches whose heuristic is opened on first use and
- * shared, table reads, and one sampler drawing for all, at the same time.
+ * shared, table reads, and one sampler drawing for all, at the same time;
+ * then one search split over three threads (every iteration split), whose
+ * answer must be the single thread's.
  * A plain program (Criterion's runner does not start under ThreadSanitizer):
  * scripts/test.sh runs it under ThreadSanitizer, ctest under ASan.
  *   test_threads SLIDEDB_GEN SCRATCH_DIR */
@@ -112,12 +114,36 @@ int main(int argc, char **argv)
 		answers += w[i].answers;
 		failures += w[i].failures;
 	}
+	/* one search on several threads: the same moves as one thread's */
+	setenv("SLIDEDB_SPLIT_NODES", "0", 1);
+	sdb_board g4;
+	sdb_board_goal(&g4, 4, 4, 15);
+	sdb_heuristic *h;
+	if (sdb_heuristic_open(&h, db, &g4, NULL)) {
+		fprintf(stderr, "test_threads: %s\n", sdb_errdetail());
+		return 1;
+	}
+	unsigned seed = 5;
+	int split = 0;
+	for (int k = 0; k < 12; k++) {
+		sdb_board s = g4;
+		for (int m = 0; m < 30 + 2 * k; m++)
+			sdb_board_apply(&s, rand_r(&seed) % 4);
+		sdb_answer one, three;
+		sdb_solve_stats st;
+		const sdb_solve_limits lim = { .threads = 3 };
+		if (sdb_solve(&one, &st, h, &s, &g4, NULL) || sdb_solve(&three, &st, h, &s, &g4, &lim) ||
+		    strcmp(one.moves, three.moves) || !replays(&s, three.moves, &g4))
+			failures++;
+		split++;
+	}
+	sdb_heuristic_close(h);
 	sdb_sampler_close(sampler);
 	sdb_db_close(db);
 	snprintf(cmd, sizeof cmd, "rm -f '%s' '%s-lock'", path, path);
 	if (system(cmd) != 0)
 		return 1;
-	printf("test_threads: %d answers on %d threads sharing one handle, %d wrong or failed\n",
-	       answers, THREADS, failures);
+	printf("test_threads: %d answers on %d threads sharing one handle, %d searches split over 3 "
+	       "threads, %d wrong or failed\n", answers, THREADS, split, failures);
 	return failures ? 1 : 0;
 }

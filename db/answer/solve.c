@@ -575,6 +575,7 @@ static int collect(worker *w, frontier *f, int g, int prev, unsigned hist)
 
 typedef struct thread_arg {
 	worker w;
+	int started;   /* a thread of its own was started for it */
 	int result;
 } thread_arg;
 
@@ -665,20 +666,20 @@ static int parallel_iteration(worker *w, int threads, frontier *f)
 		free(tid);
 		return sdbi_fail(SDB_ENOMEM, "out of memory");
 	}
-	int started = 1;
 	for (int i = 0; i < threads; i++) {
 		ta[i].w = *w;   /* the root state, the bound */
 		ta[i].w.nodes = ta[i].w.pending = 0;
 		ta[i].w.next_bound = INT_MAX;
 		ta[i].w.main_thread = i == 0;
 	}
+	/* a thread that cannot be started leaves its share to the others */
 	for (int i = 1; i < threads; i++)
-		started += pthread_create(&tid[i], NULL, run_subtrees, &ta[i]) == 0;
+		ta[i].started = pthread_create(&tid[i], NULL, run_subtrees, &ta[i]) == 0;
 	run_subtrees(&ta[0]);
 	int result = 0, next = w->next_bound;
 	uint64_t nodes = 0;
 	for (int i = 0; i < threads; i++) {
-		if (i > 0 && i < started)
+		if (ta[i].started)
 			pthread_join(tid[i], NULL);
 		nodes += ta[i].w.nodes;
 		next = ta[i].w.next_bound < next ? ta[i].w.next_bound : next;

@@ -364,11 +364,12 @@ uint64_t sdb_pattern_rank(const sdb_pattern *p, const sdb_board *b)
 	return block_index(p, colex_rank(mask), b->blank) * p->kfact + perm_rank(p, seq);
 }
 
-/* The builds' hot loop: a clone for CPUs with POPCNT, picked at load time
- * (64-bit masks made the portable bit count a tenth of a build). Static:
- * the library exports plain symbols only. */
-__attribute__((target_clones("popcnt", "default")))
-static int neighbors(const sdb_pattern *p, uint64_t index, uint64_t *out)
+/* The builds' hot loop, compiled twice: for CPUs with POPCNT and without
+ * (64-bit masks made the portable bit count a tenth of a build), picked at
+ * the first call. (Not target_clones: its IFUNC resolver runs while the
+ * library is relocated, before a sanitizer's runtime, and crashed there.) */
+static inline __attribute__((always_inline))
+int neighbors(const sdb_pattern *p, uint64_t index, uint64_t *out)
 {
 	uint32_t block = (uint32_t)(index / p->kfact);
 	uint32_t perm = (uint32_t)(index - (uint64_t)block * p->kfact);
@@ -411,12 +412,27 @@ static int neighbors(const sdb_pattern *p, uint64_t index, uint64_t *out)
 	return count;
 }
 
+__attribute__((target("popcnt")))
+static int neighbors_popcnt(const sdb_pattern *p, uint64_t index, uint64_t *out)
+{
+	return neighbors(p, index, out);
+}
+
+static int neighbors_plain(const sdb_pattern *p, uint64_t index, uint64_t *out)
+{
+	return neighbors(p, index, out);
+}
+
 int sdb_pattern_neighbors(const sdb_pattern *p, uint64_t index, uint64_t *out)
 {
+	static int popcnt = -1;   /* (a benign race: every thread finds the same) */
 	if (p->mode != SDB_BLANK_REGION || index >= sdb_pattern_size(p))
 		return sdbi_fail(SDB_EINVAL, "pattern index %llu out of range",
 		                (unsigned long long)index);
-	return neighbors(p, index, out);
+	if (__atomic_load_n(&popcnt, __ATOMIC_RELAXED) < 0)
+		__atomic_store_n(&popcnt, __builtin_cpu_supports("popcnt") ? 1 : 0, __ATOMIC_RELAXED);
+	return __atomic_load_n(&popcnt, __ATOMIC_RELAXED) ? neighbors_popcnt(p, index, out)
+	                                                   : neighbors_plain(p, index, out);
 }
 
 uint64_t sdb_pattern_min_index(const sdb_pattern *p, uint64_t index)
