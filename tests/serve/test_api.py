@@ -1463,3 +1463,32 @@ def test_sigint_exits_0(env):
     assert s.stop(signal.SIGINT) == 0, s.output()
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", s.port), timeout=2).close()
+
+
+# --- The 24-puzzle (issue #21)
+
+def test_twenty_four_puzzle(env):
+    """5x5 boards over HTTP: solve (the moves replayed, the answer slidedb-lookup
+    gives), a random walk, best moves, and the catalog's size; the page's sizes
+    come from there."""
+    db = os.path.join(env.folder, "twentyfour.lmdb")
+    subprocess.run([GEN, "pdb", "5x5", "--partition", "2x2", "--db", db, "-q"], check=True,
+                   timeout=300)
+    with server(db, folder=env.folder) as s:
+        start = "2 3 4 5 10 1 7 8 9 0 6 11 12 14 15 16 17 13 18 19 21 22 23 24 20"
+        status, _, body = s.get(query("/v1/solve", {"start": start, "all_best": 1}))
+        assert status == 200, body
+        a = json.loads(body)
+        assert a["size"] == "5x5" and a["distance"] == len(a["moves"]) == 13, a
+        boards, _ = replay([int(t) for t in start.split()], 5, 5, a["moves"])
+        assert boards[-1] == tuple(range(1, 25)) + (0,)
+        rc, want = lookup(db, "--json", "--all-best", start)
+        assert rc == 0 and json.loads(want) == a
+        status, _, body = s.get(query("/v1/random", {"size": "5x5", "walk": 16, "seed": 9,
+                                                     "count": 3}))
+        assert status == 200, body
+        for r in json.loads(body):
+            b, _ = replay([int(t) for t in r["start"].split()], 5, 5, r["moves"])
+            assert b[-1] == tuple(range(1, 25)) + (0,) and r["distance"] <= 16
+        tables = json.loads(s.get("/v1/tables")[2])
+        assert {t["size"] for t in tables["tables"]} == {"5x5"}
