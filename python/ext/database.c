@@ -505,7 +505,9 @@ static PyObject *db_heuristic(ext_database *self, PyObject *args, PyObject *kw)
 		/* the set's own size, and the goal it is numbered by */
 		const sdb_table *t = NULL;
 		uint64_t tiles, left;
-		if (sdb_table_select(&t, 1, db, set) < 1) {
+		char first[SDB_NAME_MAX];   /* of "A+B", A's */
+		snprintf(first, sizeof first, "%.*s", (int)strcspn(set, "+"), set);
+		if (sdb_table_select(&t, 1, db, first) < 1) {
 			ext_unpin(self);
 			return ext_raise(SDB_ENOTFOUND, -1, 0);
 		}
@@ -636,9 +638,11 @@ static PyMethodDef db_methods[] = {
 	{ "heuristic", (PyCFunction)(void (*)(void))db_heuristic, METH_VARARGS | METH_KEYWORDS,
 	  "heuristic($self, set=None, goal=None, *, size=None)\n--\n\n"
 	  "A lower bound on the distance to goal, for a solver of your own: the additive\n"
-	  "pattern-database set `set` (a name such as 'pdb-4x4-b0-5-5-5'; None: the strongest\n"
-	  "complete set that serves the goal), with the mirror about the main diagonal where it\n"
-	  "applies, or 'manhattan' for Manhattan distance plus linear conflicts (no tables).\n\n"
+	  "pattern-database set `set` (a name such as 'pdb-4x4-b0-5-5-5', or several joined by\n"
+	  "'+' for the largest of their bounds; None: the strongest complete set that serves the\n"
+	  "goal, with every other within 5% of its strength), with the mirror about the main\n"
+	  "diagonal where it applies, or 'manhattan' for Manhattan distance plus linear conflicts\n"
+	  "(no tables).\n\n"
 	  "goal: a board, or the standard goal of `size`, or (set given) the goal the set is\n"
 	  "numbered by. Every table of the set is checked against its CRC-32 first.\n\n"
 	  "Returns a Heuristic (a context manager). Raises TableNotFoundError (naming the\n"

@@ -108,3 +108,23 @@ def test_twenty_four(db24):
                    max_nodes=1000)
     with pytest.raises(slidedb.InvalidBoardError, match="threads"):
         db24.solve(start, threads=0)
+
+
+def test_sets_maxed(workdir):
+    """Two sets joined by '+': the larger of their bounds, on every 3x3 state."""
+    from conftest import GEN, run
+    other = "pdb-3x3-b0-1,2,4,5_3,6,7,8"
+    path = workdir / "maxed.lmdb"
+    run(GEN, "full", "3x3", "--db", str(path), "-q")
+    run(GEN, "pdb", "3x3", "--partition", "1,2,3,4/5,6,7,8", "--db", str(path), "-q")
+    run(GEN, "pdb", "3x3", "--partition", "1,2,4,5/3,6,7,8", "--db", str(path), "-q")
+    with slidedb.open(path) as d:
+        boards = all_boards(9)
+        dist = d.distance(boards)
+        boards, dist = boards[dist >= 0], dist[dist >= 0]
+        with d.heuristic(SET3) as a, d.heuristic(other) as b, \
+                d.heuristic(SET3 + "+" + other) as both:
+            assert both.name == SET3 + "+" + other and both.size == "3x3"
+            va, vb, v = a.values(boards), b.values(boards), both.values(boards)
+            assert np.array_equal(v, np.maximum(va, vb)) and np.all(v <= dist)
+            assert np.any(v > va)
