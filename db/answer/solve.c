@@ -3,12 +3,14 @@
  *
  * - The state is changed in place and changed back: a move changes one
  *   tile's cell, so one group's mask, Manhattan sum and entry per view (the
- *   plain board and, for the diagonal mirror, the transposed one). Nothing
- *   is copied per child but those few values, kept on the stack to undo.
+ *   plain board and, for the diagonal mirror, the transposed one) and per
+ *   set (the heuristic is the largest of several sets' bounds). Nothing is
+ *   copied per child but those few values, kept on the stack to undo.
  * - A group's index is ranked inline from its cell mask
- *   (sdbi_pattern_rank_cells: k steps), and every child's entries are ranked
- *   and prefetched before the first child is read, so that their cache
- *   misses overlap.
+ *   (sdbi_pattern_rank_cells: k steps), and every child's first entry is
+ *   ranked and prefetched before the first is read, so that their cache
+ *   misses overlap; the other views' and sets' entries are fetched only for
+ *   the children that first bound does not cut.
  * - Duplicate move sequences are pruned beyond the parent's inverse: going
  *   around a 2x2 square six moves one way ends where six moves the other way
  *   do (three turns of the square's three tiles are none), so of each such
