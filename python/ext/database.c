@@ -259,14 +259,15 @@ static PyObject *seqs_list(const seqs *s)
 static PyObject *db_solve(ext_database *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "start", "goal", "size", "path", "all_best", "solutions", "tiles",
-	                          "all", "limit", "max_nodes", "timeout", "threads", NULL };
+	                          "all", "limit", "max_nodes", "timeout", "threads", "sets", NULL };
 	PyObject *start, *goal = Py_None, *size = Py_None, *max_nodes = Py_None, *timeout = Py_None,
 	         *limit_obj = NULL;
 	int path = 0, all_best = 0, count = 0, tiles = 0, all = 0, threads = 1;
+	const char *sets = NULL;
 	uint64_t limit = 100;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OpppppOOOi:solve", kwlist, &start, &goal,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OpppppOOOiz:solve", kwlist, &start, &goal,
 	                                 &size, &path, &all_best, &count, &tiles, &all, &limit_obj,
-	                                 &max_nodes, &timeout, &threads))
+	                                 &max_nodes, &timeout, &threads, &sets))
 		return NULL;
 	if (threads < 1 || threads > 1024)
 		return ext_invalid("threads must be 1 to 1024, not %d", threads);
@@ -279,6 +280,7 @@ static PyObject *db_solve(ext_database *self, PyObject *args, PyObject *kw)
 	if (ext_size_arg(size, &w, &h) || ext_limits(&opts.limits, max_nodes, timeout))
 		return NULL;
 	opts.limits.threads = threads;
+	opts.sets = sets;   /* (the call holds the string until it returns) */
 	const sdb_db *db = ext_pin(self);
 	if (!db)
 		return NULL;
@@ -553,7 +555,8 @@ static PyMethodDef db_methods[] = {
 	  "tiles_of)." },
 	{ "solve", (PyCFunction)(void (*)(void))db_solve, METH_VARARGS | METH_KEYWORDS,
 	  "solve($self, start, goal=None, *, size=None, path=False, all_best=False, solutions=False,\n"
-	  "      tiles=False, all=False, limit=100, max_nodes=None, timeout=None, threads=1)\n"
+	  "      tiles=False, all=False, limit=100, max_nodes=None, timeout=None, threads=1,\n"
+	  "      sets=None)\n"
 	  "--\n\n"
 	  "Answer one question: the optimal distance from start to goal, a best move and an\n"
 	  "optimal move sequence, as `slidedb-lookup` answers it.\n\n"
@@ -571,7 +574,9 @@ static PyMethodDef db_methods[] = {
 	  "max_nodes, timeout: bounds on a search (boards without full tables: 4x4, 5x5, ...).\n"
 	  "  Ctrl-C stops a search in the main thread (KeyboardInterrupt).\n"
 	  "threads: split one search over that many threads (the same answer; counts and\n"
-	  "  lists of optimal sequences search on one).\n\n"
+	  "  lists of optimal sequences search on one).\n"
+	  "sets: the pattern-database sets a search takes ('A', or 'A+B' for the larger\n"
+	  "  bound); None: the database's best.\n\n"
 	  "Returns an Answer (an unsolvable pair is an answer: solvable is False).\n"
 	  "Raises InvalidBoardError, AmbiguousSizeError, TableNotFoundError (naming the\n"
 	  "slidedb-gen command), SearchLimitError, CorruptDatabaseError." },

@@ -170,6 +170,7 @@ class Database:
         max_nodes: Optional[int] = None,
         timeout: Optional[float] = None,
         threads: int = 1,
+        sets: Optional[str] = None,
     ) -> Answer: ...
     def check(
         self,

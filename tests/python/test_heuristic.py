@@ -100,6 +100,9 @@ def test_twenty_four(db24):
         assert one.method == "search" and one.moves == two.moves
         assert one.distance == len(one.moves) >= h.value(start)
         assert one.path[-1] == " ".join(map(str, range(1, 25))) + " 0"
+        assert db24.solve(start, sets="pdb-5x5-b0-2x2").moves == one.moves
+        with pytest.raises(slidedb.TableNotFoundError, match="nonesuch"):
+            db24.solve(start, sets="pdb-5x5-nonesuch")
         compact = "".join("x" if t == 0 else "0123456789abcdefghijklmnopqrstuvw"[t]
                           for t in start.tolist())
         assert db24.solve(compact).moves == one.moves
