@@ -534,9 +534,11 @@ typedef struct sdb_query {
  *
  * The size is @p w x @p h when given; else the shape of nested brackets or of
  * a grid; else the number of cells (a square count is the square board).
- * Counts that fit several boards are settled by the sizes @p db has tables
- * for, full tables and pattern-database sets alike (16 cells with a 4x4 set
- * is one 4x4 board, with only 2x4 tables a start and a goal of 2x4).
+ * Cells that could be one board of 2m cells or two of m cells are decided by
+ * the cells: one board holds tile 2m-1, two boards hold nothing above m-1
+ * (16 cells: a 4x4 board or a start and a goal of 2x4). A count that fits
+ * several sizes (6: 2x3 or 3x2) is settled by the sizes @p db has tables
+ * for, full tables and pattern-database sets alike.
  * @param[out] q     the boards
  * @param[in] text   the query (NUL-terminated; may hold newlines: a grid)
  * @param[in] w, h   the size, or 0, 0 to infer it
@@ -566,7 +568,7 @@ SDB_API int sdb_query_grid_row(const char *line, int w, int h);
  * board onto the cell a table was built for, the tiles are relabelled so that
  * the goal becomes that table's goal, and the moves found are mapped back),
  * and by IDA* on the strongest pattern-database set for boards too large for
- * full tables (4x4), or on Manhattan distance with linear conflicts when no
+ * full tables (4x4 to 8x8), or on Manhattan distance with linear conflicts when no
  * set serves the goal. */
 /**@{*/
 /** How far a search has got: what sdb_poll_fn is shown. */
@@ -648,7 +650,7 @@ typedef struct sdb_answer_opts {
 	unsigned version;           /**< #SDB_ANSWER_OPTS_VERSION */
 	int want_moves;             /**< fill a->moves (tables: a walk of the
 	                                 table; searches always find them) */
-	sdb_solve_limits limits;    /**< bounds on a search (4x4) */
+	sdb_solve_limits limits;    /**< bounds on a search (4x4 to 8x8) */
 	int want_best_moves;        /**< fill a->best_moves: O(1) from a table; a
 	                                 search looks for one solution per first move */
 	int want_count;             /**< fill a->solutions (and a->best_moves): a
