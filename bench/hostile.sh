@@ -4,7 +4,7 @@
 # writers commit, bad input, and slidedb-serve under attack (memory, CPU left
 # burning, stopping, 413s, idle sockets, invalid UTF-8: bench/hostile_serve.py).
 # Prints tables for bench/RESULTS.md, and the machine.
-#   bench/hostile.sh [BUILD_DIR]     (Release build; about 9 minutes)
+#   bench/hostile.sh [BUILD_DIR]     (Release build; about 10 minutes)
 # TRIALS=serve runs only the server's; SERVE=... and LOOKUP=... try other
 # programs there (a build from before a fix: the attacks use only options
 # every version has).
@@ -129,12 +129,38 @@ for _ in $(seq 300); do
 done
 set -e
 
+# 6. Two writers at once (issue #21): pattern sets rebuilt with more and fewer
+#    groups (deleting groups in the transaction that writes the others) in two
+#    processes while readers open the file and verify it; every open must
+#    find the file whole (each commit grows it to LMDB's last page, and must
+#    never cut back a file the other writer grew), every verify pass.
+db=$work/two.lmdb
+"$gen" full 3x3 --db "$db" -q
+two_writers() {
+	for i in $(seq 15); do
+		"$gen" pdb 3x3 --partition "$1" --name "$2" --db "$db" -q
+		"$gen" pdb 3x3 --partition "$3" --name "$2" --db "$db" -q
+	done
+}
+two_writers 1,2,3,4/5,6,7,8 set-a 1,2/3,4/5,6/7,8 &
+w1=$!
+two_writers 1,2,5,6/3,4,7,8 set-b 1,5/2,6/3,7/4,8 &
+w2=$!
+opens=0 open_failed=0
+while kill -0 $w1 2>/dev/null || kill -0 $w2 2>/dev/null; do
+	"$lookup" verify --db "$db" >/dev/null 2>&1 || open_failed=$((open_failed + 1))
+	opens=$((opens + 1))
+done
+wait $w1 $w2
+final_ok=$("$lookup" verify --db "$db" >/dev/null 2>&1 && echo 1 || echo 0)
+
 echo "| trial | tried | passed |"
 echo "|---|---|---|"
 echo "| \`slidedb-gen full 3x3\` killed (SIGKILL) at a random moment over a 2x4 database; then verify, all-or-none, an answer | $kills | $survived |"
 echo "| readers answering 4 queries while a writer commits 40 rebuilds of the 3x3 tables; answers equal to a quiet database's | $readers readers | $((readers - wrong)) |"
 echo "| hand-made bad query lines, one \`error:\` line each | $nbad | $nout |"
 echo "| 4 MB of random bytes as queries, no crash (exit 1) | 1 | $([ $random_rc = 1 ] && echo 1 || echo "0 (exit $random_rc)") |"
+echo "| two writers rebuilding pattern sets with more and fewer groups (30 commits each) while readers open and verify the file | $opens opens, then 1 final verify | $((opens - open_failed)), final $final_ok |"
 echo "| one byte of a 2-bit chunked 3x3 file changed at random; 2000 queries with best moves and counts: each the clean answer or an error, no crash | $damaged | $((damaged - damage_wrong - damage_crashed)) (wrong: $damage_wrong, crashed: $damage_crashed; damage reported in $damage_seen) |"
 echo
 serve_trials

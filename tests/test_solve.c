@@ -28,6 +28,18 @@ static void build_db(char *path, size_t cap, const char *const *pdb_args, int n)
 	}
 }
 
+/* A database built with one pattern set (pdb_args, as build_db takes them),
+ * opened, and the heuristic it answers goal with. */
+static sdb_heuristic *one_set(sdb_db **db, const char *pdb_args, const sdb_board *goal)
+{
+	char path[512];
+	build_db(path, sizeof path, &pdb_args, 1);
+	cr_assert_eq(sdb_db_open(db, path, SDB_RDONLY), 0);
+	sdb_heuristic *h;
+	cr_assert_eq(sdb_heuristic_open(&h, *db, goal, NULL), 0, "%s", sdb_errdetail());
+	return h;
+}
+
 /* Every state of the goal's class: h <= true distance, h(goal) = 0, and, when
  * the groups hold every tile, h has the distance's parity. */
 static void admissible_everywhere(const sdb_db *db, const char *set, const sdb_board *goal,
@@ -219,15 +231,10 @@ static const struct {
 
 Test(solve, korf_easy_instances_4x4, .timeout = 600)
 {
-	const char *const sets[] = { "4x4 --partition 5-5-5" };
-	char path[512];
-	build_db(path, sizeof path, sets, 1);
 	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
 	sdb_board goal;
 	sdb_board_goal(&goal, 4, 4, 0);
-	sdb_heuristic *h;
-	cr_assert_eq(sdb_heuristic_open(&h, db, &goal, NULL), 0, "%s", sdb_errdetail());
+	sdb_heuristic *h = one_set(&db, "4x4 --partition 5-5-5", &goal);
 	cr_assert_str_eq(sdb_heuristic_name(h), "pdb-4x4-b0-5-5-5");
 	for (size_t i = 0; i < sizeof korf_easy / sizeof *korf_easy; i++) {
 		sdb_board start;
@@ -339,15 +346,10 @@ Test(solve, reports_the_depth_found_not_the_bound, .timeout = 60)
 Test(solve, threads_give_the_single_threads_answer, .timeout = 600)
 {
 	setenv("SLIDEDB_SPLIT_NODES", "0", 1);
-	const char *const sets[] = { "4x4 --partition 5-5-5" };
-	char path[512];
-	build_db(path, sizeof path, sets, 1);
 	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
 	sdb_board goal;
 	sdb_board_goal(&goal, 4, 4, 15);
-	sdb_heuristic *h;
-	cr_assert_eq(sdb_heuristic_open(&h, db, &goal, NULL), 0, "%s", sdb_errdetail());
+	sdb_heuristic *h = one_set(&db, "4x4 --partition 5-5-5", &goal);
 	unsigned seed = 11;
 	for (int k = 0; k < 40; k++) {
 		sdb_board start;
@@ -476,17 +478,11 @@ static int bfs_distance(const sdb_board *a, const sdb_board *b)
 Test(solve, a_24_puzzle_board_30_moves_out, .timeout = 900)
 {
 	setenv("SLIDEDB_SPLIT_NODES", "0", 1);
-	const char *const sets[] = {
-		"5x5 --partition 1,2,3,6,7/4,5,8,9,10/11,12,16,17,21/13,14,15,19,20/18,22,23,24",
-	};
-	char path[512];
-	build_db(path, sizeof path, sets, 1);
 	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
 	sdb_board goal, start;
 	sdb_board_goal(&goal, 5, 5, 24);
-	sdb_heuristic *h;
-	cr_assert_eq(sdb_heuristic_open(&h, db, &goal, NULL), 0, "%s", sdb_errdetail());
+	sdb_heuristic *h = one_set(&db, "5x5 --partition 1,2,3,6,7/4,5,8,9,10/11,12,16,17,21/"
+	                           "13,14,15,19,20/18,22,23,24", &goal);
 	unsigned seed = 2024;
 	tk_random_walk(&start, &goal, 64, &seed);
 	const int want = bfs_distance(&start, &goal);

@@ -742,7 +742,7 @@ static int iterate(worker *w, int bound, int threads, int *last_bound)
 	shared *s = w->s;
 	frontier f = { 0 };
 	const uint64_t split = split_nodes();
-	uint64_t last = split ? 0 : 1;
+	uint64_t last = 0;   /* nodes of the last iteration */
 	int r;
 	for (;;) {
 		w->bound = bound;

@@ -5,6 +5,7 @@
  * entries straight out of the memory map. Writers put every table and its
  * catalog entry in one write transaction, so a killed writer leaves the
  * previous database intact. */
+#define _GNU_SOURCE   /* fallocate */
 #include <errno.h>
 #include <fcntl.h>
 #include <lmdb.h>
@@ -122,21 +123,24 @@ static int lmdb_fail(const sdb_db *db, int rc, const char *what)
 
 /* LMDB counts a page a transaction allocated and then freed (a loose page)
  * in the file's last page number without ever writing it: a commit can
- * leave the file a few pages short of what the check below wants. Grow the
- * file (a hole, no blocks) to its last page after every commit, so that a
- * file we wrote is whole by that rule and a short one is truly damaged. */
+ * leave the file a few pages short of what the check below wants. Give the
+ * last page blocks after every commit, so that a file we wrote is whole by
+ * that rule and a short one is truly damaged. fallocate, not ftruncate: it
+ * only ever grows the file, so another process's commit that grew it
+ * meanwhile (this runs after the write lock is released) is never cut back;
+ * and not posix_fallocate, whose emulation on file systems without it
+ * writes bytes that a concurrent writer may own. */
 static void fill_to_last_page(const sdb_db *db)
 {
 	MDB_envinfo ei;
 	MDB_stat st;
-	struct stat fs;
 	int fd;
 	if (mdb_env_info(db->env, &ei) || mdb_env_stat(db->env, &st) ||
-	    mdb_env_get_fd(db->env, &fd) || fstat(fd, &fs))
+	    mdb_env_get_fd(db->env, &fd))
 		return;
-	off_t need = (off_t)(((uint64_t)ei.me_last_pgno + 1) * st.ms_psize);
-	if (fs.st_size < need && ftruncate(fd, need) != 0)
-		return;   /* the next open says the file is short */
+	/* a failure leaves the file as LMDB wrote it: the next open says so */
+	(void)fallocate(fd, 0, (off_t)((uint64_t)ei.me_last_pgno * st.ms_psize),
+	                (off_t)st.ms_psize);
 }
 
 /* A file shorter than LMDB's last page is truncated: reading past its end
