@@ -1,708 +1,452 @@
-/* IDA*, built for node rate: depth-first searches with a growing bound on
- * f = g + h, in the heuristic's frame.
+/* IDA*: iterations of engine.c's depth-first search with a growing bound
+ * on f = g + h, and the threads and processes one search is split over.
  *
- * - The state is changed in place and changed back: a move changes one
- *   tile's cell, so one group's mask, Manhattan sum and entry per view (the
- *   plain board and, for the diagonal mirror, the transposed one) and per
- *   set (the heuristic is the largest of several sets' bounds). Nothing is
- *   copied per child but those few values, kept on the stack to undo.
- * - A group's index is ranked inline from its cell mask
- *   (sdbi_pattern_rank_cells: k steps), and every child's first entry is
- *   ranked and prefetched before the first is read, so that their cache
- *   misses overlap; the other views' and sets' entries are fetched only for
- *   the children that first bound does not cut.
- * - Duplicate move sequences are pruned beyond the parent's inverse: going
- *   around a 2x2 square six moves one way ends where six moves the other way
- *   do (three turns of the square's three tiles are none), so of each such
- *   pair the lexicographically larger is never followed. The
- *   lexicographically first optimal sequence never holds one, so it is still
- *   the answer. Counting and listing optimal sequences prune only the
- *   parent's inverse: they must see every sequence.
- * - One search on several threads: each iteration whose predecessor was
- *   large is cut into subtrees at a depth that gives a few hundred per
- *   thread, in lexicographic order; threads take them in order and share the
- *   bound. The first subtree holding a solution is the answer's, and later
- *   subtrees stop as soon as one is found: the answer is the one a single
- *   thread finds.
- * Manhattan with linear conflicts (no set for the goal) has no incremental
- * form: it follows an sdb_hstate per depth. */
+ * One search on several threads: each iteration whose predecessor was
+ * large is cut into subtrees at a depth that gives a few hundred per
+ * thread, in lexicographic order (sdbi_collect); threads take them in order
+ * and share the bound. The first subtree holding a solution is the
+ * answer's, and later subtrees stop as soon as one is found: the answer is
+ * the one a single thread finds.
+ *
+ * The same cut serves a search over several processes (slidedb_engine.h,
+ * "Searches split over processes"): a program's hook gets the iteration
+ * instead, and other processes cut their own copy of the search the same
+ * way; the subtrees' numbers are all that must travel. */
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "answer/heuristic.h"
+#include "answer/engine.h"
+#include "slidedb_engine.h"
 
 enum {
-	CHECK_EVERY = 1 << 14,         /* nodes between looks at the clock */
-	PUBLISH_EVERY = 1 << 10,       /* nodes between updates of the shared count */
 	PARALLEL_MIN = 1 << 16,        /* an iteration after one this large is split */
 	SUBTREES_PER_THREAD = 256,
 	MAX_THREADS = 256,
-	FOUND = 1, STOPPED = 2, NEXT_FIRST = 3, LIMIT_DONE = 4, ABANDONED = 5,
+	MAX_CUT_DEPTH = 40,
 };
-
-/* What a view (plain or mirrored) keeps of the state. */
-typedef struct view {
-	uint8_t cell[SDB_MAX_CELLS];       /* tile of each cell, in the view's labels */
-	uint64_t mask[SDB_MAX_GROUPS];     /* cells of each group's tiles */
-	uint8_t md[SDB_MAX_GROUPS];        /* their Manhattan sum */
-	uint8_t part[SDB_MAX_GROUPS];      /* the group's entry */
-	int sum[SDB_MAX_SETS];             /* each set's bound */
-} view;
-
-/* The search's fixed facts, shared by its threads. */
-typedef struct engine {
-	const sdb_heuristic *h;
-	int n, views, nsets;
-	int manhattan;
-	int8_t nbr[SDB_MAX_CELLS][4];       /* blank's cell -> its cell after move m, or -1 */
-	int8_t group[SDB_MAX_SETS][SDB_MAX_CELLS];   /* set -> tile -> group, or -1 (either
-	                                                view: the mirror relabels tiles) */
-	uint8_t dist[SDB_MAX_CELLS][SDB_MAX_CELLS];  /* tile -> cell -> to its goal */
-	uint8_t tcell[SDB_MAX_CELLS];       /* cell -> transposed cell */
-	uint8_t mlabel[SDB_MAX_CELLS];      /* tile -> mirrored tile */
-	uint8_t goal[SDB_MAX_CELLS];
-	int goal_blank;
-	uint8_t order[4];                   /* frame moves in the caller's order u d l r */
-	const uint8_t *move_back;           /* frame move -> caller's move */
-	uint8_t forbidden[4096 / 8];        /* last six moves (2 bits each) never followed */
-} engine;
-
-/* What the threads of one search share. */
-typedef struct shared {
-	const engine *e;
-	const sdb_solve_limits *limits;
-	uint64_t max_nodes;
-	double started, deadline;
-	int prune;                          /* the 2x2 rule (not when enumerating) */
-	sdbi_optimal *en;                    /* enumerating every optimal sequence, or NULL */
-	_Atomic uint64_t nodes;             /* published by every thread */
-	atomic_int stop;                    /* STOPPED: a limit; set once */
-	int polled_stop;
-	/* a parallel iteration */
-	const uint8_t *subtrees;             /* paths of depth `depth`, in order */
-	int depth, nsubtrees;
-	atomic_int next;                    /* the next subtree to take */
-	atomic_int first_found;             /* the first subtree with a solution, or INT_MAX */
-	pthread_mutex_t lock;
-	uint8_t found_path[SDB_MAX_MOVES];
-	int found_depth;
-	int next_bound;                     /* the minimum over the threads */
-} shared;
-
-/* One thread's search: the state, followed in place. */
-typedef struct worker {
-	shared *s;
-	const engine *e;
-	view v[2];
-	int blank;
-	int bound, next_bound;
-	uint64_t nodes, pending;            /* all, and not yet published */
-	unsigned publishes;
-	int subtree;                        /* the subtree being searched, or -1 */
-	int main_thread;                    /* the caller's: it alone calls the poll */
-	int found_depth;
-	uint8_t path[SDB_MAX_MOVES];        /* frame moves */
-	sdb_hstate *hs;                     /* Manhattan: one per depth */
-} worker;
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static inline int entry(const engine *e, int g, uint64_t i, int md)
-{
-	const sdb_heuristic *h = e->h;
-	return h->nibbles[g] ? md + 2 * (int)sdb_nibble(h->data[g], i) : h->data[g][i];
-}
-
-/* The six-move words around a 2x2 square, one way and the other, as moves
- * of the blank (frame moves: u d l r = 0 1 2 3) starting from each corner. */
-static void build_forbidden(engine *e)
-{
-	static const char pairs[4][2][7] = {
-		{ "rdlurd", "druldr" }, { "dlurdl", "ldruld" },
-		{ "lurdlu", "uldrul" }, { "urdlur", "ruldru" },
-	};
-	int rank[4];   /* frame move -> its place in the caller's order */
-	for (int k = 0; k < 4; k++)
-		rank[e->order[k]] = k;
-	memset(e->forbidden, 0, sizeof e->forbidden);
-	for (int p = 0; p < 4; p++) {
-		unsigned code[2] = { 0, 0 };
-		int larger = -1;
-		for (int i = 0; i < 6; i++) {
-			int a = sdb_move_from_letter(pairs[p][0][i]), b = sdb_move_from_letter(pairs[p][1][i]);
-			code[0] = code[0] << 2 | (unsigned)a;
-			code[1] = code[1] << 2 | (unsigned)b;
-			if (larger < 0 && a != b)
-				larger = rank[a] > rank[b] ? 0 : 1;
-		}
-		e->forbidden[code[larger] >> 3] |= (uint8_t)(1u << (code[larger] & 7));
-	}
-}
-
-static int engine_init(engine *e, const sdb_heuristic *h, const sdb_frame *frame,
-                       const sdb_board *goal_in_frame)
-{
-	memset(e, 0, sizeof *e);
-	e->h = h;
-	e->n = h->n;
-	e->manhattan = h->manhattan;
-	e->views = h->manhattan ? 1 : 1 + h->mirror;
-	e->nsets = h->nsets;
-	const int w = h->w;
-	for (int c = 0; c < h->n; c++) {
-		const int x = c % w, y = c / w;
-		e->nbr[c][SDB_UP] = (int8_t)(y > 0 ? c - w : -1);
-		e->nbr[c][SDB_DOWN] = (int8_t)(y < h->h - 1 ? c + w : -1);
-		e->nbr[c][SDB_LEFT] = (int8_t)(x > 0 ? c - 1 : -1);
-		e->nbr[c][SDB_RIGHT] = (int8_t)(x < w - 1 ? c + 1 : -1);
-		e->tcell[c] = (uint8_t)sdb_sym_cell(h->w, h->h, SDBI_TRANSPOSE, c);
-	}
-	memset(e->group, -1, sizeof e->group);
-	for (int t = 1; t < h->n; t++) {
-		e->mlabel[t] = h->mirror_label[t];
-		for (int set = 0; set < h->nsets; set++)
-			e->group[set][t] = h->group_of[set][t];
-		for (int c = 0; c < h->n; c++) {
-			const int g = h->goal_cell[t];
-			e->dist[t][c] = (uint8_t)(abs(c % w - g % w) + abs(c / w - g / w));
-		}
-	}
-	memcpy(e->goal, goal_in_frame->cell, goal_in_frame->n);
-	e->goal_blank = goal_in_frame->blank;
-	memcpy(e->order, frame->move_in, sizeof e->order);
-	e->move_back = frame->move_back;
-	build_forbidden(e);
-	return SDB_OK;
-}
-
-/* A view's sums from its cells. */
-static void view_start(const engine *e, view *v, int blank)
-{
-	memset(v->mask, 0, sizeof v->mask);
-	memset(v->md, 0, sizeof v->md);
-	memset(v->sum, 0, sizeof v->sum);
-	for (int c = 0; c < e->n; c++)
-		for (int set = 0; set < e->nsets; set++) {
-			const int t = v->cell[c], g = t ? e->group[set][t] : -1;
-			if (g >= 0) {
-				v->mask[g] |= 1ull << c;
-				v->md[g] = (uint8_t)(v->md[g] + e->dist[t][c]);
-			}
-		}
-	for (int g = 0; g < e->h->ngroups; g++) {
-		uint64_t i = sdbi_pattern_rank_cells(e->h->pattern[g], v->cell, v->mask[g], blank);
-		v->sum[e->h->set_of[g]] += v->part[g] = (uint8_t)entry(e, g, i, v->md[g]);
-	}
-}
-
-/* The largest bound of a state's views and sets. */
-static inline int best_of(const engine *e, const view *v)
-{
-	int best = 0;
-	for (int vi = 0; vi < e->views; vi++)
-		for (int set = 0; set < e->nsets; set++)
-			best = v[vi].sum[set] > best ? v[vi].sum[set] : best;
-	return best;
-}
-
-static int worker_start(worker *w, shared *s, const sdb_frame *frame, const sdb_board *start)
-{
-	const engine *e = s->e;
-	memset(w, 0, sizeof *w);
-	w->s = s;
-	w->e = e;
-	w->subtree = -1;
-	sdb_board plain;
-	sdb_frame_board(frame, &plain, start);
-	w->blank = plain.blank;
-	if (e->manhattan) {
-		if (!(w->hs = malloc((SDB_MAX_MOVES + 1) * sizeof *w->hs)))
-			return sdbi_fail(SDB_ENOMEM, "out of memory");
-		return sdbi_heuristic_start_in(e->h, frame, &w->hs[0], start);
-	}
-	memcpy(w->v[0].cell, plain.cell, plain.n);
-	view_start(e, &w->v[0], w->blank);
-	if (e->views == 2) {
-		for (int c = 0; c < e->n; c++)
-			w->v[1].cell[e->tcell[c]] = e->mlabel[plain.cell[c]];
-		view_start(e, &w->v[1], e->tcell[w->blank]);
-	}
-	return best_of(e, w->v);
-}
-
-/* What a move changed in the views, to change it back. */
-typedef struct undo {
-	uint8_t md[2][SDB_MAX_SETS], part[2][SDB_MAX_SETS];
-	int sum[2][SDB_MAX_SETS];
-} undo;
-
-/* Tile t slides from cell a into the blank's cell b of view vi; i[set] is
- * the new index of the tile's group in each set (child_index). */
-static inline void view_move(const engine *e, view *v, int vi, int t, int a, int b,
-                             const uint64_t *i, undo *u)
-{
-	v->cell[b] = (uint8_t)t;
-	v->cell[a] = 0;
-	for (int set = 0; set < e->nsets; set++) {
-		const int g = e->group[set][t];
-		u->sum[vi][set] = v->sum[set];
-		if (g < 0)
-			continue;
-		u->md[vi][set] = v->md[g];
-		u->part[vi][set] = v->part[g];
-		v->mask[g] ^= 1ull << a | 1ull << b;
-		v->md[g] = (uint8_t)(v->md[g] + e->dist[t][b] - e->dist[t][a]);
-		const int value = entry(e, g, i[set], v->md[g]);
-		v->sum[set] += value - v->part[g];
-		v->part[g] = (uint8_t)value;
-	}
-}
-
-static inline void view_unmove(const engine *e, view *v, int vi, int t, int a, int b,
-                               const undo *u)
-{
-	v->cell[a] = (uint8_t)t;
-	v->cell[b] = 0;
-	for (int set = 0; set < e->nsets; set++) {
-		const int g = e->group[set][t];
-		v->sum[set] = u->sum[vi][set];
-		if (g < 0)
-			continue;
-		v->mask[g] ^= 1ull << a | 1ull << b;
-		v->md[g] = u->md[vi][set];
-		v->part[g] = u->part[vi][set];
-	}
-}
-
-/* The index of the moved tile's group in a view after the tile slides from
- * cell a into the blank's cell b (the cells put back after ranking), its
- * table line prefetched: the children's entries are fetched before the
- * first child is read, so that their cache misses overlap. */
-static inline uint64_t child_index(const engine *e, view *v, int g, int t, int a, int b)
-{
-	if (g < 0)
-		return 0;
-	v->cell[b] = (uint8_t)t;
-	v->cell[a] = 0;
-	const uint64_t i = sdbi_pattern_rank_cells(e->h->pattern[g], v->cell,
-	                                           v->mask[g] ^ (1ull << a | 1ull << b), a);
-	v->cell[a] = (uint8_t)t;
-	v->cell[b] = 0;
-	__builtin_prefetch(e->h->data[g] + (e->h->nibbles[g] ? i >> 1 : i));
-	return i;
-}
-
-/* A child's indices in every view and set, fetched ahead. */
-typedef struct child {
-	uint64_t i[2][SDB_MAX_SETS];
-} child;
-
-/* The indices of view vi's sets from set `first` on. */
-static inline void child_view(worker *w, int vi, int first, int to, child *c)
-{
-	const engine *e = w->e;
-	const int b = w->blank, t = w->v[0].cell[to];
-	const int tl = vi ? e->mlabel[t] : t, a = vi ? e->tcell[to] : to, bb = vi ? e->tcell[b] : b;
-	for (int set = first; set < e->nsets; set++)
-		c->i[vi][set] = child_index(e, &w->v[vi], e->group[set][tl], tl, a, bb);
-}
-
-static inline void prefetch_child(worker *w, int to, child *c)
-{
-	for (int vi = 0; vi < w->e->views; vi++)
-		child_view(w, vi, 0, to, c);
-}
-
-/* Move the blank (frame move m to cell to); the new h. */
-static inline int apply(worker *w, int g, int m, int to, const child *c, undo *u)
-{
-	const engine *e = w->e;
-	if (e->manhattan) {
-		w->hs[g + 1] = w->hs[g];
-		w->blank = to;
-		return sdbi_heuristic_move_frame(e->h, &w->hs[g + 1], m);
-	}
-	const int b = w->blank, t = w->v[0].cell[to];
-	view_move(e, &w->v[0], 0, t, to, b, c->i[0], u);
-	if (e->views == 2)
-		view_move(e, &w->v[1], 1, e->mlabel[t], e->tcell[to], e->tcell[b], c->i[1], u);
-	w->blank = to;
-	return best_of(e, w->v);
-}
-
-/* apply() for a move whose child was not prefetched. */
-static inline int apply_now(worker *w, int g, int m, int to, undo *u)
-{
-	child c;
-	if (!w->e->manhattan)
-		prefetch_child(w, to, &c);
-	return apply(w, g, m, to, &c, u);
-}
-
-static inline void unapply(worker *w, int from, const undo *u)
-{
-	const engine *e = w->e;
-	const int to = w->blank;
-	w->blank = from;
-	if (e->manhattan)
-		return;
-	const int t = w->v[0].cell[from];
-	view_unmove(e, &w->v[0], 0, t, to, from, u);
-	if (e->views == 2)
-		view_unmove(e, &w->v[1], 1, e->mlabel[t], e->tcell[to], e->tcell[from], u);
-}
-
-/* Every CHECK_EVERY nodes: the clock, and (calling thread only) the
- * caller's poll. 1 to stop. */
-static int checkpoint(worker *w)
-{
-	shared *s = w->s;
-	const double t = now();
-	if (s->deadline > 0 && t > s->deadline)
-		return 1;
-	if (w->main_thread && s->limits && s->limits->poll) {
-		const sdb_search_progress p = { atomic_load_explicit(&s->nodes, memory_order_relaxed) +
-		                                w->pending, w->bound, t - s->started };
-		if (s->limits->poll(s->limits->poll_ctx, &p))
-			return s->polled_stop = 1;
-	}
-	return 0;
-}
-
-static int visit(worker *w, int g);
-
-/* Count a node; STOPPED at a limit, ABANDONED when an earlier subtree has
- * found a solution. The shared count is published every PUBLISH_EVERY nodes
- * a thread, so several threads may pass max_nodes by that much each. */
-static inline int count_node(worker *w)
-{
-	shared *s = w->s;
-	if (s->max_nodes &&
-	    w->pending + atomic_load_explicit(&s->nodes, memory_order_relaxed) >= s->max_nodes) {
-		atomic_store(&s->stop, STOPPED);
-		return STOPPED;
-	}
-	w->nodes++;
-	if (++w->pending < PUBLISH_EVERY)
-		return 0;
-	atomic_fetch_add_explicit(&s->nodes, w->pending, memory_order_relaxed);
-	w->pending = 0;
-	if (++w->publishes % (CHECK_EVERY / PUBLISH_EVERY) == 0 && checkpoint(w))
-		atomic_store(&s->stop, STOPPED);
-	if (atomic_load_explicit(&s->stop, memory_order_relaxed))
-		return STOPPED;
-	if (w->subtree >= 0 && atomic_load_explicit(&s->first_found, memory_order_relaxed) < w->subtree)
-		return ABANDONED;
-	return 0;
-}
-
-static int dfs(worker *w, int g, int prev, unsigned hist)
-{
-	const engine *e = w->e;
-	if (w->blank == e->goal_blank && (e->manhattan
-	        ? !memcmp(w->hs[g].board[0].cell, e->goal, (size_t)e->n)
-	        : !memcmp(w->v[0].cell, e->goal, (size_t)e->n))) {
-		w->found_depth = g;
-		return w->s->en ? visit(w, g) : FOUND;
-	}
-	if (g >= SDB_MAX_MOVES)
-		return 0;
-	int r = count_node(w);
-	if (r)
-		return r;
-	const int b = w->blank;
-	int to[4];
-	child c[4];
-	for (int k = 0; k < 4; k++) {
-		const int m = e->order[k];
-		to[k] = e->nbr[b][m];
-		if (to[k] >= 0 && m == (prev ^ 1))
-			to[k] = -1;   /* u^1 = d, l^1 = r */
-		if (to[k] >= 0 && w->s->prune && g >= 5) {
-			const unsigned code = (hist << 2 | (unsigned)m) & 0xfff;
-			if (e->forbidden[code >> 3] >> (code & 7) & 1)
-				to[k] = -1;
-		}
-		if (to[k] >= 0 && !e->manhattan)
-			c[k].i[0][0] = child_index(e, &w->v[0], e->group[0][w->v[0].cell[to[k]]],
-			                           w->v[0].cell[to[k]], to[k], b);
-	}
-	/* The other views' and sets' entries are read only for children the
-	 * plain board's first set does not already cut: every child's first
-	 * entry is fetched, then the survivors' others. (A cut by one bound
-	 * offers the next iteration a lower f; with every tile in a group each
-	 * bound has the distance's parity, so it is still the next bound.) */
-	if (!e->manhattan && (e->views > 1 || e->nsets > 1)) {
-		const view *v = &w->v[0];
-		for (int k = 0; k < 4; k++) {
-			if (to[k] < 0)
-				continue;
-			const int t = v->cell[to[k]], gr = e->group[0][t];
-			int h0 = v->sum[0];
-			if (gr >= 0)
-				h0 += entry(e, gr, c[k].i[0][0], v->md[gr] + e->dist[t][b] - e->dist[t][to[k]]) -
-				      v->part[gr];
-			if (g + 1 + h0 > w->bound) {
-				if (g + 1 + h0 < w->next_bound)
-					w->next_bound = g + 1 + h0;
-				to[k] = -1;
-				continue;
-			}
-			child_view(w, 0, 1, to[k], &c[k]);
-			if (e->views == 2)
-				child_view(w, 1, 0, to[k], &c[k]);
-		}
-	}
-	for (int k = 0; k < 4; k++) {
-		if (to[k] < 0)
-			continue;
-		const int m = e->order[k];
-		undo u;
-		const int f = g + 1 + apply(w, g, m, to[k], &c[k], &u);
-		if (f > w->bound) {
-			if (f < w->next_bound)
-				w->next_bound = f;
-			unapply(w, b, &u);
-			continue;
-		}
-		w->path[g] = (uint8_t)m;
-		r = dfs(w, g + 1, m, hist << 2 | (unsigned)m);
-		unapply(w, b, &u);
-		if (r == NEXT_FIRST && g == 0)
-			continue;   /* this first move is known to be optimal: try the next */
-		if (r)
-			return r;
-	}
-	return 0;
-}
-
-/* An optimal sequence found while enumerating at the optimal bound. */
-static int visit(worker *w, int g)
-{
-	sdbi_optimal *en = w->s->en;
-	const uint8_t *back = w->e->move_back;
-	if (g > 0)
-		en->best_moves |= 1u << back[w->path[0]];
-	if (en->count_all && sdbi_count_add(&en->count, 1))
-		return STOPPED;   /* cannot happen below 2^128 sequences; stop rather than wrap */
-	if (en->emitted < en->limit) {
-		char moves[SDB_MAX_MOVES + 1];
-		for (int k = 0; k < g; k++)
-			moves[k] = sdb_move_letter(back[w->path[k]]);
-		moves[g] = '\0';
-		en->emitted++;
-		if (en->fn(en->ctx, moves)) {
-			en->limit = en->emitted;   /* the caller has enough */
-			en->stopped = 1;
-		}
-	}
-	if (en->count_all || en->emitted < en->limit)
-		return 0;
-	if (en->limit > 0 || en->stopped)
-		return LIMIT_DONE;
-	return NEXT_FIRST;   /* only first moves wanted: one sequence per first move */
-}
-
-/* --- Parallel iterations. */
-
-typedef struct frontier {
-	uint8_t *paths;
-	int n, cap, depth;
-	int goal_at;   /* the subtree index a goal above the depth takes, or -1 */
-	uint8_t goal_path[SDB_MAX_MOVES];
-	int goal_depth;
-} frontier;
-
-/* The nodes at depth f->depth within the bound, in order, as paths; a goal
- * met on the way is a subtree of its own, in its place. */
-static int collect(worker *w, frontier *f, int g, int prev, unsigned hist)
-{
-	const engine *e = w->e;
-	if (f->goal_at < 0 && w->blank == e->goal_blank && !e->manhattan &&
-	    !memcmp(w->v[0].cell, e->goal, (size_t)e->n)) {
-		f->goal_at = f->n;
-		f->goal_depth = g;
-		memcpy(f->goal_path, w->path, (size_t)g);
-		return 0;
-	}
-	if (g == f->depth) {
-		if (f->n == f->cap) {
-			int cap = f->cap ? 2 * f->cap : 1024;
-			uint8_t *more = realloc(f->paths, (size_t)cap * (size_t)f->depth);
-			if (!more)
-				return SDB_ENOMEM;
-			f->paths = more;
-			f->cap = cap;
-		}
-		memcpy(f->paths + (size_t)f->n * (size_t)f->depth, w->path, (size_t)f->depth);
-		f->n++;
-		return 0;
-	}
-	w->nodes++;
-	w->pending++;
-	const int b = w->blank;
-	for (int k = 0; k < 4; k++) {
-		const int m = e->order[k], to = e->nbr[b][m];
-		if (to < 0 || m == (prev ^ 1))
-			continue;
-		const unsigned code = (hist << 2 | (unsigned)m) & 0xfff;
-		if (g >= 5 && (e->forbidden[code >> 3] >> (code & 7) & 1))
-			continue;
-		undo u;
-		const int fv = g + 1 + apply_now(w, g, m, to, &u);
-		int err = 0;
-		if (fv > w->bound) {
-			if (fv < w->next_bound)
-				w->next_bound = fv;
-		} else {
-			w->path[g] = (uint8_t)m;
-			err = collect(w, f, g + 1, m, hist << 2 | (unsigned)m);
-		}
-		unapply(w, b, &u);
-		if (err)
-			return err;
-	}
-	return 0;
-}
 
 typedef struct thread_arg {
 	worker w;
+	sdb_split *sp;
 	int started;   /* a thread of its own was started for it */
 	int result;
 } thread_arg;
+
+/* A search, and its iteration under way when cut into subtrees. */
+struct sdb_split {
+	engine e;
+	shared s;
+	worker root;                   /* the start's state, the bound */
+	sdb_frame frame;
+	sdb_board start, goal;
+	const sdb_heuristic *h;
+	frontier f;
+	_Atomic uint64_t *done;        /* bit per subtree searched to the end */
+	atomic_int next;               /* the next subtree to claim */
+	atomic_int next_bound;         /* the smallest f cut off by a finished subtree */
+	pthread_mutex_t lock;
+	int found_subtree;             /* the first this process's threads found, or INT_MAX */
+	uint8_t found_path[SDB_MAX_MOVES];
+	int found_depth;
+	/* the threads of the iteration */
+	thread_arg *ta;
+	pthread_t *tid;
+	int threads;
+	atomic_int running;
+	sdb_split_take_fn take;
+	sdb_split_done_fn on_done;
+	void *ctx;
+};
+
+static const sdb_split_hooks *installed;
+
+void sdb_split_install(const sdb_split_hooks *hooks)
+{
+	installed = hooks;
+}
+
+/* Fold a thread's next bound into the iteration's. */
+static void lower_next_bound(sdb_split *sp, int b)
+{
+	int cur = atomic_load(&sp->next_bound);
+	while (b < cur && !atomic_compare_exchange_weak(&sp->next_bound, &cur, b))
+		;
+}
+
+int sdb_split_claim(sdb_split *sp, int count, int *first)
+{
+	const int n = sp->f.goal_at >= 0 ? sp->f.goal_at : sp->f.n;
+	int cur = atomic_load(&sp->next);
+	for (;;) {
+		int i = cur;
+		while (i < n && sdb_split_is_done(sp, i))
+			i++;
+		if (i >= n || i > atomic_load(&sp->s.first_found) || atomic_load(&sp->s.stop))
+			return 0;
+		int end = i + 1;
+		while (end < n && end - i < count && !sdb_split_is_done(sp, end))
+			end++;
+		if (atomic_compare_exchange_weak(&sp->next, &cur, end)) {
+			*first = i;
+			return end - i;
+		}
+	}
+}
+
+int sdb_split_take(void *ctx)
+{
+	int i;
+	return sdb_split_claim(ctx, 1, &i) ? i : -1;
+}
+
+void sdb_split_mark_done(sdb_split *sp, int subtree)
+{
+	if (subtree >= 0 && subtree < sp->f.n && sp->done)
+		atomic_fetch_or(&sp->done[subtree / 64], 1ull << (subtree % 64));
+}
+
+int sdb_split_is_done(sdb_split *sp, int subtree)
+{
+	return subtree >= 0 && subtree < sp->f.n && sp->done &&
+	       (atomic_load_explicit(&sp->done[subtree / 64], memory_order_relaxed) >>
+	        (subtree % 64) & 1);
+}
 
 /* Take subtrees in order until none is left, or an earlier one has found. */
 static void *run_subtrees(void *p)
 {
 	thread_arg *ta = p;
 	worker *w = &ta->w;
+	sdb_split *sp = ta->sp;
 	shared *s = w->s;
-	const int depth = s->depth;
+	const int depth = sp->f.depth;
 	ta->result = 0;
 	for (;;) {
-		const int i = atomic_fetch_add(&s->next, 1);
-		if (i >= s->nsubtrees || i > atomic_load(&s->first_found) || atomic_load(&s->stop))
+		const int i = sp->take(sp->ctx);
+		if (i < 0 || atomic_load(&s->stop))
 			break;
-		const uint8_t *path = s->subtrees + (size_t)i * (size_t)depth;
-		undo u[64];
-		int from[64], prev = -1;
-		unsigned hist = 0;
-		for (int g = 0; g < depth; g++) {
-			const int m = path[g];
-			from[g] = w->blank;
-			apply_now(w, g, m, w->e->nbr[w->blank][m], &u[g]);
-			w->path[g] = (uint8_t)m;
-			prev = m;
-			hist = hist << 2 | (unsigned)m;
-		}
+		if (i >= sp->f.n || i > atomic_load(&s->first_found))
+			continue;   /* (a taker's subtree after a found one) */
+		descent d;
+		sdbi_descend(w, sp->f.paths + (size_t)i * (size_t)depth, depth, &d);
 		w->subtree = i;
-		const int r = dfs(w, depth, prev, hist);
-		for (int g = depth - 1; g >= 0; g--)
-			unapply(w, from[g], &u[g]);
+		const int r = sdbi_dfs(w, depth, d.prev, d.hist);
+		w->subtree = -1;
+		sdbi_ascend(w, &d);
+		lower_next_bound(sp, w->next_bound);
 		if (r == FOUND) {
-			pthread_mutex_lock(&s->lock);
-			if (i < atomic_load(&s->first_found)) {
-				atomic_store(&s->first_found, i);
-				memcpy(s->found_path, w->path, (size_t)w->found_depth);
-				s->found_depth = w->found_depth;
+			pthread_mutex_lock(&sp->lock);
+			if (i < sp->found_subtree) {
+				sp->found_subtree = i;
+				memcpy(sp->found_path, w->path, (size_t)w->found_depth);
+				sp->found_depth = w->found_depth;
 			}
-			pthread_mutex_unlock(&s->lock);
+			pthread_mutex_unlock(&sp->lock);
+			sdb_split_abandon(sp, i);
 		} else if (r == STOPPED) {
 			ta->result = STOPPED;
 			break;
+		} else if (r == 0) {
+			sdb_split_mark_done(sp, i);
+			if (sp->on_done)
+				sp->on_done(sp->ctx, i);
 		}
 	}
 	atomic_fetch_add(&s->nodes, w->pending);
 	w->pending = 0;
+	atomic_fetch_sub(&sp->running, 1);
 	return NULL;
 }
 
-/* One iteration at w's bound on `threads` threads. FOUND (the path in
- * w->path, its length in w->found_depth), STOPPED, 0, or an error. */
-static int parallel_iteration(worker *w, int threads, frontier *f)
+int sdb_split_cut(sdb_split *sp, int bound, int *depth, int want)
 {
-	shared *s = w->s;
-	/* a depth that gives enough subtrees to balance the threads */
-	f->depth = 0;
-	for (int depth = 4;; depth += 2) {
-		free(f->paths);   /* room is counted in paths of the depth */
-		f->paths = NULL;
-		f->n = f->cap = 0;
-		f->depth = depth;
-		f->goal_at = -1;
+	worker *w = &sp->root;
+	shared *s = &sp->s;
+	w->bound = bound;
+	for (int d = *depth ? *depth : 4;; d += 2) {
+		sp->f.depth = d;
 		w->next_bound = INT_MAX;
-		int err = collect(w, f, 0, -1, 0);
+		const int err = sdbi_collect(w, &sp->f);
 		atomic_fetch_add(&s->nodes, w->pending);
 		w->pending = 0;
 		if (err)
 			return sdbi_fail(err, "out of memory");
-		if (f->goal_at >= 0 || f->n == 0 || f->n >= SUBTREES_PER_THREAD * threads ||
-		    depth + 2 > w->bound || depth + 2 > 40)
+		if (*depth || sp->f.goal_at >= 0 || sp->f.n == 0 || sp->f.n >= want ||
+		    d + 2 > bound || d + 2 > MAX_CUT_DEPTH)
 			break;
 	}
-	if (f->goal_at >= 0 && f->goal_at == 0) {
-		memcpy(w->path, f->goal_path, (size_t)f->goal_depth);
-		w->found_depth = f->goal_depth;
-		return FOUND;
-	}
-	const int nsub = f->goal_at >= 0 ? f->goal_at : f->n;   /* a goal ends the list */
-	s->subtrees = f->paths;
-	s->depth = f->depth;
-	s->nsubtrees = nsub;
-	atomic_store(&s->next, 0);
+	*depth = sp->f.depth;
+	free(sp->done);
+	sp->done = calloc((size_t)sp->f.n / 64 + 1, sizeof *sp->done);
+	if (!sp->done)
+		return sdbi_fail(SDB_ENOMEM, "out of memory");
+	atomic_store(&sp->next, 0);
 	atomic_store(&s->first_found, INT_MAX);
-	thread_arg *ta = calloc((size_t)threads, sizeof *ta);
-	pthread_t *tid = calloc((size_t)threads, sizeof *tid);
-	if (!ta || !tid) {
-		free(ta);
-		free(tid);
+	atomic_store(&sp->next_bound, w->next_bound);   /* the cut's own */
+	sp->found_subtree = INT_MAX;
+	return sp->f.goal_at >= 0 ? sp->f.goal_at : sp->f.n;
+}
+
+/* Threads for the last cut's subtrees: all of their own, or (inline) the
+ * first on the caller's thread, which returns when it has no more. */
+static int start(sdb_split *sp, int threads, sdb_split_take_fn take, sdb_split_done_fn done,
+                 void *ctx, int inline_first)
+{
+	sp->ta = calloc((size_t)threads, sizeof *sp->ta);
+	sp->tid = calloc((size_t)threads, sizeof *sp->tid);
+	if (!sp->ta || !sp->tid) {
+		free(sp->ta);
+		free(sp->tid);
+		sp->ta = NULL;
+		sp->tid = NULL;
 		return sdbi_fail(SDB_ENOMEM, "out of memory");
 	}
+	sp->threads = threads;
+	sp->take = take;
+	sp->on_done = done;
+	sp->ctx = ctx;
 	for (int i = 0; i < threads; i++) {
-		ta[i].w = *w;   /* the root state, the bound */
-		ta[i].w.nodes = ta[i].w.pending = 0;
-		ta[i].w.next_bound = INT_MAX;
-		ta[i].w.main_thread = i == 0;
+		sp->ta[i].w = sp->root;   /* the root state, the bound */
+		sp->ta[i].w.nodes = sp->ta[i].w.pending = 0;
+		sp->ta[i].w.next_bound = INT_MAX;
+		sp->ta[i].w.main_thread = inline_first && i == 0;
+		sp->ta[i].sp = sp;
 	}
+	atomic_store(&sp->running, threads);
 	/* a thread that cannot be started leaves its share to the others */
-	for (int i = 1; i < threads; i++)
-		ta[i].started = pthread_create(&tid[i], NULL, run_subtrees, &ta[i]) == 0;
-	run_subtrees(&ta[0]);
-	int result = 0, next = w->next_bound;
-	uint64_t nodes = 0;
-	for (int i = 0; i < threads; i++) {
-		if (ta[i].started)
-			pthread_join(tid[i], NULL);
-		nodes += ta[i].w.nodes;
-		next = ta[i].w.next_bound < next ? ta[i].w.next_bound : next;
-		result = ta[i].result == STOPPED ? STOPPED : result;
+	for (int i = inline_first; i < threads; i++) {
+		sp->ta[i].started = pthread_create(&sp->tid[i], NULL, run_subtrees, &sp->ta[i]) == 0;
+		if (!sp->ta[i].started)
+			atomic_fetch_sub(&sp->running, 1);
 	}
-	free(ta);
-	free(tid);
-	s->subtrees = NULL;
-	w->nodes += nodes;
-	w->next_bound = next;
-	if (atomic_load(&s->first_found) != INT_MAX) {
-		memcpy(w->path, s->found_path, (size_t)s->found_depth);
-		w->found_depth = s->found_depth;
+	if (inline_first)
+		run_subtrees(&sp->ta[0]);
+	return SDB_OK;
+}
+
+int sdb_split_start(sdb_split *sp, int threads, sdb_split_take_fn take, sdb_split_done_fn done,
+                    void *ctx)
+{
+	threads = threads < 1 ? 1 : threads > MAX_THREADS ? MAX_THREADS : threads;
+	const int err = start(sp, threads, take, done, ctx, 0);
+	if (!err && atomic_load(&sp->running) == 0 && threads > 0)   /* not one could start */
+		return start(sp, 1, take, done, ctx, 1);
+	return err;
+}
+
+int sdb_split_running(sdb_split *sp)
+{
+	return atomic_load(&sp->running);
+}
+
+void sdb_split_abandon(sdb_split *sp, int subtree)
+{
+	int cur = atomic_load(&sp->s.first_found);
+	while (subtree < cur && !atomic_compare_exchange_weak(&sp->s.first_found, &cur, subtree))
+		;
+}
+
+void sdb_split_stop(sdb_split *sp)
+{
+	atomic_store(&sp->s.stop, STOPPED);
+}
+
+void sdb_split_add_nodes(sdb_split *sp, uint64_t nodes)
+{
+	atomic_fetch_add(&sp->s.nodes, nodes);
+}
+
+int sdb_split_poll(sdb_split *sp)
+{
+	shared *s = &sp->s;
+	const double t = sdbi_now();
+	int stop = s->deadline > 0 && t > s->deadline;
+	const uint64_t nodes = atomic_load(&s->nodes);
+	stop |= s->max_nodes && nodes >= s->max_nodes;
+	if (!stop && s->limits && s->limits->poll) {
+		const sdb_search_progress p = { nodes, sp->root.bound, t - s->started };
+		stop = s->polled_stop = s->limits->poll(s->limits->poll_ctx, &p) != 0;
+	}
+	if (stop)
+		sdb_split_stop(sp);
+	return stop || atomic_load(&s->stop);
+}
+
+void sdb_split_found(sdb_split *sp, sdb_split_result *res)
+{
+	pthread_mutex_lock(&sp->lock);
+	res->found = sp->found_subtree != INT_MAX;
+	res->subtree = sp->found_subtree;
+	res->length = res->found ? sp->found_depth : 0;
+	if (res->found)
+		memcpy(res->path, sp->found_path, (size_t)sp->found_depth);
+	pthread_mutex_unlock(&sp->lock);
+}
+
+int sdb_split_next_bound(sdb_split *sp)
+{
+	return atomic_load(&sp->next_bound);
+}
+
+int sdb_split_finish(sdb_split *sp, sdb_split_result *res)
+{
+	memset(res, 0, sizeof *res);
+	res->next_bound = INT_MAX;
+	for (int i = 0; i < sp->threads; i++) {
+		if (sp->ta[i].started)
+			pthread_join(sp->tid[i], NULL);
+		res->nodes += sp->ta[i].w.nodes;
+		if (sp->ta[i].w.next_bound < res->next_bound)
+			res->next_bound = sp->ta[i].w.next_bound;
+		res->stopped |= sp->ta[i].result == STOPPED;
+	}
+	if (sp->next_bound < res->next_bound)
+		res->next_bound = sp->next_bound;   /* the cut's */
+	free(sp->ta);
+	free(sp->tid);
+	sp->ta = NULL;
+	sp->tid = NULL;
+	sp->threads = 0;
+	sdb_split_found(sp, res);
+	return SDB_OK;
+}
+
+const char *sdb_split_heuristic(const sdb_split *sp)
+{
+	return sdb_heuristic_name(sp->h);
+}
+
+void sdb_split_boards(const sdb_split *sp, sdb_board *start, sdb_board *goal)
+{
+	*start = sp->start;
+	*goal = sp->goal;
+}
+
+/* The search of start -> goal by h in sp (allocated, zeroed): the engine,
+ * the root worker at the start; the start's h, or an error. */
+static int split_init(sdb_split *sp, const sdb_heuristic *h, const sdb_board *start,
+                      const sdb_board *goal, const sdb_solve_limits *limits, double t0)
+{
+	sp->h = h;
+	sp->start = *start;
+	sp->goal = *goal;
+	sp->found_subtree = INT_MAX;
+	pthread_mutex_init(&sp->lock, NULL);
+	atomic_init(&sp->s.first_found, INT_MAX);
+	atomic_init(&sp->next_bound, INT_MAX);
+	int err = sdbi_heuristic_frame(h, &sp->frame, goal);
+	if (err)
+		return err;
+	if (start->w != h->w || start->h != h->h)
+		return sdbi_fail(SDB_EINVAL, "a %dx%d board given to a heuristic of %dx%d boards",
+		                start->w, start->h, h->w, h->h);
+	sdb_board goal_in_frame;
+	sdb_frame_board(&sp->frame, &goal_in_frame, goal);
+	sdbi_engine_init(&sp->e, h, &sp->frame, &goal_in_frame);
+	sp->s.e = &sp->e;
+	sp->s.started = t0;
+	sp->s.prune = 1;
+	if (limits) {
+		sp->s.limits = limits;
+		sp->s.max_nodes = limits->max_nodes;
+		sp->s.deadline = limits->timeout > 0 ? t0 + limits->timeout : 0;
+	}
+	return sdbi_worker_start(&sp->root, &sp->s, &sp->frame, start);
+}
+
+static void split_free(sdb_split *sp)
+{
+	if (!sp)
+		return;
+	pthread_mutex_destroy(&sp->lock);
+	free(sp->root.hs);
+	free(sp->f.paths);
+	free(sp->done);
+	free(sp);
+}
+
+int sdb_split_open(sdb_split **out, const sdb_db *db, const char *sets, const sdb_board *start,
+                   const sdb_board *goal)
+{
+	*out = NULL;
+	const sdb_heuristic *h;
+	const char *note;
+	int err = sdbi_db_heuristic(&h, &note, db, goal, sets);
+	if (err)
+		return err;
+	if (h->manhattan)
+		return sdbi_fail(SDB_ENOTFOUND, "no pattern-database set '%s' here", sets);
+	sdb_split *sp = calloc(1, sizeof *sp);
+	if (!sp)
+		return sdbi_fail(SDB_ENOMEM, "out of memory");
+	err = split_init(sp, h, start, goal, NULL, sdbi_now());
+	if (err < 0) {
+		split_free(sp);
+		return err;
+	}
+	*out = sp;
+	return sdbi_done(SDB_OK);
+}
+
+void sdb_split_close(sdb_split *sp)
+{
+	split_free(sp);
+}
+
+/* The iteration's answer from its subtrees' result: the first subtree that
+ * found, else a goal above the cut's depth. FOUND (the path in w), STOPPED,
+ * or 0. */
+static int iteration_answer(sdb_split *sp, const sdb_split_result *res)
+{
+	worker *w = &sp->root;
+	w->next_bound = res->next_bound;
+	if (res->found) {
+		memcpy(w->path, res->path, (size_t)res->length);
+		w->found_depth = res->length;
 		return FOUND;
 	}
-	if (f->goal_at >= 0) {   /* no subtree before the goal holds a solution */
-		memcpy(w->path, f->goal_path, (size_t)f->goal_depth);
-		w->found_depth = f->goal_depth;
+	if (sp->f.goal_at >= 0) {   /* no subtree before the goal holds a solution */
+		memcpy(w->path, sp->f.goal_path, (size_t)sp->f.goal_depth);
+		w->found_depth = sp->f.goal_depth;
 		return FOUND;
 	}
-	return result;
+	return res->stopped ? STOPPED : 0;
+}
+
+/* One iteration at the root's bound on `threads` threads, the caller's the
+ * first: FOUND, STOPPED, 0, or an error. */
+static int parallel_iteration(sdb_split *sp, int threads)
+{
+	int depth = 0;
+	int n = sdb_split_cut(sp, sp->root.bound, &depth, SUBTREES_PER_THREAD * threads);
+	if (n < 0)
+		return n;
+	sdb_split_result res;
+	int err = start(sp, threads, sdb_split_take, NULL, sp, 1);
+	if (err)
+		return err;
+	sdb_split_finish(sp, &res);
+	return iteration_answer(sp, &res);
+}
+
+/* An iteration given to the installed hook: as parallel_iteration. */
+static int hooked_iteration(sdb_split *sp, uint64_t last, int threads)
+{
+	sdb_split_result res;
+	memset(&res, 0, sizeof res);
+	res.next_bound = INT_MAX;
+	const int r = installed->iteration(installed->ctx, sp, sp->root.bound, last, &res);
+	if (r == 1)
+		return threads > 1 ? parallel_iteration(sp, threads) : sdbi_dfs(&sp->root, 0, -1, 0);
+	if (r)
+		return r < 0 ? r : sdbi_fail(SDB_EINVAL, "a search's hook failed");
+	if (res.stopped)
+		sdb_split_stop(sp);
+	return iteration_answer(sp, &res);
 }
 
 int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
@@ -736,31 +480,33 @@ static uint64_t split_nodes(void)
 	return env && *env && !*end ? v : PARALLEL_MIN;
 }
 
-/* Iterations from w's state until one finds the goal (or a limit). */
-static int iterate(worker *w, int bound, int threads, int *last_bound)
+/* Iterations from the root until one finds the goal (or a limit). */
+static int iterate(sdb_split *sp, int bound, int threads, int *last_bound)
 {
-	shared *s = w->s;
-	frontier f = { 0 };
+	worker *w = &sp->root;
+	shared *s = &sp->s;
 	const uint64_t split = split_nodes();
 	uint64_t last = 0;   /* nodes of the last iteration */
 	int r;
 	for (;;) {
 		w->bound = bound;
 		w->next_bound = INT_MAX;
-		const uint64_t before = w->nodes;
-		if (threads > 1 && last >= split && !w->e->manhattan && !s->en) {
-			r = parallel_iteration(w, threads, &f);
+		const uint64_t before = atomic_load(&s->nodes) + w->pending;
+		const int splits = last >= split && !w->e->manhattan && !s->en;
+		if (splits && installed) {
+			r = hooked_iteration(sp, last, threads);
+		} else if (splits && threads > 1) {
+			r = parallel_iteration(sp, threads);
 		} else {
-			r = dfs(w, 0, -1, 0);
-			atomic_fetch_add(&s->nodes, w->pending);
-			w->pending = 0;
+			r = sdbi_dfs(w, 0, -1, 0);
 		}
-		last = w->nodes - before;
+		atomic_fetch_add(&s->nodes, w->pending);
+		w->pending = 0;
+		last = atomic_load(&s->nodes) - before;
 		if (r || w->next_bound >= SDB_MAX_MOVES + 1)
 			break;
 		bound = w->next_bound;
 	}
-	free(f.paths);
 	*last_bound = bound;
 	return r;
 }
@@ -769,51 +515,28 @@ int sdbi_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristi
                       const sdb_board *start, const sdb_board *goal,
                       const sdb_solve_limits *limits, sdbi_optimal *en)
 {
-	double t0 = now();
+	double t0 = sdbi_now();
 	memset(stats, 0, sizeof *stats);
 	int ok = sdbi_answer_begin(a, start, goal);
 	if (ok <= 0)
 		return sdbi_done(ok);   /* an error, or answered: unsolvable */
-	sdb_frame frame;
-	int err = sdbi_heuristic_frame(h, &frame, goal);
-	if (err)
-		return err;
-	if (start->w != h->w || start->h != h->h)
-		return sdbi_fail(SDB_EINVAL, "a %dx%d board given to a heuristic of %dx%d boards",
-		                start->w, start->h, h->w, h->h);
-	sdb_board goal_in_frame;
-	sdb_frame_board(&frame, &goal_in_frame, goal);
-	engine *e = malloc(sizeof *e);
-	shared *s = calloc(1, sizeof *s);
-	worker *w = malloc(sizeof *w);
-	if (!e || !s || !w) {
-		free(e);
-		free(s);
-		free(w);
+	sdb_split *sp = calloc(1, sizeof *sp);
+	if (!sp)
 		return sdbi_fail(SDB_ENOMEM, "out of memory");
-	}
-	engine_init(e, h, &frame, &goal_in_frame);
-	s->e = e;
-	s->started = t0;
-	s->prune = 1;
-	pthread_mutex_init(&s->lock, NULL);
-	atomic_init(&s->first_found, INT_MAX);
 	int threads = 1;
-	if (limits) {
-		s->limits = limits;
-		s->max_nodes = limits->max_nodes;
-		s->deadline = limits->timeout > 0 ? t0 + limits->timeout : 0;
+	if (limits)
 		threads = limits->threads < 1 ? 1 : limits->threads > MAX_THREADS ? MAX_THREADS
 		          : limits->threads;
-	}
-	int bound = stats->heuristic = worker_start(w, s, &frame, start);
+	int bound = stats->heuristic = split_init(sp, h, start, goal, limits, t0);
+	worker *w = &sp->root;
+	shared *s = &sp->s;
 	w->main_thread = 1;
-	int r = bound;
+	int r = bound, err = 0;
 	if (bound >= 0)
-		r = iterate(w, bound, threads, &bound);
+		r = iterate(sp, bound, threads, &bound);
 	const uint64_t nodes = atomic_load(&s->nodes);
 	stats->nodes = nodes;
-	stats->seconds = now() - t0;
+	stats->seconds = sdbi_now() - t0;
 	char what[64];
 	snprintf(what, sizeof what, "no solution within %d moves", bound - 1);
 	if (r < 0)
@@ -829,9 +552,9 @@ int sdbi_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristi
 		a->solvable = 1;
 		a->distance = depth;
 		for (int k = 0; k < depth; k++)
-			a->moves[k] = sdb_move_letter(frame.move_back[w->path[k]]);
+			a->moves[k] = sdb_move_letter(sp->frame.move_back[w->path[k]]);
 		a->moves[depth] = '\0';
-		a->best_move = depth ? frame.move_back[w->path[0]] : -1;
+		a->best_move = depth ? sp->frame.move_back[w->path[0]] : -1;
 		a->method = SDB_METHOD_SEARCH;
 		a->nodes = nodes;
 		a->heuristic = stats->heuristic;
@@ -845,19 +568,15 @@ int sdbi_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristi
 		s->prune = 0;
 		w->bound = a->distance;
 		w->next_bound = INT_MAX;
-		r = dfs(w, 0, -1, 0);
+		r = sdbi_dfs(w, 0, -1, 0);
 		atomic_fetch_add(&s->nodes, w->pending);
 		w->pending = 0;
 		stats->nodes = a->nodes = atomic_load(&s->nodes);
-		stats->seconds = now() - t0;
+		stats->seconds = sdbi_now() - t0;
 		if (r == STOPPED)
 			err = limit_error(s, stats->nodes, stats->seconds, "while counting the optimal "
 			                  "solutions");
 	}
-	pthread_mutex_destroy(&s->lock);
-	free(w->hs);
-	free(e);
-	free(s);
-	free(w);
+	split_free(sp);
 	return err ? err : sdbi_done(SDB_OK);
 }

@@ -380,6 +380,146 @@ SDB_API int sdb_pattern_manhattan(const sdb_pattern *p, uint64_t index);
 /**@}*/
 
 
+/** @name Searches split over processes
+ *
+ * One IDA* iteration (sdb_solve()'s depth-first search under one bound), cut
+ * at a depth, is a list of subtrees in the order of their move sequences;
+ * any process that holds the same heuristic can search any of them. The
+ * iteration's answer is the first subtree, in that order, that reaches the
+ * goal (so the answer is the one a single thread finds: the
+ * lexicographically first optimal sequence), and its next bound is the
+ * smallest over every subtree.
+ *
+ * slidedb-lookup-mpi spreads a search over MPI ranks with these. A program
+ * installs hooks (sdb_split_install()); then every iteration that the
+ * library's searches would split over threads is offered to the hook, which
+ * cuts it (sdb_split_cut()), hands subtrees to other processes, searches its
+ * own share on its threads (sdb_split_start(), sdb_split_finish()) and gives
+ * the library the combined result. The other processes open the same
+ * search (sdb_split_open()) and cut it at the same bound and depth: the
+ * same subtrees, in the same order, so only their numbers travel. May
+ * change between minor versions, as the rest of this header may. */
+/**@{*/
+typedef struct sdb_split sdb_split;
+
+/** What an iteration, or one process's share of it, came to. */
+typedef struct sdb_split_result {
+	int found;                     /**< a subtree reached the goal */
+	int subtree;                   /**< the first that did (in order) */
+	int length;                    /**< its moves */
+	uint8_t path[SDB_MAX_MOVES];   /**< the moves, in the search's own numbering:
+	                                    to be handed back to the library as they are */
+	int next_bound;                /**< the smallest f cut off (INT_MAX: none) */
+	uint64_t nodes;                /**< nodes this process's threads searched */
+	int stopped;                   /**< a limit, or sdb_split_stop(), stopped them */
+} sdb_split_result;
+
+/** Called by the threads of sdb_split_start() for their next subtree:
+ * its number, or -1 when there is none left for them. */
+typedef int (*sdb_split_take_fn)(void *ctx);
+/** Called by those threads when a subtree was searched to the end
+ * without reaching the goal (a subtree that a restart may skip). */
+typedef void (*sdb_split_done_fn)(void *ctx, int subtree);
+
+/** The hooks of a program that runs iterations itself. */
+typedef struct sdb_split_hooks {
+	/** Run the iteration at @p bound of @p sp's search (the last took
+	 * @p last_nodes nodes) and fill @p res (found, subtree, length, path,
+	 * next_bound, stopped): return 0; or return 1 to leave it to the
+	 * library's own threads; or an error (SDB_*), which ends the search. */
+	int (*iteration)(void *ctx, sdb_split *sp, int bound, uint64_t last_nodes,
+	                 sdb_split_result *res);
+	void *ctx;
+} sdb_split_hooks;
+
+/** @brief Offer every splittable iteration of this process's searches to
+ * @p hooks (NULL: none). Not thread-safe: call it before any search. */
+SDB_API void sdb_split_install(const sdb_split_hooks *hooks);
+
+/** @brief Open, in another process, the search that sdb_solve() runs from
+ * @p start to @p goal with the sets named @p sets of @p db (as
+ * sdb_split_heuristic() names them), opened once per database handle.
+ * @return 0, or the errors of sdb_heuristic_open(). */
+SDB_API int sdb_split_open(sdb_split **sp, const sdb_db *db, const char *sets,
+                           const sdb_board *start, const sdb_board *goal);
+
+/** @brief Close what sdb_split_open() opened. NULL is ok. */
+SDB_API void sdb_split_close(sdb_split *sp);
+
+/** @brief The sets the search takes its bounds from ("A+B"). */
+SDB_API const char *sdb_split_heuristic(const sdb_split *sp);
+
+/** @brief The search's start and goal, as the caller gave them. */
+SDB_API void sdb_split_boards(const sdb_split *sp, sdb_board *start, sdb_board *goal);
+
+/** @brief Cut the iteration at @p bound into subtrees: at *@p depth moves,
+ * or, when *@p depth is 0, at the smallest even depth from 4 that gives at
+ * least @p want of them (*@p depth says which). The same bound and depth
+ * give the same subtrees, in the same order, in every process.
+ * @return how many (>= 0; a goal met above the depth ends the list and is
+ * the library's to answer), or #SDB_ENOMEM. */
+SDB_API int sdb_split_cut(sdb_split *sp, int bound, int *depth, int want);
+
+/** @brief Search subtrees of the last cut on @p threads threads of their
+ * own, each taking the next from @p take until it gives -1, and calling
+ * @p done (may be NULL) after each searched to the end without the goal.
+ * Returns at once; sdb_split_finish() waits. A subtree after one that
+ * reached the goal (here, or as sdb_split_abandon() says) is skipped.
+ * @return 0, or #SDB_ENOMEM. */
+SDB_API int sdb_split_start(sdb_split *sp, int threads, sdb_split_take_fn take,
+                            sdb_split_done_fn done, void *ctx);
+
+/** @brief How many of the threads of sdb_split_start() are still at work. */
+SDB_API int sdb_split_running(sdb_split *sp);
+
+/** @brief Claim up to @p count consecutive subtrees of the last cut, in
+ * order, skipping those marked done; thread-safe, and what sdb_split_take()
+ * takes from. @return how many (0: none left), the first in *@p first. */
+SDB_API int sdb_split_claim(sdb_split *sp, int count, int *first);
+
+/** @brief A take function for sdb_split_start() (ctx: the sdb_split): one
+ * subtree by sdb_split_claim(). */
+SDB_API int sdb_split_take(void *sp);
+
+/** @brief Mark a subtree of the last cut as searched (a restart's): it is
+ * never claimed. */
+SDB_API void sdb_split_mark_done(sdb_split *sp, int subtree);
+
+/** @brief Whether a subtree of the last cut is marked done (searched here,
+ * or marked). */
+SDB_API int sdb_split_is_done(sdb_split *sp, int subtree);
+
+/** @brief Subtrees after @p subtree need not be searched: one at or before
+ * it reached the goal. Thread-safe. */
+SDB_API void sdb_split_abandon(sdb_split *sp, int subtree);
+
+/** @brief Stop every thread of the iteration (another process hit a
+ * limit). Thread-safe. */
+SDB_API void sdb_split_stop(sdb_split *sp);
+
+/** @brief Count @p nodes searched elsewhere into the search's limits and
+ * progress. Thread-safe. */
+SDB_API void sdb_split_add_nodes(sdb_split *sp, uint64_t nodes);
+
+/** @brief The search's limits (time, nodes, the caller's poll) looked at
+ * now, from the thread that runs the hook: 1 when the search must stop
+ * (its threads are told). */
+SDB_API int sdb_split_poll(sdb_split *sp);
+
+/** @brief What this process's threads found so far: res->found, subtree,
+ * length and path of the first subtree that reached the goal here. */
+SDB_API void sdb_split_found(sdb_split *sp, sdb_split_result *res);
+
+/** @brief The smallest f cut off so far in this process's share (INT_MAX:
+ * none): a lower bound of the next bound, as a restart keeps it. */
+SDB_API int sdb_split_next_bound(sdb_split *sp);
+
+/** @brief Wait for the threads of sdb_split_start() and give this
+ * process's share. @return 0, or #SDB_ENOMEM. */
+SDB_API int sdb_split_finish(sdb_split *sp, sdb_split_result *res);
+/**@}*/
+
+
 #ifdef __cplusplus
 }
 #endif

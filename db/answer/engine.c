@@ -1,0 +1,511 @@
+/* IDA*'s node level, built for node rate: one thread's depth-first search
+ * under a bound on f = g + h, in the heuristic's frame (engine.h).
+ *
+ * - The state is changed in place and changed back: a move changes one
+ *   tile's cell, so one group's mask, Manhattan sum and entry per view (the
+ *   plain board and, for the diagonal mirror, the transposed one) and per
+ *   set (the heuristic is the largest of several sets' bounds). Nothing is
+ *   copied per child but those few values, kept on the stack to undo.
+ * - A group's index is ranked inline from its cell mask
+ *   (sdbi_pattern_rank_cells: k steps), and every child's first entry is
+ *   ranked and prefetched before the first is read, so that their cache
+ *   misses overlap; the other views' and sets' entries are fetched only for
+ *   the children that first bound does not cut.
+ * - Duplicate move sequences are pruned beyond the parent's inverse: going
+ *   around a 2x2 square six moves one way ends where six moves the other way
+ *   do (three turns of the square's three tiles are none), so of each such
+ *   pair the lexicographically larger is never followed. The
+ *   lexicographically first optimal sequence never holds one, so it is still
+ *   the answer. Counting and listing optimal sequences prune only the
+ *   parent's inverse: they must see every sequence.
+ * Manhattan with linear conflicts (no set for the goal) has no incremental
+ * form: it follows an sdb_hstate per depth. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "answer/engine.h"
+
+double sdbi_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static inline int entry(const engine *e, int g, uint64_t i, int md)
+{
+	const sdb_heuristic *h = e->h;
+	return h->nibbles[g] ? md + 2 * (int)sdb_nibble(h->data[g], i) : h->data[g][i];
+}
+
+/* The six-move words around a 2x2 square, one way and the other, as moves
+ * of the blank (frame moves: u d l r = 0 1 2 3) starting from each corner. */
+static void build_forbidden(engine *e)
+{
+	static const char pairs[4][2][7] = {
+		{ "rdlurd", "druldr" }, { "dlurdl", "ldruld" },
+		{ "lurdlu", "uldrul" }, { "urdlur", "ruldru" },
+	};
+	int rank[4];   /* frame move -> its place in the caller's order */
+	for (int k = 0; k < 4; k++)
+		rank[e->order[k]] = k;
+	memset(e->forbidden, 0, sizeof e->forbidden);
+	for (int p = 0; p < 4; p++) {
+		unsigned code[2] = { 0, 0 };
+		int larger = -1;
+		for (int i = 0; i < 6; i++) {
+			int a = sdb_move_from_letter(pairs[p][0][i]), b = sdb_move_from_letter(pairs[p][1][i]);
+			code[0] = code[0] << 2 | (unsigned)a;
+			code[1] = code[1] << 2 | (unsigned)b;
+			if (larger < 0 && a != b)
+				larger = rank[a] > rank[b] ? 0 : 1;
+		}
+		e->forbidden[code[larger] >> 3] |= (uint8_t)(1u << (code[larger] & 7));
+	}
+}
+
+void sdbi_engine_init(engine *e, const sdb_heuristic *h, const sdb_frame *frame,
+                      const sdb_board *goal_in_frame)
+{
+	memset(e, 0, sizeof *e);
+	e->h = h;
+	e->n = h->n;
+	e->manhattan = h->manhattan;
+	e->views = h->manhattan ? 1 : 1 + h->mirror;
+	e->nsets = h->nsets;
+	const int w = h->w;
+	for (int c = 0; c < h->n; c++) {
+		const int x = c % w, y = c / w;
+		e->nbr[c][SDB_UP] = (int8_t)(y > 0 ? c - w : -1);
+		e->nbr[c][SDB_DOWN] = (int8_t)(y < h->h - 1 ? c + w : -1);
+		e->nbr[c][SDB_LEFT] = (int8_t)(x > 0 ? c - 1 : -1);
+		e->nbr[c][SDB_RIGHT] = (int8_t)(x < w - 1 ? c + 1 : -1);
+		e->tcell[c] = (uint8_t)sdb_sym_cell(h->w, h->h, SDBI_TRANSPOSE, c);
+	}
+	memset(e->group, -1, sizeof e->group);
+	for (int t = 1; t < h->n; t++) {
+		e->mlabel[t] = h->mirror_label[t];
+		for (int set = 0; set < h->nsets; set++)
+			e->group[set][t] = h->group_of[set][t];
+		for (int c = 0; c < h->n; c++) {
+			const int g = h->goal_cell[t];
+			e->dist[t][c] = (uint8_t)(abs(c % w - g % w) + abs(c / w - g / w));
+		}
+	}
+	memcpy(e->goal, goal_in_frame->cell, goal_in_frame->n);
+	e->goal_blank = goal_in_frame->blank;
+	memcpy(e->order, frame->move_in, sizeof e->order);
+	e->move_back = frame->move_back;
+	build_forbidden(e);
+}
+
+/* A view's sums from its cells. */
+static void view_start(const engine *e, view *v, int blank)
+{
+	memset(v->mask, 0, sizeof v->mask);
+	memset(v->md, 0, sizeof v->md);
+	memset(v->sum, 0, sizeof v->sum);
+	for (int c = 0; c < e->n; c++)
+		for (int set = 0; set < e->nsets; set++) {
+			const int t = v->cell[c], g = t ? e->group[set][t] : -1;
+			if (g >= 0) {
+				v->mask[g] |= 1ull << c;
+				v->md[g] = (uint8_t)(v->md[g] + e->dist[t][c]);
+			}
+		}
+	for (int g = 0; g < e->h->ngroups; g++) {
+		uint64_t i = sdbi_pattern_rank_cells(e->h->pattern[g], v->cell, v->mask[g], blank);
+		v->sum[e->h->set_of[g]] += v->part[g] = (uint8_t)entry(e, g, i, v->md[g]);
+	}
+}
+
+/* The largest bound of a state's views and sets. */
+static inline int best_of(const engine *e, const view *v)
+{
+	int best = 0;
+	for (int vi = 0; vi < e->views; vi++)
+		for (int set = 0; set < e->nsets; set++)
+			best = v[vi].sum[set] > best ? v[vi].sum[set] : best;
+	return best;
+}
+
+int sdbi_worker_start(worker *w, shared *s, const sdb_frame *frame, const sdb_board *start)
+{
+	const engine *e = s->e;
+	memset(w, 0, sizeof *w);
+	w->s = s;
+	w->e = e;
+	w->subtree = -1;
+	sdb_board plain;
+	sdb_frame_board(frame, &plain, start);
+	w->blank = plain.blank;
+	if (e->manhattan) {
+		if (!(w->hs = malloc((SDB_MAX_MOVES + 1) * sizeof *w->hs)))
+			return sdbi_fail(SDB_ENOMEM, "out of memory");
+		return sdbi_heuristic_start_in(e->h, frame, &w->hs[0], start);
+	}
+	memcpy(w->v[0].cell, plain.cell, plain.n);
+	view_start(e, &w->v[0], w->blank);
+	if (e->views == 2) {
+		for (int c = 0; c < e->n; c++)
+			w->v[1].cell[e->tcell[c]] = e->mlabel[plain.cell[c]];
+		view_start(e, &w->v[1], e->tcell[w->blank]);
+	}
+	return best_of(e, w->v);
+}
+
+
+/* Tile t slides from cell a into the blank's cell b of view vi; i[set] is
+ * the new index of the tile's group in each set (child_index). */
+static inline void view_move(const engine *e, view *v, int vi, int t, int a, int b,
+                             const uint64_t *i, undo *u)
+{
+	v->cell[b] = (uint8_t)t;
+	v->cell[a] = 0;
+	for (int set = 0; set < e->nsets; set++) {
+		const int g = e->group[set][t];
+		u->sum[vi][set] = v->sum[set];
+		if (g < 0)
+			continue;
+		u->md[vi][set] = v->md[g];
+		u->part[vi][set] = v->part[g];
+		v->mask[g] ^= 1ull << a | 1ull << b;
+		v->md[g] = (uint8_t)(v->md[g] + e->dist[t][b] - e->dist[t][a]);
+		const int value = entry(e, g, i[set], v->md[g]);
+		v->sum[set] += value - v->part[g];
+		v->part[g] = (uint8_t)value;
+	}
+}
+
+static inline void view_unmove(const engine *e, view *v, int vi, int t, int a, int b,
+                               const undo *u)
+{
+	v->cell[a] = (uint8_t)t;
+	v->cell[b] = 0;
+	for (int set = 0; set < e->nsets; set++) {
+		const int g = e->group[set][t];
+		v->sum[set] = u->sum[vi][set];
+		if (g < 0)
+			continue;
+		v->mask[g] ^= 1ull << a | 1ull << b;
+		v->md[g] = u->md[vi][set];
+		v->part[g] = u->part[vi][set];
+	}
+}
+
+/* The index of the moved tile's group in a view after the tile slides from
+ * cell a into the blank's cell b (the cells put back after ranking), its
+ * table line prefetched: the children's entries are fetched before the
+ * first child is read, so that their cache misses overlap. */
+static inline uint64_t child_index(const engine *e, view *v, int g, int t, int a, int b)
+{
+	if (g < 0)
+		return 0;
+	v->cell[b] = (uint8_t)t;
+	v->cell[a] = 0;
+	const uint64_t i = sdbi_pattern_rank_cells(e->h->pattern[g], v->cell,
+	                                           v->mask[g] ^ (1ull << a | 1ull << b), a);
+	v->cell[a] = (uint8_t)t;
+	v->cell[b] = 0;
+	__builtin_prefetch(e->h->data[g] + (e->h->nibbles[g] ? i >> 1 : i));
+	return i;
+}
+
+/* A child's indices in every view and set, fetched ahead. */
+typedef struct child {
+	uint64_t i[2][SDB_MAX_SETS];
+} child;
+
+/* The indices of view vi's sets from set `first` on. */
+static inline void child_view(worker *w, int vi, int first, int to, child *c)
+{
+	const engine *e = w->e;
+	const int b = w->blank, t = w->v[0].cell[to];
+	const int tl = vi ? e->mlabel[t] : t, a = vi ? e->tcell[to] : to, bb = vi ? e->tcell[b] : b;
+	for (int set = first; set < e->nsets; set++)
+		c->i[vi][set] = child_index(e, &w->v[vi], e->group[set][tl], tl, a, bb);
+}
+
+static inline void prefetch_child(worker *w, int to, child *c)
+{
+	for (int vi = 0; vi < w->e->views; vi++)
+		child_view(w, vi, 0, to, c);
+}
+
+/* Move the blank (frame move m to cell to); the new h. */
+static inline int apply(worker *w, int g, int m, int to, const child *c, undo *u)
+{
+	const engine *e = w->e;
+	if (e->manhattan) {
+		w->hs[g + 1] = w->hs[g];
+		w->blank = to;
+		return sdbi_heuristic_move_frame(e->h, &w->hs[g + 1], m);
+	}
+	const int b = w->blank, t = w->v[0].cell[to];
+	view_move(e, &w->v[0], 0, t, to, b, c->i[0], u);
+	if (e->views == 2)
+		view_move(e, &w->v[1], 1, e->mlabel[t], e->tcell[to], e->tcell[b], c->i[1], u);
+	w->blank = to;
+	return best_of(e, w->v);
+}
+
+/* apply() for a move whose child was not prefetched. */
+static inline int apply_now(worker *w, int g, int m, int to, undo *u)
+{
+	child c;
+	if (!w->e->manhattan)
+		prefetch_child(w, to, &c);
+	return apply(w, g, m, to, &c, u);
+}
+
+static inline void unapply(worker *w, int from, const undo *u)
+{
+	const engine *e = w->e;
+	const int to = w->blank;
+	w->blank = from;
+	if (e->manhattan)
+		return;
+	const int t = w->v[0].cell[from];
+	view_unmove(e, &w->v[0], 0, t, to, from, u);
+	if (e->views == 2)
+		view_unmove(e, &w->v[1], 1, e->mlabel[t], e->tcell[to], e->tcell[from], u);
+}
+
+/* Every CHECK_EVERY nodes: the clock, and (calling thread only) the
+ * caller's poll. 1 to stop. */
+static int checkpoint(worker *w)
+{
+	shared *s = w->s;
+	const double t = sdbi_now();
+	if (s->deadline > 0 && t > s->deadline)
+		return 1;
+	if (w->main_thread && s->limits && s->limits->poll) {
+		const sdb_search_progress p = { atomic_load_explicit(&s->nodes, memory_order_relaxed) +
+		                                w->pending, w->bound, t - s->started };
+		if (s->limits->poll(s->limits->poll_ctx, &p))
+			return s->polled_stop = 1;
+	}
+	return 0;
+}
+
+static int visit(worker *w, int g);
+
+/* Count a node; STOPPED at a limit, ABANDONED when an earlier subtree has
+ * found a solution. The shared count is published every PUBLISH_EVERY nodes
+ * a thread, so several threads may pass max_nodes by that much each. */
+static inline int count_node(worker *w)
+{
+	shared *s = w->s;
+	if (s->max_nodes &&
+	    w->pending + atomic_load_explicit(&s->nodes, memory_order_relaxed) >= s->max_nodes) {
+		atomic_store(&s->stop, STOPPED);
+		return STOPPED;
+	}
+	w->nodes++;
+	if (++w->pending < PUBLISH_EVERY)
+		return 0;
+	atomic_fetch_add_explicit(&s->nodes, w->pending, memory_order_relaxed);
+	w->pending = 0;
+	if (++w->publishes % (CHECK_EVERY / PUBLISH_EVERY) == 0 && checkpoint(w))
+		atomic_store(&s->stop, STOPPED);
+	if (atomic_load_explicit(&s->stop, memory_order_relaxed))
+		return STOPPED;
+	if (w->subtree >= 0 && atomic_load_explicit(&s->first_found, memory_order_relaxed) < w->subtree)
+		return ABANDONED;
+	return 0;
+}
+
+int sdbi_dfs(worker *w, int g, int prev, unsigned hist)
+{
+	const engine *e = w->e;
+	if (w->blank == e->goal_blank && (e->manhattan
+	        ? !memcmp(w->hs[g].board[0].cell, e->goal, (size_t)e->n)
+	        : !memcmp(w->v[0].cell, e->goal, (size_t)e->n))) {
+		w->found_depth = g;
+		return w->s->en ? visit(w, g) : FOUND;
+	}
+	if (g >= SDB_MAX_MOVES)
+		return 0;
+	int r = count_node(w);
+	if (r)
+		return r;
+	const int b = w->blank;
+	int to[4];
+	child c[4];
+	for (int k = 0; k < 4; k++) {
+		const int m = e->order[k];
+		to[k] = e->nbr[b][m];
+		if (to[k] >= 0 && m == (prev ^ 1))
+			to[k] = -1;   /* u^1 = d, l^1 = r */
+		if (to[k] >= 0 && w->s->prune && g >= 5) {
+			const unsigned code = (hist << 2 | (unsigned)m) & 0xfff;
+			if (e->forbidden[code >> 3] >> (code & 7) & 1)
+				to[k] = -1;
+		}
+		if (to[k] >= 0 && !e->manhattan)
+			c[k].i[0][0] = child_index(e, &w->v[0], e->group[0][w->v[0].cell[to[k]]],
+			                           w->v[0].cell[to[k]], to[k], b);
+	}
+	/* The other views' and sets' entries are read only for children the
+	 * plain board's first set does not already cut: every child's first
+	 * entry is fetched, then the survivors' others. (A cut by one bound
+	 * offers the next iteration a lower f; with every tile in a group each
+	 * bound has the distance's parity, so it is still the next bound.) */
+	if (!e->manhattan && (e->views > 1 || e->nsets > 1)) {
+		const view *v = &w->v[0];
+		for (int k = 0; k < 4; k++) {
+			if (to[k] < 0)
+				continue;
+			const int t = v->cell[to[k]], gr = e->group[0][t];
+			int h0 = v->sum[0];
+			if (gr >= 0)
+				h0 += entry(e, gr, c[k].i[0][0], v->md[gr] + e->dist[t][b] - e->dist[t][to[k]]) -
+				      v->part[gr];
+			if (g + 1 + h0 > w->bound) {
+				if (g + 1 + h0 < w->next_bound)
+					w->next_bound = g + 1 + h0;
+				to[k] = -1;
+				continue;
+			}
+			child_view(w, 0, 1, to[k], &c[k]);
+			if (e->views == 2)
+				child_view(w, 1, 0, to[k], &c[k]);
+		}
+	}
+	for (int k = 0; k < 4; k++) {
+		if (to[k] < 0)
+			continue;
+		const int m = e->order[k];
+		undo u;
+		const int f = g + 1 + apply(w, g, m, to[k], &c[k], &u);
+		if (f > w->bound) {
+			if (f < w->next_bound)
+				w->next_bound = f;
+			unapply(w, b, &u);
+			continue;
+		}
+		w->path[g] = (uint8_t)m;
+		r = sdbi_dfs(w, g + 1, m, hist << 2 | (unsigned)m);
+		unapply(w, b, &u);
+		if (r == NEXT_FIRST && g == 0)
+			continue;   /* this first move is known to be optimal: try the next */
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* An optimal sequence found while enumerating at the optimal bound. */
+static int visit(worker *w, int g)
+{
+	sdbi_optimal *en = w->s->en;
+	const uint8_t *back = w->e->move_back;
+	if (g > 0)
+		en->best_moves |= 1u << back[w->path[0]];
+	if (en->count_all && sdbi_count_add(&en->count, 1))
+		return STOPPED;   /* cannot happen below 2^128 sequences; stop rather than wrap */
+	if (en->emitted < en->limit) {
+		char moves[SDB_MAX_MOVES + 1];
+		for (int k = 0; k < g; k++)
+			moves[k] = sdb_move_letter(back[w->path[k]]);
+		moves[g] = '\0';
+		en->emitted++;
+		if (en->fn(en->ctx, moves)) {
+			en->limit = en->emitted;   /* the caller has enough */
+			en->stopped = 1;
+		}
+	}
+	if (en->count_all || en->emitted < en->limit)
+		return 0;
+	if (en->limit > 0 || en->stopped)
+		return LIMIT_DONE;
+	return NEXT_FIRST;   /* only first moves wanted: one sequence per first move */
+}
+
+/* --- Parallel iterations. */
+
+
+/* The nodes at depth f->depth within the bound, in order, as paths; a goal
+ * met on the way is a subtree of its own, in its place. */
+static int collect(worker *w, frontier *f, int g, int prev, unsigned hist)
+{
+	const engine *e = w->e;
+	if (f->goal_at < 0 && w->blank == e->goal_blank && !e->manhattan &&
+	    !memcmp(w->v[0].cell, e->goal, (size_t)e->n)) {
+		f->goal_at = f->n;
+		f->goal_depth = g;
+		memcpy(f->goal_path, w->path, (size_t)g);
+		return 0;
+	}
+	if (g == f->depth) {
+		if (f->n == f->cap) {
+			int cap = f->cap ? 2 * f->cap : 1024;
+			uint8_t *more = realloc(f->paths, (size_t)cap * (size_t)f->depth);
+			if (!more)
+				return SDB_ENOMEM;
+			f->paths = more;
+			f->cap = cap;
+		}
+		memcpy(f->paths + (size_t)f->n * (size_t)f->depth, w->path, (size_t)f->depth);
+		f->n++;
+		return 0;
+	}
+	w->nodes++;
+	w->pending++;
+	const int b = w->blank;
+	for (int k = 0; k < 4; k++) {
+		const int m = e->order[k], to = e->nbr[b][m];
+		if (to < 0 || m == (prev ^ 1))
+			continue;
+		const unsigned code = (hist << 2 | (unsigned)m) & 0xfff;
+		if (w->s->prune && g >= 5 && (e->forbidden[code >> 3] >> (code & 7) & 1))
+			continue;
+		undo u;
+		const int fv = g + 1 + apply_now(w, g, m, to, &u);
+		int err = 0;
+		if (fv > w->bound) {
+			if (fv < w->next_bound)
+				w->next_bound = fv;
+		} else {
+			w->path[g] = (uint8_t)m;
+			err = collect(w, f, g + 1, m, hist << 2 | (unsigned)m);
+		}
+		unapply(w, b, &u);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int sdbi_collect(worker *w, frontier *f)
+{
+	free(f->paths);   /* room is counted in paths of one depth */
+	f->paths = NULL;
+	f->n = f->cap = 0;
+	f->goal_at = -1;
+	return collect(w, f, 0, -1, 0);
+}
+
+void sdbi_descend(worker *w, const uint8_t *path, int depth, descent *d)
+{
+	d->depth = depth;
+	d->prev = -1;
+	d->hist = 0;
+	for (int g = 0; g < depth; g++) {
+		const int m = path[g];
+		d->from[g] = w->blank;
+		apply_now(w, g, m, w->e->nbr[w->blank][m], &d->u[g]);
+		w->path[g] = (uint8_t)m;
+		d->prev = m;
+		d->hist = d->hist << 2 | (unsigned)m;
+	}
+}
+
+void sdbi_ascend(worker *w, const descent *d)
+{
+	for (int g = d->depth - 1; g >= 0; g--)
+		unapply(w, d->from[g], &d->u[g]);
+}

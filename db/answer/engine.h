@@ -1,0 +1,124 @@
+/* The IDA* engine's node level (engine.c): one thread's depth-first search
+ * under a bound, the state changed in place and back, and the cut of an
+ * iteration into subtrees. The iterations, their threads and the split API
+ * of slidedb_engine.h are solve.c's. Internal to the answer layer. */
+#ifndef SLIDEDB_ANSWER_ENGINE_H
+#define SLIDEDB_ANSWER_ENGINE_H
+
+#include <stdatomic.h>
+
+#include "answer/heuristic.h"
+
+enum {
+	CHECK_EVERY = 1 << 14,         /* nodes between looks at the clock */
+	PUBLISH_EVERY = 1 << 10,       /* nodes between updates of the shared count */
+	/* what a search (dfs) ends with; 0: the bound searched, no goal */
+	FOUND = 1, STOPPED = 2, NEXT_FIRST = 3, LIMIT_DONE = 4, ABANDONED = 5,
+};
+
+/* What a view (plain or mirrored) keeps of the state. */
+typedef struct view {
+	uint8_t cell[SDB_MAX_CELLS];       /* tile of each cell, in the view's labels */
+	uint64_t mask[SDB_MAX_GROUPS];     /* cells of each group's tiles */
+	uint8_t md[SDB_MAX_GROUPS];        /* their Manhattan sum */
+	uint8_t part[SDB_MAX_GROUPS];      /* the group's entry */
+	int sum[SDB_MAX_SETS];             /* each set's bound */
+} view;
+
+/* The search's fixed facts, shared by its threads. */
+typedef struct engine {
+	const sdb_heuristic *h;
+	int n, views, nsets;
+	int manhattan;
+	int8_t nbr[SDB_MAX_CELLS][4];       /* blank's cell -> its cell after move m, or -1 */
+	int8_t group[SDB_MAX_SETS][SDB_MAX_CELLS];   /* set -> tile -> group, or -1 (either
+	                                                view: the mirror relabels tiles) */
+	uint8_t dist[SDB_MAX_CELLS][SDB_MAX_CELLS];  /* tile -> cell -> to its goal */
+	uint8_t tcell[SDB_MAX_CELLS];       /* cell -> transposed cell */
+	uint8_t mlabel[SDB_MAX_CELLS];      /* tile -> mirrored tile */
+	uint8_t goal[SDB_MAX_CELLS];
+	int goal_blank;
+	uint8_t order[4];                   /* frame moves in the caller's order u d l r */
+	const uint8_t *move_back;           /* frame move -> caller's move */
+	uint8_t forbidden[4096 / 8];        /* last six moves (2 bits each) never followed */
+} engine;
+
+/* What the threads of one search share. */
+typedef struct shared {
+	const engine *e;
+	const sdb_solve_limits *limits;
+	uint64_t max_nodes;
+	double started, deadline;
+	int prune;                          /* the 2x2 rule (not when enumerating) */
+	sdbi_optimal *en;                   /* enumerating every optimal sequence, or NULL */
+	_Atomic uint64_t nodes;             /* published by every thread */
+	atomic_int stop;                    /* STOPPED: a limit; set once */
+	int polled_stop;
+	atomic_int first_found;             /* a split iteration's subtrees after this one
+	                                       are abandoned (INT_MAX: none) */
+} shared;
+
+/* One thread's search: the state, followed in place. */
+typedef struct worker {
+	shared *s;
+	const engine *e;
+	view v[2];
+	int blank;
+	int bound, next_bound;
+	uint64_t nodes, pending;            /* all, and not yet published */
+	unsigned publishes;
+	int subtree;                        /* the subtree being searched, or -1 */
+	int main_thread;                    /* the caller's: it alone calls the poll */
+	int found_depth;
+	uint8_t path[SDB_MAX_MOVES];        /* frame moves */
+	sdb_hstate *hs;                     /* Manhattan: one per depth */
+} worker;
+
+/* What a move changed in the views, to change it back. */
+typedef struct undo {
+	uint8_t md[2][SDB_MAX_SETS], part[2][SDB_MAX_SETS];
+	int sum[2][SDB_MAX_SETS];
+} undo;
+
+/* The nodes of an iteration at a depth, in order, as paths of frame moves:
+ * its subtrees. A goal met above the depth ends the list (goal_at). */
+typedef struct frontier {
+	uint8_t *paths;
+	int n, cap, depth;
+	int goal_at;   /* the subtree index a goal above the depth takes, or -1 */
+	uint8_t goal_path[SDB_MAX_MOVES];
+	int goal_depth;
+} frontier;
+
+/* A worker moved down a subtree's path, to be moved back. */
+typedef struct descent {
+	int depth, prev;
+	unsigned hist;
+	int from[SDB_MAX_MOVES];
+	undo u[SDB_MAX_MOVES];
+} descent;
+
+double sdbi_now(void);
+
+/* The engine of h, searching in frame towards goal_in_frame. */
+void sdbi_engine_init(engine *e, const sdb_heuristic *h, const sdb_frame *frame,
+                      const sdb_board *goal_in_frame);
+
+/* w at start (the caller's board); its h, or an error. */
+int sdbi_worker_start(worker *w, shared *s, const sdb_frame *frame, const sdb_board *start);
+
+/* IDA*'s depth-first search from w's state at depth g under w->bound
+ * (prev: the last move, or -1; hist: the last moves, 2 bits each): 0,
+ * FOUND (the path in w->path[0..w->found_depth)), STOPPED, ABANDONED, or
+ * while enumerating NEXT_FIRST and LIMIT_DONE. */
+int sdbi_dfs(worker *w, int g, int prev, unsigned hist);
+
+/* Fill f with the nodes at depth f->depth under w->bound (f->n, f->paths;
+ * f->goal_at), lowering w->next_bound for the nodes cut: 0 or SDB_ENOMEM. */
+int sdbi_collect(worker *w, frontier *f);
+
+/* Move w down path (depth moves, taken from a frontier) and back. */
+void sdbi_descend(worker *w, const uint8_t *path, int depth, descent *d);
+void sdbi_ascend(worker *w, const descent *d);
+
+#endif
