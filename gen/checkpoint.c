@@ -3,7 +3,7 @@
  * The file, DIR/NAME.ckpt, is a header (below) and then the engine's state
  * as it lies in memory: the table's bytes, then a two-bit search's marks.
  * It is written as DIR/NAME.ckpt.tmp, flushed to disk, and renamed over
- * the last one, so a build killed while saving keeps the previous
+ * the last one (durable_replace), so a build killed while saving keeps the previous
  * checkpoint whole. It is for the machine and the version that wrote it:
  * the header holds the version, the table's name, kind, format, size,
  * goal, tiles and blank mode, the counts so far, and a CRC-32 of itself
@@ -22,6 +22,7 @@
 #include <zlib.h>
 
 #include "checkpoint.h"
+#include "durable.h"
 #include "opts.h"
 
 enum { CKPT_VERSION = 2 };   /* 2: 64 cells, 64-bit tile masks */
@@ -207,50 +208,48 @@ static void maybe_die(const checkpoint *c, int level)
 	}
 }
 
-/* The state to DIR/NAME.ckpt.tmp, flushed, renamed over DIR/NAME.ckpt,
- * and the directory flushed: the rename is on disk too. */
+/* What write_state writes: the header (its CRCs once the state is
+ * written), then the state. */
+typedef struct state_file {
+	ckpt_header h;
+	const bfs_state *st;
+} state_file;
+
+static int fill_state(int fd, void *ctx)
+{
+	state_file *sf = ctx;
+	const bfs_state *st = sf->st;
+	uLong crc = 0, ignored = 0;
+	int bad = lseek(fd, (off_t)sizeof sf->h, SEEK_SET) < 0 ||
+	          whole(fd, st->table, st->table_bytes, 1, &crc) ||
+	          (st->marks && whole(fd, (uint8_t *)st->marks, st->mark_bytes, 1, &crc));
+	sf->h.state_crc = (uint32_t)crc;
+	sf->h.header_crc = header_crc(&sf->h);
+	bad = bad || lseek(fd, 0, SEEK_SET) < 0 || whole(fd, (uint8_t *)&sf->h, sizeof sf->h, 1, &ignored);
+	return bad ? (errno ? errno : EIO) : 0;
+}
+
+/* The state to DIR/NAME.ckpt, whole or not at all (durable_replace). */
 static void write_state(checkpoint *c, const bfs_state *st)
 {
 	const double t0 = progress_now();
-	ckpt_header h;
-	header_for(&h, c, st);
-	memcpy(h.counts, st->res.counts, sizeof h.counts);
-	h.max_distance = st->res.max_distance;
-	h.reached = st->res.reached;
-	h.seconds = checkpoint_seconds(c);
-	uLong crc = 0;
-	/* a file of its own: never through a link or into a FIFO left there */
-	unlink(c->tmp);
-	const int fd = open(c->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	int bad = fd < 0 || lseek(fd, (off_t)sizeof h, SEEK_SET) < 0 ||
-	          whole(fd, st->table, st->table_bytes, 1, &crc) ||
-	          (st->marks && whole(fd, (uint8_t *)st->marks, st->mark_bytes, 1, &crc));
-	h.state_crc = (uint32_t)crc;
-	h.header_crc = header_crc(&h);
-	uLong ignored = 0;
-	bad = bad || lseek(fd, 0, SEEK_SET) < 0 || whole(fd, (uint8_t *)&h, sizeof h, 1, &ignored) ||
-	      fsync(fd);
-	int saved = errno;
-	if (fd >= 0 && close(fd) && !bad) {   /* NFS and quotas report here */
-		bad = 1;
-		saved = errno;
-	}
-	if (bad || rename(c->tmp, c->path)) {
-		note_failure(c, st->res.max_distance, strerror(bad ? saved : errno));
-		unlink(c->tmp);
-	} else {
-		const int dir = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dir >= 0) {
-			fsync(dir);
-			close(dir);
-		}
-		if (c->bar->enabled) {
-			progress_end(c->bar);
-			cli_note("%s: checkpoint after level %d: %.2f GB in %.1f s", c->info->name,
-			         st->res.max_distance,
-			         (double)(sizeof h + st->table_bytes + h.mark_bytes) / 1e9,
-			         progress_now() - t0);
-		}
+	state_file sf = { .st = st };
+	ckpt_header *h = &sf.h;
+	header_for(h, c, st);
+	memcpy(h->counts, st->res.counts, sizeof h->counts);
+	h->max_distance = st->res.max_distance;
+	h->reached = st->res.reached;
+	h->seconds = checkpoint_seconds(c);
+	errno = 0;
+	const int err = durable_replace(c->path, c->dir, fill_state, &sf);
+	if (err) {
+		note_failure(c, st->res.max_distance, strerror(err));
+	} else if (c->bar->enabled) {
+		progress_end(c->bar);
+		cli_note("%s: checkpoint after level %d: %.2f GB in %.1f s", c->info->name,
+		         st->res.max_distance,
+		         (double)(sizeof *h + st->table_bytes + h->mark_bytes) / 1e9,
+		         progress_now() - t0);
 	}
 	c->last = progress_now();
 }
@@ -311,16 +310,7 @@ bfs_restart checkpoint_restart(checkpoint *c)
 
 int checkpoint_lock(const char *dir)
 {
-	const int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		const int e = errno;
-		close(fd);
-		errno = e;
-		return -1;
-	}
-	return 0;   /* fd stays open: the lock lasts as long as the process */
+	return durable_lock_dir(dir);
 }
 
 void checkpoint_remove(const char *dir, const char *name)

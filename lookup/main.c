@@ -1,4 +1,5 @@
-/* slidedb-lookup: answer optimal-move questions from the stored tables. */
+/* slidedb-lookup: answer optimal-move questions from the stored tables;
+ * also slidedb-lookup-mpi's rank program (dist.h). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include "answer.h"
 #include "batch.h"
 #include "catalog.h"
+#include "dist.h"
 #include "lines.h"
 #include "opts.h"
 #include "out.h"
@@ -20,12 +22,12 @@ enum { FLUSH_AT = 1 << 16, BATCH = 1024, DEFAULT_TIMEOUT = 60 };
  * these; else the words are a query. */
 enum { ANSWER = 1 << 0, CHECK = 1 << 1, RANDOM = 1 << 2, INFO = 1 << 3, VERIFY = 1 << 4,
        STATES = 1 << 5, ALL = 0x3f, SOLVING = ANSWER | CHECK | RANDOM,
-       DRAWING = RANDOM | STATES };
+       DRAWING = RANDOM | STATES, DIST = ANSWER | CHECK /* slidedb-lookup-mpi's */ };
 
 /* Long-only options get codes above any character. */
 enum { OPT_ALL_BEST = 256, OPT_SOLUTIONS, OPT_ALL, OPT_LIMIT, OPT_GRID, OPT_TILES, OPT_HISTOGRAM,
        OPT_GOAL, OPT_DISTANCE, OPT_MIN_DISTANCE, OPT_MAX_DISTANCE, OPT_COUNT, OPT_SEED,
-       OPT_WALK, OPT_SET };
+       OPT_WALK, OPT_SET, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY };
 
 static const cli_option lookup_options[] = {
 	{ "db", required_argument, 'd', ALL,
@@ -78,12 +80,23 @@ static const cli_option lookup_options[] = {
 	  "-T, --timeout S     give up a search after S seconds (default 60; 0: never)" },
 	{ "help", no_argument, 'h', ALL, "-h, --help          show this help" },
 	{ "version", no_argument, 'V', ALL, "-V, --version       show the version" },
+	/* slidedb-lookup-mpi's own (the last NMPI_OPTIONS) */
+	{ "checkpoint", required_argument, OPT_CHECKPOINT, ANSWER | CHECK,
+	  "    --checkpoint DIR  keep each search's bound and finished subtrees in DIR;\n"
+	  "                      a search run again from there resumes" },
+	{ "checkpoint-every", required_argument, OPT_CHECKPOINT_EVERY, ANSWER | CHECK,
+	  "    --checkpoint-every MINUTES  between saves (default 1)" },
 };
-enum { NOPTIONS = sizeof lookup_options / sizeof *lookup_options };
+enum { NOPTIONS_ALL = sizeof lookup_options / sizeof *lookup_options, NMPI_OPTIONS = 2 };
+
+/* The program's options: slidedb-lookup-mpi's are not slidedb-lookup's. */
+static const lookup_dist *dist;
+#define NOPTIONS (dist ? NOPTIONS_ALL : NOPTIONS_ALL - NMPI_OPTIONS)
 
 typedef struct options {
 	const char *db_path;
 	int histogram;
+	lookup_run run;   /* slidedb-lookup-mpi's */
 	random_opts random;
 	answer_opts answer;
 } options;
@@ -116,9 +129,15 @@ enum { NCOMMANDS = sizeof commands / sizeof *commands };
 static void usage(FILE *f, const struct command *only)
 {
 	for (int i = 0; i < NCOMMANDS; i++)
-		if (!only || only == &commands[i])
+		if ((!only || only == &commands[i]) && (!dist || (commands[i].bit & DIST)))
 			fprintf(f, "%s %s [OPTIONS] %s\n", i && !only ? "      " : "Usage:", cli_prog,
 			        commands[i].synopsis);
+	if (dist && (!only || only->bit == ANSWER))
+		fputs("Run under mpirun: rank 0 reads the queries and writes the answers, the same\n"
+		      "as slidedb-lookup's, byte for byte; each search that outgrows a moment is\n"
+		      "spread over every rank and, on each, its --threads. Every rank opens the\n"
+		      "database (its own copy, or a shared file) and must hold the same tables.\n"
+		      "\n", f);
 	if (!only || only->bit == ANSWER)
 		fputs("Answer optimal-move questions: the distance, the best move and a whole\n"
 		      "optimal sequence of moves, named by the direction the blank travels (u d l r).\n"
@@ -152,7 +171,7 @@ static void usage(FILE *f, const struct command *only)
 		      "with no distance, every state that reaches the goal.\n", f);
 	fputc('\n', f);
 	for (int i = 0; i < NCOMMANDS; i++)
-		if (!only && commands[i].name)
+		if (!only && commands[i].name && (!dist || (commands[i].bit & DIST)))
 			fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fputs(only ? "Options:\n" : "\nOptions:\n", f);
 	static const char *const names[] = { "answers", "check", "random", "info", "verify",
@@ -312,6 +331,12 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 				return cli_usage("--timeout '%s' is not a number of seconds", optarg);
 			a->limits.timeout = v;   /* 0: no limit */
 			a->limit_hint = NULL;
+			break;
+		case OPT_CHECKPOINT: o->run.checkpoint = optarg; break;
+		case OPT_CHECKPOINT_EVERY:
+			if (!cli_parse_double(&v, optarg, 0, 1e6))
+				return cli_usage("--checkpoint-every '%s' is not a number of minutes", optarg);
+			o->run.checkpoint_every = v * 60;
 			break;
 		case 'h': usage(stdout, cmd->bit == ANSWER ? NULL : cmd); return 0;
 		case 'V': printf("%s %s\n", cli_prog, sdb_version()); return 0;
@@ -496,8 +521,17 @@ static int open_database(sdb_db **db, const options *o, int npos, char **pos)
 /* Answers (or verdicts) of the query the words make, or of standard input. */
 static int run_answers(options *o, int npos, char **pos)
 {
-	sdb_db *db;
+	sdb_db *db = NULL;
 	int rc = open_database(&db, o, npos, pos);
+	if (dist) {   /* every rank, opened or not: only rank 0 goes on */
+		o->run.threads = o->answer.threads;
+		const int ranks = dist->opened(rc >= 0 ? NULL : db, &o->run);
+		if (ranks >= 0) {
+			if (rc < 0)
+				sdb_db_close(db);
+			return rc >= 0 ? rc : ranks;
+		}
+	}
 	if (rc >= 0)
 		return rc;
 	answerer *ans = answerer_new(db, &o->answer);
@@ -517,6 +551,8 @@ static int run_answers(options *o, int npos, char **pos)
 		free(text);
 	}
 	answerer_free(ans);
+	if (dist)
+		dist->finished();
 	sdb_db_close(db);
 	return rc;
 }
@@ -582,16 +618,24 @@ static int run_verify(options *o, int npos, char **pos)
 	return run_catalog(o, npos, pos, 1);
 }
 
-int main(int argc, char **argv)
+int lookup_main(int argc, char **argv, const lookup_dist *d)
 {
-	cli_prog = "slidedb-lookup";
+	dist = d;
 	/* A search stops after a minute unless told otherwise: a hard board
 	 * without a pattern-database set can take hours. */
 	options o = { .answer = { .threads = 1, .limits = { .timeout = DEFAULT_TIMEOUT },
 	                          .limit_hint = "--timeout 0 lifts the limit" },
-	              .random = { .req = SDB_RANDOM_REQUEST_INIT } };
+	              .random = { .req = SDB_RANDOM_REQUEST_INIT },
+	              .run = { .checkpoint_every = 60 } };
 	const struct command *cmd = find_command(argc, argv);
 	int rc = parse_options(&o, cmd, argc, argv);
+	if (rc < 0 && dist && !(cmd->bit & DIST))
+		rc = cli_usage("%s is slidedb-lookup's: slidedb-lookup-mpi answers queries and checks "
+		               "moves", cmd->name);
+	if (rc < 0 && !dist && o.run.checkpoint)
+		rc = cli_usage("--checkpoint is slidedb-lookup-mpi's");
+	if (dist)
+		dist->parsed();
 	if (rc >= 0)
 		return cli_finish(rc);   /* --help, --version, or a usage error */
 	int npos = argc - optind;

@@ -260,6 +260,11 @@ void sdb_split_add_nodes(sdb_split *sp, uint64_t nodes)
 	atomic_fetch_add(&sp->s.nodes, nodes);
 }
 
+uint64_t sdb_split_nodes(sdb_split *sp)
+{
+	return atomic_load(&sp->s.nodes);
+}
+
 int sdb_split_poll(sdb_split *sp)
 {
 	shared *s = &sp->s;
@@ -398,23 +403,29 @@ void sdb_split_close(sdb_split *sp)
 }
 
 /* The iteration's answer from its subtrees' result: the first subtree that
- * found, else a goal above the cut's depth. FOUND (the path in w), STOPPED,
- * or 0. */
+ * found (stopped by a limit, only if every subtree before it was searched
+ * to the end: else it may not be the first), else a goal above the cut's
+ * depth. FOUND (the path in w), STOPPED, or 0. */
 static int iteration_answer(sdb_split *sp, const sdb_split_result *res)
 {
 	worker *w = &sp->root;
 	w->next_bound = res->next_bound;
-	if (res->found) {
+	int first = res->found;   /* stopped, a subtree before it may be unfinished */
+	for (int i = 0; first && res->stopped && i < res->subtree; i++)
+		first = sdb_split_is_done(sp, i);
+	if (first) {
 		memcpy(w->path, res->path, (size_t)res->length);
 		w->found_depth = res->length;
 		return FOUND;
 	}
+	if (res->stopped)
+		return STOPPED;
 	if (sp->f.goal_at >= 0) {   /* no subtree before the goal holds a solution */
 		memcpy(w->path, sp->f.goal_path, (size_t)sp->f.goal_depth);
 		w->found_depth = sp->f.goal_depth;
 		return FOUND;
 	}
-	return res->stopped ? STOPPED : 0;
+	return 0;
 }
 
 /* One iteration at the root's bound on `threads` threads, the caller's the
@@ -443,7 +454,8 @@ static int hooked_iteration(sdb_split *sp, uint64_t last, int threads)
 	if (r == 1)
 		return threads > 1 ? parallel_iteration(sp, threads) : sdbi_dfs(&sp->root, 0, -1, 0);
 	if (r)
-		return r < 0 ? r : sdbi_fail(SDB_EINVAL, "a search's hook failed");
+		return sdbi_fail(r < 0 ? r : SDB_EINVAL, "%s", res.error[0] ? res.error
+		                 : "a search's hook failed");
 	if (res.stopped)
 		sdb_split_stop(sp);
 	return iteration_answer(sp, &res);

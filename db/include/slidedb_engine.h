@@ -412,6 +412,7 @@ typedef struct sdb_split_result {
 	int next_bound;                /**< the smallest f cut off (INT_MAX: none) */
 	uint64_t nodes;                /**< nodes this process's threads searched */
 	int stopped;                   /**< a limit, or sdb_split_stop(), stopped them */
+	char error[256];               /**< a hook's failure, said by the search's error */
 } sdb_split_result;
 
 /** Called by the threads of sdb_split_start() for their next subtree:
@@ -426,7 +427,8 @@ typedef struct sdb_split_hooks {
 	/** Run the iteration at @p bound of @p sp's search (the last took
 	 * @p last_nodes nodes) and fill @p res (found, subtree, length, path,
 	 * next_bound, stopped): return 0; or return 1 to leave it to the
-	 * library's own threads; or an error (SDB_*), which ends the search. */
+	 * library's own threads; or an error (SDB_*, with res->error saying
+	 * what), which ends the search. */
 	int (*iteration)(void *ctx, sdb_split *sp, int bound, uint64_t last_nodes,
 	                 sdb_split_result *res);
 	void *ctx;
@@ -500,6 +502,10 @@ SDB_API void sdb_split_stop(sdb_split *sp);
 /** @brief Count @p nodes searched elsewhere into the search's limits and
  * progress. Thread-safe. */
 SDB_API void sdb_split_add_nodes(sdb_split *sp, uint64_t nodes);
+
+/** @brief Nodes the search has counted: its own threads', the cuts', and
+ * those added. */
+SDB_API uint64_t sdb_split_nodes(sdb_split *sp);
 
 /** @brief The search's limits (time, nodes, the caller's poll) looked at
  * now, from the thread that runs the hook: 1 when the search must stop

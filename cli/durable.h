@@ -1,0 +1,18 @@
+/* Files replaced whole or not at all: what checkpoints are written with. */
+#ifndef SLIDEDB_DURABLE_H
+#define SLIDEDB_DURABLE_H
+
+/* Write path anew: fill(fd, ctx) writes the content into path.tmp (created
+ * afresh: never through a link or into a FIFO left there), which is flushed
+ * to disk and renamed over path, and the folder dir flushed, so that a
+ * process killed at any moment leaves the old file or the new one whole.
+ * fill returns 0 or an errno. 0, or the errno of what failed (path.tmp is
+ * then removed). */
+int durable_replace(const char *path, const char *dir, int (*fill)(int fd, void *ctx),
+                    void *ctx);
+
+/* Lock folder dir for this process's life (flock): 0, or -1 with errno
+ * (EWOULDBLOCK: another process holds it). */
+int durable_lock_dir(const char *dir);
+
+#endif

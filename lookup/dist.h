@@ -1,0 +1,30 @@
+/* slidedb-lookup's program as a rank of slidedb-lookup-mpi: the hooks by
+ * which main.c hands its searches to the ranks (mpi.c). */
+#ifndef SLIDEDB_LOOKUP_DIST_H
+#define SLIDEDB_LOOKUP_DIST_H
+
+#include "slidedb.h"
+
+/* What the ranks need of the command line. */
+typedef struct lookup_run {
+	int threads;                 /* search threads of each rank (--threads) */
+	const char *checkpoint;      /* --checkpoint DIR, or NULL */
+	double checkpoint_every;     /* seconds between saves */
+} lookup_run;
+
+typedef struct lookup_dist {
+	/* Every rank, once the options are read (the others speak again). */
+	void (*parsed)(void);
+	/* Every rank, with the database opened (or NULL: it failed, said):
+	 * -1 on rank 0 when every rank is ready (it answers the queries);
+	 * otherwise the exit code: the other ranks' after serving rank 0's
+	 * searches, or any rank's when one could not start. */
+	int (*opened)(sdb_db *db, const lookup_run *run);
+	/* Rank 0: every query answered; the others stop. */
+	void (*finished)(void);
+} lookup_dist;
+
+/* slidedb-lookup's main; d is NULL but in slidedb-lookup-mpi. */
+int lookup_main(int argc, char **argv, const lookup_dist *d);
+
+#endif
