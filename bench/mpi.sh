@@ -2,10 +2,16 @@
 # slidedb-gen-mpi against slidedb-gen (OpenMP) on one machine, and two-bit
 # tables against bytes; prints Markdown for bench/RESULTS.md.
 #   bench/mpi.sh [BOARD] [BUILD_DIR]      (default 3x4, build-bench)
+#   bench/mpi.sh search [OPTIONS] [N...]  slidedb-lookup-mpi's searches against
+#                                         slidedb-lookup's (bench/mpi_search.sh)
 # Each build is checked to give the same bytes (CRC-32 of every table) as
 # slidedb-gen's. mpirun runs with --oversubscribe: 4 ranks on 2 cores share
 # them. Exchange figures come from SLIDEDB_MPI_STATS (man slidedb-gen-mpi).
 set -euo pipefail
+if [ "${1:-}" = search ]; then
+	shift
+	exec "$(dirname "$0")/mpi_search.sh" "$@"
+fi
 cd "$(dirname "$0")/.."
 board=${1:-3x4}
 build=${2:-build-bench}

@@ -162,10 +162,10 @@ static void usage(FILE *f, const struct command *only)
 	if (!only || only->bit == CHECK)
 		fputs("\ncheck: with no START, lines 'START [; GOAL] ; MOVES' from standard input.\n"
 		      "A verdict is data: the exit status is 0 unless the input is malformed.\n", f);
-	if (!only || only->bit == RANDOM)
+	if ((!only && !dist) || (only && only->bit == RANDOM))
 		fputs("\nrandom: uniform among the boards at the distance asked (a full table is\n"
 		      "needed), or among all boards reachable from the goal without one.\n", f);
-	if (!only || only->bit == STATES)
+	if ((!only && !dist) || (only && only->bit == STATES))
 		fputs("\nstates: each state at the distances asked once, in the table's index order,\n"
 		      "as 'BOARD<tab>DISTANCE' lines (a full table of whole distances is needed);\n"
 		      "with no distance, every state that reaches the goal.\n", f);
@@ -176,17 +176,21 @@ static void usage(FILE *f, const struct command *only)
 	fputs(only ? "Options:\n" : "\nOptions:\n", f);
 	static const char *const names[] = { "answers", "check", "random", "info", "verify",
 	                                     "states" };
-	cli_options_help(f, lookup_options, NOPTIONS, only ? only->bit : 0, ALL, names);
+	cli_options_help(f, lookup_options, NOPTIONS, only ? only->bit : dist ? DIST : 0,
+	                 dist ? DIST : ALL, names);
 	fputs("\nExit status: 0 all answered, 1 a query or the database failed, 2 usage.\n", f);
 	if (!only || only->bit == ANSWER)
 		fprintf(f, "Example: %s 1 2 3 4 5 6 0 7 8   ->   distance 2  best r  moves rr\n",
 		        cli_prog);
 	if (!only || only->bit == CHECK)
 		fprintf(f, "Example: %s check 1 2 3 4 5 6 0 7 8 rr   ->   optimal\n", cli_prog);
-	if (!only || only->bit == RANDOM)
+	if ((!only && !dist) || (only && only->bit == RANDOM))
 		fprintf(f, "Example: %s random --distance 20 --count 5 --seed 1\n", cli_prog);
-	if (!only || only->bit == STATES)
+	if ((!only && !dist) || (only && only->bit == STATES))
 		fprintf(f, "Example: %s states --distance 2 --size 3x3\n", cli_prog);
+	if (dist && (!only || only->bit == ANSWER))
+		fprintf(f, "Example: mpirun -n 64 --bind-to none %s --threads 8 --timeout 0 "
+		        "--checkpoint ckpt < queries\n", cli_prog);
 }
 
 /* The command the words name: the first word that is not an option or an
@@ -632,8 +636,6 @@ int lookup_main(int argc, char **argv, const lookup_dist *d)
 	if (rc < 0 && dist && !(cmd->bit & DIST))
 		rc = cli_usage("%s is slidedb-lookup's: slidedb-lookup-mpi answers queries and checks "
 		               "moves", cmd->name);
-	if (rc < 0 && !dist && o.run.checkpoint)
-		rc = cli_usage("--checkpoint is slidedb-lookup-mpi's");
 	if (dist)
 		dist->parsed();
 	if (rc >= 0)

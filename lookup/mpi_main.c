@@ -4,8 +4,10 @@
  * and the ranks check that they hold the same tables before any work.
  * A rank that fails to start stops every rank (exit 1); a rank that dies
  * mid-run makes mpirun end the others, each saying so (exit 1). */
+#define _GNU_SOURCE   /* sched_getaffinity */
 #include <fcntl.h>
 #include <mpi.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 
 static int rank, nranks;
 static int saved_stderr = -1;
+static volatile sig_atomic_t dismissed;   /* the work is over: an end from mpirun is quiet */
 
 /* One table as the ranks compare it. */
 typedef struct table_id {
@@ -124,9 +127,17 @@ static int opened(sdb_db *db, const lookup_run *run)
 			cli_fail("%s: the ranks' databases differ (their messages say how)", path);
 		return 1;
 	}
+	cpu_set_t cpus;
+	if (!sched_getaffinity(0, sizeof cpus, &cpus) && CPU_COUNT(&cpus) < run->threads)
+		cli_note("warning: --threads %d, but this rank may run on %d core%s (mpirun binds "
+		         "ranks to cores: give --bind-to none, or --map-by slot:PE=%d)", run->threads,
+		         CPU_COUNT(&cpus), CPU_COUNT(&cpus) == 1 ? "" : "s", run->threads);
 	const uint32_t tables = digest(db);
-	if (rank)
-		return ranks_serve(db, run, rank);
+	if (rank) {
+		const int rc = ranks_serve(db, run, rank);
+		dismissed = 1;
+		return rc;
+	}
 	if (run->checkpoint) {
 		if (access(run->checkpoint, W_OK | X_OK))
 			return cli_fail("--checkpoint '%s': not a folder this process can write",
@@ -139,6 +150,7 @@ static int opened(sdb_db *db, const lookup_run *run)
 static void finished(void)
 {
 	ranks_dismiss();
+	dismissed = 1;
 }
 
 /* mpirun ends the other ranks when one dies: each says so, and why it
@@ -146,6 +158,8 @@ static void finished(void)
 static void ended(int sig)
 {
 	(void)sig;
+	if (dismissed)   /* (rank 0 exited 1 for a failed query: mpirun ends the rest) */
+		_exit(0);
 	char msg[160];
 	const int n = snprintf(msg, sizeof msg, "%s: ended by mpirun: another rank of the run "
 	                       "failed or was killed; no answer is given for the search under "

@@ -338,7 +338,7 @@ static int distribute(lead *l, sdb_split *sp, int bound, sdb_split_result *res)
 			res->next_bound = l->ck.bound;
 			return 0;
 		}
-		if (l->ck.bound == bound) {
+		if (l->ck.bound == bound && l->ck.n > 0) {   /* (n 0: the bound not yet cut) */
 			depth = l->ck.depth;
 			l->ckpt_next = l->ck.next_bound;
 		}
@@ -350,7 +350,7 @@ static int distribute(lead *l, sdb_split *sp, int bound, sdb_split_result *res)
 		snprintf(res->error, sizeof res->error, "%s", sdb_errdetail());
 		return l->n;
 	}
-	if (l->ck.bound == bound && l->ck.done) {
+	if (l->ck.bound == bound && l->ck.n > 0) {
 		if (l->ck.n != l->n || l->ck.depth != depth) {
 			snprintf(res->error, sizeof res->error, "checkpoint '%.120s': its cut has %d subtrees, "
 			         "this search's %d: not this search's", l->path, l->ck.n, l->n);

@@ -3,7 +3,9 @@
  * every best move), searches whose heuristic is opened on first use and
  * shared, table reads, and one sampler drawing for all, at the same time;
  * then one search split over three threads (every iteration split), whose
- * answer must be the single thread's.
+ * answer must be the single thread's; and the same searches split, through
+ * slidedb_engine.h's split API, between the library's copy and a second
+ * one opened as another process would (slidedb-lookup-mpi's contract).
  * A plain program (Criterion's runner does not start under ThreadSanitizer):
  * scripts/test.sh runs it under ThreadSanitizer, ctest under ASan.
  *   test_threads SLIDEDB_GEN SCRATCH_DIR */
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "slidedb.h"
+#include "slidedb_engine.h"
 
 enum { THREADS = 4, ROUNDS = 40 };
 
@@ -71,6 +74,77 @@ static void *work(void *arg)
 			w->failures++;
 	}
 	return NULL;
+}
+
+
+/* --- Two copies of a search, as two processes would hold them. */
+
+static sdb_db *second_db;
+static int hook_failures;
+
+typedef struct other {
+	sdb_split *lead, *copy;
+} other;
+
+/* The copy's threads claim from the lead's counter; what they find and
+ * finish is told to the lead, as ranks.c's messages would. */
+static int other_take(void *ctx)
+{
+	other *o = ctx;
+	int i;
+	return sdb_split_claim(o->lead, 1, &i) ? i : -1;
+}
+
+static void other_done(void *ctx, int subtree)
+{
+	other *o = ctx;
+	sdb_split_mark_done(o->lead, subtree);
+}
+
+static int two_copies(void *ctx, sdb_split *sp, int bound, uint64_t last, sdb_split_result *res)
+{
+	(void)ctx;
+	(void)last;
+	sdb_board start, goal;
+	sdb_split_boards(sp, &start, &goal);
+	other o = { sp, NULL };
+	if (sdb_split_open(&o.copy, second_db, sdb_split_heuristic(sp), &start, &goal)) {
+		hook_failures++;
+		return 1;
+	}
+	int depth = 0, copy_depth;
+	const int n = sdb_split_cut(sp, bound, &depth, 64);
+	copy_depth = depth;
+	if (n < 0 || sdb_split_cut(o.copy, bound, &copy_depth, 0) != n || copy_depth != depth) {
+		hook_failures++;   /* the same bound and depth: the same subtrees */
+		sdb_split_close(o.copy);
+		return 1;
+	}
+	sdb_split_result mine, theirs;
+	if (sdb_split_start(sp, 1, sdb_split_take, NULL, sp) ||
+	    sdb_split_start(o.copy, 2, other_take, other_done, &o)) {
+		hook_failures++;
+		return 1;
+	}
+	/* the caller's loop: tell the lead what the copy found, and the copy
+	 * what the lead found */
+	while (sdb_split_running(sp) || sdb_split_running(o.copy)) {
+		sdb_split_found(o.copy, &theirs);
+		if (theirs.found)
+			sdb_split_abandon(sp, theirs.subtree);
+		sdb_split_found(sp, &mine);
+		if (mine.found)
+			sdb_split_abandon(o.copy, mine.subtree);
+		sdb_split_poll(sp);
+		usleep(100);
+	}
+	sdb_split_finish(sp, &mine);
+	sdb_split_finish(o.copy, &theirs);
+	*res = mine.found && (!theirs.found || mine.subtree < theirs.subtree) ? mine : theirs;
+	res->next_bound = mine.next_bound < theirs.next_bound ? mine.next_bound : theirs.next_bound;
+	res->stopped = mine.stopped || theirs.stopped;
+	sdb_split_close(o.copy);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -137,6 +211,27 @@ int main(int argc, char **argv)
 			failures++;
 		split++;
 	}
+	/* the same searches, every iteration split between two copies */
+	second_db = db;
+	static const sdb_split_hooks hooks = { two_copies, NULL };
+	sdb_split_install(&hooks);
+	seed = 7;
+	for (int k = 0; k < 6; k++) {   /* farther out: thousands of subtrees */
+		sdb_board s = g4;
+		for (int m = 0; m < 150; m++)
+			sdb_board_apply(&s, rand_r(&seed) % 4);
+		sdb_split_install(NULL);
+		sdb_answer one, two;
+		sdb_solve_stats st;
+		const int err = sdb_solve(&one, &st, h, &s, &g4, NULL);
+		sdb_split_install(&hooks);
+		if (err || sdb_solve(&two, &st, h, &s, &g4, NULL) || strcmp(one.moves, two.moves) ||
+		    !replays(&s, two.moves, &g4))
+			failures++;
+		split++;
+	}
+	sdb_split_install(NULL);
+	failures += hook_failures;
 	sdb_heuristic_close(h);
 	sdb_sampler_close(sampler);
 	sdb_db_close(db);
@@ -144,6 +239,6 @@ int main(int argc, char **argv)
 	if (system(cmd) != 0)
 		return 1;
 	printf("test_threads: %d answers on %d threads sharing one handle, %d searches split over 3 "
-	       "threads, %d wrong or failed\n", answers, THREADS, split, failures);
+	       "threads or two copies, %d wrong or failed\n", answers, THREADS, split, failures);
 	return failures ? 1 : 0;
 }

@@ -192,7 +192,8 @@ int sdb_split_cut(sdb_split *sp, int bound, int *depth, int want)
 }
 
 /* Threads for the last cut's subtrees: all of their own, or (inline) the
- * first on the caller's thread, which returns when it has no more. */
+ * first on the caller's thread, which returns when it has no more; the
+ * first also when not one other could be started. */
 static int start(sdb_split *sp, int threads, sdb_split_take_fn take, sdb_split_done_fn done,
                  void *ctx, int inline_first)
 {
@@ -218,12 +219,16 @@ static int start(sdb_split *sp, int threads, sdb_split_take_fn take, sdb_split_d
 	}
 	atomic_store(&sp->running, threads);
 	/* a thread that cannot be started leaves its share to the others */
+	int started = 0;
 	for (int i = inline_first; i < threads; i++) {
 		sp->ta[i].started = pthread_create(&sp->tid[i], NULL, run_subtrees, &sp->ta[i]) == 0;
-		if (!sp->ta[i].started)
-			atomic_fetch_sub(&sp->running, 1);
+		started += sp->ta[i].started;
 	}
-	if (inline_first)
+	const int run_first = inline_first || !started;   /* on the caller's thread */
+	for (int i = 0; i < threads; i++)
+		if (!sp->ta[i].started && !(run_first && i == 0))
+			atomic_fetch_sub(&sp->running, 1);
+	if (run_first)
 		run_subtrees(&sp->ta[0]);
 	return SDB_OK;
 }
@@ -232,10 +237,7 @@ int sdb_split_start(sdb_split *sp, int threads, sdb_split_take_fn take, sdb_spli
                     void *ctx)
 {
 	threads = threads < 1 ? 1 : threads > MAX_THREADS ? MAX_THREADS : threads;
-	const int err = start(sp, threads, take, done, ctx, 0);
-	if (!err && atomic_load(&sp->running) == 0 && threads > 0)   /* not one could start */
-		return start(sp, 1, take, done, ctx, 1);
-	return err;
+	return start(sp, threads, take, done, ctx, 0);
 }
 
 int sdb_split_running(sdb_split *sp)
@@ -340,6 +342,7 @@ static int split_init(sdb_split *sp, const sdb_heuristic *h, const sdb_board *st
 	sp->start = *start;
 	sp->goal = *goal;
 	sp->found_subtree = INT_MAX;
+	sp->f.goal_at = -1;   /* not cut */
 	pthread_mutex_init(&sp->lock, NULL);
 	atomic_init(&sp->s.first_found, INT_MAX);
 	atomic_init(&sp->next_bound, INT_MAX);
@@ -450,6 +453,7 @@ static int hooked_iteration(sdb_split *sp, uint64_t last, int threads)
 	sdb_split_result res;
 	memset(&res, 0, sizeof res);
 	res.next_bound = INT_MAX;
+	sp->f.goal_at = -1;   /* (the hook may answer without a cut) */
 	const int r = installed->iteration(installed->ctx, sp, sp->root.bound, last, &res);
 	if (r == 1)
 		return threads > 1 ? parallel_iteration(sp, threads) : sdbi_dfs(&sp->root, 0, -1, 0);

@@ -465,7 +465,8 @@ SDB_API int sdb_split_cut(sdb_split *sp, int bound, int *depth, int want);
 /** @brief Search subtrees of the last cut on @p threads threads of their
  * own, each taking the next from @p take until it gives -1, and calling
  * @p done (may be NULL) after each searched to the end without the goal.
- * Returns at once; sdb_split_finish() waits. A subtree after one that
+ * Returns at once (unless not one thread could be started: then it
+ * searches on the caller's thread first); sdb_split_finish() waits. A subtree after one that
  * reached the goal (here, or as sdb_split_abandon() says) is skipped.
  * @return 0, or #SDB_ENOMEM. */
 SDB_API int sdb_split_start(sdb_split *sp, int threads, sdb_split_take_fn take,

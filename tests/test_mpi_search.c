@@ -1,0 +1,278 @@
+/* slidedb-lookup-mpi under mpirun -n 1, 2 and 3 (--oversubscribe): the
+ * answers are slidedb-lookup's byte for byte on 4x4 and 5x5 boards with
+ * every iteration spread over the ranks (SLIDEDB_SPLIT_NODES=0), every
+ * sequence replayed; a rank that dies ends every rank with no answer; a
+ * search stopped with --checkpoint and run again gives the same answer from
+ * where it was; a damaged checkpoint and ranks with other tables are
+ * refused. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "clikit.h"
+#include "testkit.h"
+
+static char db4[512], db5[512];
+
+/* A 5x5 board 60 moves out that takes the 5-tile set some 190,000 nodes:
+ * enough subtrees for every rank, a fraction of a second. */
+static const char *const far5 = "1 8 11 2 4 6 22 7 0 12 16 10 9 14 3 17 13 19 15 24 21 23 20 5 18\n";
+
+/* mpirun -n RANKS slidedb-lookup-mpi ARGS < input; the exit code. */
+static int mpi_lookup(int ranks, const char *input, char **out, char **err, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static int mpi_lookup(int ranks, const char *input, char **out, char **err, const char *fmt, ...)
+{
+	char args[2048], cmd[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof args, fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof cmd, "mpirun -n %d --oversubscribe --bind-to none %s %s", ranks,
+	         SLIDEDB_LOOKUP_MPI,
+	         args);
+	return tk_run(cmd, input, out, err);
+}
+
+/* Once: a 4x4 set of 5-tile groups and a 5x5 one (seconds to build). */
+static void build_sets(void)
+{
+	tk_tmp_path(db4, sizeof db4, "mpi-search-4x4.lmdb");
+	tk_tmp_path(db5, sizeof db5, "mpi-search-5x5.lmdb");
+	struct stat st;
+	if (stat(db4, &st))
+		cr_assert_eq(ck_gen(db4, NULL, NULL, "pdb 4x4 --partition 5-5-5 -q"), 0);
+	if (stat(db5, &st))
+		cr_assert_eq(ck_gen(db5, NULL, NULL, "pdb 5x5 --partition 1,2,3,6,7/4,5,8,9,10/"
+		                    "11,12,16,17,21/13,14,15,19,20/18,22,23,24 -q"), 0);
+}
+
+/* Query lines: boards a random walk of `steps` moves from the goal. */
+static char *walks(int w, int h, int count, int steps, unsigned seed)
+{
+	ck_sbuf q = { 0 };
+	sdb_board goal;
+	sdb_board_goal(&goal, w, h, w * h - 1);
+	for (int i = 0; i < count; i++) {
+		sdb_board b;
+		tk_random_walk(&b, &goal, steps, &seed);
+		char text[256];
+		cr_assert_geq(sdb_board_format(text, sizeof text, &b), 0);
+		ck_sb_printf(&q, "%s\n", text);
+	}
+	return q.s;
+}
+
+/* Every "distance D ... moves M" line of out takes its query's board to the
+ * goal in D moves. */
+static void replay_all(const char *queries, const char *out, int w, int h)
+{
+	sdb_board goal;
+	sdb_board_goal(&goal, w, h, w * h - 1);
+	const char *q = queries, *o = out;
+	int n = 0;
+	while (*q && *o) {
+		const char *qe = strchr(q, '\n'), *oe = strchr(o, '\n');
+		cr_assert(qe && oe);
+		char line[512], answer[1024];
+		snprintf(line, sizeof line, "%.*s", (int)(qe - q), q);
+		snprintf(answer, sizeof answer, "%.*s", (int)(oe - o), o);
+		sdb_board start;
+		cr_assert_eq(sdb_board_parse(&start, line, w, h), 0, "%s", line);
+		int d;
+		cr_assert_eq(sscanf(answer, "distance %d", &d), 1, "%s", answer);
+		const char *m = strstr(answer, "moves ");
+		cr_assert(m, "%s", answer);
+		char moves[300];
+		cr_assert_eq(sscanf(m + 6, "%299s", moves), 1);
+		cr_assert_eq((int)strlen(moves), d, "%s", answer);
+		cr_assert(tk_replay(&start, moves, &goal), "%s does not solve %s", moves, line);
+		n++;
+		q = qe + 1;
+		o = oe + 1;
+	}
+	cr_assert(!*q && !*o, "one answer line per query");
+	cr_assert_gt(n, 0);
+}
+
+/* The answers of slidedb-lookup and of 1, 2 and 3 ranks, for the options. */
+static void same_answers(const char *db, const char *queries, const char *opts, int w, int h)
+{
+	char *want, *err;
+	int rc = ck_lookup(db, queries, &want, &err, "%s", opts);
+	cr_assert_eq(rc, 0, "slidedb-lookup %s: %s", opts, err);
+	free(err);
+	replay_all(queries, want, w, h);
+	for (int ranks = 1; ranks <= 3; ranks++) {
+		char *got;
+		rc = mpi_lookup(ranks, queries, &got, &err, "--db '%s' -t 2 %s", db, opts);
+		cr_assert_eq(rc, 0, "%d ranks, %s: %s", ranks, opts, err);
+		cr_assert_str_eq(got, want, "%d ranks, %s: not slidedb-lookup's answers", ranks, opts);
+		replay_all(queries, got, w, h);
+		free(got);
+		free(err);
+	}
+	free(want);
+}
+
+Test(mpi_search, same_answers_on_4x4_and_5x5, .timeout = 900, .init = build_sets)
+{
+	setenv("SLIDEDB_SPLIT_NODES", "0", 1);   /* every iteration over the ranks */
+	char *q4 = walks(4, 4, 8, 140, 7), *q5 = walks(5, 5, 3, 70, 11);
+	const size_t len = strlen(q5);
+	q5 = realloc(q5, len + strlen(far5) + 1);
+	strcpy(q5 + len, far5);
+	same_answers(db4, q4, "", 4, 4);
+	same_answers(db4, q4, "--all-best --solutions", 4, 4);
+	same_answers(db5, q5, "", 5, 5);
+	/* checks search the distance of a sequence's end */
+	char *want, *got, *err;
+	const char *checks = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15 ; l\n"
+	                     "5 1 2 3 0 6 7 4 9 10 11 8 13 14 15 12 ; rrrdd\n";
+	cr_assert_eq(ck_lookup(db4, checks, &want, NULL, "check"), 0);
+	cr_assert_eq(mpi_lookup(2, checks, &got, &err, "--db '%s' check", db4), 0, "%s", err);
+	cr_assert_str_eq(got, want);
+	free(want);
+	free(got);
+	free(err);
+	free(q4);
+	free(q5);
+	unsetenv("SLIDEDB_SPLIT_NODES");
+}
+
+/* A rank that dies mid-search: the run fails, every other rank says it was
+ * ended, and no answer is written for the search under way. */
+Test(mpi_search, a_dying_rank_ends_every_rank, .timeout = 300, .init = build_sets)
+{
+	setenv("SLIDEDB_SPLIT_NODES", "0", 1);
+	const char *q = far5;
+	for (int ranks = 2; ranks <= 3; ranks++) {
+		setenv("SLIDEDB_MPI_FAIL", "1:2", 1);
+		char *out, *err;
+		const int rc = mpi_lookup(ranks, q, &out, &err, "--db '%s'", db5);
+		unsetenv("SLIDEDB_MPI_FAIL");
+		cr_assert_neq(rc, 0, "%d ranks: the run must fail", ranks);
+		cr_assert(strstr(err, "(rank 1): dying after subtree 2"), "%s", err);
+		int ended = 0;
+		for (const char *p = err; (p = strstr(p, "ended by mpirun")); p++)
+			ended++;
+		cr_assert_eq(ended, ranks - 1, "every other rank says so: %s", err);
+		cr_assert(!strstr(out, "distance"), "no answer: %s", out);
+		free(out);
+		free(err);
+	}
+	unsetenv("SLIDEDB_SPLIT_NODES");
+}
+
+/* The only file in dir (its path in buf), or fail. */
+static void only_file(const char *dir, char *buf, size_t cap)
+{
+	char cmd[600], *out;
+	snprintf(cmd, sizeof cmd, "ls '%s'", dir);
+	cr_assert_eq(tk_run(cmd, NULL, &out, NULL), 0);
+	cr_assert_eq(tk_lines(out), 1, "one checkpoint: %s", out);
+	out[strcspn(out, "\n")] = '\0';
+	snprintf(buf, cap, "%s/%s", dir, out);
+	free(out);
+}
+
+/* Stopped at a node limit with --checkpoint, then run again: the same
+ * answer as slidedb-lookup's, from where it was; the file goes once the
+ * answer is found. A damaged file is refused, named, and left alone. */
+Test(mpi_search, a_stopped_search_resumes, .timeout = 600, .init = build_sets)
+{
+	setenv("SLIDEDB_SPLIT_NODES", "0", 1);
+	char dir[512], file[1024];
+	tk_tmp_path(dir, sizeof dir, "mpi-search-ckpt");
+	char cmd[1200];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir '%s'", dir, dir);
+	cr_assert_eq(tk_run(cmd, NULL, NULL, NULL), 0);
+	const char *q = far5;
+	char *want, *out, *err;
+	cr_assert_eq(ck_lookup(db5, q, &want, NULL, "--json"), 0);
+	const char *nodes_at = strstr(want, "\"nodes\":");
+	cr_assert(nodes_at);
+	const long nodes = atol(nodes_at + 8);
+	cr_assert_gt(nodes, 20000, "a search long enough to stop: %ld nodes", nodes);
+	int rc = mpi_lookup(2, q, &out, &err, "--db '%s' --max-nodes %ld --checkpoint '%s' "
+	                    "--checkpoint-every 0", db5, nodes / 2, dir);
+	cr_assert_eq(rc, 1, "stopped at the limit: %s", err);
+	cr_assert(strstr(err, "limit"), "%s", err);
+	free(out);
+	free(err);
+	only_file(dir, file, sizeof file);
+	/* damaged: refused with its name, kept as it was */
+	size_t size;
+	char *saved = ck_read_file(file, &size);
+	char *bad = malloc(size);
+	memcpy(bad, saved, size);
+	bad[size / 2] ^= 0x10;
+	ck_write_file(file, bad, size);
+	rc = mpi_lookup(2, q, &out, &err, "--db '%s' --checkpoint '%s'", db5, dir);
+	cr_assert_eq(rc, 1);
+	cr_assert(strstr(err, file) && strstr(err, "damaged"), "%s", err);
+	size_t after_size;
+	char *after = ck_read_file(file, &after_size);
+	cr_assert(after_size == size && !memcmp(after, bad, size), "the file is left alone");
+	free(after);
+	free(out);
+	free(err);
+	/* whole again: resumed, the same answer (nodes aside: JSON's count the
+	 * runs together) */
+	ck_write_file(file, saved, size);
+	rc = mpi_lookup(2, q, &out, &err, "--db '%s' --checkpoint '%s'", db5, dir);
+	cr_assert_eq(rc, 0, "%s", err);
+	char *plain;
+	cr_assert_eq(ck_lookup(db5, q, &plain, NULL, "%s", ""), 0);
+	cr_assert_str_eq(out, plain);
+	replay_all(q, out, 5, 5);
+	snprintf(cmd, sizeof cmd, "test -z \"$(ls '%s')\"", dir);
+	cr_assert_eq(tk_run(cmd, NULL, NULL, NULL), 0, "the checkpoint goes with the answer");
+	free(plain);
+	free(out);
+	free(err);
+	free(saved);
+	free(bad);
+	free(want);
+	unsetenv("SLIDEDB_SPLIT_NODES");
+}
+
+/* Every rank needs rank 0's tables: one with other tables (mpirun's
+ * programs, each with its own --db) stops the run before any work. */
+Test(mpi_search, ranks_with_other_tables_are_refused, .timeout = 300, .init = build_sets)
+{
+	char cmd[2400], *out, *err;
+	snprintf(cmd, sizeof cmd, "mpirun -n 1 --oversubscribe %s --db '%s' : -n 1 %s --db '%s'",
+	         SLIDEDB_LOOKUP_MPI, db5, SLIDEDB_LOOKUP_MPI, db4);
+	const int rc = tk_run(cmd, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 24\n",
+	                      &out, &err);
+	cr_assert_eq(rc, 1, "%s", err);
+	cr_assert(strstr(err, "(rank 1)") && strstr(err, "rank 0"), "%s", err);
+	cr_assert(strstr(err, "databases differ"), "%s", err);
+	cr_assert(!strstr(out, "distance"), "%s", out);
+	free(out);
+	free(err);
+}
+
+/* slidedb-lookup-mpi answers and checks; the rest is slidedb-lookup's. */
+Test(mpi_search, usage)
+{
+	char *out, *err;
+	cr_assert_eq(mpi_lookup(2, NULL, NULL, &err, "random --distance 3"), 2);
+	cr_assert(strstr(err, "slidedb-lookup's"), "%s", err);
+	free(err);
+	cr_assert_eq(mpi_lookup(1, NULL, &out, NULL, "--help"), 0);
+	cr_assert(strstr(out, "--checkpoint DIR") && strstr(out, "mpirun") && !strstr(out, "random"),
+	          "%s", out);
+	free(out);
+	cr_assert_eq(ck_lookup(NULL, NULL, NULL, &err, "--checkpoint /tmp 1 2 3 4 5 6 7 8 0"), 2);
+	free(err);
+	cr_assert_eq(ck_lookup(NULL, NULL, &out, NULL, "--help"), 0);
+	cr_assert(!strstr(out, "--checkpoint"), "slidedb-lookup's help: %s", out);
+	free(out);
+	char *man = ck_read_file(SLIDEDB_SOURCE_DIR "/doc/slidedb-lookup-mpi.1", NULL);
+	cr_assert(strstr(man, "\\-\\-checkpoint") && strstr(man, "SLIDEDB_MPI_FAIL"));
+	free(man);
+}
