@@ -6,9 +6,8 @@
  * and sets) and then, per iteration, the bound and the cut's depth; every
  * rank cuts its own copy the same way, so a subtree travels as a number.
  * Subtrees are handed out in order from rank 0's counter: its own threads
- * take one at a time, another rank asks when its queue runs short and gets
- * a run of consecutive ones (shorter as fewer remain, so that the last
- * finish together). A rank reports what it searched with each request:
+ * take one at a time, another rank one per thread, asking for the next
+ * before its queue is empty. A rank reports what it searched with each request:
  * nodes (for the limits and the progress line), the subtrees finished (for
  * --checkpoint), the smallest f it cut off, and at once any subtree that
  * reached the goal. Rank 0 then tells every rank to abandon the subtrees
@@ -43,8 +42,8 @@
 enum {
 	TAG_SEARCH = 1, TAG_ITER, TAG_GRANT, TAG_ABANDON, TAG_STOP, TAG_EXIT, TAG_REPORT, TAG_FAIL,
 	SUBTREES_PER_THREAD = 256,
-	SPLIT_MIN = 1 << 16,        /* nodes of an iteration before the next is spread (as
-	                               the library splits over threads) */
+	SPLIT_MIN = 1 << 16,        /* nodes of an iteration, per thread of the job, before
+	                               the next is spread (as the library splits over threads) */
 	MAX_FINISHED = 4096,        /* subtrees a report names */
 	/* a report's kind */
 	WANT = 1, FOUND_ONE = 2, DONE = 4,
@@ -72,9 +71,9 @@ typedef struct msg_subtree {
 typedef struct msg_report {
 	int32_t iter, kind, next_bound, found_subtree, found_length, nfinished;
 	uint64_t nodes;               /* since the last report */
-	uint8_t path[SDB_MAX_MOVES];
-	uint8_t pad;
-	int32_t finished[MAX_FINISHED];   /* only nfinished are sent */
+	/* nfinished subtree numbers (int32), then found_length moves: only
+	 * those bytes are sent */
+	uint8_t body[MAX_FINISHED * 4 + SDB_MAX_MOVES];
 } msg_report;
 
 typedef struct msg_fail {
@@ -163,14 +162,16 @@ static void count_subtree(void)
 }
 
 /* Nodes an iteration must take before the next is spread over the ranks:
- * SPLIT_MIN (some milliseconds), or SLIDEDB_SPLIT_NODES (tests spread
- * every iteration of small searches with 0). */
+ * SPLIT_MIN per thread of the job (each gets a few hundred subtrees, so a
+ * smaller iteration would cost more in cuts and messages than it takes),
+ * or SLIDEDB_SPLIT_NODES (tests spread every iteration of small searches
+ * with 0). */
 static uint64_t split_min(void)
 {
 	const char *env = getenv("SLIDEDB_SPLIT_NODES");
 	char *end;
 	const unsigned long long v = env ? strtoull(env, &end, 10) : 0;
-	return env && *env && !*end ? v : SPLIT_MIN;
+	return env && *env && !*end ? v : (uint64_t)SPLIT_MIN * (uint64_t)(g.threads * g.nranks);
 }
 
 /* --- Rank 0. */
@@ -190,14 +191,15 @@ typedef struct lead {
 	search_ckpt ck;               /* what was loaded */
 	int ckpt_next;                /* a resumed iteration's next bound so far */
 	double saved_at;
-	int claimed_to;               /* the subtrees granted so far end about here */
 } lead;
 
-static int chunk(const lead *l, int first)
+/* A rank asks for a subtree per thread (and asks again before its queue
+ * is empty): in the iteration that finds the goal only the subtrees before
+ * the goal's count, and runs of many would leave a rank alone on the early
+ * ones while the others search subtrees the goal makes useless. */
+static int chunk(void)
 {
-	const int total = g.threads * g.nranks, left = l->n - first;
-	const int k = left / (4 * total);
-	return k < 1 ? 1 : k;
+	return g.threads;
 }
 
 /* A rank found the goal in subtree i: the first so far? Then every rank
@@ -227,23 +229,25 @@ static void stop_all(lead *l)
 
 static void on_report(lead *l, int from, const msg_report *m, int bytes)
 {
-	const int head = (int)offsetof(msg_report, finished);
+	const int head = (int)offsetof(msg_report, body);
 	if (m->iter != g.iter || bytes < head || m->nfinished < 0 || m->nfinished > MAX_FINISHED ||
-	    bytes != head + m->nfinished * 4)
+	    m->found_length < 0 || m->found_length > SDB_MAX_MOVES ||
+	    bytes != head + m->nfinished * 4 + m->found_length)
 		return;   /* (an earlier iteration's) */
 	sdb_split_add_nodes(l->sp, m->nodes);
 	if (m->next_bound < l->next_bound)
 		l->next_bound = m->next_bound;
-	for (int k = 0; k < m->nfinished; k++)
-		sdb_split_mark_done(l->sp, m->finished[k]);
-	if ((m->kind & FOUND_ONE) && m->found_length >= 0 && m->found_length <= SDB_MAX_MOVES)
-		found_at(l, m->found_subtree, m->path, m->found_length);
+	for (int k = 0; k < m->nfinished; k++) {
+		int32_t i;
+		memcpy(&i, m->body + 4 * k, sizeof i);
+		sdb_split_mark_done(l->sp, i);
+	}
+	if (m->kind & FOUND_ONE)
+		found_at(l, m->found_subtree, m->body + 4 * m->nfinished, m->found_length);
 	if (m->kind & WANT) {
 		int first = 0, count = 0;
 		if (!l->stopped)
-			count = sdb_split_claim(l->sp, chunk(l, l->claimed_to), &first);
-		if (count)
-			l->claimed_to = first + count;
+			count = sdb_split_claim(l->sp, chunk(), &first);
 		const msg_grant gr = { g.iter, first, count };
 		send_to(from, TAG_GRANT, &gr, sizeof gr);
 	}
@@ -455,16 +459,23 @@ static int distribute(lead *l, sdb_split *sp, int bound, sdb_split_result *res)
 static int iteration(void *ctx, sdb_split *sp, int bound, uint64_t last, sdb_split_result *res)
 {
 	(void)ctx;
-	if (last < g.split_min && !g.run->checkpoint)
-		return 1;   /* a moment's work: rank 0's threads */
 	pthread_mutex_lock(&g.lock);
+	if (last < g.split_min && !g.run->checkpoint) {
+		/* a moment's work: rank 0's threads. The ranks learn the search
+		 * now, to check its sets' CRC-32s while rank 0 starts alone. */
+		share_search(sp);
+		pthread_mutex_unlock(&g.lock);
+		return 1;
+	}
 	lead l;
 	memset(&l, 0, sizeof l);
 	l.sp = sp;
 	l.next_bound = INT_MAX;
 	l.ckpt_next = INT_MAX;
 	int rc = g.run->checkpoint ? load(&l, sp, res) : 0;
-	if (rc >= 0)   /* (a search with a restart point goes to the ranks at once) */
+	if (rc >= 0 && last < g.split_min && !rc)   /* (one with a restart point goes at once) */
+		share_search(sp);
+	if (rc >= 0)
 		rc = last < g.split_min && !rc ? 1 : distribute(&l, sp, bound, res);
 	free(l.ck.done);
 	pthread_mutex_unlock(&g.lock);
@@ -510,7 +521,9 @@ typedef struct queue {
 	int first, count;             /* the next run (grants arrive one at a time) */
 	int next_first, next_count;   /* the one after, asked ahead */
 	int none_left;
-	msg_report *r;                /* finished subtrees gathered for the next report */
+	int32_t finished[MAX_FINISHED];   /* subtrees finished since the last report */
+	int nfinished;
+	msg_report *r;                /* the report's room */
 } queue;
 
 static int take_q(void *ctx)
@@ -537,8 +550,8 @@ static void done_q(void *ctx, int subtree)
 {
 	queue *q = ctx;
 	pthread_mutex_lock(&q->lock);
-	if (q->r->nfinished < MAX_FINISHED)   /* (past that, a restart searches it again) */
-		q->r->finished[q->r->nfinished++] = subtree;
+	if (q->nfinished < MAX_FINISHED)   /* (past that, a restart searches it again) */
+		q->finished[q->nfinished++] = subtree;
 	pthread_mutex_unlock(&q->lock);
 	count_subtree();
 }
@@ -558,15 +571,18 @@ static void report(queue *q, sdb_split *sp, int kind, uint64_t *reported, int *f
 	sdb_split_found(sp, &f);
 	r->found_subtree = -1;
 	r->found_length = 0;
+	r->nfinished = q->nfinished;
+	memcpy(r->body, q->finished, (size_t)q->nfinished * 4);
 	if (f.found && f.subtree < *found_sent) {
 		r->kind |= FOUND_ONE;
 		r->found_subtree = f.subtree;
 		r->found_length = f.length;
-		memcpy(r->path, f.path, (size_t)f.length);
+		memcpy(r->body + 4 * q->nfinished, f.path, (size_t)f.length);
 		*found_sent = f.subtree;
 	}
-	send_to(0, TAG_REPORT, r, offsetof(msg_report, finished) + (size_t)r->nfinished * 4);
-	r->nfinished = 0;
+	send_to(0, TAG_REPORT, r, offsetof(msg_report, body) + (size_t)q->nfinished * 4 +
+	        (size_t)r->found_length);
+	q->nfinished = 0;
 	pthread_mutex_unlock(&q->lock);
 }
 
@@ -648,7 +664,7 @@ static void serve_iteration(sdb_split *sp, const msg_iter *it)
 			report(&q, sp, 0, &reported, &found_sent);
 		pthread_mutex_lock(&q.lock);
 		const int short_of_work = !q.none_left && !q.next_count && q.count < g.threads;
-		const int full = q.r->nfinished >= MAX_FINISHED / 2;
+		const int full = q.nfinished >= MAX_FINISHED / 2;
 		pthread_mutex_unlock(&q.lock);
 		if (sdb_split_running(sp) == 0)
 			break;

@@ -2,8 +2,8 @@
  * answers are slidedb-lookup's byte for byte on 4x4 and 5x5 boards with
  * every iteration spread over the ranks (SLIDEDB_SPLIT_NODES=0), every
  * sequence replayed; a rank that dies ends every rank with no answer; a
- * search stopped with --checkpoint and run again gives the same answer from
- * where it was; a damaged checkpoint and ranks with other tables are
+ * search stopped with --checkpoint and run again, on another number of
+ * ranks, gives the same answer from where it was; a damaged checkpoint and ranks with other tables are
  * refused. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -178,6 +178,19 @@ static void only_file(const char *dir, char *buf, size_t cap)
 	free(out);
 }
 
+/* The bound of the last (or, first, the first) iteration a stats file of
+ * SLIDEDB_MPI_STATS lists. */
+static int last_bound(const char *path, int first)
+{
+	char *text = ck_read_file(path, NULL);
+	int bound = -1, it, b;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+		if (line[0] != '#' && sscanf(line, "%d %d", &it, &b) == 2 && (bound < 0 || !first))
+			bound = b;
+	free(text);
+	return bound;
+}
+
 /* Stopped at a node limit with --checkpoint, then run again: the same
  * answer as slidedb-lookup's, from where it was; the file goes once the
  * answer is found. A damaged file is refused, named, and left alone. */
@@ -196,8 +209,13 @@ Test(mpi_search, a_stopped_search_resumes, .timeout = 600, .init = build_sets)
 	cr_assert(nodes_at);
 	const long nodes = atol(nodes_at + 8);
 	cr_assert_gt(nodes, 20000, "a search long enough to stop: %ld nodes", nodes);
+	char stats1[512], stats2[512];
+	tk_tmp_path(stats1, sizeof stats1, "stats-stopped");
+	tk_tmp_path(stats2, sizeof stats2, "stats-resumed");
+	setenv("SLIDEDB_MPI_STATS", stats1, 1);
 	int rc = mpi_lookup(2, q, &out, &err, "--db '%s' --max-nodes %ld --checkpoint '%s' "
 	                    "--checkpoint-every 0", db5, nodes / 2, dir);
+	unsetenv("SLIDEDB_MPI_STATS");
 	cr_assert_eq(rc, 1, "stopped at the limit: %s", err);
 	cr_assert(strstr(err, "limit"), "%s", err);
 	free(out);
@@ -219,11 +237,18 @@ Test(mpi_search, a_stopped_search_resumes, .timeout = 600, .init = build_sets)
 	free(after);
 	free(out);
 	free(err);
-	/* whole again: resumed, the same answer (nodes aside: JSON's count the
-	 * runs together) */
+	/* whole again: resumed (on 3 ranks: the cut keeps its depth), the same
+	 * answer */
 	ck_write_file(file, saved, size);
-	rc = mpi_lookup(2, q, &out, &err, "--db '%s' --checkpoint '%s'", db5, dir);
+	setenv("SLIDEDB_MPI_STATS", stats2, 1);
+	rc = mpi_lookup(3, q, &out, &err, "--db '%s' --checkpoint '%s'", db5, dir);
+	unsetenv("SLIDEDB_MPI_STATS");
 	cr_assert_eq(rc, 0, "%s", err);
+	/* it began at the bound where the first run stopped, not below */
+	const int stopped_at = last_bound(stats1, 0), resumed_at = last_bound(stats2, 1);
+	cr_assert_gt(stopped_at, 0);
+	cr_assert_eq(resumed_at, stopped_at, "resumed at bound %d, stopped at %d", resumed_at,
+	             stopped_at);
 	char *plain;
 	cr_assert_eq(ck_lookup(db5, q, &plain, NULL, "%s", ""), 0);
 	cr_assert_str_eq(out, plain);

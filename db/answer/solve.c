@@ -447,8 +447,9 @@ static int parallel_iteration(sdb_split *sp, int threads)
 	return iteration_answer(sp, &res);
 }
 
-/* An iteration given to the installed hook: as parallel_iteration. */
-static int hooked_iteration(sdb_split *sp, uint64_t last, int threads)
+/* An iteration given to the installed hook: as parallel_iteration; or,
+ * declined, as without a hook (large: the last was large enough to split). */
+static int hooked_iteration(sdb_split *sp, uint64_t last, int threads, int large)
 {
 	sdb_split_result res;
 	memset(&res, 0, sizeof res);
@@ -456,7 +457,8 @@ static int hooked_iteration(sdb_split *sp, uint64_t last, int threads)
 	sp->f.goal_at = -1;   /* (the hook may answer without a cut) */
 	const int r = installed->iteration(installed->ctx, sp, sp->root.bound, last, &res);
 	if (r == 1)
-		return threads > 1 ? parallel_iteration(sp, threads) : sdbi_dfs(&sp->root, 0, -1, 0);
+		return large && threads > 1 ? parallel_iteration(sp, threads)
+		       : sdbi_dfs(&sp->root, 0, -1, 0);
 	if (r)
 		return sdbi_fail(r < 0 ? r : SDB_EINVAL, "%s", res.error[0] ? res.error
 		                 : "a search's hook failed");
@@ -508,10 +510,10 @@ static int iterate(sdb_split *sp, int bound, int threads, int *last_bound)
 		w->bound = bound;
 		w->next_bound = INT_MAX;
 		const uint64_t before = atomic_load(&s->nodes) + w->pending;
-		const int splits = last >= split && !w->e->manhattan && !s->en;
-		if (splits && installed) {
-			r = hooked_iteration(sp, last, threads);
-		} else if (splits && threads > 1) {
+		const int splittable = !w->e->manhattan && !s->en, large = last >= split;
+		if (splittable && installed) {
+			r = hooked_iteration(sp, last, threads, large);
+		} else if (splittable && large && threads > 1) {
 			r = parallel_iteration(sp, threads);
 		} else {
 			r = sdbi_dfs(w, 0, -1, 0);

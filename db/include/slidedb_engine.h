@@ -391,9 +391,10 @@ SDB_API int sdb_pattern_manhattan(const sdb_pattern *p, uint64_t index);
  * smallest over every subtree.
  *
  * slidedb-lookup-mpi spreads a search over MPI ranks with these. A program
- * installs hooks (sdb_split_install()); then every iteration that the
- * library's searches would split over threads is offered to the hook, which
- * cuts it (sdb_split_cut()), hands subtrees to other processes, searches its
+ * installs hooks (sdb_split_install()); then every iteration of the
+ * library's searches on pattern-database sets (not their counting and
+ * listing passes) is offered to the hook, which may leave it to the library
+ * (small iterations are not worth spreading) or cut it (sdb_split_cut()), hands subtrees to other processes, searches its
  * own share on its threads (sdb_split_start(), sdb_split_finish()) and gives
  * the library the combined result. The other processes open the same
  * search (sdb_split_open()) and cut it at the same bound and depth: the
@@ -425,9 +426,10 @@ typedef void (*sdb_split_done_fn)(void *ctx, int subtree);
 /** The hooks of a program that runs iterations itself. */
 typedef struct sdb_split_hooks {
 	/** Run the iteration at @p bound of @p sp's search (the last took
-	 * @p last_nodes nodes) and fill @p res (found, subtree, length, path,
-	 * next_bound, stopped): return 0; or return 1 to leave it to the
-	 * library's own threads; or an error (SDB_*, with res->error saying
+	 * @p last_nodes nodes; 0 for the first) and fill @p res (found,
+	 * subtree, length, path, next_bound, stopped): return 0; or return 1
+	 * to leave it to the library (its threads once the last iteration took
+	 * 65,536 nodes); or an error (SDB_*, with res->error saying
 	 * what), which ends the search. */
 	int (*iteration)(void *ctx, sdb_split *sp, int bound, uint64_t last_nodes,
 	                 sdb_split_result *res);
