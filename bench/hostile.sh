@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A hostile trial of the programs, as an attacker and a clumsy user would try
 # them: generators killed at random moments, readers answering while
-# writers commit, bad input, and slidedb-serve under attack (memory, CPU left
+# writers commit, bad input, damaged search checkpoints and killed ranks of
+# slidedb-lookup-mpi, and slidedb-serve under attack (memory, CPU left
 # burning, stopping, 413s, idle sockets, invalid UTF-8: bench/hostile_serve.py).
 # Prints tables for bench/RESULTS.md, and the machine.
 #   bench/hostile.sh [BUILD_DIR]     (Release build; about 10 minutes)
@@ -154,6 +155,59 @@ done
 wait $w1 $w2
 final_ok=$("$lookup" verify --db "$db" >/dev/null 2>&1 && echo 1 || echo 0)
 
+# 7. slidedb-lookup-mpi (issue #22): a search's checkpoint with one byte
+#    changed at a random place (or cut short) must be refused with its name,
+#    never resumed into another answer; and a rank killed (SIGKILL) at a
+#    random moment of a 5x5 search must end the run with no answer, or (the
+#    kill too late) the clean answer.
+mpi_tried=0 mpi_refused=0 mpi_wrong=0 kill_tried=0 kill_ok=0
+if [ -x "$build/slidedb-lookup-mpi" ]; then
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	mpi="mpirun -n 2 --oversubscribe $build/slidedb-lookup-mpi"
+	db=$work/five.lmdb
+	"$gen" pdb 5x5 --partition 1,2,3,6,7/4,5,8,9,10/11,12,16,17,21/13,14,15,19,20/18,22,23,24 \
+		--db "$db" -q
+	far="1 8 11 2 4 6 22 7 0 12 16 10 9 14 3 17 13 19 15 24 21 23 20 5 18"
+	clean=$("$lookup" --db "$db" "$far")
+	ck=$work/ck
+	for i in $(seq 40); do
+		rm -rf "$ck" && mkdir "$ck"
+		SLIDEDB_SPLIT_NODES=0 $mpi --db "$db" --max-nodes 60000 --checkpoint "$ck" \
+			--checkpoint-every 0 "$far" >/dev/null 2>&1 || true
+		f=$(ls "$ck"/*.ckpt)
+		size=$(stat -c %s "$f")
+		if [ $((i % 8)) = 0 ]; then
+			truncate -s $((RANDOM % size)) "$f"
+		else
+			at=$((RANDOM % size))
+			printf "$(printf '\\%03o' $((1 + RANDOM % 255)))" |
+				dd of="$f" bs=1 seek=$at count=1 conv=notrunc 2>/dev/null
+		fi
+		out=$(SLIDEDB_SPLIT_NODES=0 $mpi --db "$db" --checkpoint "$ck" "$far" 2>"$work/mpi.err") ||
+			true
+		mpi_tried=$((mpi_tried + 1))
+		if grep -q "checkpoint '$f'" "$work/mpi.err"; then
+			mpi_refused=$((mpi_refused + 1))
+		elif [ -n "$out" ] && [ "$out" != "$clean" ]; then
+			mpi_wrong=$((mpi_wrong + 1))
+		fi
+	done
+	for i in $(seq 20); do
+		SLIDEDB_SPLIT_NODES=0 $mpi --db "$db" "$far" >"$work/kill.out" 2>/dev/null &
+		run=$!
+		sleep "0.$((RANDOM % 10))"
+		victim=$(pgrep -f "^$build/slidedb-lookup-mpi --db $db" | shuf -n 1 || true)   # a rank, not mpirun
+		[ -z "$victim" ] || kill -KILL "$victim" 2>/dev/null || true
+		rc=0
+		wait $run || rc=$?
+		kill_tried=$((kill_tried + 1))
+		out=$(cat "$work/kill.out")
+		if { [ $rc != 0 ] && [ -z "$out" ]; } || { [ $rc = 0 ] && [ "$out" = "$clean" ]; }; then
+			kill_ok=$((kill_ok + 1))
+		fi
+	done
+fi
+
 echo "| trial | tried | passed |"
 echo "|---|---|---|"
 echo "| \`slidedb-gen full 3x3\` killed (SIGKILL) at a random moment over a 2x4 database; then verify, all-or-none, an answer | $kills | $survived |"
@@ -162,5 +216,9 @@ echo "| hand-made bad query lines, one \`error:\` line each | $nbad | $nout |"
 echo "| 4 MB of random bytes as queries, no crash (exit 1) | 1 | $([ $random_rc = 1 ] && echo 1 || echo "0 (exit $random_rc)") |"
 echo "| two writers rebuilding pattern sets with more and fewer groups (30 commits each) while readers open and verify the file | $opens opens, then 1 final verify | $((opens - open_failed)), final $final_ok |"
 echo "| one byte of a 2-bit chunked 3x3 file changed at random; 2000 queries with best moves and counts: each the clean answer or an error, no crash | $damaged | $((damaged - damage_wrong - damage_crashed)) (wrong: $damage_wrong, crashed: $damage_crashed; damage reported in $damage_seen) |"
+[ "$mpi_tried" = 0 ] ||
+	echo "| a search checkpoint with one byte changed at random (or cut short), resumed on 2 ranks: refused with its name, never another answer | $mpi_tried | $((mpi_tried - mpi_wrong)) (refused: $mpi_refused, wrong: $mpi_wrong) |"
+[ "$kill_tried" = 0 ] ||
+	echo "| a rank of a 2-rank 5x5 search killed (SIGKILL) at a random moment: no answer and a failed run, or the clean answer | $kill_tried | $kill_ok |"
 echo
 serve_trials

@@ -242,7 +242,7 @@ static void on_report(lead *l, int from, const msg_report *m, int bytes)
 		memcpy(&i, m->body + 4 * k, sizeof i);
 		sdb_split_mark_done(l->sp, i);
 	}
-	if (m->kind & FOUND_ONE)
+	if ((m->kind & FOUND_ONE) && m->found_subtree >= 0 && m->found_subtree < l->n)
 		found_at(l, m->found_subtree, m->body + 4 * m->nfinished, m->found_length);
 	if (m->kind & WANT) {
 		int first = 0, count = 0;

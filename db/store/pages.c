@@ -67,6 +67,7 @@ typedef struct checker {
 	uint64_t *seen;               /* bit p: page p belongs to a tree or the free list */
 	uint64_t used;
 	uint8_t *buf;                 /* one page per depth: parents' keys bound children */
+	uint64_t *bytes;              /* bit b: byte b of the page being checked holds a node */
 	int kind;                     /* FREE_LIST, MAIN_DB, DATA_DB: the tree being walked */
 	int plain_main;               /* the main database holds data (shards), not databases */
 	named_db named[MAX_NAMED];
@@ -168,6 +169,39 @@ static int node_at(checker *c, const uint8_t *pg, uint64_t page, int i, unsigned
 	*ksize = u16(pg + *node + 6);
 	if (*ksize > MAX_KEY || *node + NODE_HEADER + *ksize > c->psize)
 		return bad(c, page, "node %d has a key of %u bytes", i, *ksize);
+	return SDB_OK;
+}
+
+/* The page's nodes lie apart: each takes its header, key and data in the
+ * page, rounded up to even (LMDB's sizes: what it moves and frees when it
+ * deletes a node), and no byte is two nodes'. Overlapping nodes pass every
+ * check of one node, but a writer that deletes one moves the wrong bytes
+ * and then writes past the page. */
+static int nodes_apart(checker *c, const uint8_t *pg, uint64_t page, int n, unsigned upper,
+                       int leaf)
+{
+	memset(c->bytes, 0, c->psize / 8);
+	for (int i = 0; i < n; i++) {
+		unsigned node, ksize;
+		if (node_at(c, pg, page, i, upper, &node, &ksize))
+			return c->err;
+		unsigned size = NODE_HEADER + ksize;
+		if (leaf) {
+			const uint64_t data = u16(pg + node + 4) & F_BIGDATA ? 8 :
+			                      u16(pg + node) | (uint64_t)u16(pg + node + 2) << 16;
+			if (data > c->psize)
+				return bad(c, page, "node %d has data past the page", i);
+			size += (unsigned)data;
+		}
+		size += size & 1;
+		if (node + size > c->psize)
+			return bad(c, page, "node %d has data past the page", i);
+		for (unsigned b = node; b < node + size; b++) {
+			if (c->bytes[b / 64] >> (b % 64) & 1)
+				return bad(c, page, "node %d overlaps another", i);
+			c->bytes[b / 64] |= 1ull << (b % 64);
+		}
+	}
 	return SDB_OK;
 }
 
@@ -281,6 +315,8 @@ static int walk(checker *c, uint64_t page, int depth, const bound *lo, const bou
 	if (lower < PAGE_HEADER + 2 || lower % 2 || lower > upper || upper > c->psize)
 		return bad(c, page, "free space from %u to %u", lower, upper);
 	const int n = (lower - PAGE_HEADER) / 2;
+	if (nodes_apart(c, pg, page, n, upper, kind == P_LEAF))
+		return c->err;
 	bound prev = { NULL, 0 };
 	if (kind == P_LEAF) {
 		if (count->leaf_depth && count->leaf_depth != depth)
@@ -379,7 +415,8 @@ static int check_snapshot(checker *c, uint64_t want)
 	const size_t words = (size_t)(c->last / 64 + 1);
 	c->seen = calloc(words, sizeof *c->seen);
 	c->buf = malloc((size_t)MAX_DEPTH * c->psize);
-	if (!c->seen || !c->buf)
+	c->bytes = malloc(c->psize / 8);
+	if (!c->seen || !c->buf || !c->bytes)
 		return c->err = sdbi_fail(SDB_ENOMEM, "%s: out of memory checking it", c->path);
 	if (check_tree(c, &free_db, FREE_LIST, "free list") ||
 	    check_tree(c, &main_db, c->plain_main ? DATA_DB : MAIN_DB, "main"))
@@ -409,6 +446,7 @@ int sdbi_pages_check(MDB_env *env, MDB_txn *txn, const char *path, unsigned how)
 	int rc = check_snapshot(&c, want);
 	free(c.seen);
 	free(c.buf);
+	free(c.bytes);
 	if (rc == -1)   /* the meta page was rewritten: two commits since the snapshot */
 		return SDBI_PAGES_MOVED;
 	return rc;
