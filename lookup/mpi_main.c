@@ -5,6 +5,7 @@
  * A rank that fails to start stops every rank (exit 1); a rank that dies
  * mid-run makes mpirun end the others, each saying so (exit 1). */
 #define _GNU_SOURCE   /* sched_getaffinity */
+#include <errno.h>
 #include <fcntl.h>
 #include <mpi.h>
 #include <sched.h>
@@ -16,6 +17,7 @@
 #include <zlib.h>
 
 #include "dist.h"
+#include "durable.h"
 #include "opts.h"
 #include "ranks.h"
 
@@ -110,10 +112,22 @@ static uint32_t digest(const sdb_db *db)
 	return d;
 }
 
+/* Rank 0's --checkpoint folder: writable, and this run's alone (a second
+ * run on it would overwrite the first's restart points). 1, or 0 said. */
+static int checkpoint_usable(const char *dir)
+{
+	if (access(dir, W_OK | X_OK))
+		return !cli_fail("--checkpoint '%s': not a folder this process can write", dir);
+	if (durable_lock_dir(dir))
+		return !cli_fail("--checkpoint '%s': %s", dir, errno == EWOULDBLOCK
+		                 ? "in use by another run" : strerror(errno));
+	return 1;
+}
+
 static int opened(sdb_db *db, const lookup_run *run)
 {
 	const char *path = db ? sdb_db_path(db) : "";
-	int ok = db != NULL, all;
+	int ok = db != NULL && (rank || !run->checkpoint || checkpoint_usable(run->checkpoint)), all;
 	MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
 	if (!all) {
 		if (ok && rank == 0)
@@ -137,11 +151,6 @@ static int opened(sdb_db *db, const lookup_run *run)
 		const int rc = ranks_serve(db, run, rank);
 		dismissed = 1;
 		return rc;
-	}
-	if (run->checkpoint) {
-		if (access(run->checkpoint, W_OK | X_OK))
-			return cli_fail("--checkpoint '%s': not a folder this process can write",
-			                run->checkpoint);
 	}
 	ranks_lead(db, run, nranks, tables);
 	return -1;

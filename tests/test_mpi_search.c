@@ -255,6 +255,15 @@ Test(mpi_search, a_stopped_search_resumes, .timeout = 600, .init = build_sets)
 	replay_all(q, out, 5, 5);
 	snprintf(cmd, sizeof cmd, "test -z \"$(ls '%s')\"", dir);
 	cr_assert_eq(tk_run(cmd, NULL, NULL, NULL), 0, "the checkpoint goes with the answer");
+	/* one run's folder at a time */
+	char both[2400];
+	snprintf(both, sizeof both, "(flock '%s' sleep 4 & sleep 1; mpirun -n 2 --oversubscribe %s "
+	         "--db '%s' --checkpoint '%s' '%.*s'; rc=$?; wait; exit $rc)", dir,
+	         SLIDEDB_LOOKUP_MPI, db5, dir, (int)strlen(far5) - 1, far5);
+	char *busy;
+	cr_assert_eq(tk_run(both, NULL, NULL, &busy), 1, "%s", busy);
+	cr_assert(strstr(busy, "in use by another run"), "%s", busy);
+	free(busy);
 	free(plain);
 	free(out);
 	free(err);
