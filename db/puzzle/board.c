@@ -238,8 +238,14 @@ int sdb_board_set(sdb_board *b, int w, int h, const uint8_t *cells)
 		return sdbi_fail(SDB_EINVAL, "%dx%d is not a board slidedb models", w, h);
 	int n = w * h, blank = -1;
 	uint64_t seen = 0;
+	/* Built aside and copied whole (b is left as it was on an error): a
+	 * copy of n bytes would be a `rep movs`, slow to start for a few
+	 * dozen, and this is on every query's path. */
+	sdb_board t;
+	memset(&t, 0, sizeof t);
 	for (int i = 0; i < n; i++) {
 		int v = cells[i];
+		t.cell[i] = (uint8_t)v;
 		if (v >= n)
 			return sdbi_fail(SDB_EINVAL, "tile %d is out of range 1..%d for %dx%d",
 			                v, n - 1, w, h);
@@ -254,12 +260,11 @@ int sdb_board_set(sdb_board *b, int w, int h, const uint8_t *cells)
 	}
 	if (blank < 0)
 		return sdbi_fail(SDB_EINVAL, "no blank (0, x or _)");
-	memset(b, 0, sizeof *b);
-	b->w = (uint8_t)w;
-	b->h = (uint8_t)h;
-	b->n = (uint8_t)n;
-	b->blank = (uint8_t)blank;
-	memcpy(b->cell, cells, (size_t)n);
+	t.w = (uint8_t)w;
+	t.h = (uint8_t)h;
+	t.n = (uint8_t)n;
+	t.blank = (uint8_t)blank;
+	*b = t;
 	return SDB_OK;
 }
 
