@@ -24,10 +24,11 @@ while getopts b:d:t:T: opt; do
 	esac
 done
 shift $((OPTIND - 1))
+. bench/korf50_list.sh
 list=("$@")
-[ ${#list[@]} -gt 0 ] || list=(38 40 25 32 44 37 30 13 1 28)
-data=../shared/data/korf50_24puzzle.txt
-goal=$(seq -s ' ' 0 24)
+[ ${#list[@]} -gt 0 ] || list=("${korf50_easiest[@]}")
+data=$korf50_data
+goal=$korf50_goal
 if [ ! -x "$build/slidedb-lookup" ]; then
 	cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DSLIDEDB_TESTS=OFF >/dev/null
 	cmake --build "$build" -j2 >/dev/null

@@ -1,10 +1,12 @@
 /* Command-line helpers; see opts.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <string.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "opts.h"
 #include "slidedb.h"
@@ -154,5 +156,34 @@ void cli_options_help(FILE *f, const cli_option *opts, int nopts, unsigned only,
 			fputc(')', f);
 		}
 		fputc('\n', f);
+	}
+}
+
+static int muted_stderr = -1;
+
+void cli_rank_mute(int rank)
+{
+	if (!rank)
+		return;
+	const int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	muted_stderr = dup(STDERR_FILENO);
+	if (null >= 0) {
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		close(null);
+	}
+}
+
+void cli_rank_speak(const char *prog, int rank)
+{
+	if (muted_stderr >= 0) {
+		dup2(muted_stderr, STDERR_FILENO);
+		close(muted_stderr);
+		muted_stderr = -1;
+	}
+	static char name[96];
+	if (rank) {
+		snprintf(name, sizeof name, "%s (rank %d)", prog, rank);
+		cli_prog = name;
 	}
 }

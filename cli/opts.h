@@ -33,6 +33,17 @@ int cli_fail_lib(const char *context);
  * written: "verify >/dev/full" must not exit 0. Call last in main. */
 int cli_finish(int rc);
 
+/* --- MPI programs: every rank reads the same command line, and only rank 0
+ * says what is wrong with it or prints --help. */
+
+/* On a rank other than 0: standard output and error go to /dev/null (the
+ * error kept for cli_rank_speak). */
+void cli_rank_mute(int rank);
+
+/* The command line is read: a muted rank speaks again on standard error,
+ * as "PROG (rank R)". */
+void cli_rank_speak(const char *prog, int rank);
+
 /* The option getopt_long just refused: a short one by its letter (it may sit
  * inside a group like -zq, so argv alone cannot tell), a long one as typed. */
 const char *cli_refused_option(char **argv);

@@ -4,7 +4,6 @@
  * `slidedb-gen assemble`. A run that fails on any rank is aborted on every
  * rank (MPI_Abort): nothing is committed. */
 #include <errno.h>
-#include <fcntl.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,23 +17,13 @@
 const dist *gen_dist;
 static dist the_dist = { .bfs = mpi_bfs, .write_shard = mpi_write_shard,
                          .finish = mpi_finish };
-static int saved_stderr = -1;
 
 /* Every rank reads the same command line: only rank 0 says what is wrong
  * with it. Once it is read, the others speak again (naming their rank),
  * and each checks its own shard folder. */
 static int parsed(const char *shards)
 {
-	if (saved_stderr >= 0) {
-		dup2(saved_stderr, STDERR_FILENO);
-		close(saved_stderr);
-		saved_stderr = -1;
-	}
-	static char prog[64];
-	if (the_dist.rank) {
-		snprintf(prog, sizeof prog, "slidedb-gen-mpi (rank %d)", the_dist.rank);
-		cli_prog = prog;
-	}
+	cli_rank_speak("slidedb-gen-mpi", the_dist.rank);
 	the_dist.shards = shards;
 	struct stat st;
 	errno = 0;
@@ -54,15 +43,7 @@ int main(int argc, char **argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &d->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &d->nranks);
 	gen_dist = d;
-	if (d->rank) {   /* data and usage errors come from rank 0 */
-		int null = open("/dev/null", O_WRONLY);
-		saved_stderr = dup(STDERR_FILENO);
-		if (null >= 0) {
-			dup2(null, STDOUT_FILENO);
-			dup2(null, STDERR_FILENO);
-			close(null);
-		}
-	}
+	cli_rank_mute(d->rank);   /* data and usage errors come from rank 0 */
 	int rc = gen_main(argc, argv, 1);
 	if (rc) {
 		fflush(stdout);

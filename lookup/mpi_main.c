@@ -6,7 +6,6 @@
  * mid-run makes mpirun end the others, each saying so (exit 1). */
 #define _GNU_SOURCE   /* sched_getaffinity */
 #include <errno.h>
-#include <fcntl.h>
 #include <mpi.h>
 #include <sched.h>
 #include <signal.h>
@@ -22,7 +21,6 @@
 #include "ranks.h"
 
 static int rank, nranks;
-static int saved_stderr = -1;
 static volatile sig_atomic_t dismissed;   /* the work is over: an end from mpirun is quiet */
 
 /* One table as the ranks compare it. */
@@ -37,16 +35,7 @@ typedef struct table_id {
  * with it. Once it is read, the others speak again, naming their rank. */
 static void parsed(void)
 {
-	if (saved_stderr >= 0) {
-		dup2(saved_stderr, STDERR_FILENO);
-		close(saved_stderr);
-		saved_stderr = -1;
-	}
-	static char prog[64];
-	if (rank) {
-		snprintf(prog, sizeof prog, "slidedb-lookup-mpi (rank %d)", rank);
-		cli_prog = prog;
-	}
+	cli_rank_speak("slidedb-lookup-mpi", rank);
 }
 
 /* The tables of db (n of them, malloc'ed), or NULL. */
@@ -191,15 +180,7 @@ int main(int argc, char **argv)
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	}
 	signal(SIGTERM, ended);
-	if (rank) {   /* usage errors, --help and answers come from rank 0 */
-		int null = open("/dev/null", O_WRONLY);
-		saved_stderr = dup(STDERR_FILENO);
-		if (null >= 0) {
-			dup2(null, STDOUT_FILENO);
-			dup2(null, STDERR_FILENO);
-			close(null);
-		}
-	}
+	cli_rank_mute(rank);   /* usage errors, --help and answers come from rank 0 */
 	static const lookup_dist d = { parsed, opened, finished };
 	const int rc = lookup_main(argc, argv, &d);
 	fflush(stdout);
