@@ -260,3 +260,55 @@ Test(damage, table_distance_of_a_damaged_block)
 	sdb_db_close(db);
 	free(l.file);
 }
+
+/* A verify split over threads (SLIDEDB_VERIFY_BYTES: a thread per block)
+ * finds the whole table's CRC from its runs' and a changed byte in any
+ * run, in one table and in a chunked one. */
+static void verify_on_threads(const char *build_extra, const char *name, const char *bits)
+{
+	char path[512], bad[512], cmd[1024];
+	tk_tmp_path(path, sizeof path, "vt.lmdb");
+	tk_tmp_path(bad, sizeof bad, "vt-bad.lmdb");
+	snprintf(cmd, sizeof cmd, "%s %s full 3x3 --goal '0 1 2 3 4 5 6 7 8' --db '%s' -q %s",
+	         build_extra, SLIDEDB_GEN, path, bits);
+	char *err;
+	cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 0, "%s", err);
+	free(err);
+	setenv("SLIDEDB_VERIFY_BYTES", "4096", 1);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_table_verify(sdb_table_find(db, name)), 0, "%s", sdb_errdetail());
+	sdb_db_close(db);
+	layout l;
+	find_layout(&l, path, name);
+	uint64_t total = 0;
+	for (int c = 0; c < l.nchunks; c++)
+		total += l.bytes[c];
+	for (int k = 0; k < 8; k++) {   /* first, last and between */
+		uint64_t byte = k == 7 ? total - 1 : total * (uint64_t)k / 7, in_chunk = byte;
+		int c = 0;
+		while (in_chunk >= l.bytes[c])
+			in_chunk -= l.bytes[c++];
+		write_damaged(bad, &l, l.at[c] + in_chunk, 0x10);
+		cr_assert_eq(sdb_db_open(&db, bad, SDB_RDONLY), 0, "%s", sdb_errdetail());
+		cr_assert_eq(sdb_table_verify(sdb_table_find(db, name)), SDB_ECORRUPT,
+		             "byte %llu of %llu changed", (unsigned long long)byte,
+		             (unsigned long long)total);
+		cr_assert(strstr(sdb_errdetail(), "fails its CRC check"), "%s", sdb_errdetail());
+		sdb_db_close(db);
+	}
+	unsetenv("SLIDEDB_VERIFY_BYTES");
+	free(l.file);
+	unlink(path);
+	unlink(bad);
+}
+
+Test(damage, verify_on_threads)
+{
+	verify_on_threads("", "full-3x3-b0", "");
+}
+
+Test(damage, verify_on_threads_chunked)
+{
+	verify_on_threads("SLIDEDB_CHUNK_BYTES=4096", "full-3x3-b0", "--bits 2");
+}

@@ -10,7 +10,9 @@
  * calling thread's damage flag; every public function that answers from a
  * table clears the flag first and checks it last, so an answer that read a
  * damaged byte anywhere is an error, whatever the code did with the value. */
+#define _GNU_SOURCE   /* sched_getaffinity, CPU_COUNT */
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -128,6 +130,94 @@ int sdbi_blocks_check_all(const sdb_table *t)
 		if (!sdbi_block_checked(t, b) && !sdbi_block_check(t, b))
 			break;
 	return sdbi_damage_check();
+}
+
+/* --- Verifying a whole table: its blocks on every core. */
+
+enum {
+	VERIFY_MAX_THREADS = 16,
+	VERIFY_PER_THREAD = 16 << 20,   /* bytes a thread is worth starting for */
+};
+
+/* One thread's share of a verify: blocks [first, end). */
+typedef struct verify_range {
+	const sdb_table *t;
+	uint64_t first, end;
+	uLong op;          /* crc32_combine_gen(SDBI_BLOCK_SIZE) */
+	uint32_t crc;      /* of the range's bytes */
+	uint64_t bad;      /* its first block unlike its stored CRC, or UINT64_MAX */
+} verify_range;
+
+static void *verify_blocks(void *arg)
+{
+	verify_range *r = arg;
+	const sdb_table *t = r->t;
+	uLong crc = sdbi_crc_start();
+	r->bad = UINT64_MAX;
+	for (uint64_t b = r->first; b < r->end; b++) {
+		const uint64_t at = b << SDBI_BLOCK_SHIFT, bytes = sdbi_block_bytes(t, b);
+		const uint8_t *p = t->chunk[at >> t->chunk_shift] + (at & t->chunk_mask);
+		const uint32_t c = sdbi_crc_more(sdbi_crc_start(), p, bytes);
+		if (r->bad == UINT64_MAX && c != le32(t->block_crc + 4 * b))
+			r->bad = b;
+		crc = bytes == SDBI_BLOCK_SIZE ? crc32_combine_op(crc, c, r->op)
+		                               : crc32_combine(crc, c, (z_off_t)bytes);
+	}
+	r->crc = (uint32_t)crc;
+	return NULL;
+}
+
+/* The cores this process may run on (its affinity: taskset, mpirun's
+ * binding), at most VERIFY_MAX_THREADS. */
+static int usable_cores(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set))
+		return 1;
+	const int n = CPU_COUNT(&set);
+	return n < 1 ? 1 : n > VERIFY_MAX_THREADS ? VERIFY_MAX_THREADS : n;
+}
+
+void sdbi_blocks_verify(const sdb_table *t, uint32_t *whole, uint64_t *bad)
+{
+	const uint64_t bytes = sdb_table_bytes(&t->info);
+	uint64_t per_thread = VERIFY_PER_THREAD;
+	const char *env = getenv("SLIDEDB_VERIFY_BYTES");   /* tests: threads on small tables */
+	if (env && strtoull(env, NULL, 10) >= SDBI_BLOCK_SIZE)
+		per_thread = strtoull(env, NULL, 10);
+	int threads = usable_cores();
+	if ((uint64_t)threads > bytes / per_thread)
+		threads = bytes / per_thread > 1 ? (int)(bytes / per_thread) : 1;
+	if ((uint64_t)threads > t->nblocks)
+		threads = t->nblocks ? (int)t->nblocks : 1;
+	verify_range r[VERIFY_MAX_THREADS];
+	pthread_t id[VERIFY_MAX_THREADS];
+	int started[VERIFY_MAX_THREADS] = { 0 };
+	const uLong op = crc32_combine_gen(SDBI_BLOCK_SIZE);
+	for (int i = 0; i < threads; i++) {
+		r[i] = (verify_range){ .t = t, .op = op,
+		                       .first = t->nblocks * (uint64_t)i / (uint64_t)threads,
+		                       .end = t->nblocks * (uint64_t)(i + 1) / (uint64_t)threads };
+		/* the calling thread takes the first range; a thread that cannot
+		 * start has its range done here too */
+		if (i > 0)
+			started[i] = !pthread_create(&id[i], NULL, verify_blocks, &r[i]);
+	}
+	for (int i = 0; i < threads; i++)
+		if (!started[i])
+			verify_blocks(&r[i]);
+	uLong crc = sdbi_crc_start();
+	*bad = UINT64_MAX;
+	for (int i = 0; i < threads; i++) {
+		if (started[i])
+			pthread_join(id[i], NULL);
+		const uint64_t from = r[i].first << SDBI_BLOCK_SHIFT,
+		               to = r[i].end < t->nblocks ? r[i].end << SDBI_BLOCK_SHIFT : bytes;
+		crc = crc32_combine(crc, r[i].crc, (z_off_t)(to - from));
+		if (*bad == UINT64_MAX)
+			*bad = r[i].bad;
+	}
+	*whole = (uint32_t)crc;
 }
 
 /* --- Writing: the checksums of a table's bytes as they are written. */

@@ -971,24 +971,15 @@ int sdb_table_verify(const sdb_table *t)
 	if (!sdbi_table_resolved(t))
 		return SDB_ECORRUPT;
 	/* One pass: every block's CRC, and the whole table's from them. */
-	sdbi_blocksum sum;
-	sdbi_blocksum_init(&sum);
-	int err = SDB_OK;
-	for (int c = 0; c < t->nchunks && !err; c++)
-		if (sdbi_blocksum_add(&sum, t->chunk[c], sdbi_chunk_bytes(t, c)))
-			err = SDB_ENOMEM;
-	if (!err && sdbi_blocksum_finish(&sum))
-		err = SDB_ENOMEM;
-	if (err) {
-		sdbi_blocksum_free(&sum);
-		return sdbi_fail(SDB_ENOMEM, "out of memory checking table '%s'", t->info.name);
-	}
+	uint32_t crc;
 	uint64_t bad = UINT64_MAX;
-	for (uint64_t b = 0; t->block_crc && b < t->nblocks && bad == UINT64_MAX; b++)
-		if (memcmp(sum.crc + 4 + 4 * b, t->block_crc + 4 * b, 4))
-			bad = b;
-	const uint32_t crc = sum.whole;
-	sdbi_blocksum_free(&sum);
+	if (t->block_crc) {
+		sdbi_blocks_verify(t, &crc, &bad);
+	} else {   /* format 3: no block checksums */
+		crc = sdbi_crc_start();
+		for (int c = 0; c < t->nchunks; c++)
+			crc = sdbi_crc_more(crc, t->chunk[c], sdbi_chunk_bytes(t, c));
+	}
 	if (crc != t->info.crc32)
 		return sdbi_fail(SDB_ECORRUPT, "%s: table '%s' fails its CRC check (stored "
 		                "%08x, computed %08x)", t->db->path, t->info.name,
