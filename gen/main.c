@@ -40,8 +40,9 @@ static const cli_option gen_options[] = {
 	{ "all-goals", no_argument, 'a', FULL,
 	  "-a, --all-goals    one table per class of blank cells, serving every goal" },
 	{ "partition", required_argument, 'P', PDB,
-	  "-P, --partition S  the groups: 5-5-5, 6-6-3, 7-8 (4x4), 6-6-6-6 (5x5), 2x2 (any),\n"
-	  "                     or tiles like 1,2,3/4,5,6" },
+	  "-P, --partition S  the groups: 5-5-5, 6-6-3, 7-8 (4x4), 6-6-6-6 (5x5), 2x2 or 5s\n"
+	  "                     (any: 2x2 squares, groups of 5 along pairs of rows), or tiles\n"
+	  "                     like 1,2,3/4,5,6" },
 	{ "blank", required_argument, 'b', PDB,
 	  "-b, --blank MODE   region (default: keeps the blank's region, as exact as keeping\n"
 	  "                     its cell) or min (smaller, weaker)" },

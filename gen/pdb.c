@@ -201,8 +201,8 @@ static void tile_list(char *buf, size_t cap, uint64_t tiles, int n)
 int cmd_pdb(const options *o)
 {
 	if (!o->partition)
-		return cli_usage("pdb: --partition SPEC is required (5-5-5, 6-6-3, 7-8, 6-6-6-6, 2x2 or groups "
-		                 "like 1,2,3/4,5,6)");
+		return cli_usage("pdb: --partition SPEC is required (5-5-5, 6-6-3, 7-8, 6-6-6-6, 2x2, 5s or "
+		                 "groups like 1,2,3/4,5,6)");
 	int mode = SDB_BLANK_REGION;
 	if (o->blank && !strcmp(o->blank, "min"))
 		mode = SDB_BLANK_MIN;

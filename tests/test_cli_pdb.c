@@ -629,6 +629,49 @@ Test(pdb_build, info_describes_pattern_tables)
 	ck_db_remove(db);
 }
 
+/* --partition 5s: groups of five tiles along pairs of rows, column by
+ * column, the second pair back, an odd last row alone; the same tables as
+ * those groups typed out (worked by hand on Korf's goals, tile t in cell t). */
+Test(pdb_build, named_5s_is_groups_of_five_along_pairs_of_rows)
+{
+	static const struct {
+		const char *size, *goal, *groups;
+		int ngroups;
+	} cases[] = {
+		{ "4x4", "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", "1,2,4,5,6/3,7,10,11,15/8,9,12,13,14", 3 },
+		{ "5x3", "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14", "1,2,5,6,7/3,4,8,9,14/10,11,12,13", 3 },
+		{ "3x3", "0 1 2 3 4 5 6 7 8", "1,3,4,2,5/6,7,8", 2 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char db[PATH_LEN], goal[96], crc[2][8][16];
+		tk_tmp_path(db, sizeof db, "pdb-5s.lmdb");
+		snprintf(goal, sizeof goal, "--goal '%s'", cases[i].goal);
+		build_pdb(db, cases[i].size, "5s", goal);
+		build_pdb(db, cases[i].size, cases[i].groups, goal);
+		catalog *c = info_tables(db);
+		cr_assert_eq(c->n, 2 * cases[i].ngroups, "%s: %d tables", cases[i].size, c->n);
+		/* the same tables, maybe in another order (typed groups go by
+		 * their smallest tile in the set's name) */
+		int n[2] = { 0, 0 };
+		for (int k = 0; k < c->n; k++) {
+			const int named = strstr(c->t[k].name, "-5s/") != NULL;
+			cr_assert_lt(n[named], 8);
+			snprintf(crc[named][n[named]++], sizeof crc[0][0], "%s", c->t[k].crc);
+		}
+		cr_assert_eq(n[0], cases[i].ngroups, "%s", cases[i].size);
+		cr_assert_eq(n[1], cases[i].ngroups, "%s", cases[i].size);
+		for (int a = 0; a < n[1]; a++) {
+			int same = 0;
+			for (int b = 0; b < n[0]; b++)
+				same += !strcmp(crc[1][a], crc[0][b]);
+			cr_assert_eq(same, 1, "%s: group %d of 5s (CRC %s) is not one of the typed groups",
+			             cases[i].size, a, crc[1][a]);
+		}
+		free(c);
+		ck_db_remove(db);
+	}
+}
+
 /* --blank min must never take the name of the region-mode set of the same
  * groups: 14 groups make the longest names. */
 Test(pdb_build, min_set_never_replaces_the_region_set)

@@ -64,6 +64,29 @@ int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *go
 		snprintf(pt->spelling, sizeof pt->spelling, "%s", spec);
 		return sdbi_done(SDB_OK);
 	}
+	if (!strcmp(spec, "5s")) {
+		/* groups of five tiles of the canonical goal along pairs of rows:
+		 * column by column (top cell, then bottom), the pairs of rows in
+		 * turn and back, an odd last row alone, cut every five tiles; mostly
+		 * a 2x2 square and a cell beside it. For heuristic values on boards
+		 * up to 8x8, where six tiles no longer fit memory. */
+		sdb_board canon;
+		sdb_board_goal(&canon, goal->w, goal->h, rep);
+		int tiles = 0;
+		for (int band = 0; 2 * band < goal->h; band++)
+			for (int i = 0; i < goal->w; i++) {
+				const int x = band % 2 ? goal->w - 1 - i : i;
+				for (int y = 2 * band; y < 2 * band + 2 && y < goal->h; y++) {
+					const int t = canon.cell[y * goal->w + x];
+					if (t)
+						pt->groups[tiles++ / 5] |= 1ull << t;
+				}
+			}
+		pt->ngroups = (tiles + 4) / 5;
+		pt->tiles = sdbi_tiles_all(n);
+		snprintf(pt->spelling, sizeof pt->spelling, "%s", spec);
+		return sdbi_done(SDB_OK);
+	}
 	for (size_t i = 0; i < sizeof named / sizeof *named; i++)
 		if (!strcmp(spec, named[i].name)) {
 			if (goal->w != named[i].w || goal->h != named[i].h)
@@ -97,7 +120,7 @@ int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *go
 		long t = strtol(p, &end, 10);
 		if (end == p || t < 1 || t >= n)
 			return sdbi_fail(SDB_EINVAL, "--partition '%s': expected tiles 1..%d, groups separated by '/' "
-			                "(or 5-5-5, 6-6-3, 7-8 on 4x4, 6-6-6-6 on 5x5, 2x2 on any)", spec, n - 1);
+			                "(or 5-5-5, 6-6-3, 7-8 on 4x4, 6-6-6-6 on 5x5, 2x2 or 5s on any)", spec, n - 1);
 		if (pt->tiles >> t & 1)
 			return sdbi_fail(SDB_EINVAL, "--partition '%s': tile %ld is in two groups", spec, t);
 		pt->tiles |= 1ull << t;
