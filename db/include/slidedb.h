@@ -482,7 +482,9 @@ SDB_API int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, cons
 SDB_API void sdb_table_expected_counts(uint64_t *counts, const sdb_table_info *info);
 
 /** @brief Recompute a table's CRC-32 and compare it with the catalog.
- * Reads the whole table. @return 0 or #SDB_ECORRUPT. */
+ * Reads the whole table; a table of 32 MiB or more is read on threads of
+ * its own, one per core the process may run on (its CPU affinity, at most
+ * 16), joined before the call returns. @return 0 or #SDB_ECORRUPT. */
 SDB_API int sdb_table_verify(const sdb_table *t);
 
 /** @brief A pattern table's tiles as people number them: the tiles of the
