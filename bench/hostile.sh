@@ -130,6 +130,41 @@ for _ in $(seq 300); do
 done
 set -e
 
+# 8. Damaged pattern sets (issue #21): one byte of a file holding a 4x4 5-5-5
+#    set changed at a random place; 20 of Korf's 15-puzzles solved on it with
+#    the set's verify split over threads (SLIDEDB_VERIFY_BYTES: a thread per
+#    4 KiB run) must each get the clean answer or an error, never another
+#    (a damaged bound would give a longer or wrong sequence), and no crash.
+pclean=$work/pclean.lmdb
+"$gen" pdb 4x4 --partition 5-5-5 --goal "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15" \
+	--db "$pclean" -q
+grep -v '^#' ../shared/data/korf100.txt | head -20 |
+	awk '{ s = $1; for (i = 2; i <= 16; i++) s = s " " $i; print s " ; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15" }' \
+	>"$work/pq"
+pask() { SLIDEDB_VERIFY_BYTES=4096 "$lookup" --db "$1" -t 1 --json <"$work/pq" 2>/dev/null |
+	sed 's/"nodes":[0-9]*,//'; }
+pask "$pclean" >"$work/pwant"
+psize=$(stat -c %s "$pclean")
+pdamaged=0 pwrong=0 pcrashed=0 pseen=0
+set +e
+for _ in $(seq 100); do
+	cp "$pclean" "$work/pdmg.lmdb"
+	rm -f "$work/pdmg.lmdb-lock"
+	off=$(( (RANDOM * 32768 + RANDOM) % psize ))
+	byte=$(od -An -tu1 -j "$off" -N1 "$pclean" | tr -d ' ')
+	printf "\\x$(printf %02x $(( byte ^ (1 + RANDOM % 255) )))" |
+		dd of="$work/pdmg.lmdb" bs=1 seek="$off" conv=notrunc status=none
+	pask "$work/pdmg.lmdb" >"$work/pgot"
+	rc=$?
+	pdamaged=$((pdamaged + 1))
+	[ "$rc" -lt 128 ] || pcrashed=$((pcrashed + 1))
+	bad=$(paste -d '\n' "$work/pgot" "$work/pwant" 2>/dev/null | paste - - -d '\t' |
+		awk -F '\t' '$1 != "" && $1 != $2 && $1 !~ /"error"/' | wc -l)
+	[ "$bad" = 0 ] || pwrong=$((pwrong + 1))
+	! grep -q '"error"' "$work/pgot" || pseen=$((pseen + 1))
+done
+set -e
+
 # 6. Two writers at once (issue #21): pattern sets rebuilt with more and fewer
 #    groups (deleting groups in the transaction that writes the others) in two
 #    processes while readers open the file and verify it; every open must
@@ -217,6 +252,7 @@ echo "| hand-made bad query lines, one \`error:\` line each | $nbad | $nout |"
 echo "| 4 MB of random bytes as queries, no crash (exit 1) | 1 | $([ $random_rc = 1 ] && echo 1 || echo "0 (exit $random_rc)") |"
 echo "| two writers rebuilding pattern sets with more and fewer groups (30 commits each) while readers open and verify the file | $opens opens, then 1 final verify | $((opens - open_failed)), final $final_ok |"
 echo "| one byte of a 2-bit chunked 3x3 file changed at random; 2000 queries with best moves and counts: each the clean answer or an error, no crash | $damaged | $((damaged - damage_wrong - damage_crashed)) (wrong: $damage_wrong, crashed: $damage_crashed; damage reported in $damage_seen) |"
+echo "| one byte of a file holding a 4x4 5-5-5 set changed at random; 20 of Korf's 15-puzzles solved with the set's verify split over threads: each the clean answer or an error, no crash | $pdamaged | $((pdamaged - pwrong - pcrashed)) (wrong: $pwrong, crashed: $pcrashed; damage reported in $pseen) |"
 [ "$mpi_tried" = 0 ] ||
 	echo "| a search checkpoint with one byte changed at random (or cut short), resumed on 2 ranks: refused with its name, never another answer | $mpi_tried | $((mpi_tried - mpi_wrong)) (refused: $mpi_refused, wrong: $mpi_wrong) |"
 [ "$kill_tried" = 0 ] ||
