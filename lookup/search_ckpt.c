@@ -19,7 +19,9 @@
 #include "durable.h"
 #include "search_ckpt.h"
 
-enum { VERSION = 1, MAX_SUBTREES = 1 << 26, MAX_DEPTH = 64 };
+/* 2: subtrees cut under the automaton of duplicate words up to 12 moves
+ * (a version 1 file counted another frontier) */
+enum { VERSION = 2, MAX_SUBTREES = 1 << 26, MAX_DEPTH = 64 };
 static const char magic[8] = "SDBSRCH";
 
 /* Every byte a field: no padding, so the CRC covers only what is set. */

@@ -164,8 +164,38 @@ Test(solve, incremental_equals_fresh)
 	sdb_db_close(db);
 }
 
-/* IDA* on 3x3 finds the full table's distance for random pairs of every goal
- * class, with the pattern set and with Manhattan + linear conflicts. */
+/* The lexicographically first optimal sequence from start (u < d < l < r,
+ * the caller's moves), from the full table's distances alone: at each step
+ * the first move whose board is one closer. */
+static void first_optimal(char *out, sdb_db *db, const sdb_board *start, const sdb_board *goal)
+{
+	sdb_board b = *start;
+	sdb_answer a;
+	cr_assert_eq(sdb_answer_query(&a, db, &b, goal, &NO_MOVES), 0);
+	int d = a.distance, len = 0;
+	while (d > 0) {
+		int m = 0;
+		for (; m < 4; m++) {
+			sdb_board next = b;
+			if (sdb_board_apply(&next, m) != 0)
+				continue;
+			cr_assert_eq(sdb_answer_query(&a, db, &next, goal, &NO_MOVES), 0);
+			if (a.distance == d - 1) {
+				b = next;
+				break;
+			}
+		}
+		cr_assert_lt(m, 4, "no move one closer");
+		out[len++] = sdb_move_letter(m);
+		d--;
+	}
+	out[len] = '\0';
+}
+
+/* IDA* on 3x3 finds the full table's answer for random pairs of every goal
+ * class, with the pattern set and with Manhattan + linear conflicts: its
+ * distance, and its moves, the lexicographically first optimal sequence
+ * (the search prunes duplicate sequences, never that one). */
 Test(solve, ida_matches_tables_3x3, .timeout = 300)
 {
 	const char *const sets[] = {
@@ -189,12 +219,14 @@ Test(solve, ida_matches_tables_3x3, .timeout = 300)
 		int have_set = sdb_heuristic_open(&pdb, db, &goal, NULL) == 0;
 		cr_assert_eq(have_set, g < 2, "sets were built for corner and centre goals only");
 		cr_assert_eq(sdb_heuristic_open_manhattan(&md, &goal), 0);
-		for (int k = 0; k < 60; k++) {
+		for (int k = 0; k < 200; k++) {
 			sdb_board start;
 			tk_random_walk(&start, &goal, 10 + k, &seed);
 			sdb_answer want, got;
 			sdb_solve_stats st;
 			cr_assert_eq(sdb_answer_query(&want, db, &start, &goal, &NO_MOVES), 0);
+			char first[SDB_MAX_MOVES + 1];
+			first_optimal(first, db, &start, &goal);
 			for (int which = 0; which < 2; which++) {
 				const sdb_heuristic *h = which ? md : pdb;
 				if (!h)
@@ -202,6 +234,8 @@ Test(solve, ida_matches_tables_3x3, .timeout = 300)
 				cr_assert_eq(sdb_solve(&got, &st, h, &start, &goal, NULL), 0, "%s",
 				             sdb_errdetail());
 				cr_assert_eq(got.distance, want.distance);
+				cr_assert_str_eq(got.moves, first, "%s search, walk %d: %s, first %s",
+				                 which ? "Manhattan" : "pattern", 10 + k, got.moves, first);
 				cr_assert_eq((int)strlen(got.moves), got.distance);
 				cr_assert(tk_replay(&start, got.moves, &goal));
 				cr_assert_leq(st.heuristic, got.distance);
@@ -210,6 +244,46 @@ Test(solve, ida_matches_tables_3x3, .timeout = 300)
 		sdb_heuristic_close(pdb);
 		sdb_heuristic_close(md);
 	}
+	sdb_db_close(db);
+}
+
+/* Narrow boards, where a duplicate walk's twin may leave the board: IDA* on
+ * Manhattan + linear conflicts gives the lexicographically first optimal
+ * sequence on 2x5 and 5x2 from every goal cell class, as the full tables
+ * say. */
+Test(solve, first_optimal_on_narrow_boards, .timeout = 300)
+{
+	char path[512];
+	tk_tmp_path(path, sizeof path, "narrow.lmdb");
+	tk_build(path, "2x5", "--all-goals");
+	tk_build(path, "5x2", "--all-goals");
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	unsigned seed = 11;
+	const int sizes[2][2] = { { 2, 5 }, { 5, 2 } };
+	for (int z = 0; z < 2; z++)
+		for (int blank = 0; blank < 10; blank++) {
+			sdb_board goal;
+			sdb_board_goal(&goal, sizes[z][0], sizes[z][1], 9);
+			tk_random_walk(&goal, &goal, 40, &seed);
+			while (goal.blank != blank)
+				sdb_board_apply(&goal, rand_r(&seed) % 4);
+			sdb_heuristic *md;
+			cr_assert_eq(sdb_heuristic_open_manhattan(&md, &goal), 0);
+			for (int k = 0; k < 30; k++) {
+				sdb_board start;
+				tk_random_walk(&start, &goal, 20 + 2 * k, &seed);
+				char first[SDB_MAX_MOVES + 1];
+				first_optimal(first, db, &start, &goal);
+				sdb_answer got;
+				sdb_solve_stats st;
+				cr_assert_eq(sdb_solve(&got, &st, md, &start, &goal, NULL), 0, "%s",
+				             sdb_errdetail());
+				cr_assert_str_eq(got.moves, first, "%dx%d, walk %d: %s, first %s",
+				                 sizes[z][0], sizes[z][1], 20 + 2 * k, got.moves, first);
+			}
+			sdb_heuristic_close(md);
+		}
 	sdb_db_close(db);
 }
 

@@ -11,13 +11,15 @@
  *   ranked and prefetched before the first is read, so that their cache
  *   misses overlap; the other views' and sets' entries are fetched only for
  *   the children that first bound does not cut.
- * - Duplicate move sequences are pruned beyond the parent's inverse: going
- *   around a 2x2 square six moves one way ends where six moves the other way
- *   do (three turns of the square's three tiles are none), so of each such
- *   pair the lexicographically larger is never followed. The
- *   lexicographically first optimal sequence never holds one, so it is still
- *   the answer. Counting and listing optimal sequences prune only the
- *   parent's inverse: they must see every sequence.
+ * - Duplicate move sequences are pruned beyond the parent's inverse: of two
+ *   walks of the blank of up to 12 moves that leave every tile in the same
+ *   place (going around a 2x2 square six moves one way or the other, ...),
+ *   the one later in the caller's order u < d < l < r is never followed
+ *   when the other visits no cell it does not (prune.c, prune_words.h: 2188
+ *   words, an automaton read once per move). The lexicographically first
+ *   optimal sequence never holds one, so it is still the answer. Counting
+ *   and listing optimal sequences prune only the parent's inverse: they
+ *   must see every sequence.
  * Manhattan with linear conflicts (no set for the goal) has no incremental
  * form: it follows an sdb_hstate per depth. */
 #include <limits.h>
@@ -27,6 +29,7 @@
 #include <time.h>
 
 #include "answer/engine.h"
+#include "answer/prune.h"
 
 double sdbi_now(void)
 {
@@ -39,32 +42,6 @@ static inline int entry(const engine *e, int g, uint64_t i, int md)
 {
 	const sdb_heuristic *h = e->h;
 	return h->nibbles[g] ? md + 2 * (int)sdb_nibble(h->data[g], i) : h->data[g][i];
-}
-
-/* The six-move words around a 2x2 square, one way and the other, as moves
- * of the blank (frame moves: u d l r = 0 1 2 3) starting from each corner. */
-static void build_forbidden(engine *e)
-{
-	static const char pairs[4][2][7] = {
-		{ "rdlurd", "druldr" }, { "dlurdl", "ldruld" },
-		{ "lurdlu", "uldrul" }, { "urdlur", "ruldru" },
-	};
-	int rank[4];   /* frame move -> its place in the caller's order */
-	for (int k = 0; k < 4; k++)
-		rank[e->order[k]] = k;
-	memset(e->forbidden, 0, sizeof e->forbidden);
-	for (int p = 0; p < 4; p++) {
-		unsigned code[2] = { 0, 0 };
-		int larger = -1;
-		for (int i = 0; i < 6; i++) {
-			int a = sdb_move_from_letter(pairs[p][0][i]), b = sdb_move_from_letter(pairs[p][1][i]);
-			code[0] = code[0] << 2 | (unsigned)a;
-			code[1] = code[1] << 2 | (unsigned)b;
-			if (larger < 0 && a != b)
-				larger = rank[a] > rank[b] ? 0 : 1;
-		}
-		e->forbidden[code[larger] >> 3] |= (uint8_t)(1u << (code[larger] & 7));
-	}
 }
 
 void sdbi_engine_init(engine *e, const sdb_heuristic *h, const sdb_frame *frame,
@@ -98,8 +75,9 @@ void sdbi_engine_init(engine *e, const sdb_heuristic *h, const sdb_frame *frame,
 	memcpy(e->goal, goal_in_frame->cell, goal_in_frame->n);
 	e->goal_blank = goal_in_frame->blank;
 	memcpy(e->order, frame->move_in, sizeof e->order);
+	memcpy(e->back, frame->move_back, sizeof e->back);
 	e->move_back = frame->move_back;
-	build_forbidden(e);
+	e->prune = sdbi_prune_automaton();
 }
 
 /* A view's sums from its cells. */
@@ -293,6 +271,14 @@ static int checkpoint(worker *w)
 
 static int visit(worker *w, int g);
 
+/* The duplicate automaton's state after frame move m from state (the
+ * automaton reads the caller's moves); SDBI_PRUNE_DEAD when m ends a word.
+ * Without pruning (enumerating) the state stays 0 and nothing dies. */
+static inline unsigned prune_step(const worker *w, unsigned state, int m)
+{
+	return w->s->prune ? w->e->prune[state][w->e->back[m]] : 0;
+}
+
 /* Count a node; STOPPED at a limit, ABANDONED when an earlier subtree has
  * found a solution. The shared count is published every PUBLISH_EVERY nodes
  * a thread, so several threads may pass max_nodes by that much each. */
@@ -334,17 +320,16 @@ int sdbi_dfs(worker *w, int g, int prev, unsigned hist)
 		return r;
 	const int b = w->blank;
 	int to[4];
+	unsigned next[4];   /* the automaton's state after each move */
 	child c[4];
 	for (int k = 0; k < 4; k++) {
 		const int m = e->order[k];
 		to[k] = e->nbr[b][m];
 		if (to[k] >= 0 && m == (prev ^ 1))
 			to[k] = -1;   /* u^1 = d, l^1 = r */
-		if (to[k] >= 0 && w->s->prune && g >= 5) {
-			const unsigned code = (hist << 2 | (unsigned)m) & 0xfff;
-			if (e->forbidden[code >> 3] >> (code & 7) & 1)
-				to[k] = -1;
-		}
+		next[k] = prune_step(w, hist, m);
+		if (next[k] == SDBI_PRUNE_DEAD)
+			to[k] = -1;
 		if (to[k] >= 0 && !e->manhattan)
 			c[k].i[0][0] = child_index(e, &w->v[0], e->group[0][w->v[0].cell[to[k]]],
 			                           w->v[0].cell[to[k]], to[k], b);
@@ -388,7 +373,7 @@ int sdbi_dfs(worker *w, int g, int prev, unsigned hist)
 			continue;
 		}
 		w->path[g] = (uint8_t)m;
-		r = sdbi_dfs(w, g + 1, m, hist << 2 | (unsigned)m);
+		r = sdbi_dfs(w, g + 1, m, next[k]);
 		unapply(w, b, &u);
 		if (r == NEXT_FIRST && g == 0)
 			continue;   /* this first move is known to be optimal: try the next */
@@ -460,8 +445,8 @@ static int collect(worker *w, frontier *f, int g, int prev, unsigned hist)
 		const int m = e->order[k], to = e->nbr[b][m];
 		if (to < 0 || m == (prev ^ 1))
 			continue;
-		const unsigned code = (hist << 2 | (unsigned)m) & 0xfff;
-		if (w->s->prune && g >= 5 && (e->forbidden[code >> 3] >> (code & 7) & 1))
+		const unsigned next = prune_step(w, hist, m);
+		if (next == SDBI_PRUNE_DEAD)
 			continue;
 		undo u;
 		const int fv = g + 1 + apply_now(w, g, m, to, &u);
@@ -471,7 +456,7 @@ static int collect(worker *w, frontier *f, int g, int prev, unsigned hist)
 				w->next_bound = fv;
 		} else {
 			w->path[g] = (uint8_t)m;
-			err = collect(w, f, g + 1, m, hist << 2 | (unsigned)m);
+			err = collect(w, f, g + 1, m, next);
 		}
 		unapply(w, b, &u);
 		if (err)
@@ -500,7 +485,7 @@ void sdbi_descend(worker *w, const uint8_t *path, int depth, descent *d)
 		apply_now(w, g, m, w->e->nbr[w->blank][m], &d->u[g]);
 		w->path[g] = (uint8_t)m;
 		d->prev = m;
-		d->hist = d->hist << 2 | (unsigned)m;
+		d->hist = prune_step(w, d->hist, m);
 	}
 }
 

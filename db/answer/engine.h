@@ -40,7 +40,8 @@ typedef struct engine {
 	int goal_blank;
 	uint8_t order[4];                   /* frame moves in the caller's order u d l r */
 	const uint8_t *move_back;           /* frame move -> caller's move */
-	uint8_t forbidden[4096 / 8];        /* last six moves (2 bits each) never followed */
+	uint8_t back[4];                    /* the same, as an array */
+	const uint16_t (*prune)[4];         /* the duplicate automaton (prune.h) */
 } engine;
 
 /* What the threads of one search share. */
@@ -93,7 +94,7 @@ typedef struct frontier {
 /* A worker moved down a subtree's path, to be moved back. */
 typedef struct descent {
 	int depth, prev;
-	unsigned hist;
+	unsigned hist;   /* the duplicate automaton's state after the path */
 	int from[SDB_MAX_MOVES];
 	undo u[SDB_MAX_MOVES];
 } descent;
@@ -108,7 +109,8 @@ void sdbi_engine_init(engine *e, const sdb_heuristic *h, const sdb_frame *frame,
 int sdbi_worker_start(worker *w, shared *s, const sdb_frame *frame, const sdb_board *start);
 
 /* IDA*'s depth-first search from w's state at depth g under w->bound
- * (prev: the last move, or -1; hist: the last moves, 2 bits each): 0,
+ * (prev: the last move, or -1; hist: the duplicate automaton's state after
+ * the path, prune.h): 0,
  * FOUND (the path in w->path[0..w->found_depth)), STOPPED, ABANDONED, or
  * while enumerating NEXT_FIRST and LIMIT_DONE. */
 int sdbi_dfs(worker *w, int g, int prev, unsigned hist);
