@@ -76,8 +76,7 @@ void sdbi_engine_init(engine *e, const sdb_heuristic *h, const sdb_frame *frame,
 	e->goal_blank = goal_in_frame->blank;
 	memcpy(e->order, frame->move_in, sizeof e->order);
 	memcpy(e->back, frame->move_back, sizeof e->back);
-	e->move_back = frame->move_back;
-	e->prune = sdbi_prune_automaton();
+	e->dup = sdbi_prune_automaton();
 }
 
 /* A view's sums from its cells. */
@@ -276,7 +275,7 @@ static int visit(worker *w, int g);
  * Without pruning (enumerating) the state stays 0 and nothing dies. */
 static inline unsigned prune_step(const worker *w, unsigned state, int m)
 {
-	return w->s->prune ? w->e->prune[state][w->e->back[m]] : 0;
+	return w->s->prune ? w->e->dup[state][w->e->back[m]] : 0;
 }
 
 /* Count a node; STOPPED at a limit, ABANDONED when an earlier subtree has
@@ -387,7 +386,7 @@ int sdbi_dfs(worker *w, int g, int prev, unsigned hist)
 static int visit(worker *w, int g)
 {
 	sdbi_optimal *en = w->s->en;
-	const uint8_t *back = w->e->move_back;
+	const uint8_t *back = w->e->back;
 	if (g > 0)
 		en->best_moves |= 1u << back[w->path[0]];
 	if (en->count_all && sdbi_count_add(&en->count, 1))

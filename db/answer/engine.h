@@ -39,9 +39,8 @@ typedef struct engine {
 	uint8_t goal[SDB_MAX_CELLS];
 	int goal_blank;
 	uint8_t order[4];                   /* frame moves in the caller's order u d l r */
-	const uint8_t *move_back;           /* frame move -> caller's move */
-	uint8_t back[4];                    /* the same, as an array */
-	const uint16_t (*prune)[4];         /* the duplicate automaton (prune.h) */
+	uint8_t back[4];                    /* frame move -> caller's move */
+	const uint16_t (*dup)[4];           /* the duplicate-word automaton (prune.h) */
 } engine;
 
 /* What the threads of one search share. */
@@ -50,7 +49,7 @@ typedef struct shared {
 	const sdb_solve_limits *limits;
 	uint64_t max_nodes;
 	double started, deadline;
-	int prune;                          /* the 2x2 rule (not when enumerating) */
+	int prune;                          /* duplicate words pruned (not when enumerating) */
 	sdbi_optimal *en;                   /* enumerating every optimal sequence, or NULL */
 	_Atomic uint64_t nodes;             /* published by every thread */
 	atomic_int stop;                    /* STOPPED: a limit; set once */
