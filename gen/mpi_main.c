@@ -45,6 +45,13 @@ int main(int argc, char **argv)
 	gen_dist = d;
 	cli_rank_mute(d->rank);   /* data and usage errors come from rank 0 */
 	int rc = gen_main(argc, argv, 1);
+	if (rc == 2) {
+		/* a usage error: every rank read the same command line and stopped
+		 * there. No MPI_Abort: a rank's abort could kill rank 0 before it
+		 * said what is wrong (seen once in CI). */
+		MPI_Finalize();
+		return rc;
+	}
 	if (rc) {
 		fflush(stdout);
 		fflush(stderr);

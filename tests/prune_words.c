@@ -5,11 +5,12 @@
  * Two walks of the blank of the same length that leave every tile where
  * the other leaves it are duplicates: of the two, the search needs only
  * the one first in the order u < d < l < r, provided it is legal wherever
- * the other is, which holds when it visits no cell the other does not.
- * Every walk of 2..MAX_LEN moves without an immediate reversal and without
- * a word found so far is tried on an unbounded grid; a walk is a word when
- * a walk first in that order, of the same effect, visits only cells the
- * walk visits. An optimal solution holding a word can trade it for that
+ * the other is, which holds when it stays within the rectangle of the
+ * cells the other visits (a board holds that rectangle wherever the other
+ * walk fits). Every walk of 2..MAX_LEN moves without an immediate reversal
+ * and without a word found so far is tried on an unbounded grid; a walk is
+ * a word when a walk first in that order, of the same effect, stays within
+ * its rectangle. An optimal solution holding a word can trade it for that
  * walk and come first, so the first optimal solution holds none: pruning
  * the words keeps every answer. */
 #include <stdio.h>
@@ -74,11 +75,24 @@ static int same_effect(const walk *a, const walk *b)
 	       !memcmp(a->tile, b->tile, sizeof a->tile[0] * (size_t)a->ntiles);
 }
 
-static int within(const walk *a, const walk *b)   /* a's cells among b's */
+/* a's cells within the rectangle of b's: a is legal wherever b is */
+static int within(const walk *a, const walk *b)
 {
-	for (size_t i = 0; i < sizeof a->visited; i++)
-		if (a->visited[i] & ~b->visited[i])
-			return 0;
+	int lo_x = SPAN, hi_x = -1, lo_y = SPAN, hi_y = -1;
+	for (int c = 0; c < CELLS; c++)
+		if (b->visited[c / 8] >> (c % 8) & 1) {
+			const int x = c % SPAN, y = c / SPAN;
+			lo_x = x < lo_x ? x : lo_x;
+			hi_x = x > hi_x ? x : hi_x;
+			lo_y = y < lo_y ? y : lo_y;
+			hi_y = y > hi_y ? y : hi_y;
+		}
+	for (int c = 0; c < CELLS; c++)
+		if (a->visited[c / 8] >> (c % 8) & 1) {
+			const int x = c % SPAN, y = c / SPAN;
+			if (x < lo_x || x > hi_x || y < lo_y || y > hi_y)
+				return 0;
+		}
 	return 1;
 }
 
@@ -178,22 +192,28 @@ int main(int argc, char **argv)
 		col += l + (col ? 1 : 8);
 	}
 	PUT("\n};\n");
+	for (int i = 0; i < nwords; i++)
+		free(words[i]);
+	free(words);
+	free(all);
+	int rc = 0;
 	if (argc < 2) {
 		fwrite(out, 1, len, stdout);
-		return 0;
+	} else {
+		FILE *f = fopen(argv[1], "rb");
+		char *have = malloc(len + 2);
+		size_t got = f && have ? fread(have, 1, len + 1, f) : 0;
+		if (!f)
+			perror(argv[1]);
+		else
+			fclose(f);
+		if (got != len || memcmp(have, out, len)) {
+			fprintf(stderr, "%s is not what tests/prune_words.c writes: run it and keep its "
+			        "output\n", argv[1]);
+			rc = 1;
+		}
+		free(have);
 	}
-	FILE *f = fopen(argv[1], "rb");
-	if (!f) {
-		perror(argv[1]);
-		return 1;
-	}
-	char *have = malloc(len + 2);
-	size_t got = have ? fread(have, 1, len + 1, f) : 0;
-	fclose(f);
-	if (got != len || memcmp(have, out, len)) {
-		fprintf(stderr, "%s is not what tests/prune_words.c writes: run it and keep its output\n",
-		        argv[1]);
-		return 1;
-	}
-	return 0;
+	free(out);
+	return rc;
 }

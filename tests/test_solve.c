@@ -287,6 +287,67 @@ Test(solve, first_optimal_on_narrow_boards, .timeout = 300)
 	sdb_db_close(db);
 }
 
+/* Every pruned word on a board no larger than the cells it walks (when the
+ * full tables have that size): from a start whose blank begins the walk to
+ * the board the walk makes, the search's moves are the first optimal
+ * sequence. There a partner walk that needed one more row or column would
+ * be illegal: the test of the rule's condition that the partner stays on
+ * the word's cells. */
+#include "../db/answer/prune_words.h"
+
+Test(solve, every_pruned_word_in_a_board_its_size, .timeout = 300)
+{
+	static const int sizes[][2] = { { 2, 3 }, { 3, 2 }, { 2, 4 }, { 4, 2 }, { 2, 5 }, { 5, 2 },
+	                                { 3, 3 } };
+	char path[512];
+	tk_tmp_path(path, sizeof path, "words.lmdb");
+	for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+		char size[8];
+		snprintf(size, sizeof size, "%dx%d", sizes[z][0], sizes[z][1]);
+		tk_build(path, size, "--all-goals");
+	}
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	int tried = 0;
+	for (int i = 0; i < SDBI_PRUNE_WORDS; i++) {
+		const char *word = prune_words[i];
+		int x = 0, y = 0, lo_x = 0, hi_x = 0, lo_y = 0, hi_y = 0;
+		for (const char *c = word; *c; c++) {
+			const int m = sdb_move_from_letter(*c);
+			x += m == SDB_LEFT ? -1 : m == SDB_RIGHT;
+			y += m == SDB_UP ? -1 : m == SDB_DOWN;
+			lo_x = x < lo_x ? x : lo_x;
+			hi_x = x > hi_x ? x : hi_x;
+			lo_y = y < lo_y ? y : lo_y;
+			hi_y = y > hi_y ? y : hi_y;
+		}
+		const int w = hi_x - lo_x + 1, h = hi_y - lo_y + 1;
+		size_t z = 0;
+		while (z < sizeof sizes / sizeof *sizes && (sizes[z][0] != w || sizes[z][1] != h))
+			z++;
+		if (z == sizeof sizes / sizeof *sizes)
+			continue;
+		sdb_board start, goal;
+		cr_assert_eq(sdb_board_goal(&start, w, h, -lo_y * w - lo_x), 0);
+		goal = start;
+		for (const char *c = word; *c; c++)
+			cr_assert_eq(sdb_board_apply(&goal, sdb_move_from_letter(*c)), 0, "%s", word);
+		sdb_heuristic *md;
+		cr_assert_eq(sdb_heuristic_open_manhattan(&md, &goal), 0);
+		char first[SDB_MAX_MOVES + 1];
+		first_optimal(first, db, &start, &goal);
+		sdb_answer got;
+		sdb_solve_stats st;
+		cr_assert_eq(sdb_solve(&got, &st, md, &start, &goal, NULL), 0, "%s", sdb_errdetail());
+		cr_assert_str_eq(got.moves, first, "word %s on %dx%d: %s, first %s", word, w, h,
+		                 got.moves, first);
+		sdb_heuristic_close(md);
+		tried++;
+	}
+	cr_assert_gt(tried, 100, "only %d words fit the boards", tried);
+	sdb_db_close(db);
+}
+
 /* Korf's 100 instances (goal 0 1 2 ... 15): the easier ones, with their known
  * optimal lengths, on the 5-5-5 set. */
 static const struct {
