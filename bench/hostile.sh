@@ -97,6 +97,36 @@ set +e
 random_rc=$?
 set -e
 
+# One byte of a copy of the database $1 changed at a random place, $3 times:
+# the function named $2 (answers for a database file, on stdout) must give,
+# line by line, the clean file's answer or an error, and never crash. Sets
+# d_tried, d_wrong, d_crashed and d_seen (runs that reported the damage).
+damage_trials() {
+	local clean=$1 ask=$2 runs=$3 size off byte rc bad
+	"$ask" "$clean" >"$work/want"
+	size=$(stat -c %s "$clean")
+	d_tried=0 d_wrong=0 d_crashed=0 d_seen=0
+	set +e
+	for _ in $(seq "$runs"); do
+		cp "$clean" "$work/dmg.lmdb"
+		rm -f "$work/dmg.lmdb-lock"
+		off=$(( (RANDOM * 32768 + RANDOM) % size ))
+		byte=$(od -An -tu1 -j "$off" -N1 "$clean" | tr -d ' ')
+		printf "\\x$(printf %02x $(( byte ^ (1 + RANDOM % 255) )))" |
+			dd of="$work/dmg.lmdb" bs=1 seek="$off" conv=notrunc status=none
+		"$ask" "$work/dmg.lmdb" >"$work/got"
+		rc=$?
+		d_tried=$((d_tried + 1))
+		[ "$rc" -lt 128 ] || d_crashed=$((d_crashed + 1))
+		# a line that is neither the clean answer nor an error is a wrong answer
+		bad=$(paste -d '\n' "$work/got" "$work/want" 2>/dev/null | paste - - -d '\t' |
+			awk -F '\t' '$1 != "" && $1 != $2 && $1 !~ /"error"/' | wc -l)
+		[ "$bad" = 0 ] || d_wrong=$((d_wrong + 1))
+		! grep -q '"error"' "$work/got" || d_seen=$((d_seen + 1))
+	done
+	set -e
+}
+
 # 5. Damaged bytes (issue #19): one byte of a 2-bit 3x3 table stored in 4 KiB
 #    chunks changed at a random place of the file (table data, B-tree and meta
 #    pages alike); 2000 queries asking distances, moves, every best move and
@@ -107,28 +137,8 @@ SLIDEDB_CHUNK_BYTES=4096 "$gen" full 3x3 --bits 2 --goal "0 1 2 3 4 5 6 7 8" --d
 "$lookup" --db "$clean" random --goal "0 1 2 3 4 5 6 7 8" --count 2000 --seed 1 |
 	sed 's/$/ ; 0 1 2 3 4 5 6 7 8/' >"$work/dq"
 ask() { "$lookup" --db "$1" --json --all-best --solutions <"$work/dq" 2>/dev/null; }
-ask "$clean" >"$work/want"
-size=$(stat -c %s "$clean")
-damaged=0 damage_wrong=0 damage_crashed=0 damage_seen=0
-set +e
-for _ in $(seq 300); do
-	cp "$clean" "$work/dmg.lmdb"
-	rm -f "$work/dmg.lmdb-lock"
-	off=$(( (RANDOM * 32768 + RANDOM) % size ))
-	byte=$(od -An -tu1 -j "$off" -N1 "$clean" | tr -d ' ')
-	printf "\\x$(printf %02x $(( byte ^ (1 + RANDOM % 255) )))" |
-		dd of="$work/dmg.lmdb" bs=1 seek="$off" conv=notrunc status=none
-	ask "$work/dmg.lmdb" >"$work/got"
-	rc=$?
-	damaged=$((damaged + 1))
-	[ $rc -lt 128 ] || damage_crashed=$((damage_crashed + 1))
-	# a line that is neither the clean answer nor an error is a wrong answer
-	bad=$(paste -d '\n' "$work/got" "$work/want" 2>/dev/null | paste - - -d '\t' |
-		awk -F '\t' '$1 != "" && $1 != $2 && $1 !~ /"error"/' | wc -l)
-	[ "$bad" = 0 ] || damage_wrong=$((damage_wrong + 1))
-	! grep -q '"error"' "$work/got" || damage_seen=$((damage_seen + 1))
-done
-set -e
+damage_trials "$clean" ask 300
+damaged=$d_tried damage_wrong=$d_wrong damage_crashed=$d_crashed damage_seen=$d_seen
 
 # 8. Damaged pattern sets (issue #21): one byte of a file holding a 4x4 5-5-5
 #    set changed at a random place; 20 of Korf's 15-puzzles solved on it with
@@ -143,27 +153,8 @@ grep -v '^#' ../shared/data/korf100.txt | head -20 |
 	>"$work/pq"
 pask() { SLIDEDB_VERIFY_BYTES=4096 "$lookup" --db "$1" -t 1 --json <"$work/pq" 2>/dev/null |
 	sed 's/"nodes":[0-9]*,//'; }
-pask "$pclean" >"$work/pwant"
-psize=$(stat -c %s "$pclean")
-pdamaged=0 pwrong=0 pcrashed=0 pseen=0
-set +e
-for _ in $(seq 100); do
-	cp "$pclean" "$work/pdmg.lmdb"
-	rm -f "$work/pdmg.lmdb-lock"
-	off=$(( (RANDOM * 32768 + RANDOM) % psize ))
-	byte=$(od -An -tu1 -j "$off" -N1 "$pclean" | tr -d ' ')
-	printf "\\x$(printf %02x $(( byte ^ (1 + RANDOM % 255) )))" |
-		dd of="$work/pdmg.lmdb" bs=1 seek="$off" conv=notrunc status=none
-	pask "$work/pdmg.lmdb" >"$work/pgot"
-	rc=$?
-	pdamaged=$((pdamaged + 1))
-	[ "$rc" -lt 128 ] || pcrashed=$((pcrashed + 1))
-	bad=$(paste -d '\n' "$work/pgot" "$work/pwant" 2>/dev/null | paste - - -d '\t' |
-		awk -F '\t' '$1 != "" && $1 != $2 && $1 !~ /"error"/' | wc -l)
-	[ "$bad" = 0 ] || pwrong=$((pwrong + 1))
-	! grep -q '"error"' "$work/pgot" || pseen=$((pseen + 1))
-done
-set -e
+damage_trials "$pclean" pask 100
+pdamaged=$d_tried pwrong=$d_wrong pcrashed=$d_crashed pseen=$d_seen
 
 # 6. Two writers at once (issue #21): pattern sets rebuilt with more and fewer
 #    groups (deleting groups in the transaction that writes the others) in two

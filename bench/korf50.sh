@@ -25,8 +25,7 @@ while getopts b:d:t:T: opt; do
 done
 shift $((OPTIND - 1))
 . bench/korf50_list.sh
-list=("$@")
-[ ${#list[@]} -gt 0 ] || list=("${korf50_easiest[@]}")
+korf50_chosen "$@"
 data=$korf50_data
 goal=$korf50_goal
 if [ ! -x "$build/slidedb-lookup" ]; then

@@ -4,3 +4,9 @@
 korf50_data=../shared/data/korf50_24puzzle.txt
 korf50_goal=$(seq -s ' ' 0 24)
 korf50_easiest=(38 40 25 32 44 37 30 13 1 28)
+
+# The instances asked for (the arguments), else the 10 easiest, in list.
+korf50_chosen() {
+	list=("$@")
+	[ ${#list[@]} -gt 0 ] || list=("${korf50_easiest[@]}")
+}

@@ -303,7 +303,7 @@ static inline int count_node(worker *w)
 	return 0;
 }
 
-int sdbi_dfs(worker *w, int g, int prev, unsigned hist)
+int sdbi_dfs(worker *w, int g, int prev, unsigned dup)
 {
 	const engine *e = w->e;
 	if (w->blank == e->goal_blank && (e->manhattan
@@ -326,7 +326,7 @@ int sdbi_dfs(worker *w, int g, int prev, unsigned hist)
 		to[k] = e->nbr[b][m];
 		if (to[k] >= 0 && m == (prev ^ 1))
 			to[k] = -1;   /* u^1 = d, l^1 = r */
-		next[k] = prune_step(w, hist, m);
+		next[k] = prune_step(w, dup, m);
 		if (next[k] == SDBI_PRUNE_DEAD)
 			to[k] = -1;
 		if (to[k] >= 0 && !e->manhattan)
@@ -414,7 +414,7 @@ static int visit(worker *w, int g)
 
 /* The nodes at depth f->depth within the bound, in order, as paths; a goal
  * met on the way is a subtree of its own, in its place. */
-static int collect(worker *w, frontier *f, int g, int prev, unsigned hist)
+static int collect(worker *w, frontier *f, int g, int prev, unsigned dup)
 {
 	const engine *e = w->e;
 	if (f->goal_at < 0 && w->blank == e->goal_blank && !e->manhattan &&
@@ -444,7 +444,7 @@ static int collect(worker *w, frontier *f, int g, int prev, unsigned hist)
 		const int m = e->order[k], to = e->nbr[b][m];
 		if (to < 0 || m == (prev ^ 1))
 			continue;
-		const unsigned next = prune_step(w, hist, m);
+		const unsigned next = prune_step(w, dup, m);
 		if (next == SDBI_PRUNE_DEAD)
 			continue;
 		undo u;
@@ -477,14 +477,14 @@ void sdbi_descend(worker *w, const uint8_t *path, int depth, descent *d)
 {
 	d->depth = depth;
 	d->prev = -1;
-	d->hist = 0;
+	d->dup = 0;
 	for (int g = 0; g < depth; g++) {
 		const int m = path[g];
 		d->from[g] = w->blank;
 		apply_now(w, g, m, w->e->nbr[w->blank][m], &d->u[g]);
 		w->path[g] = (uint8_t)m;
 		d->prev = m;
-		d->hist = prune_step(w, d->hist, m);
+		d->dup = prune_step(w, d->dup, m);
 	}
 }
 

@@ -93,7 +93,7 @@ typedef struct frontier {
 /* A worker moved down a subtree's path, to be moved back. */
 typedef struct descent {
 	int depth, prev;
-	unsigned hist;   /* the duplicate automaton's state after the path */
+	unsigned dup;    /* the duplicate automaton's state after the path */
 	int from[SDB_MAX_MOVES];
 	undo u[SDB_MAX_MOVES];
 } descent;
@@ -108,11 +108,11 @@ void sdbi_engine_init(engine *e, const sdb_heuristic *h, const sdb_frame *frame,
 int sdbi_worker_start(worker *w, shared *s, const sdb_frame *frame, const sdb_board *start);
 
 /* IDA*'s depth-first search from w's state at depth g under w->bound
- * (prev: the last move, or -1; hist: the duplicate automaton's state after
+ * (prev: the last move, or -1; dup: the duplicate automaton's state after
  * the path, prune.h): 0,
  * FOUND (the path in w->path[0..w->found_depth)), STOPPED, ABANDONED, or
  * while enumerating NEXT_FIRST and LIMIT_DONE. */
-int sdbi_dfs(worker *w, int g, int prev, unsigned hist);
+int sdbi_dfs(worker *w, int g, int prev, unsigned dup);
 
 /* Fill f with the nodes at depth f->depth under w->bound (f->n, f->paths;
  * f->goal_at), lowering w->next_bound for the nodes cut: 0 or SDB_ENOMEM. */

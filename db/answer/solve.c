@@ -134,7 +134,7 @@ static void *run_subtrees(void *p)
 		descent d;
 		sdbi_descend(w, sp->f.paths + (size_t)i * (size_t)depth, depth, &d);
 		w->subtree = i;
-		const int r = sdbi_dfs(w, depth, d.prev, d.hist);
+		const int r = sdbi_dfs(w, depth, d.prev, d.dup);
 		w->subtree = -1;
 		sdbi_ascend(w, &d);
 		lower_next_bound(sp, w->next_bound);
