@@ -91,6 +91,58 @@ Test(store, write_then_read)
 	sdb_db_close(NULL);
 }
 
+/* Whether a mapping of this process with MADV_HUGEPAGE ("hg" among its
+ * VmFlags in /proc/self/smaps) covers [lo, hi). */
+static int advised_huge(uintptr_t lo, uintptr_t hi)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	cr_assert_not_null(f);
+	char line[1024];
+	unsigned long start = 0, end = 0;
+	int found = 0;
+	while (!found && fgets(line, sizeof line, f)) {
+		unsigned long a, b;
+		if (sscanf(line, "%lx-%lx ", &a, &b) == 2) {
+			start = a;
+			end = b;
+		} else if (!strncmp(line, "VmFlags:", 8)) {
+			found = strstr(line, " hg") && start <= lo && hi <= end;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* A reader asks the kernel for 2 MiB pages over its tables' span of the
+ * map (the whole 2 MiB pages inside it), so that a search's scattered reads
+ * rarely miss the TLB wherever the page cache can hold large folios. */
+Test(store, tables_are_advised_into_huge_pages)
+{
+	if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK))
+		cr_skip_test("this kernel has no transparent huge pages (no advice to give)");
+	char path[512];
+	tk_tmp_path(path, sizeof path, "huge.lmdb");
+	const int blanks[] = { 0, 2, 4 };   /* three tables of 1.8 MB: 5.4 MB */
+	tk_build_lib(path, 2, 5, blanks, 3);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	for (int i = 0; i < 3; i++) {
+		const sdb_table *t = sdb_table_at(db, i);
+		const uintptr_t at = (uintptr_t)sdb_table_data(t);
+		const uint64_t bytes = sdb_table_bytes(sdb_table_meta(t));
+		lo = at < lo ? at : lo;
+		hi = at + bytes > hi ? at + bytes : hi;
+	}
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	const uintptr_t inner_lo = (lo + huge - 1) & ~(huge - 1), inner_hi = hi & ~(huge - 1);
+	cr_assert_gt(inner_hi, inner_lo, "the tables span a whole 2 MiB page");
+	cr_assert(advised_huge(inner_lo, inner_hi), "no MADV_HUGEPAGE over [%#lx, %#lx)",
+	          (unsigned long)inner_lo, (unsigned long)inner_hi);
+	cr_assert_eq(sdb_table_verify(sdb_table_at(db, 2)), 0, "and still read as they were");
+	sdb_db_close(db);
+}
+
 Test(store, abort_and_kill_leave_the_old_state)
 {
 	char path[512];

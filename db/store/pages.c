@@ -440,6 +440,10 @@ int sdbi_pages_check(MDB_env *env, MDB_txn *txn, const char *path, unsigned how)
 	if (mdb_env_get_fd(env, &c.fd) || mdb_env_info(env, &info) || mdb_env_stat(env, &st))
 		return sdbi_fail(SDB_EIO, "%s: cannot check its pages", path);
 	c.psize = st.ms_psize;
+	/* The headers are read alone: readahead around them (megabytes on some
+	 * disks) would fill the page cache with small pages where the map asks
+	 * for 2 MiB ones (store.c, advise_huge). */
+	(void)posix_fadvise(c.fd, 0, 0, POSIX_FADV_RANDOM);
 	/* A write transaction starts from the last commit; a read one is it. */
 	const uint64_t want = (uint64_t)mdb_txn_id(txn) - (write ? 1 : 0);
 	c.txnid = want + 1;
