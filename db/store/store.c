@@ -1309,12 +1309,49 @@ typedef struct copy_job {
 } copy_job;
 
 /* LMDB's compacting copy, on a thread of its own: it takes a read
- * transaction, and the calling thread holds the write one. */
+ * transaction, and the calling thread holds the write one. The copy is on
+ * the disk, bytes and size, before it may take the database's name
+ * (mdb_env_copy2 does not sync: a power cut after the rename could leave a
+ * short file under the name). */
 static void *copy_compacted(void *arg)
 {
 	copy_job *job = arg;
-	job->rc = mdb_env_copy2(job->env, job->to, MDB_CP_COMPACT);
+	const int fd = open(job->to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		job->rc = errno;
+		return NULL;
+	}
+#ifdef O_DIRECT
+	/* as mdb_env_copy2: LMDB writes the copy from page-aligned buffers,
+	 * past the page cache (which would keep it in 1 MiB folios: a search's
+	 * reads want the 2 MiB ones a reader brings in, advise_huge) */
+	const int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		(void)fcntl(fd, F_SETFL, fl | O_DIRECT);
+#endif
+	job->rc = mdb_env_copyfd2(job->env, fd, MDB_CP_COMPACT);
+	if (!job->rc && fsync(fd))
+		job->rc = errno;
+	if (close(fd) && !job->rc)
+		job->rc = errno;
 	return NULL;
+}
+
+/* The directory entry of path (a rename into it) on the disk. */
+static void sync_dir_of(const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	const size_t n = slash ? (size_t)(slash - path) : 0;
+	if (n >= sizeof dir)
+		return;
+	memcpy(dir, path, n);
+	strcpy(dir + n, n ? "" : slash ? "/" : ".");
+	const int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
 }
 
 /* The processes that have the file open, this one's own handle aside.
@@ -1410,6 +1447,8 @@ int sdb_compact(const char *path, uint64_t *before, uint64_t *after)
 	if (!err && rename(tmp, path))
 		err = sdbi_fail(SDB_EIO, "%s: cannot rename the compacted copy over it: %s", path,
 		               strerror(errno));
+	if (!err)
+		sync_dir_of(path);
 	if (err)
 		unlink(tmp);
 	if (hold >= 0)
