@@ -368,9 +368,9 @@ static const char *resolve_blocks(sdb_db *db, struct sdb_table *t)
 /* Ask the kernel for 2 MiB pages where [p, p + bytes) of the map is filled
  * from the file (MADV_HUGEPAGE; the whole 2 MiB pages inside): a search's reads
  * scattered over hundreds of megabytes then rarely miss the TLB, and a
- * process maps the cached file with a few hundred faults, not 200,000.
+ * process maps the cached file with a fault per 2 MiB, not per 64 KiB.
  * Advice only: kernels and file systems that cannot keep the page cache in
- * large folios ignore it (Linux from 6.x on ext4, XFS, tmpfs can). */
+ * large folios ignore it (recent Linux on ext4, XFS and tmpfs can). */
 static void advise_huge(const void *p, uint64_t bytes)
 {
 #ifdef MADV_HUGEPAGE
