@@ -235,6 +235,40 @@ if [ -x "$build/slidedb-lookup-mpi" ]; then
 	done
 fi
 
+# 8. Compacts (sdb_compact writes and syncs its own copy): killed (SIGKILL) at
+#    a random moment, or unable to write the copy whole (a file-size limit:
+#    the write fails with EFBIG). Afterwards the database must verify and
+#    answer as before; a failed compact must say so and leave no copy.
+db=$work/compact.lmdb
+"$gen" full 3x3 --db "$db" -q
+"$gen" full 2x5 --db "$db" -q
+"$gen" rm --db "$db" full-2x5-b0 -q
+want=$("$lookup" --db "$db" "1 2 3 0 8 4 7 6 5")
+compact_kills=0 compact_kills_ok=0 compact_full=0 compact_full_ok=0
+for i in $(seq 20); do
+	"$gen" compact --db "$db" -q &
+	pid=$!
+	sleep "0.0$((RANDOM % 30))"
+	kill -9 $pid 2>/dev/null || true
+	wait $pid 2>/dev/null || true
+	rm -f "$db".compact-*   # (a killed process's copy: nothing may read it)
+	compact_kills=$((compact_kills + 1))
+	if "$lookup" --db "$db" verify >/dev/null 2>&1 && [ "$("$lookup" --db "$db" "1 2 3 0 8 4 7 6 5")" = "$want" ]; then
+		compact_kills_ok=$((compact_kills_ok + 1))
+	fi
+done
+for i in $(seq 5); do
+	rc=0
+	(trap '' XFSZ; ulimit -f $((256 + RANDOM % 2048)); exec "$gen" compact --db "$db" -q) \
+		2>"$work/compact.err" || rc=$?
+	compact_full=$((compact_full + 1))
+	if [ $rc = 1 ] && grep -q compact "$work/compact.err" && ! ls "$db".compact-* >/dev/null 2>&1 &&
+		"$lookup" --db "$db" verify >/dev/null 2>&1 &&
+		[ "$("$lookup" --db "$db" "1 2 3 0 8 4 7 6 5")" = "$want" ]; then
+		compact_full_ok=$((compact_full_ok + 1))
+	fi
+done
+
 echo "| trial | tried | passed |"
 echo "|---|---|---|"
 echo "| \`slidedb-gen full 3x3\` killed (SIGKILL) at a random moment over a 2x4 database; then verify, all-or-none, an answer | $kills | $survived |"
@@ -244,6 +278,8 @@ echo "| 4 MB of random bytes as queries, no crash (exit 1) | 1 | $([ $random_rc 
 echo "| two writers rebuilding pattern sets with more and fewer groups (30 commits each) while readers open and verify the file | $opens opens, then 1 final verify | $((opens - open_failed)), final $final_ok |"
 echo "| one byte of a 2-bit chunked 3x3 file changed at random; 2000 queries with best moves and counts: each the clean answer or an error, no crash | $damaged | $((damaged - damage_wrong - damage_crashed)) (wrong: $damage_wrong, crashed: $damage_crashed; damage reported in $damage_seen) |"
 echo "| one byte of a file holding a 4x4 5-5-5 set changed at random; 20 of Korf's 15-puzzles solved with the set's verify split over threads: each the clean answer or an error, no crash | $pdamaged | $((pdamaged - pwrong - pcrashed)) (wrong: $pwrong, crashed: $pcrashed; damage reported in $pseen) |"
+echo "| \`slidedb-gen compact\` killed (SIGKILL) at a random moment; then verify and the same answer | $compact_kills | $compact_kills_ok |"
+echo "| \`slidedb-gen compact\` whose copy cannot be written whole (a file-size limit): exit 1 naming it, no copy left, verify and the same answer | $compact_full | $compact_full_ok |"
 [ "$mpi_tried" = 0 ] ||
 	echo "| a search checkpoint with one byte changed at random (or cut short), resumed on 2 ranks: refused with its name, never another answer | $mpi_tried | $((mpi_tried - mpi_wrong)) (refused: $mpi_refused, wrong: $mpi_wrong) |"
 [ "$kill_tried" = 0 ] ||
