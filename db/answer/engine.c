@@ -10,7 +10,8 @@
  *   (sdbi_pattern_rank_cells: k steps), and every child's first entry is
  *   ranked and prefetched before the first is read, so that their cache
  *   misses overlap; the other views' and sets' entries are fetched only for
- *   the children that first bound does not cut.
+ *   the children that first bound does not cut, except where the first set
+ *   has two groups (others_early below).
  * - Duplicate move sequences are pruned beyond the parent's inverse: of two
  *   walks of the blank of up to 12 moves that leave every tile in the same
  *   place (going around a 2x2 square six moves one way or the other, ...),
@@ -42,6 +43,24 @@ static inline int entry(const engine *e, int g, uint64_t i, int md)
 {
 	const sdb_heuristic *h = e->h;
 	return h->nibbles[g] ? md + 2 * (int)sdb_nibble(h->data[g], i) : h->data[g][i];
+}
+
+/* With two groups a view (4x4's 7-8), every other move changes a group's
+ * entry, in tables of hundreds of megabytes: the reads miss the cache, and a
+ * surviving child's second read, fetched only after its first entry is read,
+ * costs a second wait. There the other entries are fetched with the first,
+ * for every child: Korf's 100 0.91-0.97x, DeepCubeA's 500 0.92x, though a
+ * third of them are for children the first bound cuts. With three or more
+ * groups (6-6-3, 5x5's 6-6-6-6) a group's entries repeat within a subtree and
+ * hit the cache, and the wasted work costs more than the overlap gives
+ * (1.03-1.07x): there they stay fetched after the first cut
+ * (bench/RESULTS.md has the runs). */
+static int first_set_groups(const sdb_heuristic *h)
+{
+	int n = 0;
+	for (int g = 0; g < h->ngroups; g++)
+		n += h->set_of[g] == 0;
+	return n;
 }
 
 void sdbi_engine_init(engine *e, const sdb_heuristic *h, const sdb_frame *frame,
@@ -77,6 +96,7 @@ void sdbi_engine_init(engine *e, const sdb_heuristic *h, const sdb_frame *frame,
 	memcpy(e->order, frame->move_in, sizeof e->order);
 	memcpy(e->back, frame->move_back, sizeof e->back);
 	e->dup = sdbi_prune_automaton();
+	e->others_early = !h->manhattan && (e->views > 1 || h->nsets > 1) && first_set_groups(h) == 2;
 }
 
 /* A view's sums from its cells. */
@@ -329,13 +349,20 @@ int sdbi_dfs(worker *w, int g, int prev, unsigned dup)
 		next[k] = prune_step(w, dup, m);
 		if (next[k] == SDBI_PRUNE_DEAD)
 			to[k] = -1;
-		if (to[k] >= 0 && !e->manhattan)
-			c[k].i[0][0] = child_index(e, &w->v[0], e->group[0][w->v[0].cell[to[k]]],
-			                           w->v[0].cell[to[k]], to[k], b);
+		if (to[k] < 0 || e->manhattan)
+			continue;
+		c[k].i[0][0] = child_index(e, &w->v[0], e->group[0][w->v[0].cell[to[k]]],
+		                           w->v[0].cell[to[k]], to[k], b);
+		if (e->others_early) {
+			child_view(w, 0, 1, to[k], &c[k]);
+			if (e->views == 2)
+				child_view(w, 1, 0, to[k], &c[k]);
+		}
 	}
 	/* The other views' and sets' entries are read only for children the
 	 * plain board's first set does not already cut: every child's first
-	 * entry is fetched, then the survivors' others. (A cut by one bound
+	 * entry is fetched, then the survivors' others (unless fetched with the
+	 * first, others_early). (A cut by one bound
 	 * offers the next iteration a lower f; with every tile in a group each
 	 * bound has the distance's parity, so it is still the next bound.) */
 	if (!e->manhattan && (e->views > 1 || e->nsets > 1)) {
@@ -354,6 +381,8 @@ int sdbi_dfs(worker *w, int g, int prev, unsigned dup)
 				to[k] = -1;
 				continue;
 			}
+			if (e->others_early)
+				continue;
 			child_view(w, 0, 1, to[k], &c[k]);
 			if (e->views == 2)
 				child_view(w, 1, 0, to[k], &c[k]);
