@@ -1509,22 +1509,9 @@ Test(pdb_4x4, strongest_set_by_mean_value_not_size, .timeout = 300)
 	ck_db_remove(db);
 }
 
-/* One damaged byte in a pattern set: the set is refused (its CRC is checked
- * before first use), never used for a wrong answer. Once this flip turned a
- * 2-move answer into "distance 32". */
-Test(pdb_4x4, a_damaged_set_never_answers)
+/* Change one byte of group 1 of the 5-5-5 set in db's file. */
+static void damage_group_1(const char *db)
 {
-	char db[PATH_LEN];
-	tk_tmp_path(db, sizeof db, "pdb-damaged.lmdb");
-	build_pdb(db, "4x4", "5-5-5", NULL);
-	const char *query = "1 2 0 3 4 5 6 7 8 9 10 11 12 13 14 15 ; " KORF_GOAL;
-	char *out, *err;
-	int rc = ck_lookup(db, NULL, &out, &err, "--only moves '%s'", query);
-	cr_assert_eq(rc, 0, "%s", err);
-	cr_assert_str_eq(out, "ll\n");
-	free(out);
-	free(err);
-	/* find group 1's entries in the file and change one byte */
 	size_t fsize;
 	char *file = ck_read_file(db, &fsize);
 	sdb_db *h;
@@ -1540,11 +1527,58 @@ Test(pdb_4x4, a_damaged_set_never_answers)
 	file[offset] ^= 0x0f;
 	ck_write_file(db, file, fsize);
 	free(file);
+}
+
+/* One damaged byte in a pattern set: the set is refused (its CRC is checked
+ * before its first answer), never used for a wrong answer. Once this flip
+ * turned a 2-move answer into "distance 32". */
+Test(pdb_4x4, a_damaged_set_never_answers)
+{
+	setenv("SLIDEDB_VERIFY_SLICE", "8192", 1);   /* the check beside a search, in slices */
+	char db[PATH_LEN];
+	tk_tmp_path(db, sizeof db, "pdb-damaged.lmdb");
+	build_pdb(db, "4x4", "5-5-5", NULL);
+	const char *query = "1 2 0 3 4 5 6 7 8 9 10 11 12 13 14 15 ; " KORF_GOAL;
+	char *out, *err;
+	int rc = ck_lookup(db, NULL, &out, &err, "--only moves '%s'", query);
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_assert_str_eq(out, "ll\n");
+	free(out);
+	free(err);
+	damage_group_1(db);
 	rc = ck_lookup(db, NULL, &out, &err, "--only moves '%s'", query);
 	cr_assert_eq(rc, 1, "a damaged set answered: '%s'", out);
 	cr_assert(!strncmp(out, "error: ", 7) && tk_lines(out) == 1, "'%s'", out);
 	cr_assert(strstr(err, "pdb-4x4-b0-5-5-5/g1") && strstr(err, "CRC"), "%s", err);
 	free(out);
 	free(err);
+	ck_db_remove(db);
+	unsetenv("SLIDEDB_VERIFY_SLICE");
+}
+
+/* The set's check runs beside the first search (sdb_answer_query): a damaged
+ * set stops a search that would take minutes (an 80-move position on 5-5-5)
+ * as soon as the check fails, with the check's error, and every later
+ * search on the handle is that error at once. */
+Test(pdb_4x4, a_damaged_set_stops_a_long_search, .timeout = 60)
+{
+	char db[PATH_LEN];
+	tk_tmp_path(db, sizeof db, "pdb-damaged-long.lmdb");
+	build_pdb(db, "4x4", "5-5-5", NULL);
+	damage_group_1(db);
+	setenv("SLIDEDB_VERIFY_SLICE", "4096", 1);
+	sdb_db *h;
+	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	const sdb_board start = ck_parse_board("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1", 0, 0),
+	                goal = ck_parse_board(STD4, 0, 0);
+	sdb_answer a;
+	for (int k = 0; k < 2; k++) {
+		const int rc = sdb_answer_query(&a, h, &start, &goal, NULL);
+		cr_assert_eq(rc, SDB_ECORRUPT, "search %d: %d, %s", k, rc, sdb_errdetail());
+		cr_assert(strstr(sdb_errdetail(), "pdb-4x4-b0-5-5-5/g1") &&
+		          strstr(sdb_errdetail(), "CRC"), "%s", sdb_errdetail());
+	}
+	sdb_db_close(h);
+	unsetenv("SLIDEDB_VERIFY_SLICE");
 	ck_db_remove(db);
 }

@@ -78,8 +78,19 @@ int sdbi_heuristic_move_frame(const sdb_heuristic *h, sdb_hstate *st, int m);
 /* The heuristic the database answers goals like this one with (larger
  * boards): the sets named (sets non-NULL: "A+B"), else its best sets, else
  * Manhattan with linear conflicts and a note saying why. Opened on first use
- * and kept until the database closes; thread-safe. */
+ * and kept until the database closes; thread-safe. Its tables' check may
+ * still be running (heuristic.h): a caller gives no answer read from them
+ * before sdbi_heuristic_checked() passes. A heuristic whose check failed is
+ * that error here. */
 int sdbi_db_heuristic(const sdb_heuristic **h, const char **note, const sdb_db *db,
                      const sdb_board *goal, const char *sets);
+
+/* The tables' check of h: SDB_OK once passed (waiting for it if it runs),
+ * else its error (SDB_ECORRUPT, the message in sdb_errdetail()). */
+int sdbi_heuristic_checked(const sdb_heuristic *h);
+
+/* Whether h's check has failed already (no wait): a search polls it to stop
+ * early on a damaged table. */
+int sdbi_heuristic_check_failed(const sdb_heuristic *h);
 
 #endif

@@ -271,14 +271,16 @@ static inline void unapply(worker *w, int from, const undo *u)
 		view_unmove(e, &w->v[1], 1, e->mlabel[t], e->tcell[to], e->tcell[from], u);
 }
 
-/* Every CHECK_EVERY nodes: the clock, and (calling thread only) the
- * caller's poll. 1 to stop. */
+/* Every CHECK_EVERY nodes: the clock, the tables' check (heuristic.h), and
+ * (calling thread only) the caller's poll. 1 to stop. */
 static int checkpoint(worker *w)
 {
 	shared *s = w->s;
 	const double t = sdbi_now();
 	if (s->deadline > 0 && t > s->deadline)
 		return 1;
+	if (sdbi_heuristic_check_failed(s->e->h))
+		return 1;   /* a damaged table: the caller's check says so */
 	if (w->main_thread && s->limits && s->limits->poll) {
 		const sdb_search_progress p = { atomic_load_explicit(&s->nodes, memory_order_relaxed) +
 		                                w->pending, w->bound, t - s->started };

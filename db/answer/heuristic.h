@@ -3,10 +3,28 @@
 #ifndef SLIDEDB_ANSWER_HEURISTIC_H
 #define SLIDEDB_ANSWER_HEURISTIC_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "answer/answer.h"
 
 /* The symmetry that transposes a square board (the diagonal mirror). */
 enum { SDBI_TRANSPOSE = 4 };
+
+/* The check of a heuristic's tables (their CRC-32s): done before the open
+ * returns, or, for the database's own heuristics (sdbi_db_heuristic), on a
+ * thread of its own while the first search runs; no answer read from the
+ * tables is given before it passes (sdbi_heuristic_checked). */
+typedef struct heuristic_check {
+	pthread_t thread;
+	int started, joined;              /* the thread (joined under lock) */
+	pthread_mutex_t lock;
+	atomic_int state;                 /* CHECK_PENDING, CHECK_PASSED, or the error */
+	atomic_int waited;                /* a caller waits: the check takes every core */
+	char detail[512];                 /* the error's message */
+} heuristic_check;
+
+enum { CHECK_PENDING = 1, CHECK_PASSED = 0 };
 
 struct sdb_heuristic {
 	int w, h, n, rep;                 /* board, and the set's blank cell */
@@ -23,6 +41,8 @@ struct sdb_heuristic {
 	const uint8_t *data[SDB_MAX_GROUPS];
 	int nibbles[SDB_MAX_GROUPS];      /* SDB_ENTRY_NIBBLE_MD, else one byte per entry */
 	char name[SDB_MAX_SETS * SDB_NAME_MAX];   /* the sets' names joined by '+' */
+	const sdb_table *table[SDB_MAX_GROUPS];
+	heuristic_check check;
 };
 
 #endif

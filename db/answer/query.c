@@ -176,7 +176,8 @@ static int answer_by_search(sdb_answer *a, const sdb_db *db, const sdb_board *st
 	sdb_solve_stats stats;
 	err = sdbi_solve_optimal(a, &stats, h, start, goal, opts ? &opts->limits : NULL, en);
 	a->note = note;
-	return err;
+	const int checked = sdbi_heuristic_checked(h);   /* ran beside the first search */
+	return checked ? checked : err;
 }
 
 /* From a MOD3 table: the walk gives the distance, the best move and the

@@ -384,6 +384,8 @@ int sdb_split_open(sdb_split **out, const sdb_db *db, const char *sets, const sd
 	const sdb_heuristic *h;
 	const char *note;
 	int err = sdbi_db_heuristic(&h, &note, db, goal, sets);
+	if (!err)
+		err = sdbi_heuristic_checked(h);
 	if (err)
 		return err;
 	if (h->manhattan)

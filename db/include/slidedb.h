@@ -695,12 +695,18 @@ SDB_API int sdb_db_has_size(const sdb_db *db, int w, int h);
  * solved by IDA* (as sdb_solve()) on the strongest pattern-database set that
  * serves the goal, opened once per database and class of goals and kept, or
  * on Manhattan distance with linear conflicts when none does (a->note says
- * so). Thread-safe: one sdb_db may answer on several threads at once.
+ * so). The set's tables are checked against their CRC-32s (as by
+ * sdb_heuristic_open()) on a thread of their own while the first search
+ * runs, and its answer is given only once they pass: a damaged set is
+ * #SDB_ECORRUPT for that search and every later one, and stops a long
+ * search within 16,384 nodes of the check's end.
+ * Thread-safe: one sdb_db may answer on several threads at once.
  * @param[in] opts  NULL: the moves, no limits
  * @return 0 (also for an unsolvable pair: a->solvable is 0), #SDB_EINVAL
  * (sizes differ), #SDB_ENOTFOUND (no full table for this goal; the detail
  * names the command that builds it), #SDB_ECORRUPT (the table contradicts
- * itself on the way), #SDB_ELIMIT (a search hit a limit), #SDB_ENOMEM. */
+ * itself on the way, or a pattern set fails its check), #SDB_ELIMIT (a
+ * search hit a limit), #SDB_ENOMEM. */
 SDB_API int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
                              const sdb_board *goal, const sdb_answer_opts *opts);
 

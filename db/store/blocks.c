@@ -137,6 +137,7 @@ int sdbi_blocks_check_all(const sdb_table *t)
 enum {
 	VERIFY_MAX_THREADS = 16,
 	VERIFY_PER_THREAD = 16 << 20,   /* bytes a thread is worth starting for */
+	VERIFY_SLICE = 64 << 20,        /* bytes between looks at a pace */
 };
 
 /* One thread's share of a verify: blocks [first, end). */
@@ -178,26 +179,32 @@ static int usable_cores(void)
 	return n < 1 ? 1 : n > VERIFY_MAX_THREADS ? VERIFY_MAX_THREADS : n;
 }
 
-void sdbi_blocks_verify(const sdb_table *t, uint32_t *whole, uint64_t *bad)
+/* Blocks [first, end) of t on the usable cores but `leave` (at least one):
+ * their CRC-32 (*crc) and the first whose bytes differ from its stored CRC
+ * (*bad, UINT64_MAX if none). */
+static void verify_slice(const sdb_table *t, uint64_t first, uint64_t end, int leave,
+                         uint32_t *crc_out, uint64_t *bad)
 {
-	const uint64_t bytes = sdb_table_bytes(&t->info);
+	const uint64_t bytes = sdb_table_bytes(&t->info), nblocks = end - first;
+	const uint64_t slice_bytes = (end < t->nblocks ? end << SDBI_BLOCK_SHIFT : bytes) -
+	                             (first << SDBI_BLOCK_SHIFT);
 	uint64_t per_thread = VERIFY_PER_THREAD;
 	const char *env = getenv("SLIDEDB_VERIFY_BYTES");   /* tests: threads on small tables */
 	if (env && strtoull(env, NULL, 10) >= SDBI_BLOCK_SIZE)
 		per_thread = strtoull(env, NULL, 10);
-	int threads = usable_cores();
-	if ((uint64_t)threads > bytes / per_thread)
-		threads = bytes / per_thread > 1 ? (int)(bytes / per_thread) : 1;
-	if ((uint64_t)threads > t->nblocks)
-		threads = t->nblocks ? (int)t->nblocks : 1;
+	int threads = usable_cores() - leave > 1 ? usable_cores() - leave : 1;
+	if ((uint64_t)threads > slice_bytes / per_thread)
+		threads = slice_bytes / per_thread > 1 ? (int)(slice_bytes / per_thread) : 1;
+	if ((uint64_t)threads > nblocks)
+		threads = nblocks ? (int)nblocks : 1;
 	verify_range r[VERIFY_MAX_THREADS];
 	pthread_t id[VERIFY_MAX_THREADS];
 	int started[VERIFY_MAX_THREADS] = { 0 };
 	const uLong op = crc32_combine_gen(SDBI_BLOCK_SIZE);
 	for (int i = 0; i < threads; i++) {
 		r[i] = (verify_range){ .t = t, .op = op,
-		                       .first = t->nblocks * (uint64_t)i / (uint64_t)threads,
-		                       .end = t->nblocks * (uint64_t)(i + 1) / (uint64_t)threads };
+		                       .first = first + nblocks * (uint64_t)i / (uint64_t)threads,
+		                       .end = first + nblocks * (uint64_t)(i + 1) / (uint64_t)threads };
 		/* the calling thread takes the first range; a thread that cannot
 		 * start has its range done here too */
 		if (i > 0)
@@ -216,6 +223,30 @@ void sdbi_blocks_verify(const sdb_table *t, uint32_t *whole, uint64_t *bad)
 		crc = crc32_combine(crc, r[i].crc, (z_off_t)(to - from));
 		if (*bad == UINT64_MAX)
 			*bad = r[i].bad;
+	}
+	*crc_out = (uint32_t)crc;
+}
+
+void sdbi_blocks_verify(const sdb_table *t, const sdbi_pace *pace, uint32_t *whole,
+                        uint64_t *bad)
+{
+	uint64_t slice = VERIFY_SLICE;
+	const char *env = getenv("SLIDEDB_VERIFY_SLICE");   /* tests: slices of small tables */
+	if (env && strtoull(env, NULL, 10) >= SDBI_BLOCK_SIZE)
+		slice = strtoull(env, NULL, 10);
+	const uint64_t bytes = sdb_table_bytes(&t->info),
+	               step = pace ? slice >> SDBI_BLOCK_SHIFT : t->nblocks;
+	uLong crc = sdbi_crc_start();
+	*bad = UINT64_MAX;
+	for (uint64_t first = 0; first < t->nblocks; first += step) {
+		const uint64_t end = t->nblocks - first > step ? first + step : t->nblocks;
+		uint32_t c;
+		uint64_t b;
+		verify_slice(t, first, end, pace ? pace->leave(pace->ctx) : 0, &c, &b);
+		const uint64_t to = end < t->nblocks ? end << SDBI_BLOCK_SHIFT : bytes;
+		crc = crc32_combine(crc, c, (z_off_t)(to - (first << SDBI_BLOCK_SHIFT)));
+		if (*bad == UINT64_MAX)
+			*bad = b;
 	}
 	*whole = (uint32_t)crc;
 }

@@ -817,6 +817,8 @@ void sdb_db_close(sdb_db *db)
 {
 	if (!db)
 		return;
+	if (db->free_slot)   /* first: what it holds reads the tables (a set's check may run) */
+		db->free_slot(db->slot);
 	if (db->rtxn)
 		mdb_txn_abort(db->rtxn);
 	int last = 1;
@@ -833,8 +835,6 @@ void sdb_db_close(sdb_db *db)
 		mdb_env_close(db->env);
 	if (db->hold_fd >= 0 && last)
 		close(db->hold_fd);   /* after the environment: compact may go on */
-	if (db->free_slot)
-		db->free_slot(db->slot);
 	pthread_mutex_destroy(&db->lock);
 	free_tables(db);
 	free(db);
@@ -1000,13 +1000,18 @@ int sdb_table_count_entries(uint64_t *counts, const sdb_table *t)
 
 int sdb_table_verify(const sdb_table *t)
 {
+	return sdbi_table_verify_paced(t, NULL);
+}
+
+int sdbi_table_verify_paced(const sdb_table *t, const sdbi_pace *pace)
+{
 	if (!sdbi_table_resolved(t))
 		return SDB_ECORRUPT;
 	/* One pass: every block's CRC, and the whole table's from them. */
 	uint32_t crc;
 	uint64_t bad = UINT64_MAX;
 	if (t->block_crc) {
-		sdbi_blocks_verify(t, &crc, &bad);
+		sdbi_blocks_verify(t, pace, &crc, &bad);
 	} else {   /* format 3: no block checksums */
 		crc = sdbi_crc_start();
 		for (int c = 0; c < t->nchunks; c++)

@@ -58,11 +58,21 @@ int sdbi_block_check(const sdb_table *t, uint64_t b);
 uint64_t sdbi_block_bytes(const sdb_table *t, uint64_t b);
 /* Check every block not yet checked: 0 or SDB_ECORRUPT with the detail. */
 int sdbi_blocks_check_all(const sdb_table *t);
+/* How many of the usable cores a verify leaves to other work, asked again
+ * every 64 MiB (a check beside a search leaves it one until the search is
+ * over and its caller waits). */
+typedef struct sdbi_pace {
+	int (*leave)(void *ctx);
+	void *ctx;
+} sdbi_pace;
 /* Every block of a table with block checksums against its stored CRC, on
- * the cores this process may use: the whole table's CRC-32 from the bytes
- * (*whole) and the first block whose bytes differ from its stored CRC
- * (*bad, UINT64_MAX if none). */
-void sdbi_blocks_verify(const sdb_table *t, uint32_t *whole, uint64_t *bad);
+ * the cores this process may use (but those pace leaves, at least one; NULL:
+ * all): the whole table's CRC-32 from the bytes (*whole) and the first
+ * block whose bytes differ from its stored CRC (*bad, UINT64_MAX if none). */
+void sdbi_blocks_verify(const sdb_table *t, const sdbi_pace *pace, uint32_t *whole,
+                        uint64_t *bad);
+/* sdb_table_verify() at a pace (NULL: on every usable core). */
+int sdbi_table_verify_paced(const sdb_table *t, const sdbi_pace *pace);
 /* Forget the damage this thread has read; then 0, or SDB_ECORRUPT with the
  * detail naming the first damaged block read since the reset. Every public
  * function that answers from full tables brackets its reads with these. */
