@@ -96,7 +96,8 @@ void sdbi_engine_init(engine *e, const sdb_heuristic *h, const sdb_frame *frame,
 	memcpy(e->order, frame->move_in, sizeof e->order);
 	memcpy(e->back, frame->move_back, sizeof e->back);
 	e->dup = sdbi_prune_automaton();
-	e->others_early = !h->manhattan && (e->views > 1 || h->nsets > 1) && first_set_groups(h) == 2;
+	e->others = !h->manhattan && (e->views > 1 || h->nsets > 1);
+	e->others_early = e->others && first_set_groups(h) == 2;
 }
 
 /* A view's sums from its cells. */
@@ -367,7 +368,7 @@ int sdbi_dfs(worker *w, int g, int prev, unsigned dup)
 	 * first, others_early). (A cut by one bound
 	 * offers the next iteration a lower f; with every tile in a group each
 	 * bound has the distance's parity, so it is still the next bound.) */
-	if (!e->manhattan && (e->views > 1 || e->nsets > 1)) {
+	if (e->others) {
 		const view *v = &w->v[0];
 		for (int k = 0; k < 4; k++) {
 			if (to[k] < 0)

@@ -41,8 +41,9 @@ typedef struct engine {
 	uint8_t order[4];                   /* frame moves in the caller's order u d l r */
 	uint8_t back[4];                    /* frame move -> caller's move */
 	const uint16_t (*dup)[4];           /* the duplicate-word automaton (prune.h) */
-	int others_early;                   /* the other views' and sets' entries fetched with
-	                                       the first (engine.c says when) */
+	int others;                         /* entries beside the plain first set's (a mirror,
+	                                       other sets) */
+	int others_early;                   /* those fetched with the first (engine.c says when) */
 } engine;
 
 /* What the threads of one search share. */

@@ -346,7 +346,7 @@ static int start_check(sdb_heuristic *h, int deferred)
 
 int sdbi_heuristic_check_failed(const sdb_heuristic *h)
 {
-	const int s = atomic_load_explicit(&((sdb_heuristic *)h)->check.state, memory_order_relaxed);
+	const int s = atomic_load_explicit(&h->check.state, memory_order_relaxed);
 	return s != CHECK_PENDING && s != CHECK_PASSED;
 }
 

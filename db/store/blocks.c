@@ -179,19 +179,29 @@ static int usable_cores(void)
 	return n < 1 ? 1 : n > VERIFY_MAX_THREADS ? VERIFY_MAX_THREADS : n;
 }
 
+/* The byte after blocks [.., end) of t. */
+static uint64_t end_byte(const sdb_table *t, uint64_t end)
+{
+	return end < t->nblocks ? end << SDBI_BLOCK_SHIFT : sdb_table_bytes(&t->info);
+}
+
+/* A size in bytes from the environment (tests: threads and slices on small
+ * tables), or dflt. */
+static uint64_t env_bytes(const char *name, uint64_t dflt)
+{
+	const char *env = getenv(name);
+	return env && strtoull(env, NULL, 10) >= SDBI_BLOCK_SIZE ? strtoull(env, NULL, 10) : dflt;
+}
+
 /* Blocks [first, end) of t on the usable cores but `leave` (at least one):
  * their CRC-32 (*crc) and the first whose bytes differ from its stored CRC
  * (*bad, UINT64_MAX if none). */
 static void verify_slice(const sdb_table *t, uint64_t first, uint64_t end, int leave,
                          uint32_t *crc_out, uint64_t *bad)
 {
-	const uint64_t bytes = sdb_table_bytes(&t->info), nblocks = end - first;
-	const uint64_t slice_bytes = (end < t->nblocks ? end << SDBI_BLOCK_SHIFT : bytes) -
-	                             (first << SDBI_BLOCK_SHIFT);
-	uint64_t per_thread = VERIFY_PER_THREAD;
-	const char *env = getenv("SLIDEDB_VERIFY_BYTES");   /* tests: threads on small tables */
-	if (env && strtoull(env, NULL, 10) >= SDBI_BLOCK_SIZE)
-		per_thread = strtoull(env, NULL, 10);
+	const uint64_t nblocks = end - first,
+	               slice_bytes = end_byte(t, end) - (first << SDBI_BLOCK_SHIFT),
+	               per_thread = env_bytes("SLIDEDB_VERIFY_BYTES", VERIFY_PER_THREAD);
 	int threads = usable_cores() - leave > 1 ? usable_cores() - leave : 1;
 	if ((uint64_t)threads > slice_bytes / per_thread)
 		threads = slice_bytes / per_thread > 1 ? (int)(slice_bytes / per_thread) : 1;
@@ -218,9 +228,8 @@ static void verify_slice(const sdb_table *t, uint64_t first, uint64_t end, int l
 	for (int i = 0; i < threads; i++) {
 		if (started[i])
 			pthread_join(id[i], NULL);
-		const uint64_t from = r[i].first << SDBI_BLOCK_SHIFT,
-		               to = r[i].end < t->nblocks ? r[i].end << SDBI_BLOCK_SHIFT : bytes;
-		crc = crc32_combine(crc, r[i].crc, (z_off_t)(to - from));
+		crc = crc32_combine(crc, r[i].crc,
+		                    (z_off_t)(end_byte(t, r[i].end) - (r[i].first << SDBI_BLOCK_SHIFT)));
 		if (*bad == UINT64_MAX)
 			*bad = r[i].bad;
 	}
@@ -230,12 +239,8 @@ static void verify_slice(const sdb_table *t, uint64_t first, uint64_t end, int l
 void sdbi_blocks_verify(const sdb_table *t, const sdbi_pace *pace, uint32_t *whole,
                         uint64_t *bad)
 {
-	uint64_t slice = VERIFY_SLICE;
-	const char *env = getenv("SLIDEDB_VERIFY_SLICE");   /* tests: slices of small tables */
-	if (env && strtoull(env, NULL, 10) >= SDBI_BLOCK_SIZE)
-		slice = strtoull(env, NULL, 10);
-	const uint64_t bytes = sdb_table_bytes(&t->info),
-	               step = pace ? slice >> SDBI_BLOCK_SHIFT : t->nblocks;
+	const uint64_t step = pace ? env_bytes("SLIDEDB_VERIFY_SLICE", VERIFY_SLICE) >> SDBI_BLOCK_SHIFT
+	                           : t->nblocks;
 	uLong crc = sdbi_crc_start();
 	*bad = UINT64_MAX;
 	for (uint64_t first = 0; first < t->nblocks; first += step) {
@@ -243,8 +248,7 @@ void sdbi_blocks_verify(const sdb_table *t, const sdbi_pace *pace, uint32_t *who
 		uint32_t c;
 		uint64_t b;
 		verify_slice(t, first, end, pace ? pace->leave(pace->ctx) : 0, &c, &b);
-		const uint64_t to = end < t->nblocks ? end << SDBI_BLOCK_SHIFT : bytes;
-		crc = crc32_combine(crc, c, (z_off_t)(to - (first << SDBI_BLOCK_SHIFT)));
+		crc = crc32_combine(crc, c, (z_off_t)(end_byte(t, end) - (first << SDBI_BLOCK_SHIFT)));
 		if (*bad == UINT64_MAX)
 			*bad = b;
 	}
