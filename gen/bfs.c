@@ -296,8 +296,13 @@ int bfs_full(bfs_result *res, uint8_t *table, int w, int h, int goal_blank, int 
 /* Pattern groups: the neighbours are the moves of the group's tiles. */
 static int pattern_neighbors(const void *ctx, bfs_cursor *cur, uint64_t index, uint64_t *out)
 {
-	(void)cur;
-	return sdb_pattern_neighbors(ctx, index, out);
+	(void)ctx;
+	return sdb_pattern_walk_neighbors(&cur->pattern, index, out);
+}
+
+static void pattern_cursor_init(const void *ctx, bfs_cursor *cur)
+{
+	sdb_pattern_walk_init(&cur->pattern, ctx);   /* (a region pattern: it cannot fail) */
 }
 
 void bfs_pattern_space(bfs_space *sp, const sdb_pattern *p)
@@ -306,6 +311,7 @@ void bfs_pattern_space(bfs_space *sp, const sdb_pattern *p)
 	sp->size = sdb_pattern_size(p);
 	sp->start = sdb_pattern_goal_index(p);
 	sp->neighbors = pattern_neighbors;
+	sp->cursor_init = pattern_cursor_init;
 	sp->ctx = p;
 }
 

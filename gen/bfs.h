@@ -14,9 +14,11 @@ typedef void bfs_progress_fn(void *ctx, int level, uint64_t states_reached);
 
 /* What a space's neighbours keep between the calls of one thread, if
  * anything: a full table's rank walk (consecutive indices unrank in a digit
- * or two). Set up with bfs_cursor_init() before a scan. */
+ * or two), a pattern's walk (a block's moves worked out once). Set up with
+ * bfs_cursor_init() before a scan. */
 typedef union bfs_cursor {
 	sdb_rank_walk rank;
+	sdb_pattern_walk pattern;
 } bfs_cursor;
 
 /* Writes the neighbours of index into out (room for 4 * SDB_MAX_PATTERN)

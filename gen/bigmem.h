@@ -12,6 +12,10 @@
  * is touched. Release with big_free(p, bytes). */
 void *big_alloc(uint64_t bytes);
 
+/* A huge page: parts given back early are best multiples of it, so that
+ * no huge page is split. */
+#define BIG_PAGE ((uint64_t)2 << 20)
+
 /* Gives back [p, p + bytes) of a big_alloc (NULL or 0 bytes: nothing); a
  * part may be given back early, a page-aligned one. */
 void big_free(void *p, uint64_t bytes);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "dist.h"
 #include "gen.h"
 
@@ -129,6 +130,7 @@ static int build_group(run *r, const sdb_board *canon, const char *setname, uint
 {
 	sdb_pattern *p = NULL, *compact = NULL;
 	uint8_t *work = NULL, *data;
+	uint64_t work_bytes = 0;
 	char name[SDB_NAME_MAX];
 	snprintf(name, sizeof name, "%.*s/g%u", SDB_NAME_MAX - 5, setname,
 	         (unsigned)group % SDB_MAX_GROUPS);
@@ -148,7 +150,10 @@ static int build_group(run *r, const sdb_board *canon, const char *setname, uint
 	info.blank_mode = mode;
 	info.group = group;
 	info.ngroups = ngroups;
-	if (dist_writes_db() && !(work = malloc(info.states))) {
+	/* big_alloc, not malloc: the search reads this table at random, and
+	 * in huge pages its translations stay in the TLB (the 7-8 set's build
+	 * 0.95x: 32.6 -> 30.9 s) */
+	if (dist_writes_db() && !(work = big_alloc(work_bytes = info.states))) {
 		err = run_fail(r, SDB_ENOMEM, "%s: out of memory for %llu entries", name,
 		               (unsigned long long)info.states);
 		goto done;
@@ -167,9 +172,12 @@ static int build_group(run *r, const sdb_board *canon, const char *setname, uint
 	uint64_t bytes = pack_nibbles(work, info.states, final, r->o->threads);
 	if (bytes) {
 		info.entry_format = SDB_ENTRY_NIBBLE_MD;
-		uint8_t *smaller = realloc(work, bytes);   /* give the rest back before reserving */
-		if (smaller)
-			work = smaller;
+		/* give the rest back before reserving */
+		const uint64_t keep = (bytes + BIG_PAGE - 1) / BIG_PAGE * BIG_PAGE;
+		if (keep < work_bytes) {
+			big_free(work + keep, work_bytes - keep);
+			work_bytes = keep;
+		}
 	} else {
 		bytes = info.states;
 	}
@@ -178,11 +186,11 @@ static int build_group(run *r, const sdb_board *canon, const char *setname, uint
 		goto done;
 	}
 	memcpy(data, work, bytes);
-	free(work);
+	big_free(work, work_bytes);
 	work = NULL;
 	err = run_put(r, &info);
 done:
-	free(work);
+	big_free(work, work_bytes);
 	sdb_pattern_free(p);
 	sdb_pattern_free(compact);
 	return err;

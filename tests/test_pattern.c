@@ -255,6 +255,49 @@ Test(pattern, neighbours_symmetric)
 	neighbours_symmetric(4, 4, 0x4842);   /* tiles 1, 6, 11, 14 */
 }
 
+/* A walk gives what sdb_pattern_neighbors() gives, in order, whether the
+ * indices come in order (a build's scan) or jump between blocks. */
+static void walk_matches_neighbours(int w, int h, uint64_t tiles)
+{
+	sdb_board goal;
+	sdb_board_goal(&goal, w, h, w * h - 1);
+	sdb_pattern *p;
+	cr_assert_eq(sdb_pattern_new(&p, &goal, tiles, SDB_BLANK_REGION), 0);
+	const uint64_t size = sdb_pattern_size(p);
+	uint64_t want[4 * SDB_MAX_PATTERN], got[4 * SDB_MAX_PATTERN], x = 88172645463325252ull;
+	sdb_pattern_walk walk;
+	cr_assert_eq(sdb_pattern_walk_init(&walk, p), 0);
+	for (uint64_t step = 0; step < 2 * size; step++) {
+		uint64_t i = step;
+		if (step >= size) {   /* then as many at random (xorshift) */
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			i = x % size;
+		}
+		int n = sdb_pattern_neighbors(p, i, want);
+		cr_assert_eq(sdb_pattern_walk_neighbors(&walk, i, got), n, "entry %llu",
+		             (unsigned long long)i);
+		for (int a = 0; a < n; a++)
+			cr_assert_eq(got[a], want[a], "entry %llu, neighbour %d", (unsigned long long)i, a);
+	}
+	cr_assert_lt(sdb_pattern_walk_neighbors(&walk, size, got), 0);
+	sdb_pattern_free(p);
+}
+
+Test(pattern, walk_matches_neighbours)
+{
+	walk_matches_neighbours(3, 3, 0x1fe);           /* 8 tiles: the biggest table of changes */
+	walk_matches_neighbours(4, 4, 0x4842);          /* tiles 1, 6, 11, 14 */
+	walk_matches_neighbours(5, 5, 0x1000106);       /* past 16 cells: the colex rank by terms */
+	walk_matches_neighbours(6, 6, 0x840000002ull);  /* 6x6: tiles 1, 30, 35 */
+	sdb_board goal;
+	sdb_board_goal(&goal, 4, 4, 15);
+	sdb_pattern *p;
+	sdb_pattern_walk walk;
+	cr_assert_eq(sdb_pattern_new(&p, &goal, 0x0e, SDB_BLANK_MIN), 0);
+	cr_assert_eq(sdb_pattern_walk_init(&walk, p), SDB_EINVAL);
+	sdb_pattern_free(p);
+}
+
 Test(pattern, refuses_bad_groups)
 {
 	sdb_board g;

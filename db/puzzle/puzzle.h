@@ -92,6 +92,9 @@ struct sdb_pattern {
 	uint8_t *block_region;           /* block -> region number */
 	uint64_t goal_index;
 	uint8_t goal_cell[SDB_MAX_PATTERN];   /* slot -> the cell of that tile in the goal */
+	struct sdbi_pattern_kept {       /* built by the first walk, then read-only */
+		int32_t *delta;          /* rank changes per order and move (pattern.c) */
+	} *kept;
 };
 
 /* Binomials a choose b (b <= k+1) and bit counts of bytes, filled by the
