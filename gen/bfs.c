@@ -94,11 +94,40 @@ static int first_at(const pass *ps, const uint64_t *nbr, int count, int d)
 	return -1;
 }
 
-/* Push from entry i at distance k; returns the entries it claimed. */
-static uint64_t push(const pass *ps, bfs_cursor *cur, uint64_t i)
+/* Entries are visited in batches of up to BATCH: every entry's neighbours
+ * are worked out and their table bytes prefetched before any is read or
+ * claimed. A claim is an atomic operation, which waits for its line before
+ * the next one starts: one entry's claims alone were a chain of cache
+ * misses. The 7-8 set's build, against batches of 1 (3 pairs each): 8
+ * 0.95x, 16 0.88x (32 as 16); the 4x3 full table 0.94x. As the two-bit
+ * engine's batches (BATCH2). */
+enum { BATCH = 16 };
+
+typedef struct visits {
+	uint64_t id[BATCH], nbr[BATCH][MAX_OUT];
+	int count[BATCH], n;
+	bfs_cursor cur;
+} visits;
+
+static void visits_add(const pass *ps, visits *b, uint64_t i)
 {
-	uint64_t nbr[MAX_OUT], claimed = 0;
-	int count = ps->sp->neighbors(ps->sp->ctx, cur, i, nbr);
+	uint64_t *nbr = b->nbr[b->n];
+	const int count = ps->sp->neighbors(ps->sp->ctx, &b->cur, i, nbr);
+	for (int j = 0; j < count; j++)
+		if (nbr[j] != UINT64_MAX) {
+			if (ps->pull)
+				__builtin_prefetch(&ps->table[nbr[j]]);
+			else
+				__builtin_prefetch(&ps->table[nbr[j]], 1);   /* to own: it may claim */
+		}
+	b->id[b->n] = i;
+	b->count[b->n++] = count;
+}
+
+/* Push from an entry at distance k: the neighbours it claimed. */
+static uint64_t push(const pass *ps, const uint64_t *nbr, int count)
+{
+	uint64_t claimed = 0;
 	for (int j = 0; j < count; j++) {
 		if (nbr[j] == UINT64_MAX)
 			continue;
@@ -110,11 +139,9 @@ static uint64_t push(const pass *ps, bfs_cursor *cur, uint64_t i)
 	return claimed;
 }
 
-/* Pull for unreached entry i; returns 1 if it joins level k+1. */
-static uint64_t pull(const pass *ps, bfs_cursor *cur, uint64_t i)
+/* Pull for unreached entry i: 1 if it joins level k+1. */
+static uint64_t pull(const pass *ps, uint64_t i, const uint64_t *nbr, int count)
 {
-	uint64_t nbr[MAX_OUT];
-	int count = ps->sp->neighbors(ps->sp->ctx, cur, i, nbr);
 	int m = first_at(ps, nbr, count, ps->k);
 	if (m < 0)
 		return 0;
@@ -123,12 +150,25 @@ static uint64_t pull(const pass *ps, bfs_cursor *cur, uint64_t i)
 	return 1;
 }
 
-/* One entry of a pass. */
-static inline uint64_t visit(const pass *ps, bfs_cursor *cur, uint64_t i, uint8_t v)
+/* Visit the batch's entries: the entries that joined level k+1. */
+static uint64_t visits_run(const pass *ps, visits *b)
 {
-	if (!ps->pull)
-		return (v & ps->distmask) == ps->k ? push(ps, cur, i) : 0;
-	return v == UNSEEN ? pull(ps, cur, i) : 0;
+	uint64_t got = 0;
+	for (int e = 0; e < b->n; e++)
+		got += ps->pull ? pull(ps, b->id[e], b->nbr[e], b->count[e])
+		                : push(ps, b->nbr[e], b->count[e]);
+	b->n = 0;
+	return got;
+}
+
+/* One entry of a pass: added to the batch if it acts, the batch run when
+ * full. */
+static inline uint64_t visit(const pass *ps, visits *b, uint64_t i, uint8_t v)
+{
+	if (ps->pull ? v != UNSEEN : (v & ps->distmask) != ps->k)
+		return 0;
+	visits_add(ps, b, i);
+	return b->n == BATCH ? visits_run(ps, b) : 0;
 }
 
 /* The pass over [lo, hi); returns the entries that joined level k+1. */
@@ -136,8 +176,9 @@ static uint64_t scan_range(const pass *ps, uint64_t lo, uint64_t hi)
 {
 	const uint64_t mask = 0x0101010101010101ull * ps->distmask;
 	uint64_t count = 0, i = lo;
-	bfs_cursor cur;
-	bfs_cursor_init(ps->sp, &cur);
+	visits b;
+	b.n = 0;
+	bfs_cursor_init(ps->sp, &b.cur);
 	for (; i + 8 <= hi; i += 8) {
 		uint64_t x;
 		memcpy(&x, ps->table + i, 8);   /* racy, but the bytes this pass acts on
@@ -145,12 +186,12 @@ static uint64_t scan_range(const pass *ps, uint64_t lo, uint64_t hi)
 		uint64_t hits = ps->pull ? match_bytes(x, ~0ull, UNSEEN) : match_bytes(x, mask, ps->k);
 		for (; hits; hits &= hits - 1) {
 			uint64_t j = i + (uint64_t)(__builtin_ctzll(hits) >> 3);
-			count += visit(ps, &cur, j, load(&ps->table[j]));
+			count += visit(ps, &b, j, load(&ps->table[j]));
 		}
 	}
 	for (; i < hi; i++)
-		count += visit(ps, &cur, i, load(&ps->table[i]));
-	return count;
+		count += visit(ps, &b, i, load(&ps->table[i]));
+	return count + visits_run(ps, &b);
 }
 
 /* The level loop both engines share: pass k over the index space in chunks
