@@ -29,6 +29,7 @@ typedef struct job {
 	char *moves;   /* check mode: the sequence judged (malloc'ed with its query) */
 	sdb_check c;
 	char *why;     /* the reason of a failed query (malloc'ed) */
+	int deferred;  /* its search may end before its set's check (answer_batch) */
 } job;
 
 /* What stopped a query's searches, when the library's own limits did not. */
@@ -221,6 +222,7 @@ static int search(answerer *a, job *j, query_poll *qp)
 	opts.limits.poll = poll_query;
 	opts.limits.poll_ctx = qp;
 	opts.limits.threads = a->search_threads;
+	opts.defer_check = j->deferred;
 	if (a->opts.check)
 		return sdb_check_moves(&j->c, a->db, &j->q.start, &j->q.goal, j->moves, &opts);
 	int err = sdb_answer_query(&j->a, a->db, &j->q.start, &j->q.goal, &opts);
@@ -344,7 +346,8 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 		j->text = queries[i];
 		j->line = linenos ? linenos[i] : 0;
 		parse(a, j);
-		searches += !j->err && j->q.goal.n > SDB_TABLE_ONLY_CELLS;
+		j->deferred = !j->err && j->q.goal.n > SDB_TABLE_ONLY_CELLS;
+		searches += j->deferred;
 	}
 	/* Threads pay for searches, for counting or listing optimal sequences,
 	 * and for long batches of table answers (well under a microsecond each:
@@ -365,6 +368,14 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 		for (int i = 0; i < n; i++)
 			solve(a, &jobs[i]);
 	}
+	/* The searches ran beside their set's check, not after it: no answer
+	 * of theirs is given before it passes. */
+	if (sdb_db_checked(a->db))
+		for (int i = 0; i < n; i++)
+			if (jobs[i].deferred && !jobs[i].err) {
+				jobs[i].err = SDB_ECORRUPT;
+				keep_reason(a, &jobs[i], NULL);
+			}
 	int failed = 0;
 	for (int i = 0; i < n; i++) {
 		failed |= report(a, o, &jobs[i]);

@@ -32,7 +32,9 @@ static int batch_by_answers(int16_t *dist, int8_t *best, const sdb_db *db,
                             const sdb_board *goal, const uint8_t *cells, size_t n,
                             const sdb_solve_limits *limits, size_t *bad)
 {
-	sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION, .want_moves = 0 };
+	/* the searches run beside their set's check; the batch waits at the end */
+	sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION, .want_moves = 0,
+	                         .defer_check = 1 };
 	if (limits)
 		opts.limits = *limits;
 	for (size_t i = 0; i < n; i++) {
@@ -51,7 +53,7 @@ static int batch_by_answers(int16_t *dist, int8_t *best, const sdb_db *db,
 		if (best)
 			best[i] = (int8_t)a.best_move;
 	}
-	return sdbi_done(SDB_OK);
+	return sdb_db_checked(db);
 }
 
 /* One batch's view of the goal: the byte table, the frame's symmetry as a

@@ -591,3 +591,17 @@ int sdbi_db_heuristic(const sdb_heuristic **out, const char **note, const sdb_db
 	sdbi_db_unlock(db);
 	return err;
 }
+
+int sdb_db_checked(const sdb_db *db)
+{
+	const sdb_heuristic *open[MAX_HEURISTICS];
+	int n = 0, err = SDB_OK;
+	sdbi_db_lock(db);   /* (the cache's heuristics stay until the handle closes) */
+	const heuristic_cache *cache = *sdbi_db_slot(db, NULL);
+	for (int i = 0; cache && i < cache->n; i++)
+		open[n++] = cache->entry[i].heur;
+	sdbi_db_unlock(db);
+	for (int i = 0; i < n && !err; i++)   /* waited for outside the lock */
+		err = sdbi_heuristic_checked(open[i]);
+	return sdbi_done(err);
+}

@@ -176,7 +176,11 @@ static int answer_by_search(sdb_answer *a, const sdb_db *db, const sdb_board *st
 	sdb_solve_stats stats;
 	err = sdbi_solve_optimal(a, &stats, h, start, goal, opts ? &opts->limits : NULL, en);
 	a->note = note;
-	const int checked = sdbi_heuristic_checked(h);   /* ran beside the first search */
+	/* The check ran beside the first search: wait for it here, or (deferred)
+	 * only say it failed already; the caller waits in sdb_db_checked(). */
+	const int defer = opts && opts->version >= 3 && opts->defer_check;
+	const int checked = !defer || sdbi_heuristic_check_failed(h) ? sdbi_heuristic_checked(h)
+	                                                              : SDB_OK;
 	return checked ? checked : err;
 }
 
@@ -296,9 +300,9 @@ const char *sdb_search_note(const sdb_db *db, const sdb_board *goal)
 
 int sdbi_answer_opts_check(const sdb_answer_opts *opts)
 {
-	if (opts && opts->version != SDB_ANSWER_OPTS_VERSION)
+	if (opts && (opts->version < 2 || opts->version > SDB_ANSWER_OPTS_VERSION))
 		return sdbi_fail(SDB_EINVAL, "sdb_answer_opts of version %u (this slidedb reads "
-		                 "version %u: start from SDB_ANSWER_OPTS_INIT)", opts->version,
+		                 "versions 2 to %u: start from SDB_ANSWER_OPTS_INIT)", opts->version,
 		                 SDB_ANSWER_OPTS_VERSION);
 	return SDB_OK;
 }

@@ -663,10 +663,16 @@ typedef struct sdb_answer_opts {
 	                                 ("A", or "A+B": the largest bound), or
 	                                 NULL for the database's best (see
 	                                 sdb_heuristic_open()) */
+	int defer_check;            /**< 1: a search's answer may come back while
+	                                 its set's check (see sdb_answer_query())
+	                                 still runs; the caller then holds every
+	                                 answer until sdb_db_checked() passes.
+	                                 For batches: their searches run beside
+	                                 the check instead of after it */
 } sdb_answer_opts;
-#define SDB_ANSWER_OPTS_VERSION 2   /* 2: limits.threads */
+#define SDB_ANSWER_OPTS_VERSION 3   /* 2: limits.threads; 3: defer_check (2 is read too) */
 /** Nothing wanted but the distance and the best move, no limits. */
-#define SDB_ANSWER_OPTS_INIT { SDB_ANSWER_OPTS_VERSION, 0, { 0, 0, NULL, NULL, 0 }, 0, 0, NULL }
+#define SDB_ANSWER_OPTS_INIT { SDB_ANSWER_OPTS_VERSION, 0, { 0, 0, NULL, NULL, 0 }, 0, 0, NULL, 0 }
 
 /** @brief What a searched answer for goals like @p goal would say of its
  * heuristic, before any search: NULL when such goals are answered from a
@@ -697,7 +703,8 @@ SDB_API int sdb_db_has_size(const sdb_db *db, int w, int h);
  * on Manhattan distance with linear conflicts when none does (a->note says
  * so). The set's tables are checked against their CRC-32s (as by
  * sdb_heuristic_open()) on a thread of their own while the first search
- * runs, and its answer is given only once they pass: a damaged set is
+ * runs, and its answer is given only once they pass (unless
+ * sdb_answer_opts.defer_check hands that wait to the caller): a damaged set is
  * #SDB_ECORRUPT for that search and every later one, and stops a long
  * search within 16,384 nodes of the check's end.
  * Thread-safe: one sdb_db may answer on several threads at once.
@@ -709,6 +716,14 @@ SDB_API int sdb_db_has_size(const sdb_db *db, int w, int h);
  * search hit a limit), #SDB_ENOMEM. */
 SDB_API int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
                              const sdb_board *goal, const sdb_answer_opts *opts);
+
+/** @brief Wait for the checks of the pattern sets @p db has opened for
+ * answers (sdb_answer_query() starts each beside its first search).
+ * A caller that set sdb_answer_opts.defer_check gives no answer before this
+ * passes. Thread-safe.
+ * @return 0 when every one passed (or none was opened), else #SDB_ECORRUPT
+ * (the detail names the damaged table). */
+SDB_API int sdb_db_checked(const sdb_db *db);
 
 /** @brief Called with each optimal sequence by sdb_answer_paths().
  * @param moves  the sequence, NUL-terminated ("" when start is the goal);
