@@ -101,8 +101,12 @@ Test(query, options_carry_their_version)
 	o.want_moves = 1;
 	cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, &o), 0);
 	cr_assert_str_eq(a.moves, "rr");
-	const unsigned other[] = { 0, SDB_ANSWER_OPTS_VERSION + 1 };
-	for (int i = 0; i < 2; i++) {
+	o.version = 2;   /* before defer_check: still read (a struct without it) */
+	cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, &o), 0, "%s", sdb_errdetail());
+	cr_assert_str_eq(a.moves, "rr");
+	cr_assert_eq(sdb_db_checked(db), 0, "no set opened: nothing to wait for");
+	const unsigned other[] = { 0, 1, SDB_ANSWER_OPTS_VERSION + 1 };
+	for (int i = 0; i < 3; i++) {
 		o.version = other[i];
 		cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, &o), SDB_EINVAL);
 		cr_assert(strstr(sdb_errdetail(), "SDB_ANSWER_OPTS_INIT"), "%s", sdb_errdetail());
