@@ -143,10 +143,10 @@ damaged=$d_tried damage_wrong=$d_wrong damage_crashed=$d_crashed damage_seen=$d_
 # 8. Damaged pattern sets (issue #21): one byte of a file holding a 4x4 5-5-5
 #    set changed at a random place; 20 of Korf's 15-puzzles solved on it with
 #    the set's verify split over threads (SLIDEDB_VERIFY_BYTES: a thread per
-#    4 KiB run) and run beside the first search in slices of 16 KiB
-#    (SLIDEDB_VERIFY_SLICE) must each get the clean answer or an error, never
-#    another (a damaged bound would give a longer or wrong sequence), and no
-#    crash.
+#    4 KiB run) and run beside the batch's searches in slices of 16 KiB
+#    (SLIDEDB_VERIFY_SLICE; the batch waits for it only before its answers)
+#    must each get the clean answer or an error, never another (a damaged
+#    bound would give a longer or wrong sequence), and no crash.
 pclean=$work/pclean.lmdb
 "$gen" pdb 4x4 --partition 5-5-5 --goal "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15" \
 	--db "$pclean" -q

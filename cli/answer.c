@@ -370,7 +370,7 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 	}
 	/* The searches ran beside their set's check, not after it: no answer
 	 * of theirs is given before it passes. */
-	if (sdb_db_checked(a->db))
+	if (searches && sdb_db_checked(a->db))
 		for (int i = 0; i < n; i++)
 			if (jobs[i].deferred && !jobs[i].err) {
 				jobs[i].err = SDB_ECORRUPT;

@@ -436,6 +436,11 @@ static inline int delta_column(const sdb_pattern *p, int j, int q)
 	return q == j ? 0 : 1 + j * (p->k - 1) + (q < j ? q : q - 1);
 }
 
+static inline int delta_columns(const sdb_pattern *p)
+{
+	return p->k * (p->k - 1) + 1;
+}
+
 /* The rank change of every order of the tiles for every (j, q): k! rows of
  * k(k-1) + 1 columns (9.2 MB for 8 tiles), built by the first walk and
  * kept with the pattern. NULL if memory is short (walks then compute). */
@@ -444,7 +449,7 @@ static const int32_t *delta_table(const sdb_pattern *p)
 	int32_t *d = __atomic_load_n(&p->kept->delta, __ATOMIC_ACQUIRE);
 	if (d)
 		return d;
-	const int cols = p->k * (p->k - 1) + 1;
+	const int cols = delta_columns(p);
 	if (!(d = malloc((size_t)p->kfact * (size_t)cols * sizeof *d)))
 		return NULL;
 	uint8_t seq[K], digit[K];
@@ -473,7 +478,7 @@ int sdb_pattern_walk_init(sdb_pattern_walk *w, const sdb_pattern *p)
 		return sdbi_fail(SDB_EINVAL, "a walk needs a pattern of blank mode region");
 	w->p = p;
 	w->delta = delta_table(p);
-	w->cols = p->k * (p->k - 1) + 1;
+	w->cols = delta_columns(p);
 	w->first = 0 - (uint64_t)p->kfact;   /* no block: index - first >= k! for every index */
 	return SDB_OK;
 }
