@@ -416,9 +416,31 @@ Test(upkeep_compact, rebuilds_grow_the_file_and_compact_shrinks_it)
 	/* The compacted file takes writes like any other; compacting again
 	 * keeps it whole. */
 	GEN(db, "full 2x3 -q");
+	/* The copies of compacts that were killed (kill -9 midway) go with the
+	 * next compact; names that only look alike stay. */
+	const char *litter[] = { ".compact-1", ".compact-4242" }, *kept[] = { ".compact-", ".compact-12x",
+	                                                                     "x.compact-7" };
+	char name[TEXT_MAX + 16];
+	for (int i = 0; i < 2; i++) {
+		snprintf(name, sizeof name, "%s%s", db, litter[i]);
+		ck_write_file(name, "half a copy", 11);
+	}
+	for (int i = 0; i < 3; i++) {
+		snprintf(name, sizeof name, "%s%s", db, kept[i]);
+		ck_write_file(name, "not a copy", 10);
+	}
 	out = gen_ok(db, "compact -q");
 	cr_assert_str_empty(out);
 	free(out);
+	for (int i = 0; i < 2; i++) {
+		snprintf(name, sizeof name, "%s%s", db, litter[i]);
+		cr_assert(access(name, F_OK) != 0, "%s is still there", name);
+	}
+	for (int i = 0; i < 3; i++) {
+		snprintf(name, sizeof name, "%s%s", db, kept[i]);
+		cr_assert(access(name, F_OK) == 0, "%s was removed", name);
+		unlink(name);
+	}
 	assert_verify_ok(db, NULL, NALL, "after a rebuild and a second compact");
 	free(info1);
 	free(answers1);

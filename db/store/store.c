@@ -6,6 +6,7 @@
  * catalog entry in one write transaction, so a killed writer leaves the
  * previous database intact. */
 #define _GNU_SOURCE   /* fallocate */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <lmdb.h>
@@ -1343,15 +1344,23 @@ static void *copy_compacted(void *arg)
 }
 
 /* The directory entry of path (a rename into it) on the disk. */
+/* The folder of path into dir ("." for a bare name); 0 if it does not fit. */
+static int dir_of(const char *path, char *dir, size_t cap)
+{
+	const char *slash = strrchr(path, '/');
+	const size_t n = slash ? (size_t)(slash - path) : 0;
+	if (n + 2 > cap)
+		return 0;
+	memcpy(dir, path, n);
+	strcpy(dir + n, n ? "" : slash ? "/" : ".");
+	return 1;
+}
+
 static void sync_dir_of(const char *path)
 {
 	char dir[4096];
-	const char *slash = strrchr(path, '/');
-	const size_t n = slash ? (size_t)(slash - path) : 0;
-	if (n >= sizeof dir)
+	if (!dir_of(path, dir, sizeof dir))
 		return;
-	memcpy(dir, path, n);
-	strcpy(dir + n, n ? "" : slash ? "/" : ".");
 	const int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
 		(void)fsync(fd);
@@ -1426,6 +1435,30 @@ static int copy_database(sdb_db *db, const char *tmp)
 	return job.rc ? lmdb_fail(db, job.rc, "writing the compacted copy") : SDB_OK;
 }
 
+/* The copies compacts that were killed left beside the file
+ * (PATH.compact-PID). A compact holds the file exclusively from before it
+ * starts its copy until the copy has the file's name, so under that hold
+ * no copy of a running compact is there to be taken. */
+static void sweep_copies(const char *path)
+{
+	char dir[4096];
+	if (!dir_of(path, dir, sizeof dir))
+		return;
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	const size_t len = strlen(base), tag = strlen(".compact-");
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	for (const struct dirent *e; (e = readdir(d));) {
+		if (strncmp(e->d_name, base, len) || strncmp(e->d_name + len, ".compact-", tag))
+			continue;
+		const char *pid = e->d_name + len + tag;
+		if (*pid && strspn(pid, "0123456789") == strlen(pid))
+			(void)unlinkat(dirfd(d), e->d_name, 0);
+	}
+	closedir(d);
+}
+
 int sdb_compact(const char *path, uint64_t *before, uint64_t *after)
 {
 	/* The exclusive hold first (hold.c): no other process has the file
@@ -1440,6 +1473,8 @@ int sdb_compact(const char *path, uint64_t *before, uint64_t *after)
 			close(hold);
 		return err;
 	}
+	if (hold >= 0)
+		sweep_copies(db->path);
 	char tmp[4096];
 	snprintf(tmp, sizeof tmp, "%s.compact-%d", db->path, (int)getpid());
 	const uint64_t size0 = file_size(db->path);
