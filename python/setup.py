@@ -4,7 +4,7 @@ The extension compiles libslidedb's own sources (db/*/*.c, the lists read
 from db/CMakeLists.txt, so they are written once) together with its
 glue in ext/: one `pip install ./python` works on a fresh clone, without a
 CMake build or an installed library first, and a wheel carries no
-libslidedb.so beside it. Only liblmdb and zlib are linked from the system.
+libslidedb.so beside it. Only liblmdb, ISA-L and zlib are linked from the system.
 
 SLIDEDB_PKGCONFIG=1 links an installed libslidedb instead (found with
 `pkg-config slidedb`, e.g. after `cmake --install build`).
@@ -65,7 +65,8 @@ def extension():
         return Extension("slidedb._slidedb", glue, include_dirs=include,
                          extra_compile_args=cflags + [f for f in flags if f.startswith("-I")],
                          extra_link_args=[f for f in flags if not f.startswith("-I")])
-    lmdb = pkg_config("--cflags", "--libs", "lmdb") or ["-llmdb"]
+    lmdb = (pkg_config("--cflags", "--libs", "lmdb") or ["-llmdb"]) + \
+        (pkg_config("--cflags", "--libs", "libisal") or ["-lisal"])
     # setuptools rebuilds only when a source or one of these is newer than the module
     headers = [os.path.relpath(p, HERE) for p in
                [*(ROOT / "db").glob("*/*.h"), *(HERE / "ext").glob("*.h")]]

@@ -5,7 +5,7 @@ set -euo pipefail
 # its tests (pytest, a real browser: Chromium driven by Selenium) and load
 # benchmark (wrk); the Python package (headers, venv, NumPy); slidedb-gen-mpi
 # and its tests (Open MPI).
-packages=(build-essential cmake pkg-config zlib1g-dev liblmdb-dev libcriterion-dev clang
+packages=(build-essential cmake pkg-config zlib1g-dev liblmdb-dev libisal-dev libcriterion-dev clang
 	libclang-rt-14-dev libmicrohttpd-dev python3 python3-pytest python3-selenium chromium
 	chromium-driver wrk curl
 	python3-dev python3-venv python3-numpy   # the Python package (python/) and its tests

@@ -91,6 +91,37 @@ Test(store, write_then_read)
 	sdb_db_close(NULL);
 }
 
+/* The stored CRC-32 of every table is zlib's crc32 of its entries (the
+ * library computes it with ISA-L, and its verify must agree): a table of
+ * 360 bytes whole, and two-bit tables of 453 KB in 4 KiB chunks. */
+Test(store, crc32_is_zlibs)
+{
+	char path[512];
+	tk_tmp_path(path, sizeof path, "crc.lmdb");
+	tk_build_lib(path, 2, 3, corner, 1);
+	char cmd[1200];
+	snprintf(cmd, sizeof cmd, "SLIDEDB_CHUNK_BYTES=4096 '%s' full 2x5 --bits 2 --db '%s' -q", SLIDEDB_GEN,
+	         path);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_table_count(db), 4);
+	cr_assert_gt(sdb_table_chunks(sdb_table_find(db, "full-2x5-b0")), 1);
+	for (int i = 0; i < sdb_table_count(db); i++) {
+		const sdb_table *t = sdb_table_at(db, i);
+		uLong crc = crc32(0L, Z_NULL, 0);
+		for (int c = 0; c < sdb_table_chunks(t); c++) {
+			uint64_t bytes;
+			const uint8_t *p = sdb_table_chunk(t, c, &bytes);
+			cr_assert_not_null(p, "%s", sdb_errdetail());
+			crc = crc32_z(crc, p, bytes);
+		}
+		cr_assert_eq((uint32_t)crc, sdb_table_meta(t)->crc32, "%s", sdb_table_meta(t)->name);
+		cr_assert_eq(sdb_table_verify(t), 0, "%s", sdb_errdetail());
+	}
+	sdb_db_close(db);
+}
+
 /* Whether a mapping of this process with MADV_HUGEPAGE ("hg" among its
  * VmFlags in /proc/self/smaps) covers [lo, hi). */
 static int advised_huge(uintptr_t lo, uintptr_t hi)
