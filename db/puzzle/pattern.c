@@ -324,6 +324,12 @@ static void block_md(const sdb_pattern *p, const uint8_t cost[K][K], int j, unsi
 		*(*out)++ = (uint8_t)md;
 		return;
 	}
+	if (j == p->k - 2) {   /* the last two tiles in both orders, without two more calls a leaf */
+		const int a = __builtin_ctz(unseen), b = __builtin_ctz(unseen & (unseen - 1));
+		*(*out)++ = (uint8_t)(md + cost[j][a] + cost[j + 1][b]);
+		*(*out)++ = (uint8_t)(md + cost[j][b] + cost[j + 1][a]);
+		return;
+	}
 	for (unsigned rest = unseen; rest; rest &= rest - 1) {
 		int s = __builtin_ctz(rest);
 		block_md(p, cost, j + 1, unseen & ~(1u << s), md + cost[j][s], out);

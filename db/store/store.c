@@ -968,13 +968,24 @@ int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_
 		return md ? sdbi_fail(SDB_EINVAL, "table '%s': its size does not match its pattern",
 		                     info->name) : sdbi_fail(SDB_ENOMEM, "out of memory");
 	}
+	/* Two entries a byte when a block starts on one (k! is even from 2
+	 * tiles on), into two histograms: one histogram's increments of the same
+	 * value wait on each other (`verify` of the 7-8 set 0.94x). */
+	enum { MOST = 255 + 2 * 15 };   /* a byte of Manhattan distance, a nibble */
+	uint64_t pair[2][MOST + 1] = { { 0 } };
 	for (uint64_t b = 0; b < sdb_pattern_blocks(p); b++) {
 		sdb_pattern_block_manhattan(p, b, md);
-		for (uint64_t x = 0, i = b * kfact; x < kfact; x++, i++) {
-			unsigned d = md[x] + 2 * sdb_nibble(data, i);
-			counts[d < SDB_MAX_DISTANCE ? d : SDB_MAX_DISTANCE - 1]++;
-		}
+		uint64_t x = 0, i = b * kfact;
+		if (!(i & 1))
+			for (const uint8_t *byte = data + i / 2; x + 2 <= kfact; x += 2, i += 2, byte++) {
+				pair[0][md[x] + 2 * (*byte & 15u)]++;
+				pair[1][md[x + 1] + 2 * (*byte >> 4)]++;
+			}
+		for (; x < kfact; x++, i++)
+			pair[0][md[x] + 2 * sdb_nibble(data, i)]++;
 	}
+	for (int d = 0; d <= MOST; d++)
+		counts[d < SDB_MAX_DISTANCE ? d : SDB_MAX_DISTANCE - 1] += pair[0][d] + pair[1][d];
 	free(md);
 	sdb_pattern_free(p);
 	return SDB_OK;
