@@ -133,7 +133,6 @@ int sdbi_blocks_check_all(const sdb_table *t)
 /* --- Verifying a whole table: its blocks on every core. */
 
 enum {
-	VERIFY_MAX_THREADS = 16,
 	VERIFY_PER_THREAD = 16 << 20,   /* bytes a thread is worth starting for */
 	VERIFY_SLICE = 64 << 20,        /* bytes between looks at a pace */
 };
@@ -166,23 +165,6 @@ static void *verify_blocks(void *arg)
 	return NULL;
 }
 
-/* The cores this process may run on (its affinity: taskset, mpirun's
- * binding), at most VERIFY_MAX_THREADS. */
-static int usable_cores(void)
-{
-	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof set, &set))
-		return 1;
-	const int n = CPU_COUNT(&set);
-	return n < 1 ? 1 : n > VERIFY_MAX_THREADS ? VERIFY_MAX_THREADS : n;
-}
-
-/* The byte after blocks [.., end) of t. */
-static uint64_t end_byte(const sdb_table *t, uint64_t end)
-{
-	return end < t->nblocks ? end << SDBI_BLOCK_SHIFT : sdb_table_bytes(&t->info);
-}
-
 /* A size in bytes from the environment (tests: threads and slices on small
  * tables), or dflt. */
 static uint64_t env_bytes(const char *name, uint64_t dflt)
@@ -191,41 +173,68 @@ static uint64_t env_bytes(const char *name, uint64_t dflt)
 	return env && strtoull(env, NULL, 10) >= SDBI_BLOCK_SIZE ? strtoull(env, NULL, 10) : dflt;
 }
 
+int sdbi_usable_cores(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set))
+		return 1;
+	const int n = CPU_COUNT(&set);
+	return n < 1 ? 1 : n > SDBI_MAX_THREADS ? SDBI_MAX_THREADS : n;
+}
+
+int sdbi_threads_for(uint64_t bytes, uint64_t parts, int leave)
+{
+	const uint64_t per_thread = env_bytes("SLIDEDB_VERIFY_BYTES", VERIFY_PER_THREAD);
+	int threads = sdbi_usable_cores() - leave > 1 ? sdbi_usable_cores() - leave : 1;
+	if ((uint64_t)threads > bytes / per_thread)
+		threads = bytes / per_thread > 1 ? (int)(bytes / per_thread) : 1;
+	if ((uint64_t)threads > parts)
+		threads = parts ? (int)parts : 1;
+	return threads;
+}
+
+void sdbi_on_threads(int n, void *(*fn)(void *), void *args, size_t size)
+{
+	pthread_t id[SDBI_MAX_THREADS];
+	int started[SDBI_MAX_THREADS] = { 0 };
+	char *arg = args;
+	/* the calling thread takes the first; one that cannot start is run here too */
+	for (int i = 1; i < n; i++)
+		started[i] = !pthread_create(&id[i], NULL, fn, arg + (size_t)i * size);
+	for (int i = 0; i < n; i++)
+		if (!started[i])
+			fn(arg + (size_t)i * size);
+	for (int i = 1; i < n; i++)
+		if (started[i])
+			pthread_join(id[i], NULL);
+}
+
+/* The byte after blocks [.., end) of t. */
+static uint64_t end_byte(const sdb_table *t, uint64_t end)
+{
+	return end < t->nblocks ? end << SDBI_BLOCK_SHIFT : sdb_table_bytes(&t->info);
+}
+
+
 /* Blocks [first, end) of t on the usable cores but `leave` (at least one):
  * their CRC-32 (*crc) and the first whose bytes differ from its stored CRC
  * (*bad, UINT64_MAX if none). */
 static void verify_slice(const sdb_table *t, uint64_t first, uint64_t end, int leave,
                          uint32_t *crc_out, uint64_t *bad)
 {
-	const uint64_t nblocks = end - first,
-	               slice_bytes = end_byte(t, end) - (first << SDBI_BLOCK_SHIFT),
-	               per_thread = env_bytes("SLIDEDB_VERIFY_BYTES", VERIFY_PER_THREAD);
-	int threads = usable_cores() - leave > 1 ? usable_cores() - leave : 1;
-	if ((uint64_t)threads > slice_bytes / per_thread)
-		threads = slice_bytes / per_thread > 1 ? (int)(slice_bytes / per_thread) : 1;
-	if ((uint64_t)threads > nblocks)
-		threads = nblocks ? (int)nblocks : 1;
-	verify_range r[VERIFY_MAX_THREADS];
-	pthread_t id[VERIFY_MAX_THREADS];
-	int started[VERIFY_MAX_THREADS] = { 0 };
+	const uint64_t nblocks = end - first;
+	const int threads = sdbi_threads_for(end_byte(t, end) - (first << SDBI_BLOCK_SHIFT), nblocks,
+	                                     leave);
+	verify_range r[SDBI_MAX_THREADS];
 	const uLong op = crc32_combine_gen(SDBI_BLOCK_SIZE);
-	for (int i = 0; i < threads; i++) {
+	for (int i = 0; i < threads; i++)
 		r[i] = (verify_range){ .t = t, .op = op,
 		                       .first = first + nblocks * (uint64_t)i / (uint64_t)threads,
 		                       .end = first + nblocks * (uint64_t)(i + 1) / (uint64_t)threads };
-		/* the calling thread takes the first range; a thread that cannot
-		 * start has its range done here too */
-		if (i > 0)
-			started[i] = !pthread_create(&id[i], NULL, verify_blocks, &r[i]);
-	}
-	for (int i = 0; i < threads; i++)
-		if (!started[i])
-			verify_blocks(&r[i]);
+	sdbi_on_threads(threads, verify_blocks, r, sizeof *r);
 	uLong crc = sdbi_crc_start();
 	*bad = UINT64_MAX;
 	for (int i = 0; i < threads; i++) {
-		if (started[i])
-			pthread_join(id[i], NULL);
 		crc = crc32_combine(crc, r[i].crc,
 		                    (z_off_t)(end_byte(t, r[i].end) - (r[i].first << SDBI_BLOCK_SHIFT)));
 		if (*bad == UINT64_MAX)

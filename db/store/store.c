@@ -936,6 +936,44 @@ void sdbi_count_mod3(uint64_t *counts, const uint8_t *data, uint64_t states)
 	}
 }
 
+enum { MOST_NIBBLE_MD = 255 + 2 * 15 };   /* a byte of Manhattan distance, a nibble */
+
+/* One thread's share of a nibble table's recount: blocks [first, end). */
+typedef struct recount_range {
+	const sdb_pattern *p;
+	const uint8_t *data;
+	uint64_t first, end;
+	int err;
+	uint64_t pair[2][MOST_NIBBLE_MD + 1];
+} recount_range;
+
+/* Two entries a byte when a block starts on one (k! is even from 2 tiles
+ * on), into two histograms: one histogram's increments of the same value
+ * wait on each other (`verify` of the 7-8 set 0.94x). */
+static void *recount_blocks(void *arg)
+{
+	recount_range *r = arg;
+	const uint64_t kfact = sdb_pattern_size(r->p) / sdb_pattern_blocks(r->p);
+	uint8_t *md = malloc(kfact);
+	if (!md) {
+		r->err = SDB_ENOMEM;
+		return NULL;
+	}
+	for (uint64_t b = r->first; b < r->end; b++) {
+		sdb_pattern_block_manhattan(r->p, b, md);
+		uint64_t x = 0, i = b * kfact;
+		if (!(i & 1))
+			for (const uint8_t *byte = r->data + i / 2; x + 2 <= kfact; x += 2, i += 2, byte++) {
+				r->pair[0][md[x] + 2 * (*byte & 15u)]++;
+				r->pair[1][md[x + 1] + 2 * (*byte >> 4)]++;
+			}
+		for (; x < kfact; x++, i++)
+			r->pair[0][md[x] + 2 * sdb_nibble(r->data, i)]++;
+	}
+	free(md);
+	return NULL;
+}
+
 int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_t *data)
 {
 	memset(counts, 0, SDB_MAX_DISTANCE * sizeof *counts);
@@ -960,35 +998,28 @@ int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_
 	int err = sdb_pattern_new(&p, &info->goal, info->pattern, info->blank_mode);
 	if (err)
 		return err;
-	uint64_t kfact = sdb_pattern_size(p) / sdb_pattern_blocks(p);
-	uint8_t *md = malloc(kfact);
-	if (!md || sdb_pattern_size(p) != info->states) {
-		free(md);
+	const uint64_t blocks = sdb_pattern_blocks(p),
+	               threads = (uint64_t)sdbi_threads_for(sdb_table_bytes(info), blocks, 0);
+	recount_range *r = calloc(threads, sizeof *r);
+	if (!r || sdb_pattern_size(p) != info->states) {
+		free(r);
 		sdb_pattern_free(p);
-		return md ? sdbi_fail(SDB_EINVAL, "table '%s': its size does not match its pattern",
-		                     info->name) : sdbi_fail(SDB_ENOMEM, "out of memory");
+		return r ? sdbi_fail(SDB_EINVAL, "table '%s': its size does not match its pattern",
+		                    info->name) : sdbi_fail(SDB_ENOMEM, "out of memory");
 	}
-	/* Two entries a byte when a block starts on one (k! is even from 2
-	 * tiles on), into two histograms: one histogram's increments of the same
-	 * value wait on each other (`verify` of the 7-8 set 0.94x). */
-	enum { MOST = 255 + 2 * 15 };   /* a byte of Manhattan distance, a nibble */
-	uint64_t pair[2][MOST + 1] = { { 0 } };
-	for (uint64_t b = 0; b < sdb_pattern_blocks(p); b++) {
-		sdb_pattern_block_manhattan(p, b, md);
-		uint64_t x = 0, i = b * kfact;
-		if (!(i & 1))
-			for (const uint8_t *byte = data + i / 2; x + 2 <= kfact; x += 2, i += 2, byte++) {
-				pair[0][md[x] + 2 * (*byte & 15u)]++;
-				pair[1][md[x + 1] + 2 * (*byte >> 4)]++;
-			}
-		for (; x < kfact; x++, i++)
-			pair[0][md[x] + 2 * sdb_nibble(data, i)]++;
+	for (uint64_t i = 0; i < threads; i++)
+		r[i] = (recount_range){ .p = p, .data = data, .first = blocks * i / threads,
+		                        .end = blocks * (i + 1) / threads };
+	sdbi_on_threads((int)threads, recount_blocks, r, sizeof *r);
+	for (uint64_t i = 0; i < threads; i++) {
+		err = err ? err : r[i].err;
+		for (int d = 0; d <= MOST_NIBBLE_MD; d++)
+			counts[d < SDB_MAX_DISTANCE ? d : SDB_MAX_DISTANCE - 1] +=
+				r[i].pair[0][d] + r[i].pair[1][d];
 	}
-	for (int d = 0; d <= MOST; d++)
-		counts[d < SDB_MAX_DISTANCE ? d : SDB_MAX_DISTANCE - 1] += pair[0][d] + pair[1][d];
-	free(md);
+	free(r);
 	sdb_pattern_free(p);
-	return SDB_OK;
+	return err ? sdbi_fail(err, "out of memory") : SDB_OK;
 }
 
 int sdb_table_count_entries(uint64_t *counts, const sdb_table *t)
