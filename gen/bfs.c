@@ -99,8 +99,8 @@ static int first_at(const pass *ps, const uint64_t *nbr, int count, int d)
  * claimed. A claim is an atomic operation, which waits for its line before
  * the next one starts: one entry's claims alone were a chain of cache
  * misses. The 7-8 set's build, against batches of 1 (3 pairs each): 8
- * 0.95x, 16 0.88x (32 as 16); the 4x3 full table 0.94x. As the two-bit
- * engine's batches (BATCH2). */
+ * 0.95x, 16 0.88x (32 as 16); the 4x3 full table 0.94x. The two-bit
+ * engine's batches are these too (7x2: 8 and 16 alike). */
 enum { BATCH = 16 };
 
 typedef struct visits {
@@ -109,10 +109,24 @@ typedef struct visits {
 	bfs_cursor cur;
 } visits;
 
+/* Entry i's neighbours in the batch's next slot (*count of them), for the
+ * engine to prefetch before it keeps the slot (visits_keep). */
+static inline uint64_t *visits_next(visits *b, const bfs_space *sp, uint64_t i, int *count)
+{
+	b->id[b->n] = i;
+	*count = sp->neighbors(sp->ctx, &b->cur, i, b->nbr[b->n]);
+	return b->nbr[b->n];
+}
+
+static inline void visits_keep(visits *b, int count)
+{
+	b->count[b->n++] = count;
+}
+
 static void visits_add(const pass *ps, visits *b, uint64_t i)
 {
-	uint64_t *nbr = b->nbr[b->n];
-	const int count = ps->sp->neighbors(ps->sp->ctx, &b->cur, i, nbr);
+	int count;
+	const uint64_t *nbr = visits_next(b, ps->sp, i, &count);
 	for (int j = 0; j < count; j++)
 		if (nbr[j] != UINT64_MAX) {
 			if (ps->pull)
@@ -120,8 +134,7 @@ static void visits_add(const pass *ps, visits *b, uint64_t i)
 			else
 				__builtin_prefetch(&ps->table[nbr[j]], 1);   /* to own: it may claim */
 		}
-	b->id[b->n] = i;
-	b->count[b->n++] = count;
+	visits_keep(b, count);
 }
 
 /* Push from an entry at distance k: the neighbours it claimed. */
@@ -514,25 +527,19 @@ static uint64_t pull_across(const pass2 *ps, const cell_span *c, uint64_t t, uin
 	return hit & unseen;
 }
 
-/* Entries are visited in batches of up to BATCH2: every entry's neighbours
+/* Entries are visited in batches of up to BATCH (visits): every entry's neighbours
  * are computed and their table bytes prefetched before any is read, so that
  * the cache misses of a large table overlap (the claims' atomic operations
  * would otherwise wait for each miss in turn); a 7x2 table is 10.9 GB.
  * Batches of 8 and 16 measured alike on 7x2. A push also prefetches the
  * table lines of the marked groups LOOKAHEAD mark words (2048 entries)
  * ahead of its scan. */
-enum { BATCH2 = 16, LOOKAHEAD = 4 };
+enum { LOOKAHEAD = 4 };
 
-typedef struct batch2 {
-	uint64_t id[BATCH2], nbr[BATCH2][MAX_OUT];
-	int count[BATCH2], n;
-	bfs_cursor cur;
-} batch2;
-
-static void batch_add(const pass2 *ps, batch2 *b, uint64_t i)
+static void batch_add(const pass2 *ps, visits *b, uint64_t i)
 {
-	uint64_t *nbr = b->nbr[b->n];
-	int count = ps->sp->neighbors(ps->sp->ctx, &b->cur, i, nbr);
+	int count;
+	const uint64_t *nbr = visits_next(b, ps->sp, i, &count);
 	if (ps->sweep)
 		count = SDB_LEFT;   /* u and d only: the sweep has l and r */
 	/* a push writes what it reads (with its group's mark): fetch the lines
@@ -548,14 +555,13 @@ static void batch_add(const pass2 *ps, batch2 *b, uint64_t i)
 				__builtin_prefetch(&ps->reached[nbr[j] >> WORD_SHIFT], 1);
 			}
 	}
-	b->id[b->n] = i;
-	b->count[b->n++] = count;
+	visits_keep(b, count);
 }
 
 /* Visit the batch's entries: push marks their unreached neighbours, pull
  * takes an entry whose neighbour holds k mod 3. The entries that joined
  * level k+1. */
-static uint64_t batch_run(const pass2 *ps, batch2 *b)
+static uint64_t batch_run(const pass2 *ps, visits *b)
 {
 	uint64_t got = 0;
 	for (int e = 0; e < b->n; e++) {
@@ -577,16 +583,16 @@ static uint64_t batch_run(const pass2 *ps, batch2 *b)
 }
 
 /* Add entry i to the batch, running it when full. */
-static inline uint64_t visit2(const pass2 *ps, batch2 *b, uint64_t i)
+static inline uint64_t visit2(const pass2 *ps, visits *b, uint64_t i)
 {
 	batch_add(ps, b, i);
-	return b->n == BATCH2 ? batch_run(ps, b) : 0;
+	return b->n == BATCH ? batch_run(ps, b) : 0;
 }
 
 /* Pull: every unreached entry of [lo, hi), lo a multiple of 32. */
 static uint64_t pull_range(const pass2 *ps, uint64_t lo, uint64_t hi)
 {
-	batch2 b;
+	visits b;
 	b.n = 0;
 	bfs_cursor_init(ps->sp, &b.cur);
 	cell_span span = { 0, 0, 0, 0 };
@@ -613,7 +619,7 @@ static uint64_t pull_range(const pass2 *ps, uint64_t lo, uint64_t hi)
  * are read. */
 static uint64_t push_range(const pass2 *ps, uint64_t lo, uint64_t hi)
 {
-	batch2 b;
+	visits b;
 	b.n = 0;
 	bfs_cursor_init(ps->sp, &b.cur);
 	cell_span span = { 0, 0, 0, 0 };
