@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
-# Build in Release and run the benchmarks; write bench/RESULTS.md.
+# Build in Release and run the benchmarks; write their part of bench/RESULTS.md.
 #   bench/run.sh [--quick] [BUILD_DIR]
 # --quick skips the long parts (the 7-8 set, Korf's 24-puzzles, 3x4 tables);
 # they take about 20 minutes on a 2-core machine.
+#
+# bench/RESULTS.md holds two kinds of text: this script's tables, between the
+# lines "<!-- bench/run.sh: begin -->" and "<!-- bench/run.sh: end -->", and
+# sections written by hand (runs of other scripts, before/after comparisons,
+# each with its commit and date). Only the text between the markers is
+# replaced; the hand-written sections stay as they are.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 quick=0
@@ -32,8 +38,6 @@ gen_row() {
 }
 
 {
-	echo "# Benchmark results"
-	echo
 	echo "Produced by \`bench/run.sh$( [ $quick = 1 ] && echo ' --quick')\` on $(date -u +%Y-%m-%d) at commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')."
 	echo
 	echo "Machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores,"\
@@ -109,9 +113,29 @@ gen_row() {
 	echo "## Hostile trial (\`bench/hostile.sh\`)"
 	echo
 	bench/hostile.sh "$build"
-	echo
 	# fuzz campaigns take hours: recorded by hand when run (tests/fuzz/README.md)
-	[ -f bench/fuzz-campaigns.md ] && cat bench/fuzz-campaigns.md
-} > bench/RESULTS.md.new
-mv bench/RESULTS.md.new bench/RESULTS.md
-cat bench/RESULTS.md
+} > "$work/block.md"
+
+# Replace the text between the markers (or start the file); refuse a file
+# whose markers are missing or out of order rather than lose what it holds.
+results=bench/RESULTS.md
+begin='<!-- bench/run.sh: begin -->'
+end='<!-- bench/run.sh: end -->'
+if [ ! -e "$results" ]; then
+	printf '# Benchmark results\n\n%s\n%s\n' "$begin" "$end" > "$results"
+fi
+if ! awk -v b="$begin" -v e="$end" '
+	$0 == b { nb++; if (ne) bad = 1 }
+	$0 == e { ne++; if (!nb) bad = 1 }
+	END { exit !(nb == 1 && ne == 1 && !bad) }' "$results"; then
+	echo "bench/run.sh: $results: the lines '$begin' and '$end' must appear once each," \
+	     "in that order; the tables were left in $work/block.md" >&2
+	trap - EXIT
+	exit 1
+fi
+awk -v b="$begin" -v e="$end" -v block="$work/block.md" '
+	$0 == b { print; while ((getline line < block) > 0) print line; skip = 1; next }
+	$0 == e { skip = 0 }
+	!skip' "$results" > "$results.new"
+mv "$results.new" "$results"
+cat "$work/block.md"
