@@ -143,10 +143,13 @@ static void info_text(out *o, const sdb_table *t)
 		char chunks[32] = "";
 		if (atoi(field(f, "chunks")) > 1)
 			snprintf(chunks, sizeof chunks, " (%s chunks)", field(f, "chunks"));
-		out_printf(o, "\n  %s states in %s bytes%s, max distance %s, entries %s, CRC-32 %s\n"
+		char layout[32] = "";
+		if (field(f, "layout"))
+			snprintf(layout, sizeof layout, " in layout %s", field(f, "layout"));
+		out_printf(o, "\n  %s states in %s bytes%s, max distance %s, entries %s%s, CRC-32 %s\n"
 		           "  built %s in %s s by slidedb %s (format %s)\n  counts",
 		           field(f, "states"), field(f, "bytes"), chunks, field(f, "max_distance"),
-		           field(f, "entry_format"), field(f, "crc32"), field(f, "built_at"),
+		           field(f, "entry_format"), layout, field(f, "crc32"), field(f, "built_at"),
 		           field(f, "build_seconds"), field(f, "tool_version"),
 		           field(f, "format_version"));
 		field_list(o, f, "counts", " ", " ");

@@ -125,6 +125,32 @@ static uint64_t pack_nibbles(uint8_t *table, uint64_t n, const sdb_pattern *p, i
 	return (n + 1) / 2;
 }
 
+/* Copy a table built block by block (SDB_LAYOUT_BLOCKS) into dst in the
+ * layout the format stores (SDB_LAYOUT_ORDERS): the entry of block b and
+ * order q goes to q * blocks + b. dst is written in order, two rows (orders)
+ * a step: a pair of rows starts on a byte, so that threads share none. */
+static void copy_to_orders(uint8_t *dst, const uint8_t *src, const sdb_pattern *p, int nibbles,
+                           int threads)
+{
+	const uint64_t blocks = sdb_pattern_blocks(p), kfact = sdb_pattern_size(p) / blocks;
+	const int64_t pairs = (int64_t)(kfact + 1) / 2;
+	/* neighbouring threads on neighbouring rows: they read the same lines */
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+	for (int64_t pair = 0; pair < pairs; pair++) {
+		const uint64_t q0 = 2 * (uint64_t)pair, q_end = q0 + 2 < kfact ? q0 + 2 : kfact;
+		uint64_t j = q0 * blocks;
+		for (uint64_t q = q0; q < q_end; q++)
+			for (uint64_t i = q; i < blocks * kfact; i += kfact, j++) {
+				if (!nibbles)
+					dst[j] = src[i];
+				else if (j & 1)
+					dst[j >> 1] |= (uint8_t)(sdb_nibble(src, i) << 4);
+				else
+					dst[j >> 1] = (uint8_t)sdb_nibble(src, i);
+			}
+	}
+}
+
 static int build_group(run *r, const sdb_board *canon, const char *setname, uint64_t tiles,
                        int group, int ngroups, int mode)
 {
@@ -185,7 +211,12 @@ static int build_group(run *r, const sdb_board *canon, const char *setname, uint
 		run_fail_lib(r, err);
 		goto done;
 	}
-	memcpy(data, work, bytes);
+	info.format_version = SDB_FORMAT_VERSION;   /* as sdb_writer_put_meta() will say */
+	if (sdb_table_layout(&info) == SDB_LAYOUT_ORDERS)
+		copy_to_orders(data, work, final, info.entry_format == SDB_ENTRY_NIBBLE_MD,
+		               r->o->threads);
+	else
+		memcpy(data, work, bytes);
 	big_free(work, work_bytes);
 	work = NULL;
 	err = run_put(r, &info);

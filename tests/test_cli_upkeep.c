@@ -804,10 +804,13 @@ Test(upkeep_info, tiles_a_partial_set_leaves_out)
 		char of[64];
 		cr_assert_eq(ck_json_str(obj, "tiles_of", of, sizeof of), 1, "%s", obj);
 		cr_assert_str_eq(of, "1 2 3 4 5 6 7 8 0");
+		cr_assert_eq(ck_json_str(obj, "layout", of, sizeof of), 1, "%s", obj);
+		cr_assert_str_eq(of, "orders", "built now, stored order by order");
 		free(obj);
 		char *out, *err;
 		cr_assert_eq(ck_lookup(db, NULL, &out, &err, "info %s", partial[g]), 0);
 		cr_assert(strstr(out, "the set leaves out tiles 7 8\n"), "'%s'", out);
+		cr_assert(strstr(out, "entries nibble-manhattan in layout orders,"), "'%s'", out);
 		free(out);
 		free(err);
 	}
@@ -830,6 +833,7 @@ Test(upkeep_info, tiles_a_partial_set_leaves_out)
 	/* Full tables have no such field. */
 	char *obj = table_object(info, "full-2x3-b0");
 	cr_assert_null(ck_json_value(obj, "left_out"), "%s", obj);
+	cr_assert_null(ck_json_value(obj, "layout"), "%s", obj);
 	free(obj);
 
 	/* Typed for another goal of the class (blank first), the groups are

@@ -314,3 +314,86 @@ Test(pattern, refuses_bad_groups)
 	cr_assert_eq(sdb_pattern_size(p), 518918400ull, "16!/8!");
 	sdb_pattern_free(p);
 }
+
+/* The two layouts number the same entries: for boards at random, the index
+ * in SDB_LAYOUT_ORDERS is the order * blocks + block of the index in
+ * SDB_LAYOUT_BLOCKS (block * k! + order), and what each function says of an
+ * entry (region, Manhattan distance, neighbours, the min-mode index, the
+ * goal's index) is the same entry's in either. */
+static void layouts_agree(int w, int h, uint64_t tiles, int mode)
+{
+	sdb_board goal;
+	sdb_board_goal(&goal, w, h, 0);
+	sdb_pattern *b, *o;
+	cr_assert_eq(sdb_pattern_new(&b, &goal, tiles, mode), 0);
+	cr_assert_eq(sdb_pattern_new(&o, &goal, tiles, mode), 0);
+	cr_assert_eq(sdb_pattern_layout(o), SDB_LAYOUT_BLOCKS, "a new pattern walks blocks");
+	cr_assert_eq(sdb_pattern_set_layout(o, SDB_LAYOUT_ORDERS), 0);
+	cr_assert_eq(sdb_pattern_layout(o), SDB_LAYOUT_ORDERS);
+	cr_assert_eq(sdb_pattern_set_layout(o, 2), SDB_EINVAL);
+	const uint64_t blocks = sdb_pattern_blocks(b), kfact = sdb_pattern_size(b) / blocks;
+	sdb_pattern *m;   /* the min-mode numbering's blocks: one per set of cells */
+	cr_assert_eq(sdb_pattern_new(&m, &goal, tiles, SDB_BLANK_MIN), 0);
+	const uint64_t min_blocks = sdb_pattern_blocks(m);
+	sdb_pattern_free(m);
+#define TO_ORDERS(i, nb) ((i) % kfact * (nb) + (i) / kfact)
+	cr_assert_eq(sdb_pattern_goal_index(o), TO_ORDERS(sdb_pattern_goal_index(b), blocks));
+	sdb_rng rng;
+	sdb_rng_seed(&rng, 7);
+	for (int n = 0; n < 3000; n++) {
+		uint8_t cells[SDB_MAX_CELLS];   /* any placement: ranks need no parity */
+		for (int c = 0; c < goal.n; c++)
+			cells[c] = (uint8_t)c;
+		for (int c = goal.n - 1; c > 0; c--) {
+			const int d = (int)sdb_rng_below(&rng, (uint64_t)c + 1);
+			const uint8_t t = cells[c];
+			cells[c] = cells[d];
+			cells[d] = t;
+		}
+		sdb_board s;
+		cr_assert_eq(sdb_board_set(&s, w, h, cells), 0);
+		const uint64_t i = sdb_pattern_rank(b, &s), j = sdb_pattern_rank(o, &s);
+		cr_assert_eq(j, TO_ORDERS(i, blocks), "board %d: %llu against %llu", n,
+		             (unsigned long long)j, (unsigned long long)i);
+		cr_assert_eq(sdb_pattern_region(o, j), sdb_pattern_region(b, i));
+		cr_assert_eq(sdb_pattern_manhattan(o, j), sdb_pattern_manhattan(b, i));
+		if (mode == SDB_BLANK_REGION) {
+			const uint64_t m = sdb_pattern_min_index(b, i);
+			cr_assert_eq(sdb_pattern_min_index(o, j), TO_ORDERS(m, min_blocks));
+		}
+		uint64_t nb[4 * SDB_MAX_PATTERN], no[4 * SDB_MAX_PATTERN];
+		const int count = sdb_pattern_neighbors(b, i, nb);
+		cr_assert_eq(sdb_pattern_neighbors(o, j, no), count);
+		for (int a = 0; a < count; a++)
+			cr_assert_eq(no[a], TO_ORDERS(nb[a], blocks), "board %d, neighbour %d", n, a);
+	}
+#undef TO_ORDERS
+	sdb_pattern_walk walk;
+	cr_assert_eq(sdb_pattern_walk_init(&walk, o), SDB_EINVAL, "walks are for builds");
+	sdb_pattern_free(b);
+	sdb_pattern_free(o);
+}
+
+Test(pattern, layouts_number_the_same_entries)
+{
+	layouts_agree(3, 3, 0x1e, SDB_BLANK_REGION);
+	layouts_agree(4, 4, 0x4842, SDB_BLANK_REGION);
+	layouts_agree(4, 4, 0xe0, SDB_BLANK_MIN);
+	layouts_agree(5, 5, 0x1000106, SDB_BLANK_REGION);
+}
+
+/* The layout a stored table has follows the format it was built under. */
+Test(pattern, tables_are_stored_in_orders_from_format_6)
+{
+	sdb_table_info in;
+	memset(&in, 0, sizeof in);
+	in.kind = SDB_KIND_PATTERN;
+	in.format_version = 5;
+	cr_assert_eq(sdb_table_layout(&in), SDB_LAYOUT_BLOCKS);
+	in.format_version = 6;
+	cr_assert_eq(sdb_table_layout(&in), SDB_LAYOUT_ORDERS);
+	in.format_version = SDB_FORMAT_VERSION;
+	cr_assert_eq(sdb_table_layout(&in), SDB_LAYOUT_ORDERS);
+	in.kind = SDB_KIND_FULL;
+	cr_assert_eq(sdb_table_layout(&in), SDB_LAYOUT_BLOCKS, "full tables have no blocks");
+}

@@ -819,3 +819,82 @@ Test(store, a_replaced_file_is_noticed_and_never_written_blind)
 	cr_assert_not_null(sdb_table_find(db, "full-2x2-b0"));
 	sdb_db_close(db);
 }
+
+/* Every 3x3 board's value under the set `set` of the database at path; the
+ * layout its tables were stored in. */
+static int layout_and_values(const char *path, const char *set, int *values)
+{
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	sdb_board goal;
+	sdb_board_goal(&goal, 3, 3, 0);
+	sdb_heuristic *h;
+	cr_assert_eq(sdb_heuristic_open(&h, db, &goal, set), 0, "%s: %s", path, sdb_errdetail());
+	for (uint64_t i = 0; i < 181440; i++) {
+		sdb_board s;
+		sdb_unrank(&s, 3, 3, sdb_rank_class(&goal), i);
+		values[i] = sdb_heuristic_value(h, &s);
+	}
+	sdb_heuristic_close(h);
+	char name[SDB_NAME_MAX + 4];
+	snprintf(name, sizeof name, "%s/g1", set);
+	const sdb_table *t = sdb_table_find(db, name);
+	cr_assert_not_null(t, "%s", name);
+	const int layout = sdb_table_layout(sdb_table_meta(t));
+	sdb_db_close(db);
+	return layout;
+}
+
+/* Format 6 stores pattern tables order by order (SDB_LAYOUT_ORDERS). The
+ * sets of a format-5 file (tests/data/format5.lmdb, built by 0.2.0 before
+ * the change: 3x3, 1,2,3,4/5,6,7,8 and 1,2,3/4,5,6,7,8 in min mode) keep
+ * the blocks layout they were built in: read as they are, after the first
+ * write converted the file, and exported and imported into another file,
+ * they give every 3x3 board the value the same sets built now give; and
+ * each file verifies (its counts recounted in either layout). */
+Test(store, format_5_pattern_sets_keep_their_layout)
+{
+	const char *sets[2][2] = { { "pdb-3x3-b0-1,2,3,4_5,6,7,8", "1,2,3,4/5,6,7,8" },
+	                           { "pdb-3x3-b0-1,2,3_4,5,6,7,8-min", "1,2,3/4,5,6,7,8 --blank min" } };
+	char old[512], fresh[512], moved[512], gz[512], cmd[3000], *err;
+	tk_tmp_path(old, sizeof old, "format5.lmdb");
+	tk_tmp_path(fresh, sizeof fresh, "format6.lmdb");
+	tk_tmp_path(moved, sizeof moved, "format5-moved.lmdb");
+	tk_tmp_path(gz, sizeof gz, "format5.gz");
+	snprintf(cmd, sizeof cmd, "cp '%s/tests/data/format5.lmdb' '%s'", SLIDEDB_SOURCE_DIR, old);
+	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(file_format(old), 5);
+	static int now[181440], then[181440];
+	for (int s = 0; s < 2; s++) {
+		snprintf(cmd, sizeof cmd, "'%s' pdb 3x3 --partition %s --db '%s' -q", SLIDEDB_GEN,
+		         sets[s][1], fresh);
+		cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 0, "%s", err);
+		free(err);
+		cr_assert_eq(layout_and_values(fresh, sets[s][0], now), SDB_LAYOUT_ORDERS);
+		cr_assert_eq(layout_and_values(old, sets[s][0], then), SDB_LAYOUT_BLOCKS);
+		cr_assert_arr_eq(then, now, sizeof now, "%s as format 5 stored it", sets[s][0]);
+	}
+	tk_build_lib(old, 2, 2, corner, 1);   /* a first write converts the file */
+	cr_assert_eq(file_format(old), SDB_FORMAT_VERSION);
+	snprintf(cmd, sizeof cmd, "'%s' export %s %s -o '%s' --db '%s' -q && '%s' import '%s' "
+	         "--db '%s' -q", SLIDEDB_GEN, sets[0][0], sets[1][0], gz, old, SLIDEDB_GEN, gz, moved);
+	cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 0, "%s", err);
+	free(err);
+	const char *files[3] = { old, moved, fresh };
+	for (int s = 0; s < 2; s++) {
+		layout_and_values(fresh, sets[s][0], now);
+		for (int f = 0; f < 2; f++) {
+			cr_assert_eq(layout_and_values(files[f], sets[s][0], then), SDB_LAYOUT_BLOCKS);
+			cr_assert_arr_eq(then, now, sizeof now, "%s in %s", sets[s][0], files[f]);
+		}
+	}
+	for (int f = 0; f < 3; f++) {
+		snprintf(cmd, sizeof cmd, "'%s' --db '%s' verify", SLIDEDB_LOOKUP, files[f]);
+		cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 0, "%s: %s", files[f], err);
+		free(err);
+	}
+	unlink(old);
+	unlink(fresh);
+	unlink(moved);
+	unlink(gz);
+}

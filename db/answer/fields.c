@@ -268,7 +268,8 @@ static uint64_t served_cells(const sdb_table_info *in)
 
 /* A pattern table's group: its set, its tiles (numbered as the class's
  * ordered goal numbers them, which "tiles_of" shows), what it keeps of
- * the blank, and the tiles the whole set leaves out. */
+ * the blank, the layout of its entries (sdb_table_layout()), and the tiles
+ * the whole set leaves out. */
 static void put_pattern(walk *w, const sdb_table_info *in)
 {
 	uint64_t tiles, left;
@@ -278,6 +279,7 @@ static void put_pattern(walk *w, const sdb_table_info *in)
 	put_int(w, "group", in->group);
 	put_int(w, "groups", in->ngroups);
 	put_text(w, "blank", in->blank_mode == SDB_BLANK_REGION ? "region" : "min");
+	put_text(w, "layout", sdb_table_layout(in) == SDB_LAYOUT_ORDERS ? "orders" : "blocks");
 	put_bits(w, "tiles", tiles);
 	put_bits(w, "left_out", left);
 	put_board(w, "tiles_of", &ordered);

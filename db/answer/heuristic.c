@@ -395,7 +395,7 @@ static int open_sets(sdb_heuristic **out, const sdb_db *db, const sdb_board *goa
 			if (!(h->data[g] = sdb_table_data(c.tables[i][k])))
 				err = SDB_ECORRUPT;
 			else
-				err = sdb_pattern_new(&h->pattern[g], &in->goal, in->pattern, in->blank_mode);
+				err = sdb_pattern_of_table(&h->pattern[g], in);
 			if (!err && sdb_pattern_size(h->pattern[g]) != in->states)
 				err = sdbi_fail(SDB_ECORRUPT, "%s: table '%s' has %llu entries, its pattern "
 				               "%llu", sdb_db_path(db), in->name,

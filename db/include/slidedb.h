@@ -78,10 +78,12 @@ extern "C" {
 #define SDB_VERSION_MINOR 2
 #define SDB_VERSION_PATCH 0
 #define SDB_VERSION_STRING "0.2.0"
-/** Version of the on-disk format (5: boards up to 8x8). Files of versions 2
- * to 4 are read, and converted to this version by the first write to them;
- * any other version is refused with #SDB_EVERSION. */
-#define SDB_FORMAT_VERSION 5
+/** Version of the on-disk format (5: boards up to 8x8; 6: pattern tables
+ * stored order by order, sdb_table_layout() in slidedb_engine.h). Files of
+ * versions 2 to 5 are read, and converted to this version by the first
+ * write to them (their tables keep the layout they were built in); any
+ * other version is refused with #SDB_EVERSION. */
+#define SDB_FORMAT_VERSION 6
 
 /** @brief The library's version at run time, e.g. "0.1.0". */
 SDB_API const char *sdb_version(void);
@@ -1266,7 +1268,8 @@ SDB_API int sdb_check_fields(const sdb_query *q, const char *moves, const sdb_ch
  * "blank_cells" (the goal blank cells it serves), "entry_format",
  * "states", "bytes", "chunks", "max_distance", "crc32", "built_at",
  * "build_seconds", "threads", "tool_version"; for a pattern table "set",
- * "group", "groups", "blank" ("region" or "min"), "tiles", "left_out",
+ * "group", "groups", "blank" ("region" or "min"), "layout" ("orders" or
+ * "blocks": sdb_table_layout() in slidedb_engine.h), "tiles", "left_out",
  * "tiles_of"; then "format_version", "counts", and "problem" when the
  * table cannot be used (sdb_table_problem()). A catalog entry too damaged
  * to read has only "name" and "problem".

@@ -204,7 +204,10 @@ SDB_API int sdb_writer_append(sdb_writer *w, const void *data, uint64_t n);
 
 /** @brief Record the catalog entry of the table reserved (or opened and
  * wholly appended) last. Computes
- * the CRC-32 of its entries and fills info->crc32 and info->format_version.
+ * the CRC-32 of its entries and fills info->crc32 and info->format_version
+ * (#SDB_FORMAT_VERSION; a pattern table whose info says it was built under
+ * format 2 to 5 keeps that number, for its entries are in that format's
+ * layout: sdb_table_layout()).
  * @return 0, #SDB_EINVAL (no reserved table, or names differ), #SDB_EIO. */
 SDB_API int sdb_writer_put_meta(sdb_writer *w, sdb_table_info *info);
 
@@ -290,13 +293,33 @@ SDB_API void sdb_shard_close(sdb_shard *sh);
  * leave one region). With #SDB_BLANK_MIN it forgets it: the entry is the
  * minimum over the regions, N!/(N-k)! entries (Korf and Felner's form).
  *
- * Entries are numbered block by block: a block is one set of occupied cells
- * (and, for #SDB_BLANK_REGION, one region of the blank), and holds k!
- * entries, one per order of the group's tiles on those cells. */
+ * A block is one set of occupied cells (and, for #SDB_BLANK_REGION, one
+ * region of the blank); it holds k! entries, one per order of the group's
+ * tiles on those cells. An index is made of a block and an order in one of
+ * two layouts:
+ * - #SDB_LAYOUT_BLOCKS, block * k! + order, the entries block by block: how
+ *   builds walk (a block's moves are the same for every order), and how
+ *   tables were stored up to format 5;
+ * - #SDB_LAYOUT_ORDERS, order * blocks + block, the blocks order by order:
+ *   how tables are stored from format 6 on. Searches read them at random,
+ *   and a move that keeps the order of the tiles (every horizontal move, a
+ *   vertical one that passes none of them) changes the block only, by a
+ *   few thousand entries at most on 4x4: the child's entry lies in the
+ *   parent's memory page, often in its cache line (Korf's 100 with the 7-8
+ *   set in 0.8x the time of the blocks layout).
+ * sdb_pattern_new() gives #SDB_LAYOUT_BLOCKS; sdb_pattern_of_table() the
+ * layout a stored table has. Every function below takes and gives indices
+ * in the pattern's layout. */
 /**@{*/
 /** Most tiles in one pattern group. */
 #define SDB_MAX_PATTERN 8
 typedef struct sdb_pattern sdb_pattern;
+
+/** Layouts of a pattern's index (see above). */
+enum sdb_pattern_layout {
+	SDB_LAYOUT_BLOCKS = 0,   /**< block * k! + order */
+	SDB_LAYOUT_ORDERS = 1    /**< order * blocks + block */
+};
 
 /** @brief Make the index space of a group of tiles for a goal.
  * @param[out] p     the pattern, freed with sdb_pattern_free()
@@ -338,6 +361,24 @@ SDB_API int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_b
  * `slidedb-gen pdb --partition` argument. */
 SDB_API void sdb_partition_default(char *spec, size_t cap, int w, int h);
 
+/** @brief The pattern of a stored pattern table, in the layout of its
+ * entries (sdb_table_layout()): sdb_pattern_rank() of a board is where its
+ * entry lies in sdb_table_data().
+ * @return 0, or the errors of sdb_pattern_new(). */
+SDB_API int sdb_pattern_of_table(sdb_pattern **p, const sdb_table_info *info);
+
+/** @brief The layout of a pattern table's entries: #SDB_LAYOUT_ORDERS for
+ * tables built at format 6 or later, #SDB_LAYOUT_BLOCKS before (and for
+ * full tables, which have no blocks). */
+SDB_API int sdb_table_layout(const sdb_table_info *info);
+
+/** @brief Number the pattern's entries in @p layout from now on.
+ * @return 0, or #SDB_EINVAL for an unknown layout. */
+SDB_API int sdb_pattern_set_layout(sdb_pattern *p, int layout);
+
+/** @brief The pattern's layout. */
+SDB_API int sdb_pattern_layout(const sdb_pattern *p);
+
 /** @brief Free a pattern. NULL is ok. */
 SDB_API void sdb_pattern_free(sdb_pattern *p);
 
@@ -356,7 +397,8 @@ SDB_API uint64_t sdb_pattern_rank(const sdb_pattern *p, const sdb_board *b);
  * @p index is out of range. */
 SDB_API int sdb_pattern_neighbors(const sdb_pattern *p, uint64_t index, uint64_t *out);
 
-/** @brief A walk over a #SDB_BLANK_REGION pattern's entries, for builds:
+/** @brief A walk over a #SDB_BLANK_REGION pattern's entries in
+ * #SDB_LAYOUT_BLOCKS, for builds:
  * sdb_pattern_neighbors() from where the walk last was. Consecutive indices
  * of a block share their moves, which are worked out once per block; the
  * change of the tiles' order a move makes is read from a table of k! rows
@@ -372,7 +414,8 @@ typedef struct sdb_pattern_walk {
 } sdb_pattern_walk;
 
 /** @brief Start a walk over @p p (which must outlive it).
- * @return 0, or #SDB_EINVAL if @p p is not a #SDB_BLANK_REGION pattern. */
+ * @return 0, or #SDB_EINVAL if @p p is not a #SDB_BLANK_REGION pattern in
+ * #SDB_LAYOUT_BLOCKS. */
 SDB_API int sdb_pattern_walk_init(sdb_pattern_walk *walk, const sdb_pattern *p);
 
 /** @brief sdb_pattern_neighbors() of @p index, in the same order, from where
@@ -380,16 +423,18 @@ SDB_API int sdb_pattern_walk_init(sdb_pattern_walk *walk, const sdb_pattern *p);
 SDB_API int sdb_pattern_walk_neighbors(sdb_pattern_walk *walk, uint64_t index, uint64_t *out);
 
 /** @brief For a #SDB_BLANK_REGION pattern, the index the same placement has
- * in the #SDB_BLANK_MIN numbering (what a minimum over regions folds onto).
- * It is never above @p index, and the first region of each placement is
- * numbered 0, so a fold can run in place in index order. */
+ * in the #SDB_BLANK_MIN numbering (what a minimum over regions folds onto),
+ * in the same layout. In #SDB_LAYOUT_BLOCKS it is never above @p index, and
+ * the first region of each placement is numbered 0, so a fold can run in
+ * place in index order. */
 SDB_API uint64_t sdb_pattern_min_index(const sdb_pattern *p, uint64_t index);
 
 /** @brief Number of blocks; each holds k! entries (see above). */
 SDB_API uint64_t sdb_pattern_blocks(const sdb_pattern *p);
 
 /** @brief sdb_pattern_manhattan() of the k! entries of block @p block at
- * once, in index order, into @p md (k! bytes): O(1) per entry. */
+ * once, order by order (0 to k! - 1), into @p md (k! bytes): O(1) per
+ * entry. */
 SDB_API void sdb_pattern_block_manhattan(const sdb_pattern *p, uint64_t block, uint8_t *md);
 
 /** @brief The number of the blank's region of entry @p index (0 for

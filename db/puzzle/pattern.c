@@ -254,6 +254,9 @@ int sdb_pattern_new(sdb_pattern **out, const sdb_board *goal, uint64_t tiles, in
 	}
 	p->kfact = p->fact[k];
 	int err = build_tables(p);
+	p->layout = SDB_LAYOUT_BLOCKS;
+	p->block_mul = p->kfact;
+	p->order_mul = 1;
 	if (err != SDB_OK) {
 		sdb_pattern_free(p);
 		if (err == SDB_ETOOBIG)
@@ -296,6 +299,56 @@ uint64_t sdb_pattern_goal_index(const sdb_pattern *p)
 	return p->goal_index;
 }
 
+/* An index's block and order, in the pattern's layout. */
+static inline void index_split(const sdb_pattern *p, uint64_t index, uint32_t *block,
+                               uint32_t *order)
+{
+	if (p->layout == SDB_LAYOUT_ORDERS) {
+		*order = (uint32_t)(index / p->nblocks);
+		*block = (uint32_t)(index - (uint64_t)*order * p->nblocks);
+	} else {
+		*block = (uint32_t)(index / p->kfact);
+		*order = (uint32_t)(index - (uint64_t)*block * p->kfact);
+	}
+}
+
+static inline uint64_t index_join(const sdb_pattern *p, uint64_t block, uint64_t order)
+{
+	return block * p->block_mul + order * p->order_mul;
+}
+
+int sdb_pattern_set_layout(sdb_pattern *p, int layout)
+{
+	if (layout != SDB_LAYOUT_BLOCKS && layout != SDB_LAYOUT_ORDERS)
+		return sdbi_fail(SDB_EINVAL, "unknown pattern layout %d", layout);
+	uint32_t block, order;
+	index_split(p, p->goal_index, &block, &order);
+	p->layout = layout;
+	p->block_mul = layout == SDB_LAYOUT_ORDERS ? 1 : p->kfact;
+	p->order_mul = layout == SDB_LAYOUT_ORDERS ? p->nblocks : 1;
+	p->goal_index = index_join(p, block, order);
+	return SDB_OK;
+}
+
+int sdb_pattern_layout(const sdb_pattern *p)
+{
+	return p->layout;
+}
+
+int sdb_table_layout(const sdb_table_info *in)
+{
+	return in->kind == SDB_KIND_PATTERN && in->format_version >= 6 ? SDB_LAYOUT_ORDERS
+	                                                               : SDB_LAYOUT_BLOCKS;
+}
+
+int sdb_pattern_of_table(sdb_pattern **out, const sdb_table_info *in)
+{
+	int err = sdb_pattern_new(out, &in->goal, in->pattern, in->blank_mode);
+	if (!err)
+		sdb_pattern_set_layout(*out, sdb_table_layout(in));
+	return err;
+}
+
 uint64_t sdbi_pattern_rank_mask(const sdb_pattern *p, const sdb_board *b, uint64_t mask)
 {
 	return sdbi_pattern_rank_cells(p, b->cell, mask, b->blank);
@@ -303,8 +356,8 @@ uint64_t sdbi_pattern_rank_mask(const sdb_pattern *p, const sdb_board *b, uint64
 
 int sdb_pattern_manhattan(const sdb_pattern *p, uint64_t index)
 {
-	uint32_t block = (uint32_t)(index / p->kfact);
-	uint32_t perm = (uint32_t)(index - (uint64_t)block * p->kfact);
+	uint32_t block, perm;
+	index_split(p, index, &block, &perm);
 	uint8_t seq[K], digit[K];
 	perm_unrank(p, perm, seq, digit);
 	int md = 0, j = 0;
@@ -357,7 +410,9 @@ void sdb_pattern_block_manhattan(const sdb_pattern *p, uint64_t block, uint8_t *
 
 int sdb_pattern_region(const sdb_pattern *p, uint64_t index)
 {
-	return p->mode == SDB_BLANK_REGION ? p->block_region[index / p->kfact] : 0;
+	uint32_t block, order;
+	index_split(p, index, &block, &order);
+	return p->mode == SDB_BLANK_REGION ? p->block_region[block] : 0;
 }
 
 uint64_t sdb_pattern_rank(const sdb_pattern *p, const sdb_board *b)
@@ -372,7 +427,7 @@ uint64_t sdb_pattern_rank(const sdb_pattern *p, const sdb_board *b)
 			seq[j++] = (uint8_t)s;
 		}
 	}
-	return block_index(p, colex_rank(mask), b->blank) * p->kfact + perm_rank(p, seq);
+	return index_join(p, block_index(p, colex_rank(mask), b->blank), perm_rank(p, seq));
 }
 
 /* The moves of the tiles of a block, the same for every order of them: for
@@ -424,14 +479,15 @@ int sdb_pattern_neighbors(const sdb_pattern *p, uint64_t index, uint64_t *out)
 	if (p->mode != SDB_BLANK_REGION || index >= sdb_pattern_size(p))
 		return sdbi_fail(SDB_EINVAL, "pattern index %llu out of range",
 		                (unsigned long long)index);
-	const uint32_t block = (uint32_t)(index / p->kfact);
-	const uint32_t perm = (uint32_t)(index - (uint64_t)block * p->kfact);
+	uint32_t block, perm;
+	index_split(p, index, &block, &perm);
 	uint8_t seq[K], digit[K], j[4 * K], q[4 * K];
 	perm_unrank(p, perm, seq, digit);
-	const int count = block_moves(p, block, out, j, q);
+	const int count = block_moves(p, block, out, j, q);   /* first index of each block */
 	for (int i = 0; i < count; i++)
-		out[i] += (uint32_t)((int32_t)perm + (q[i] == j[i] ? 0 : move_delta(p, seq, digit,
-		                                                                     j[i], q[i])));
+		out[i] = index_join(p, out[i] / p->kfact,
+		                    (uint32_t)((int32_t)perm + (q[i] == j[i] ? 0 : move_delta(
+		                            p, seq, digit, j[i], q[i]))));
 	return count;
 }
 
@@ -480,8 +536,9 @@ static const int32_t *delta_table(const sdb_pattern *p)
 int sdb_pattern_walk_init(sdb_pattern_walk *w, const sdb_pattern *p)
 {
 	memset(w, 0, sizeof *w);
-	if (p->mode != SDB_BLANK_REGION)
-		return sdbi_fail(SDB_EINVAL, "a walk needs a pattern of blank mode region");
+	if (p->mode != SDB_BLANK_REGION || p->layout != SDB_LAYOUT_BLOCKS)
+		return sdbi_fail(SDB_EINVAL, "a walk needs a pattern of blank mode region, in "
+		                "layout blocks");
 	w->p = p;
 	w->delta = delta_table(p);
 	w->cols = delta_columns(p);
@@ -515,6 +572,8 @@ int sdb_pattern_walk_neighbors(sdb_pattern_walk *w, uint64_t index, uint64_t *ou
 
 uint64_t sdb_pattern_min_index(const sdb_pattern *p, uint64_t index)
 {
-	uint32_t block = (uint32_t)(index / p->kfact);
-	return (uint64_t)p->block_comb[block] * p->kfact + (index - (uint64_t)block * p->kfact);
+	uint32_t block, order;
+	index_split(p, index, &block, &order);
+	return p->layout == SDB_LAYOUT_ORDERS ? (uint64_t)order * p->ncomb + p->block_comb[block]
+	                                      : (uint64_t)p->block_comb[block] * p->kfact + order;
 }

@@ -80,6 +80,9 @@ struct sdb_pattern {
 	uint32_t fact[SDB_MAX_PATTERN + 1];   /* fact[i] = i! */
 	uint64_t recip[SDB_MAX_PATTERN + 1];  /* ceil(2^64 / i!) for i >= 2 */
 	uint32_t kfact;
+	int layout;                      /* SDB_LAYOUT_*: how an index is made of a */
+	uint64_t block_mul, order_mul;   /* block and an order: block * block_mul +
+	                                    order * order_mul */
 	uint32_t ncomb, nblocks;
 	uint64_t *comb_mask;             /* comb -> occupied cells */
 	uint32_t *comb_block;            /* comb -> its first block, | SDBI_SPLIT when its
@@ -116,8 +119,9 @@ static inline uint64_t sdbi_pattern_block(const sdb_pattern *p, uint32_t comb, i
 }
 
 /* Index of the group's tiles on the cells of mask (cell[] says which tile
- * is where, blank the blank's cell): the cells' colex rank and the tiles'
- * Lehmer code in one pass over the k cells. The hot path of searches. */
+ * is where, blank the blank's cell), in the pattern's layout: the cells'
+ * colex rank and the tiles' Lehmer code in one pass over the k cells. The
+ * hot path of searches. */
 static inline uint64_t sdbi_pattern_rank_cells(const sdb_pattern *p, const uint8_t *cell,
                                                uint64_t mask, int blank)
 {
@@ -132,7 +136,7 @@ static inline uint64_t sdbi_pattern_rank_cells(const sdb_pattern *p, const uint8
 		perm += (s - sdbi_popcount8[seen & ((1u << s) - 1)]) * fact[-j];
 		seen |= 1u << s;
 	}
-	return sdbi_pattern_block(p, (uint32_t)colex, blank) * p->kfact + perm;
+	return sdbi_pattern_block(p, (uint32_t)colex, blank) * p->block_mul + perm * p->order_mul;
 }
 
 /* Rank of a board's pattern when the cells of the group's tiles (mask) are

@@ -2,7 +2,11 @@
  * layout of its own (little-endian, versioned), so that the public
  * sdb_table_info struct can change without changing the file format.
  *
- * Version 5 (this one, file format 5) is version 4 with the record's
+ * File format 6 keeps version-5 records: what changed is the layout of the
+ * pattern tables built under it, which their format_version says
+ * (sdb_table_layout()).
+ *
+ * Version 5 (this one, file formats 5 and 6) is version 4 with the record's
  * version number 5 and u64 pattern instead of u32: tiles of boards up to
  * 8x8.
  *

@@ -974,6 +974,32 @@ static void *recount_blocks(void *arg)
 	return NULL;
 }
 
+enum { STRIP = 64 };   /* blocks recounted together in the orders layout */
+
+/* recount_blocks() for a table in SDB_LAYOUT_ORDERS, where a block's entries
+ * lie a row of blocks apart: STRIP blocks' Manhattan distances at once, then
+ * their entries order by order, STRIP of them side by side in each row. */
+static void *recount_strips(void *arg)
+{
+	recount_range *r = arg;
+	const uint64_t blocks = sdb_pattern_blocks(r->p), kfact = sdb_pattern_size(r->p) / blocks;
+	uint8_t *md = malloc(STRIP * kfact);
+	if (!md) {
+		r->err = SDB_ENOMEM;
+		return NULL;
+	}
+	for (uint64_t b0 = r->first; b0 < r->end; b0 += STRIP) {
+		const uint64_t width = r->end - b0 < STRIP ? r->end - b0 : STRIP;
+		for (uint64_t x = 0; x < width; x++)
+			sdb_pattern_block_manhattan(r->p, b0 + x, md + x * kfact);
+		for (uint64_t q = 0, i = b0; q < kfact; q++, i += blocks)
+			for (uint64_t x = 0; x < width; x++)
+				r->pair[x & 1][md[x * kfact + q] + 2 * sdb_nibble(r->data, i + x)]++;
+	}
+	free(md);
+	return NULL;
+}
+
 int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_t *data)
 {
 	memset(counts, 0, SDB_MAX_DISTANCE * sizeof *counts);
@@ -995,7 +1021,7 @@ int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_
 		return sdbi_fail(SDB_EINVAL, "table '%s': unknown entry format %d", info->name,
 		                info->entry_format);
 	sdb_pattern *p;
-	int err = sdb_pattern_new(&p, &info->goal, info->pattern, info->blank_mode);
+	int err = sdb_pattern_of_table(&p, info);
 	if (err)
 		return err;
 	const uint64_t blocks = sdb_pattern_blocks(p),
@@ -1010,7 +1036,8 @@ int sdb_table_recount(uint64_t *counts, const sdb_table_info *info, const uint8_
 	for (uint64_t i = 0; i < threads; i++)
 		r[i] = (recount_range){ .p = p, .data = data, .first = blocks * i / threads,
 		                        .end = blocks * (i + 1) / threads };
-	sdbi_on_threads((int)threads, recount_blocks, r, sizeof *r);
+	sdbi_on_threads((int)threads, sdb_pattern_layout(p) == SDB_LAYOUT_ORDERS ? recount_strips
+	                : recount_blocks, r, sizeof *r);
 	for (uint64_t i = 0; i < threads; i++) {
 		err = err ? err : r[i].err;
 		for (int d = 0; d <= MOST_NIBBLE_MD; d++)
@@ -1267,7 +1294,11 @@ int sdb_writer_put_meta(sdb_writer *w, sdb_table_info *info)
 		return sdbi_fail(SDB_ENOMEM, "table '%s': out of memory for its checksums",
 		                info->name);
 	info->crc32 = w->sum.whole;
-	info->format_version = SDB_FORMAT_VERSION;
+	/* A pattern table built under an earlier format keeps its number: its
+	 * entries are in that format's layout (an import of an older export) */
+	if (!(info->kind == SDB_KIND_PATTERN && info->format_version >= 2 &&
+	      sdb_table_layout(info) == SDB_LAYOUT_BLOCKS))
+		info->format_version = SDB_FORMAT_VERSION;
 	MDB_val key = { strlen(info->name), info->name }, val = { sdbi_record_size(info), NULL };
 	int rc = mdb_put(w->txn, w->db->catalog, &key, &val, MDB_RESERVE);
 	if (!rc)

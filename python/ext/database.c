@@ -551,8 +551,8 @@ static PyMethodDef db_methods[] = {
 	  "The catalog: one dict per table, in name order, with the fields of\n"
 	  "`slidedb-lookup info --json` (name, kind, size, goal, blank_cells, entry_format,\n"
 	  "states, bytes, chunks, max_distance, crc32, built_at, build_seconds, threads, tool_version,\n"
-	  "format_version, counts; pattern tables add set, group, groups, blank, tiles, left_out,\n"
-	  "tiles_of)." },
+	  "format_version, counts; pattern tables add set, group, groups, blank, layout, tiles,\n"
+	  "left_out, tiles_of)." },
 	{ "solve", (PyCFunction)(void (*)(void))db_solve, METH_VARARGS | METH_KEYWORDS,
 	  "solve($self, start, goal=None, *, size=None, path=False, all_best=False, solutions=False,\n"
 	  "      tiles=False, all=False, limit=100, max_nodes=None, timeout=None, threads=1,\n"
