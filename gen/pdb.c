@@ -127,27 +127,54 @@ static uint64_t pack_nibbles(uint8_t *table, uint64_t n, const sdb_pattern *p, i
 
 /* Copy a table built block by block (SDB_LAYOUT_BLOCKS) into dst in the
  * layout the format stores (SDB_LAYOUT_ORDERS): the entry of block b and
- * order q goes to q * blocks + b. dst is written in order, two rows (orders)
- * a step: a pair of rows starts on a byte, so that threads share none. */
+ * order q goes to q * blocks + b. In tiles of ROWS orders by COLS blocks, so
+ * that each line read serves every order it holds while it is in the L1
+ * cache (read row by row, the copy added 2.1 s to the 7-8 build). A thread
+ * takes ROWS orders at a time: they start on a byte (ROWS is even), so
+ * threads share no byte of nibbles. */
+enum { ROWS = 128, COLS = 256 };
+
+/* Nibbles j .. j + n - 1 of dst set to v[0 .. n-1], two a byte where both
+ * are v's; a byte shared with a neighbour (a row's ends) keeps its other
+ * nibble, which may be written before or after. */
+static void put_nibbles(uint8_t *dst, uint64_t j, const uint8_t *v, uint64_t n)
+{
+	uint64_t x = 0;
+	if (j & 1) {
+		dst[j >> 1] = (uint8_t)((dst[j >> 1] & 0x0f) | v[0] << 4);
+		x = 1;
+	}
+	for (; x + 2 <= n; x += 2)
+		dst[(j + x) >> 1] = (uint8_t)(v[x] | v[x + 1] << 4);
+	if (x < n)
+		dst[(j + x) >> 1] = (uint8_t)((dst[(j + x) >> 1] & 0xf0) | v[x]);
+}
+
 static void copy_to_orders(uint8_t *dst, const uint8_t *src, const sdb_pattern *p, int nibbles,
                            int threads)
 {
 	const uint64_t blocks = sdb_pattern_blocks(p), kfact = sdb_pattern_size(p) / blocks;
-	const int64_t pairs = (int64_t)(kfact + 1) / 2;
-	/* neighbouring threads on neighbouring rows: they read the same lines */
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
-	for (int64_t pair = 0; pair < pairs; pair++) {
-		const uint64_t q0 = 2 * (uint64_t)pair, q_end = q0 + 2 < kfact ? q0 + 2 : kfact;
-		uint64_t j = q0 * blocks;
-		for (uint64_t q = q0; q < q_end; q++)
-			for (uint64_t i = q; i < blocks * kfact; i += kfact, j++) {
-				if (!nibbles)
-					dst[j] = src[i];
-				else if (j & 1)
-					dst[j >> 1] |= (uint8_t)(sdb_nibble(src, i) << 4);
-				else
-					dst[j >> 1] = (uint8_t)sdb_nibble(src, i);
+	const int64_t tiles = (int64_t)((kfact + ROWS - 1) / ROWS);
+	if (nibbles && (blocks * kfact) & 1)
+		dst[blocks * kfact / 2] = 0;   /* the last byte's unused nibble, as packed */
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+	for (int64_t tile = 0; tile < tiles; tile++) {
+		const uint64_t q0 = (uint64_t)tile * ROWS, q1 = q0 + ROWS < kfact ? q0 + ROWS : kfact;
+		for (uint64_t b0 = 0; b0 < blocks; b0 += COLS) {
+			const uint64_t b1 = b0 + COLS < blocks ? b0 + COLS : blocks;
+			for (uint64_t q = q0; q < q1; q++) {
+				const uint64_t j = q * blocks + b0, width = b1 - b0;
+				if (!nibbles) {
+					for (uint64_t x = 0; x < width; x++)
+						dst[j + x] = src[(b0 + x) * kfact + q];
+					continue;
+				}
+				uint8_t v[COLS];
+				for (uint64_t x = 0; x < width; x++)
+					v[x] = (uint8_t)sdb_nibble(src, (b0 + x) * kfact + q);
+				put_nibbles(dst, j, v, width);
 			}
+		}
 	}
 }
 

@@ -2,8 +2,10 @@
  * over them (region mode) equals a second, independent search that keeps the
  * blank's exact cell, in which group tiles' moves cost 1 and the blank's
  * other moves cost 0. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bfs.h"
 #include "testkit.h"
@@ -396,4 +398,54 @@ Test(pattern, tables_are_stored_in_orders_from_format_6)
 	cr_assert_eq(sdb_table_layout(&in), SDB_LAYOUT_ORDERS);
 	in.kind = SDB_KIND_FULL;
 	cr_assert_eq(sdb_table_layout(&in), SDB_LAYOUT_BLOCKS, "full tables have no blocks");
+}
+
+/* slidedb-gen stores a group order by order: every entry of a 6-tile group
+ * on 3x5 (720 orders, 11,007 blocks: rows start on both halves of a byte,
+ * and the copy's tiles of orders and of blocks have edges inside the table,
+ * the last tile of blocks a short one) is where sdb_pattern_of_table() ranks
+ * it, with the value a BFS run here in the blocks layout gives it. */
+Test(pattern, stored_groups_are_the_bfs_order_by_order, .timeout = 300)
+{
+	char db[512], cmd[1024], *err;
+	tk_tmp_path(db, sizeof db, "pattern-3x5.lmdb");
+	snprintf(cmd, sizeof cmd, "'%s' pdb 3x5 --partition 1,2,3,4,5,6 --partial --db '%s' -q",
+	         SLIDEDB_GEN, db);
+	cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 0, "%s", err);
+	free(err);
+	sdb_db *h;
+	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_table_count(h), 1);
+	const sdb_table *t = sdb_table_at(h, 0);
+	const sdb_table_info *in = sdb_table_meta(t);
+	cr_assert_eq(in->entry_format, SDB_ENTRY_NIBBLE_MD);
+	sdb_pattern *stored, *built;
+	cr_assert_eq(sdb_pattern_of_table(&stored, in), 0);
+	cr_assert_eq(sdb_pattern_layout(stored), SDB_LAYOUT_ORDERS);
+	cr_assert_eq(sdb_pattern_new(&built, &in->goal, in->pattern, in->blank_mode), 0);
+	const uint64_t size = sdb_pattern_size(built), blocks = sdb_pattern_blocks(built);
+	const uint64_t kfact = size / blocks;
+	cr_assert_eq(kfact, 720);
+	cr_assert(blocks & 1, "%llu blocks: odd rows start mid-byte", (unsigned long long)blocks);
+	cr_assert(blocks % 256, "a short last tile of blocks");
+	uint8_t *table = malloc(size);
+	cr_assert_not_null(table);
+	bfs_space sp;
+	bfs_pattern_space(&sp, built);
+	bfs_result res;
+	cr_assert_eq(bfs_run(&res, table, &sp, 2, NULL, NULL, NULL), 0);
+	const uint8_t *data = sdb_table_data(t);
+	cr_assert_not_null(data);
+	for (uint64_t i = 0; i < size; i++) {
+		const uint64_t j = i % kfact * blocks + i / kfact;
+		const int value = sdb_pattern_manhattan(stored, j) + 2 * (int)sdb_nibble(data, j);
+		if (value != table[i])
+			cr_assert_fail("entry %llu (stored at %llu): %d, the BFS says %d",
+			               (unsigned long long)i, (unsigned long long)j, value, table[i]);
+	}
+	free(table);
+	sdb_pattern_free(stored);
+	sdb_pattern_free(built);
+	sdb_db_close(h);
+	unlink(db);
 }

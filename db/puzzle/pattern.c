@@ -394,9 +394,8 @@ uint64_t sdb_pattern_blocks(const sdb_pattern *p)
 	return p->nblocks;
 }
 
-void sdb_pattern_block_manhattan(const sdb_pattern *p, uint64_t block, uint8_t *md)
+void sdbi_pattern_cell_costs(const sdb_pattern *p, uint64_t block, uint8_t cost[K][K])
 {
-	uint8_t cost[K][K];
 	int j = 0;
 	for (uint64_t rest = p->comb_mask[p->block_comb[block]]; rest && j < K; rest &= rest - 1, j++) {
 		int c = __builtin_ctzll(rest);
@@ -405,6 +404,18 @@ void sdb_pattern_block_manhattan(const sdb_pattern *p, uint64_t block, uint8_t *
 			cost[j][s] = (uint8_t)(abs(c % p->w - g % p->w) + abs(c / p->w - g / p->w));
 		}
 	}
+}
+
+void sdbi_pattern_order_slots(const sdb_pattern *p, uint64_t order, uint8_t *seq)
+{
+	uint8_t digit[K];
+	perm_unrank(p, (uint32_t)order, seq, digit);
+}
+
+void sdb_pattern_block_manhattan(const sdb_pattern *p, uint64_t block, uint8_t *md)
+{
+	uint8_t cost[K][K];
+	sdbi_pattern_cell_costs(p, block, cost);
 	block_md(p, cost, 0, (1u << p->k) - 1, 0, &md);
 }
 

@@ -139,6 +139,14 @@ static inline uint64_t sdbi_pattern_rank_cells(const sdb_pattern *p, const uint8
 	return sdbi_pattern_block(p, (uint32_t)colex, blank) * p->block_mul + perm * p->order_mul;
 }
 
+/* The Manhattan distance of the group's slot s from the j-th occupied cell
+ * of block (cost[j][s]), and the slots of an order's tiles on the occupied
+ * cells in cell order: an entry's distance is the sum over j of
+ * cost[j][seq[j]]. */
+void sdbi_pattern_cell_costs(const sdb_pattern *p, uint64_t block,
+                             uint8_t cost[SDB_MAX_PATTERN][SDB_MAX_PATTERN]);
+void sdbi_pattern_order_slots(const sdb_pattern *p, uint64_t order, uint8_t *seq);
+
 /* Rank of a board's pattern when the cells of the group's tiles (mask) are
  * known: O(k) instead of O(n). */
 uint64_t sdbi_pattern_rank_mask(const sdb_pattern *p, const sdb_board *b, uint64_t mask);

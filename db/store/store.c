@@ -974,29 +974,62 @@ static void *recount_blocks(void *arg)
 	return NULL;
 }
 
-enum { STRIP = 64 };   /* blocks recounted together in the orders layout */
+enum { STRIP = 128, LANES = 8, AHEAD = 8 };
 
 /* recount_blocks() for a table in SDB_LAYOUT_ORDERS, where a block's entries
- * lie a row of blocks apart: STRIP blocks' Manhattan distances at once, then
- * their entries order by order, STRIP of them side by side in each row. */
+ * lie a row of blocks apart. A row's STRIP blocks are a line of nibbles, read
+ * whole; their Manhattan distances for an order are summed LANES blocks at a
+ * time from their cells' costs (one 64-bit add per tile), so that no block's
+ * k! distances are kept: verify of the 7-8 set in that layout took 1.75x
+ * the blocks layout's time when it read them from a buffer of each block's. */
 static void *recount_strips(void *arg)
 {
 	recount_range *r = arg;
-	const uint64_t blocks = sdb_pattern_blocks(r->p), kfact = sdb_pattern_size(r->p) / blocks;
-	uint8_t *md = malloc(STRIP * kfact);
-	if (!md) {
+	const sdb_pattern *p = r->p;
+	const uint64_t blocks = sdb_pattern_blocks(p), kfact = sdb_pattern_size(p) / blocks;
+	const int k = p->k;
+	typedef uint8_t costs[SDB_MAX_PATTERN][SDB_MAX_PATTERN][STRIP];   /* [j][slot][block] */
+	uint8_t (*cost)[SDB_MAX_PATTERN][STRIP] = malloc(sizeof(costs));
+	uint8_t *slots = malloc(kfact * SDB_MAX_PATTERN);
+	if (!cost || !slots) {
+		free(cost);
+		free(slots);
 		r->err = SDB_ENOMEM;
 		return NULL;
 	}
+	for (uint64_t q = 0; q < kfact; q++)
+		sdbi_pattern_order_slots(p, q, slots + q * SDB_MAX_PATTERN);
 	for (uint64_t b0 = r->first; b0 < r->end; b0 += STRIP) {
 		const uint64_t width = r->end - b0 < STRIP ? r->end - b0 : STRIP;
-		for (uint64_t x = 0; x < width; x++)
-			sdb_pattern_block_manhattan(r->p, b0 + x, md + x * kfact);
-		for (uint64_t q = 0, i = b0; q < kfact; q++, i += blocks)
-			for (uint64_t x = 0; x < width; x++)
-				r->pair[x & 1][md[x * kfact + q] + 2 * sdb_nibble(r->data, i + x)]++;
+		memset(cost, 0, sizeof(costs));
+		for (uint64_t x = 0; x < width; x++) {
+			uint8_t c[SDB_MAX_PATTERN][SDB_MAX_PATTERN];
+			sdbi_pattern_cell_costs(p, b0 + x, c);
+			for (int j = 0; j < k; j++)
+				for (int s = 0; s < k; s++)
+					cost[j][s][x] = c[j][s];
+		}
+		for (uint64_t q = 0, i = b0; q < kfact; q++, i += blocks) {
+			/* a row's line is a page or more from the last: the hardware
+			 * does not see the stride */
+			if (q + AHEAD < kfact)
+				__builtin_prefetch(r->data + (i + AHEAD * blocks) / 2);
+			const uint8_t *seq = slots + q * SDB_MAX_PATTERN;
+			for (uint64_t x0 = 0; x0 < width; x0 += LANES) {
+				uint64_t md = 0;   /* eight sums of at most 8 * 14 < 256: no carries */
+				for (int j = 0; j < k; j++) {
+					uint64_t c;
+					memcpy(&c, &cost[j][seq[j]][x0], sizeof c);
+					md += c;
+				}
+				const uint64_t n = width - x0 < LANES ? width - x0 : LANES;
+				for (uint64_t x = 0; x < n; x++, md >>= 8)
+					r->pair[x & 1][(md & 0xff) + 2 * sdb_nibble(r->data, i + x0 + x)]++;
+			}
+		}
 	}
-	free(md);
+	free(cost);
+	free(slots);
 	return NULL;
 }
 
