@@ -303,10 +303,11 @@ SDB_API void sdb_shard_close(sdb_shard *sh);
  * - #SDB_LAYOUT_ORDERS, order * blocks + block, the blocks order by order:
  *   how tables are stored from format 6 on. Searches read them at random,
  *   and a move that keeps the order of the tiles (every horizontal move, a
- *   vertical one that passes none of them) changes the block only, by a
- *   few thousand entries at most on 4x4: the child's entry lies in the
- *   parent's memory page, often in its cache line (Korf's 100 with the 7-8
- *   set in 0.8x the time of the blocks layout).
+ *   vertical one that passes none of them) changes the block only, by
+ *   under 20,000 blocks on 4x4 and by a few for the lower cells:
+ *   the child's entry lies within 10 KB of its parent's, often in its cache
+ *   line (Korf's 100 with the 7-8 set in 0.81x the time of the blocks
+ *   layout).
  * sdb_pattern_new() gives #SDB_LAYOUT_BLOCKS; sdb_pattern_of_table() the
  * layout a stored table has. Every function below takes and gives indices
  * in the pattern's layout. */
