@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "bfs.h"
-#include "testkit.h"
+#include "clikit.h"
 
 /* --- The independent search: state = cells of the group's tiles (in tile
  * order) and the blank's cell, 4 bits each. */
@@ -407,11 +407,10 @@ Test(pattern, tables_are_stored_in_orders_from_format_6)
  * it, with the value a BFS run here in the blocks layout gives it. */
 Test(pattern, stored_groups_are_the_bfs_order_by_order, .timeout = 300)
 {
-	char db[512], cmd[1024], *err;
+	char db[512], *err;
 	tk_tmp_path(db, sizeof db, "pattern-3x5.lmdb");
-	snprintf(cmd, sizeof cmd, "'%s' pdb 3x5 --partition 1,2,3,4,5,6 --partial --db '%s' -q",
-	         SLIDEDB_GEN, db);
-	cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 0, "%s", err);
+	cr_assert_eq(ck_gen(db, NULL, &err, "pdb 3x5 --partition 1,2,3,4,5,6 --partial -q"), 0,
+	             "%s", err);
 	free(err);
 	sdb_db *h;
 	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_errdetail());

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "testkit.h"
+#include "clikit.h"
 
 static const int corner[1] = { 0 };
 
@@ -856,7 +856,7 @@ Test(store, format_5_pattern_sets_keep_their_layout)
 {
 	const char *sets[2][2] = { { "pdb-3x3-b0-1,2,3,4_5,6,7,8", "1,2,3,4/5,6,7,8" },
 	                           { "pdb-3x3-b0-1,2,3_4,5,6,7,8-min", "1,2,3/4,5,6,7,8 --blank min" } };
-	char old[512], fresh[512], moved[512], gz[512], cmd[3000], *err;
+	char old[512], fresh[512], moved[512], gz[512], cmd[1200], *err;
 	tk_tmp_path(old, sizeof old, "format5.lmdb");
 	tk_tmp_path(fresh, sizeof fresh, "format6.lmdb");
 	tk_tmp_path(moved, sizeof moved, "format5-moved.lmdb");
@@ -866,9 +866,8 @@ Test(store, format_5_pattern_sets_keep_their_layout)
 	cr_assert_eq(file_format(old), 5);
 	static int now[181440], then[181440];
 	for (int s = 0; s < 2; s++) {
-		snprintf(cmd, sizeof cmd, "'%s' pdb 3x3 --partition %s --db '%s' -q", SLIDEDB_GEN,
-		         sets[s][1], fresh);
-		cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 0, "%s", err);
+		cr_assert_eq(ck_gen(fresh, NULL, &err, "pdb 3x3 --partition %s -q", sets[s][1]), 0,
+		             "%s", err);
 		free(err);
 		cr_assert_eq(layout_and_values(fresh, sets[s][0], now), SDB_LAYOUT_ORDERS);
 		cr_assert_eq(layout_and_values(old, sets[s][0], then), SDB_LAYOUT_BLOCKS);
@@ -876,9 +875,10 @@ Test(store, format_5_pattern_sets_keep_their_layout)
 	}
 	tk_build_lib(old, 2, 2, corner, 1);   /* a first write converts the file */
 	cr_assert_eq(file_format(old), SDB_FORMAT_VERSION);
-	snprintf(cmd, sizeof cmd, "'%s' export %s %s -o '%s' --db '%s' -q && '%s' import '%s' "
-	         "--db '%s' -q", SLIDEDB_GEN, sets[0][0], sets[1][0], gz, old, SLIDEDB_GEN, gz, moved);
-	cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 0, "%s", err);
+	cr_assert_eq(ck_gen(old, NULL, &err, "export %s %s -o '%s' -q", sets[0][0], sets[1][0], gz),
+	             0, "%s", err);
+	free(err);
+	cr_assert_eq(ck_gen(moved, NULL, &err, "import '%s' -q", gz), 0, "%s", err);
 	free(err);
 	const char *files[3] = { old, moved, fresh };
 	for (int s = 0; s < 2; s++) {
@@ -889,8 +889,7 @@ Test(store, format_5_pattern_sets_keep_their_layout)
 		}
 	}
 	for (int f = 0; f < 3; f++) {
-		snprintf(cmd, sizeof cmd, "'%s' --db '%s' verify", SLIDEDB_LOOKUP, files[f]);
-		cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 0, "%s: %s", files[f], err);
+		cr_assert_eq(ck_lookup(files[f], NULL, NULL, &err, "verify"), 0, "%s: %s", files[f], err);
 		free(err);
 	}
 	unlink(old);

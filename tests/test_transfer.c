@@ -23,6 +23,22 @@ static void build(char *path, size_t cap)
 	free(err);
 }
 
+/* Build the source database and export one table or set of it into a
+ * fresh file called name: the number of tables exported. */
+static int export_built(char *file, size_t cap, const char *name, const char *table)
+{
+	char src[512];
+	build(src, sizeof src);
+	sdb_db *db;
+	int n;
+	cr_assert_eq(sdb_db_open(&db, src, SDB_RDONLY), 0);
+	tk_tmp_path(file, cap, name);
+	cr_assert_eq(sdb_export(db, (const char *[]){ table }, 1, file, &n), 0, "%s",
+	             sdb_errdetail());
+	sdb_db_close(db);
+	return n;
+}
+
 static int import_into(const char *db_path, const char *file, int *n)
 {
 	sdb_db *db;
@@ -99,14 +115,9 @@ Test(transfer, round_trip_tables_and_sets)
  * are refused, and the target keeps exactly its tables. */
 Test(transfer, damaged_exports_are_refused, .timeout = 300)
 {
-	char src[512], file[512], dst[512], bad[512];
-	build(src, sizeof src);
+	char file[512], dst[512], bad[512];
+	int n = export_built(file, sizeof file, "ok.gz", "full-2x4-b0");
 	sdb_db *db;
-	int n;
-	cr_assert_eq(sdb_db_open(&db, src, SDB_RDONLY), 0);
-	tk_tmp_path(file, sizeof file, "ok.gz");
-	cr_assert_eq(sdb_export(db, (const char *[]){ "full-2x4-b0" }, 1, file, &n), 0);
-	sdb_db_close(db);
 	tk_tmp_path(dst, sizeof dst, "keep.lmdb");
 	tk_build(dst, "2x3", NULL);
 	struct stat st;
@@ -178,20 +189,30 @@ static char *gunzip_file(const char *path, size_t *len)
 	return buf;
 }
 
+/* Make the metadata checksum of the table whose metadata holds `inside`
+ * match its (edited) lines, as a careful forger would. */
+static void reseal_meta(char *text, char *inside)
+{
+	char *block = inside;
+	while (block > text && strncmp(block, "table\n", 6))
+		block--;
+	char *crc_line = strstr(inside, "meta_crc ");
+	cr_assert_not_null(crc_line);
+	char hex[9];
+	snprintf(hex, sizeof hex, "%08lx", crc32(crc32(0L, Z_NULL, 0), (const Bytef *)block,
+	                                         (uInt)(crc_line - block)));
+	memcpy(crc_line + 9, hex, 8);
+}
+
 /* An export whose metadata was edited (size, goal, counts) and re-gzipped
  * with a correct gzip CRC is refused by the metadata's own checksum; bytes
  * after the gzip stream, a table given twice and an export of slidedb 0.1
  * are refused too. The target keeps its tables. */
 Test(transfer, edited_metadata_and_trailing_data_are_refused)
 {
-	char src[512], file[512], dst[512], bad[512];
-	build(src, sizeof src);
+	char file[512], dst[512], bad[512];
+	int n = export_built(file, sizeof file, "meta.gz", "full-2x4-b0");
 	sdb_db *db;
-	int n;
-	cr_assert_eq(sdb_db_open(&db, src, SDB_RDONLY), 0);
-	tk_tmp_path(file, sizeof file, "meta.gz");
-	cr_assert_eq(sdb_export(db, (const char *[]){ "full-2x4-b0" }, 1, file, &n), 0);
-	sdb_db_close(db);
 	tk_tmp_path(dst, sizeof dst, "meta-dst.lmdb");
 	tk_build(dst, "2x3", NULL);
 	tk_tmp_path(bad, sizeof bad, "meta-bad.gz");
@@ -319,15 +340,7 @@ Test(transfer, two_bit_tables_round_trip)
 	*two = t;
 	/* and the metadata's own CRC made to match, so that only the counts
 	 * against the entries can tell */
-	char *block = counts;
-	while (block > text && strncmp(block, "table\n", 6))
-		block--;
-	char *crc_line = strstr(counts, "meta_crc ");
-	cr_assert_not_null(crc_line);
-	char hex[9];
-	snprintf(hex, sizeof hex, "%08lx", crc32(crc32(0L, Z_NULL, 0), (const Bytef *)block,
-	                                         (uInt)(crc_line - block)));
-	memcpy(crc_line + 9, hex, 8);
+	reseal_meta(text, counts);
 	char bad[512];
 	tk_tmp_path(bad, sizeof bad, "2bit-edited.gz");
 	gzip_text(bad, text, len);
