@@ -427,3 +427,33 @@ Test(transfer, chunked_tables_round_trip)
 	ck_db_remove(back);
 	unlink(file);
 }
+
+/* A pattern table's layout follows the format it was built under, which
+ * its metadata says: an export of a set built now (format 6, order by
+ * order) edited to claim format 5 (block by block), its metadata checksum
+ * made to match, is refused (its entries recounted in the claimed layout
+ * contradict its counts), never stored to give wrong heuristic values. */
+Test(transfer, a_pattern_table_claiming_another_layout_is_refused)
+{
+	char file[512], bad[512], dst[512];
+	int n = export_built(file, sizeof file, "layout.gz", "pdb-3x3-b0-1,2,3,4_5,6,7,8");
+	cr_assert_eq(n, 2);
+	size_t len;
+	char *text = gunzip_file(file, &len);
+	char format[32];
+	snprintf(format, sizeof format, "\nformat_version %d\n", SDB_FORMAT_VERSION);
+	int edited = 0;
+	for (char *at = text; (at = memmem(at, len - (size_t)(at - text), format, strlen(format)));
+	     at++, edited++) {
+		at[16] = '5';   /* the same length: the entries stay where they were */
+		reseal_meta(text, at);
+	}
+	cr_assert_eq(edited, 2, "both groups' metadata");
+	tk_tmp_path(bad, sizeof bad, "layout-claimed.gz");
+	gzip_text(bad, text, len);
+	tk_tmp_path(dst, sizeof dst, "layout-dst.lmdb");
+	cr_assert_eq(import_into(dst, bad, &n), SDB_ECORRUPT, "a false layout accepted");
+	cr_assert(strstr(sdb_errdetail(), "counts"), "%s", sdb_errdetail());
+	cr_assert_eq(import_into(dst, file, &n), 0, "%s", sdb_errdetail());   /* the real one is */
+	free(text);
+}
