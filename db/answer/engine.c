@@ -6,8 +6,11 @@
  *   plain board and, for the diagonal mirror, the transposed one) and per
  *   set (the heuristic is the largest of several sets' bounds). Nothing is
  *   copied per child but those few values, kept on the stack to undo.
- * - A group's index is ranked inline from its cell mask
- *   (sdbi_pattern_rank_cells: k steps), and every child's first entry is
+ * - A group's index is kept in its two parts (colex rank of the cells,
+ *   Lehmer code of the tiles). A slide that passes none of the group's
+ *   tiles (every horizontal move, most vertical ones) keeps the code and
+ *   changes the colex rank by two terms; only the rest rank the group anew
+ *   (sdbi_pattern_rank_parts: k steps). Every child's first entry is
  *   ranked and prefetched before the first is read, so that their cache
  *   misses overlap; the other views' and sets' entries are fetched only for
  *   the children that first bound does not cut, except where the first set
@@ -115,17 +118,44 @@ static void view_start(const engine *e, view *v, int blank)
 			}
 		}
 	for (int g = 0; g < e->h->ngroups; g++) {
-		uint64_t i = sdbi_pattern_rank_cells(e->h->pattern[g], v->cell, v->mask[g], blank);
+		const sdb_pattern *p = e->h->pattern[g];
+		sdbi_pattern_rank_parts(p, v->cell, v->mask[g], &v->comb[g], &v->order[g]);
+		const uint64_t i = sdbi_pattern_index_of(p, v->comb[g], v->order[g], blank);
 		v->sum[e->h->set_of[g]] += v->part[g] = (uint8_t)entry(e, g, i, v->md[g]);
 	}
 }
 
+/* The shape a search's node level is compiled for (sdbi_dfs): the number
+ * of sets and views as constants in the common cases, so that their loops
+ * unroll and the Manhattan branches vanish; 0 reads them from the engine. */
+typedef struct shape {
+	int nsets, views;
+} shape;
+
+static const shape ANY_SHAPE = { 0, 0 };
+
+static inline int nsets_of(const engine *e, shape sh)
+{
+	return sh.nsets ? sh.nsets : e->nsets;
+}
+
+static inline int views_of(const engine *e, shape sh)
+{
+	return sh.views ? sh.views : e->views;
+}
+
+/* A fixed shape never searches by Manhattan distance. */
+static inline int manhattan_in(const engine *e, shape sh)
+{
+	return sh.nsets ? 0 : e->manhattan;
+}
+
 /* The largest bound of a state's views and sets. */
-static inline int best_of(const engine *e, const view *v)
+static inline int best_of(const engine *e, const view *v, shape sh)
 {
 	int best = 0;
-	for (int vi = 0; vi < e->views; vi++)
-		for (int set = 0; set < e->nsets; set++)
+	for (int vi = 0; vi < views_of(e, sh); vi++)
+		for (int set = 0; set < nsets_of(e, sh); set++)
 			best = v[vi].sum[set] > best ? v[vi].sum[set] : best;
 	return best;
 }
@@ -152,38 +182,48 @@ int sdbi_worker_start(worker *w, shared *s, const sdb_frame *frame, const sdb_bo
 			w->v[1].cell[e->tcell[c]] = e->mlabel[plain.cell[c]];
 		view_start(e, &w->v[1], e->tcell[w->blank]);
 	}
-	return best_of(e, w->v);
+	return best_of(e, w->v, ANY_SHAPE);
 }
 
+
+/* A child's indices in every view and set, fetched ahead, and their parts. */
+typedef struct child {
+	uint64_t i[2][SDB_MAX_SETS];
+	uint32_t comb[2][SDB_MAX_SETS], order[2][SDB_MAX_SETS];
+} child;
 
 /* Tile t slides from cell a into the blank's cell b of view vi; i[set] is
  * the new index of the tile's group in each set (child_index). */
 static inline void view_move(const engine *e, view *v, int vi, int t, int a, int b,
-                             const uint64_t *i, undo *u)
+                             const child *c, undo *u, shape sh)
 {
 	v->cell[b] = (uint8_t)t;
 	v->cell[a] = 0;
-	for (int set = 0; set < e->nsets; set++) {
+	for (int set = 0; set < nsets_of(e, sh); set++) {
 		const int g = e->group[set][t];
 		u->sum[vi][set] = v->sum[set];
 		if (g < 0)
 			continue;
 		u->md[vi][set] = v->md[g];
 		u->part[vi][set] = v->part[g];
+		u->comb[vi][set] = v->comb[g];
+		u->order[vi][set] = v->order[g];
 		v->mask[g] ^= 1ull << a | 1ull << b;
+		v->comb[g] = c->comb[vi][set];
+		v->order[g] = c->order[vi][set];
 		v->md[g] = (uint8_t)(v->md[g] + e->dist[t][b] - e->dist[t][a]);
-		const int value = entry(e, g, i[set], v->md[g]);
+		const int value = entry(e, g, c->i[vi][set], v->md[g]);
 		v->sum[set] += value - v->part[g];
 		v->part[g] = (uint8_t)value;
 	}
 }
 
 static inline void view_unmove(const engine *e, view *v, int vi, int t, int a, int b,
-                               const undo *u)
+                               const undo *u, shape sh)
 {
 	v->cell[a] = (uint8_t)t;
 	v->cell[b] = 0;
-	for (int set = 0; set < e->nsets; set++) {
+	for (int set = 0; set < nsets_of(e, sh); set++) {
 		const int g = e->group[set][t];
 		v->sum[set] = u->sum[vi][set];
 		if (g < 0)
@@ -191,63 +231,72 @@ static inline void view_unmove(const engine *e, view *v, int vi, int t, int a, i
 		v->mask[g] ^= 1ull << a | 1ull << b;
 		v->md[g] = u->md[vi][set];
 		v->part[g] = u->part[vi][set];
+		v->comb[g] = u->comb[vi][set];
+		v->order[g] = u->order[vi][set];
 	}
 }
 
 /* The index of the moved tile's group in a view after the tile slides from
- * cell a into the blank's cell b (the cells put back after ranking), its
- * table line prefetched: the children's entries are fetched before the
- * first child is read, so that their cache misses overlap. */
-static inline uint64_t child_index(const engine *e, view *v, int g, int t, int a, int b)
+ * cell a into the blank's cell b, and its parts (*comb, *order), its table
+ * line prefetched: the children's entries are fetched before the first
+ * child is read, so that their cache misses overlap. A slide passing none
+ * of the group's tiles keeps their order and changes the colex rank by two
+ * terms; only a vertical move past some of them ranks the group anew (the
+ * cells put back after). */
+static inline uint64_t child_index(const engine *e, view *v, int g, int t, int a, int b,
+                                   uint32_t *comb, uint32_t *order)
 {
 	if (g < 0)
 		return 0;
-	v->cell[b] = (uint8_t)t;
-	v->cell[a] = 0;
-	const uint64_t i = sdbi_pattern_rank_cells(e->h->pattern[g], v->cell,
-	                                           v->mask[g] ^ (1ull << a | 1ull << b), a);
-	v->cell[a] = (uint8_t)t;
-	v->cell[b] = 0;
+	const sdb_pattern *p = e->h->pattern[g];
+	const uint64_t mask = v->mask[g];
+	if (!(mask & sdbi_cells_between(a, b))) {
+		*comb = sdbi_pattern_comb_slide(v->comb[g], mask, a, b);
+		*order = v->order[g];
+	} else {
+		v->cell[b] = (uint8_t)t;
+		v->cell[a] = 0;
+		sdbi_pattern_rank_parts(p, v->cell, mask ^ (1ull << a | 1ull << b), comb, order);
+		v->cell[a] = (uint8_t)t;
+		v->cell[b] = 0;
+	}
+	const uint64_t i = sdbi_pattern_index_of(p, *comb, *order, a);
 	__builtin_prefetch(e->h->data[g] + (e->h->nibbles[g] ? i >> 1 : i));
 	return i;
 }
 
-/* A child's indices in every view and set, fetched ahead. */
-typedef struct child {
-	uint64_t i[2][SDB_MAX_SETS];
-} child;
-
 /* The indices of view vi's sets from set `first` on. */
-static inline void child_view(worker *w, int vi, int first, int to, child *c)
+static inline void child_view(worker *w, int vi, int first, int to, child *c, shape sh)
 {
 	const engine *e = w->e;
 	const int b = w->blank, t = w->v[0].cell[to];
 	const int tl = vi ? e->mlabel[t] : t, a = vi ? e->tcell[to] : to, bb = vi ? e->tcell[b] : b;
-	for (int set = first; set < e->nsets; set++)
-		c->i[vi][set] = child_index(e, &w->v[vi], e->group[set][tl], tl, a, bb);
+	for (int set = first; set < nsets_of(e, sh); set++)
+		c->i[vi][set] = child_index(e, &w->v[vi], e->group[set][tl], tl, a, bb,
+		                            &c->comb[vi][set], &c->order[vi][set]);
 }
 
-static inline void prefetch_child(worker *w, int to, child *c)
+static inline void prefetch_child(worker *w, int to, child *c, shape sh)
 {
-	for (int vi = 0; vi < w->e->views; vi++)
-		child_view(w, vi, 0, to, c);
+	for (int vi = 0; vi < views_of(w->e, sh); vi++)
+		child_view(w, vi, 0, to, c, sh);
 }
 
 /* Move the blank (frame move m to cell to); the new h. */
-static inline int apply(worker *w, int g, int m, int to, const child *c, undo *u)
+static inline int apply(worker *w, int g, int m, int to, const child *c, undo *u, shape sh)
 {
 	const engine *e = w->e;
-	if (e->manhattan) {
+	if (manhattan_in(e, sh)) {
 		w->hs[g + 1] = w->hs[g];
 		w->blank = to;
 		return sdbi_heuristic_move_frame(e->h, &w->hs[g + 1], m);
 	}
 	const int b = w->blank, t = w->v[0].cell[to];
-	view_move(e, &w->v[0], 0, t, to, b, c->i[0], u);
-	if (e->views == 2)
-		view_move(e, &w->v[1], 1, e->mlabel[t], e->tcell[to], e->tcell[b], c->i[1], u);
+	view_move(e, &w->v[0], 0, t, to, b, c, u, sh);
+	if (views_of(e, sh) == 2)
+		view_move(e, &w->v[1], 1, e->mlabel[t], e->tcell[to], e->tcell[b], c, u, sh);
 	w->blank = to;
-	return best_of(e, w->v);
+	return best_of(e, w->v, sh);
 }
 
 /* apply() for a move whose child was not prefetched. */
@@ -255,21 +304,21 @@ static inline int apply_now(worker *w, int g, int m, int to, undo *u)
 {
 	child c;
 	if (!w->e->manhattan)
-		prefetch_child(w, to, &c);
-	return apply(w, g, m, to, &c, u);
+		prefetch_child(w, to, &c, ANY_SHAPE);
+	return apply(w, g, m, to, &c, u, ANY_SHAPE);
 }
 
-static inline void unapply(worker *w, int from, const undo *u)
+static inline void unapply(worker *w, int from, const undo *u, shape sh)
 {
 	const engine *e = w->e;
 	const int to = w->blank;
 	w->blank = from;
-	if (e->manhattan)
+	if (manhattan_in(e, sh))
 		return;
 	const int t = w->v[0].cell[from];
-	view_unmove(e, &w->v[0], 0, t, to, from, u);
-	if (e->views == 2)
-		view_unmove(e, &w->v[1], 1, e->mlabel[t], e->tcell[to], e->tcell[from], u);
+	view_unmove(e, &w->v[0], 0, t, to, from, u, sh);
+	if (views_of(e, sh) == 2)
+		view_unmove(e, &w->v[1], 1, e->mlabel[t], e->tcell[to], e->tcell[from], u, sh);
 }
 
 /* Every CHECK_EVERY nodes: the clock, the tables' check (heuristic.h), and
@@ -326,10 +375,14 @@ static inline int count_node(worker *w)
 	return 0;
 }
 
-int sdbi_dfs(worker *w, int g, int prev, unsigned dup)
+typedef int dfs_fn(worker *w, int g, int prev, unsigned dup);
+
+/* sdbi_dfs for a shape; self: the function compiled for it, to recurse. */
+static inline __attribute__((always_inline)) int
+dfs_in(worker *w, int g, int prev, unsigned dup, shape sh, dfs_fn *self)
 {
 	const engine *e = w->e;
-	if (w->blank == e->goal_blank && (e->manhattan
+	if (w->blank == e->goal_blank && (manhattan_in(e, sh)
 	        ? !memcmp(w->hs[g].board[0].cell, e->goal, (size_t)e->n)
 	        : !memcmp(w->v[0].cell, e->goal, (size_t)e->n))) {
 		w->found_depth = g;
@@ -352,14 +405,15 @@ int sdbi_dfs(worker *w, int g, int prev, unsigned dup)
 		next[k] = prune_step(w, dup, m);
 		if (next[k] == SDBI_PRUNE_DEAD)
 			to[k] = -1;
-		if (to[k] < 0 || e->manhattan)
+		if (to[k] < 0 || manhattan_in(e, sh))
 			continue;
 		c[k].i[0][0] = child_index(e, &w->v[0], e->group[0][w->v[0].cell[to[k]]],
-		                           w->v[0].cell[to[k]], to[k], b);
+		                           w->v[0].cell[to[k]], to[k], b, &c[k].comb[0][0],
+		                           &c[k].order[0][0]);
 		if (e->others_early) {
-			child_view(w, 0, 1, to[k], &c[k]);
-			if (e->views == 2)
-				child_view(w, 1, 0, to[k], &c[k]);
+			child_view(w, 0, 1, to[k], &c[k], sh);
+			if (views_of(e, sh) == 2)
+				child_view(w, 1, 0, to[k], &c[k], sh);
 		}
 	}
 	/* The other views' and sets' entries are read only for children the
@@ -386,9 +440,9 @@ int sdbi_dfs(worker *w, int g, int prev, unsigned dup)
 			}
 			if (e->others_early)
 				continue;
-			child_view(w, 0, 1, to[k], &c[k]);
-			if (e->views == 2)
-				child_view(w, 1, 0, to[k], &c[k]);
+			child_view(w, 0, 1, to[k], &c[k], sh);
+			if (views_of(e, sh) == 2)
+				child_view(w, 1, 0, to[k], &c[k], sh);
 		}
 	}
 	for (int k = 0; k < 4; k++) {
@@ -396,22 +450,54 @@ int sdbi_dfs(worker *w, int g, int prev, unsigned dup)
 			continue;
 		const int m = e->order[k];
 		undo u;
-		const int f = g + 1 + apply(w, g, m, to[k], &c[k], &u);
+		const int f = g + 1 + apply(w, g, m, to[k], &c[k], &u, sh);
 		if (f > w->bound) {
 			if (f < w->next_bound)
 				w->next_bound = f;
-			unapply(w, b, &u);
+			unapply(w, b, &u, sh);
 			continue;
 		}
 		w->path[g] = (uint8_t)m;
-		r = sdbi_dfs(w, g + 1, m, next[k]);
-		unapply(w, b, &u);
+		r = self(w, g + 1, m, next[k]);
+		unapply(w, b, &u, sh);
 		if (r == NEXT_FIRST && g == 0)
 			continue;   /* this first move is known to be optimal: try the next */
 		if (r)
 			return r;
 	}
 	return 0;
+}
+
+static int dfs_any(worker *w, int g, int prev, unsigned dup)
+{
+	return dfs_in(w, g, prev, dup, ANY_SHAPE, dfs_any);
+}
+
+static int dfs_one_set(worker *w, int g, int prev, unsigned dup)
+{
+	return dfs_in(w, g, prev, dup, (shape){ 1, 1 }, dfs_one_set);
+}
+
+static int dfs_one_set_mirrored(worker *w, int g, int prev, unsigned dup)
+{
+	return dfs_in(w, g, prev, dup, (shape){ 1, 2 }, dfs_one_set_mirrored);
+}
+
+static int dfs_two_sets_mirrored(worker *w, int g, int prev, unsigned dup)
+{
+	return dfs_in(w, g, prev, dup, (shape){ 2, 2 }, dfs_two_sets_mirrored);
+}
+
+int sdbi_dfs(worker *w, int g, int prev, unsigned dup)
+{
+	const engine *e = w->e;
+	if (e->manhattan)
+		return dfs_any(w, g, prev, dup);
+	if (e->nsets == 1)
+		return e->views == 2 ? dfs_one_set_mirrored(w, g, prev, dup) : dfs_one_set(w, g, prev, dup);
+	if (e->nsets == 2 && e->views == 2)
+		return dfs_two_sets_mirrored(w, g, prev, dup);
+	return dfs_any(w, g, prev, dup);
 }
 
 /* An optimal sequence found while enumerating at the optimal bound. */
@@ -489,7 +575,7 @@ static int collect(worker *w, frontier *f, int g, int prev, unsigned dup)
 			w->path[g] = (uint8_t)m;
 			err = collect(w, f, g + 1, m, next);
 		}
-		unapply(w, b, &u);
+		unapply(w, b, &u, ANY_SHAPE);
 		if (err)
 			return err;
 	}
@@ -523,5 +609,5 @@ void sdbi_descend(worker *w, const uint8_t *path, int depth, descent *d)
 void sdbi_ascend(worker *w, const descent *d)
 {
 	for (int g = d->depth - 1; g >= 0; g--)
-		unapply(w, d->from[g], &d->u[g]);
+		unapply(w, d->from[g], &d->u[g], ANY_SHAPE);
 }

@@ -22,6 +22,8 @@ typedef struct view {
 	uint64_t mask[SDB_MAX_GROUPS];     /* cells of each group's tiles */
 	uint8_t md[SDB_MAX_GROUPS];        /* their Manhattan sum */
 	uint8_t part[SDB_MAX_GROUPS];      /* the group's entry */
+	uint32_t comb[SDB_MAX_GROUPS];     /* its index's parts (sdbi_pattern_rank_parts) */
+	uint32_t order[SDB_MAX_GROUPS];
 	int sum[SDB_MAX_SETS];             /* each set's bound */
 } view;
 
@@ -80,6 +82,7 @@ typedef struct worker {
 /* What a move changed in the views, to change it back. */
 typedef struct undo {
 	uint8_t md[2][SDB_MAX_SETS], part[2][SDB_MAX_SETS];
+	uint32_t comb[2][SDB_MAX_SETS], order[2][SDB_MAX_SETS];
 	int sum[2][SDB_MAX_SETS];
 } undo;
 

@@ -118,12 +118,11 @@ static inline uint64_t sdbi_pattern_block(const sdb_pattern *p, uint32_t comb, i
 	       (b & SDBI_SPLIT ? p->region_rows[(size_t)p->region_row[comb] * p->n + blank] : 0u);
 }
 
-/* Index of the group's tiles on the cells of mask (cell[] says which tile
- * is where, blank the blank's cell), in the pattern's layout: the cells'
- * colex rank and the tiles' Lehmer code in one pass over the k cells. The
- * hot path of searches. */
-static inline uint64_t sdbi_pattern_rank_cells(const sdb_pattern *p, const uint8_t *cell,
-                                               uint64_t mask, int blank)
+/* The two parts of the index of the group's tiles on the cells of mask
+ * (cell[] says which tile is where): the cells' colex rank (*comb) and the
+ * tiles' Lehmer code in cell order (*order), in one pass over the k cells. */
+static inline void sdbi_pattern_rank_parts(const sdb_pattern *p, const uint8_t *cell,
+                                           uint64_t mask, uint32_t *comb, uint32_t *order)
 {
 	uint64_t colex = 0;
 	uint32_t perm = 0;
@@ -136,7 +135,44 @@ static inline uint64_t sdbi_pattern_rank_cells(const sdb_pattern *p, const uint8
 		perm += (s - sdbi_popcount8[seen & ((1u << s) - 1)]) * fact[-j];
 		seen |= 1u << s;
 	}
-	return sdbi_pattern_block(p, (uint32_t)colex, blank) * p->block_mul + perm * p->order_mul;
+	*comb = (uint32_t)colex;
+	*order = perm;
+}
+
+/* The index of those parts with the blank in cell blank, in the pattern's
+ * layout. */
+static inline uint64_t sdbi_pattern_index_of(const sdb_pattern *p, uint32_t comb,
+                                             uint32_t order, int blank)
+{
+	return sdbi_pattern_block(p, comb, blank) * p->block_mul + (uint64_t)order * p->order_mul;
+}
+
+/* Index of the group's tiles on the cells of mask, the blank in cell blank,
+ * in the pattern's layout. The hot path of searches. */
+static inline uint64_t sdbi_pattern_rank_cells(const sdb_pattern *p, const uint8_t *cell,
+                                               uint64_t mask, int blank)
+{
+	uint32_t comb, order;
+	sdbi_pattern_rank_parts(p, cell, mask, &comb, &order);
+	return sdbi_pattern_index_of(p, comb, order, blank);
+}
+
+/* The cells between a and b (neither included). */
+static inline uint64_t sdbi_cells_between(int a, int b)
+{
+	const int lo = a < b ? a : b, hi = a < b ? b : a;
+	return ((1ull << hi) - 1) & ~((2ull << lo) - 1);
+}
+
+/* The colex rank after one of the group's tiles slides from cell a to cell
+ * b when no other tile of the group (mask: their cells before) lies between
+ * them: the tile keeps its place j among the occupied cells, and so the
+ * tiles keep their order (the Lehmer code is unchanged). Every horizontal
+ * move, and a vertical one passing none of the group's tiles. */
+static inline uint32_t sdbi_pattern_comb_slide(uint32_t comb, uint64_t mask, int a, int b)
+{
+	const int j = (int)sdbi_popcount64(mask & ((1ull << a) - 1));
+	return (uint32_t)(comb - sdbi_binom[a][j + 1] + sdbi_binom[b][j + 1]);
 }
 
 /* The Manhattan distance of the group's slot s from the j-th occupied cell
