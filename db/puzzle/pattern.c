@@ -159,10 +159,9 @@ static int build_tables(sdb_pattern *p)
 	p->ncomb = (uint32_t)ncomb;
 	p->comb_mask = malloc(ncomb * sizeof *p->comb_mask);
 	p->comb_block = malloc(ncomb * sizeof *p->comb_block);
-	p->region_row = malloc(ncomb * sizeof *p->region_row);
 	size_t rows_cap = 64;
 	p->region_rows = calloc(rows_cap, (size_t)p->n);
-	if (!p->comb_mask || !p->comb_block || !p->region_row || !p->region_rows)
+	if (!p->comb_mask || !p->comb_block || !p->region_rows)
 		return SDB_ENOMEM;
 	p->nrows = 1;   /* row 0: every free cell in region 0 */
 	uint8_t row[MAX_CELLS];
@@ -170,7 +169,7 @@ static int build_tables(sdb_pattern *p)
 	for (uint32_t comb = 0; comb < p->ncomb; comb++) {
 		p->comb_mask[comb] = mask;
 		int regions = label_regions(p, mask, row);
-		p->region_row[comb] = 0;
+		uint64_t row_start = 0;
 		if (regions > 1 && p->mode == SDB_BLANK_REGION) {
 			if (p->nrows == rows_cap) {
 				uint8_t *more = realloc(p->region_rows, 2 * rows_cap * (size_t)p->n);
@@ -179,12 +178,12 @@ static int build_tables(sdb_pattern *p)
 				p->region_rows = more;
 				rows_cap *= 2;
 			}
-			memcpy(p->region_rows + (size_t)p->nrows * p->n, row, (size_t)p->n);
-			p->region_row[comb] = p->nrows++;
+			row_start = (uint64_t)p->nrows++ * (uint64_t)p->n;
+			memcpy(p->region_rows + row_start, row, (size_t)p->n);
 		}
-		p->comb_block[comb] = (uint32_t)nblocks | (p->region_row[comb] ? SDBI_SPLIT : 0);
+		p->comb_block[comb] = nblocks | row_start << 32;
 		nblocks += p->mode == SDB_BLANK_REGION ? (uint32_t)regions : 1;
-		if (nblocks >= SDBI_SPLIT)
+		if (nblocks > UINT32_MAX || row_start > UINT32_MAX - MAX_CELLS)
 			return SDB_ETOOBIG;
 		uint64_t low = mask & -mask, up = mask + low;   /* Gosper's hack */
 		mask = up | (((mask ^ up) >> 2) / low);
@@ -196,10 +195,9 @@ static int build_tables(sdb_pattern *p)
 	if (!p->block_comb || !p->block_cells || !p->block_region)
 		return SDB_ENOMEM;
 	for (uint32_t comb = 0; comb < p->ncomb; comb++) {
-		uint32_t b0 = p->comb_block[comb] & ~SDBI_SPLIT;
-		uint32_t nb = (comb + 1 < p->ncomb ? p->comb_block[comb + 1] & ~SDBI_SPLIT : p->nblocks) -
-		              b0;
-		const uint8_t *r_of = p->region_rows + (size_t)p->region_row[comb] * p->n;
+		uint32_t b0 = (uint32_t)p->comb_block[comb];
+		uint32_t nb = (comb + 1 < p->ncomb ? (uint32_t)p->comb_block[comb + 1] : p->nblocks) - b0;
+		const uint8_t *r_of = p->region_rows + (p->comb_block[comb] >> 32);
 		for (uint32_t r = 0; r < nb; r++) {
 			uint64_t cells = 0;
 			for (int c = 0; c < p->n; c++)
@@ -278,7 +276,6 @@ void sdb_pattern_free(sdb_pattern *p)
 		return;
 	free(p->comb_mask);
 	free(p->comb_block);
-	free(p->region_row);
 	free(p->region_rows);
 	free(p->block_comb);
 	free(p->block_cells);

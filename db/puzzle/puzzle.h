@@ -85,10 +85,12 @@ struct sdb_pattern {
 	                                    order * order_mul */
 	uint32_t ncomb, nblocks;
 	uint64_t *comb_mask;             /* comb -> occupied cells */
-	uint32_t *comb_block;            /* comb -> its first block, | SDBI_SPLIT when its
-	                                    free cells make several regions */
-	uint32_t *region_row;            /* comb -> its row of region_rows (0: one region) */
-	uint8_t *region_rows;            /* row * n + cell -> region, 0xff if occupied */
+	uint64_t *comb_block;            /* comb -> its first block (low 32 bits) and the
+	                                    start of its row of region_rows (high 32
+	                                    bits: row * n; row 0 when its free cells make
+	                                    one region) */
+	uint8_t *region_rows;            /* row * n + cell -> region, 0xff if occupied;
+	                                    row 0 all region 0 */
 	uint32_t nrows;
 	uint32_t *block_comb;            /* block -> comb */
 	uint64_t *block_cells;           /* block -> cells of its region (region mode) */
@@ -105,17 +107,15 @@ struct sdb_pattern {
 extern uint64_t sdbi_binom[SDB_MAX_CELLS + 1][SDB_MAX_PATTERN + 2];
 extern uint8_t sdbi_popcount8[256];
 
-#define SDBI_SPLIT 0x80000000u
-
 /* The block of a set of occupied cells (its colex rank comb) with the blank
- * in cell blank: one read unless the set splits the free cells. */
+ * in cell blank: two reads and no branch (a set whose free cells make one
+ * region reads row 0, all zeros); a search computes one per child. */
 static inline uint64_t sdbi_pattern_block(const sdb_pattern *p, uint32_t comb, int blank)
 {
 	if (p->mode != SDB_BLANK_REGION)
 		return comb;
-	const uint32_t b = p->comb_block[comb];
-	return (b & ~SDBI_SPLIT) +
-	       (b & SDBI_SPLIT ? p->region_rows[(size_t)p->region_row[comb] * p->n + blank] : 0u);
+	const uint64_t b = p->comb_block[comb];
+	return (uint32_t)b + p->region_rows[(b >> 32) + (unsigned)blank];
 }
 
 /* The two parts of the index of the group's tiles on the cells of mask
