@@ -192,8 +192,9 @@ typedef struct child {
 	uint32_t comb[2][SDB_MAX_SETS], order[2][SDB_MAX_SETS];
 } child;
 
-/* Tile t slides from cell a into the blank's cell b of view vi; i[set] is
- * the new index of the tile's group in each set (child_index). */
+/* Tile t slides from cell a into the blank's cell b of view vi; c holds
+ * the new index of the tile's group in each set and its parts
+ * (child_index), the old ones go to u. */
 static inline void view_move(const engine *e, view *v, int vi, int t, int a, int b,
                              const child *c, undo *u, shape sh)
 {
