@@ -14,7 +14,8 @@ cd "$(dirname "$0")/.."
 board=${1:-7x2}
 build=${2:-build-bench}
 db=${3:-big.lmdb}
-data=../shared/data/distributions.txt
+. bench/data_dir.sh
+data=$data/distributions.txt
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DSLIDEDB_TESTS=OFF >/dev/null
 cmake --build "$build" -j2 >/dev/null
 gen=$build/slidedb-gen

@@ -11,6 +11,7 @@
 # every version has).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/data_dir.sh
 build=${1:-build-bench}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DSLIDEDB_TESTS=OFF >/dev/null
 cmake --build "$build" -j2 >/dev/null
@@ -150,7 +151,7 @@ damaged=$d_tried damage_wrong=$d_wrong damage_crashed=$d_crashed damage_seen=$d_
 pclean=$work/pclean.lmdb
 "$gen" pdb 4x4 --partition 5-5-5 --goal "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15" \
 	--db "$pclean" -q
-grep -v '^#' ../shared/data/korf100.txt | head -20 |
+grep -v '^#' "$data/korf100.txt" | head -20 |
 	awk '{ s = $1; for (i = 2; i <= 16; i++) s = s " " $i; print s " ; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15" }' \
 	>"$work/pq"
 pask() { SLIDEDB_VERIFY_BYTES=4096 SLIDEDB_VERIFY_SLICE=16384 "$lookup" --db "$1" -t 1 --json \

@@ -1,7 +1,8 @@
 # Korf's 24-puzzle instances as the benchmarks take them (sourced by
 # bench/korf50.sh and bench/mpi_search.sh, from the source tree's root):
 # the data file, the goal, and the 10 easiest by Korf and Felner's counts.
-korf50_data=../shared/data/korf50_24puzzle.txt
+. bench/data_dir.sh
+korf50_data=$data/korf50_24puzzle.txt
 korf50_goal=$(seq -s ' ' 0 24)
 korf50_easiest=(38 40 25 32 44 37 30 13 1 28)
 

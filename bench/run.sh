@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 quick=0
 if [ "${1:-}" = "--quick" ]; then quick=1; shift; fi
 build=${1:-build-bench}
-data=../shared/data
+. bench/data_dir.sh
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DSLIDEDB_TESTS=OFF >/dev/null
 cmake --build "$build" -j2 >/dev/null
 gen=$build/slidedb-gen
