@@ -309,8 +309,14 @@ Test(solve, every_pruned_word_in_a_board_its_size, .timeout = 300)
 	sdb_db *db;
 	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
 	int tried = 0;
-	for (int i = 0; i < SDBI_PRUNE_WORDS; i++) {
-		const char *word = prune_words[i];
+	int words = 0;
+	for (const char *next = prune_words; *next; words++) {
+		char word[SDBI_PRUNE_LONGEST + 1];
+		const size_t len = strcspn(next, " ");
+		cr_assert(len >= 1 && len <= SDBI_PRUNE_LONGEST && next[len] == ' ');
+		memcpy(word, next, len);
+		word[len] = '\0';
+		next += len + 1;
 		int x = 0, y = 0, lo_x = 0, hi_x = 0, lo_y = 0, hi_y = 0;
 		for (const char *c = word; *c; c++) {
 			const int m = sdb_move_from_letter(*c);
@@ -344,6 +350,7 @@ Test(solve, every_pruned_word_in_a_board_its_size, .timeout = 300)
 		sdb_heuristic_close(md);
 		tried++;
 	}
+	cr_assert_eq(words, SDBI_PRUNE_WORDS);
 	cr_assert_gt(tried, 100, "only %d words fit the boards", tried);
 	sdb_db_close(db);
 }

@@ -23,15 +23,17 @@ static void build(void)
 	static uint8_t dead[MAX_STATES];
 	memset(go, 0xff, sizeof go);
 	unsigned n = 1;
-	for (int i = 0; i < SDBI_PRUNE_WORDS; i++) {
-		unsigned st = 0;
-		for (const char *c = prune_words[i]; *c; c++) {
-			const int m = sdb_move_from_letter(*c);
-			if (go[st][m] == SDBI_PRUNE_DEAD)
-				go[st][m] = (uint16_t)n++;
-			st = go[st][m];
+	unsigned st = 0;
+	for (const char *c = prune_words; *c; c++) {
+		if (*c == ' ') {   /* a word's end */
+			dead[st] = 1;
+			st = 0;
+			continue;
 		}
-		dead[st] = 1;
+		const int m = sdb_move_from_letter(*c);
+		if (go[st][m] == SDBI_PRUNE_DEAD)
+			go[st][m] = (uint16_t)n++;
+		st = go[st][m];
 	}
 	unsigned head = 0, tail = 0;
 	for (int m = 0; m < 4; m++) {

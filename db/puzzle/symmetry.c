@@ -7,11 +7,26 @@
  * answer path applies them to every query. */
 #include "puzzle/puzzle.h"
 
-enum { SIDE = 9 };   /* sides 2..8 */
+enum {
+	SIDE = 9,   /* sides 2..8 */
+	/* every size's cell maps, size after size: w*h cells for each of its 4
+	 * symmetries (8 when square); the sides sum to 35, the squares of the
+	 * sides to 203. Packed, they are 2 pages: indexed [w][h][s][64], 10,
+	 * and every process that loads the library touched them all. */
+	MAPPED_CELLS = 4 * 35 * 35 + 4 * 203,
+};
 
-static uint8_t cell_map[SIDE][SIDE][8][SDB_MAX_CELLS];
+_Static_assert(SIDE == SDB_MAX_SIDE + 1, "MAPPED_CELLS counts sides 2..8");
+
+static uint8_t cell_maps[MAPPED_CELLS];
+static uint16_t maps_at[SIDE][SIDE];   /* where w x h's maps start; symmetry s at + s*w*h */
 static uint8_t move_map[SIDE][SIDE][8][4];
-static uint8_t representative[SIDE][SIDE][SDB_MAX_CELLS];
+static uint8_t representative[MAPPED_CELLS];   /* w x h's at maps_at[w][h] */
+
+static inline uint8_t *cell_map(int w, int h, int s)
+{
+	return cell_maps + maps_at[w][h] + s * w * h;
+}
 
 int sdb_sym_count(int w, int h)
 {
@@ -34,15 +49,18 @@ static void map_xy(int w, int h, int s, int *x, int *y, int vector)
 __attribute__((constructor)) static void symmetry_tables_init(void)
 {
 	static const int dx[4] = { 0, 0, -1, 1 }, dy[4] = { -1, 1, 0, 0 };
+	unsigned at = 0;
 	for (int w = 2; w < SIDE; w++)
 		for (int h = 2; h < SIDE; h++) {
 			if (!sdb_size_valid(w, h))
 				continue;
+			maps_at[w][h] = (uint16_t)at;
+			at += (unsigned)(sdb_sym_count(w, h) * w * h);
 			for (int s = 0; s < sdb_sym_count(w, h); s++) {
 				for (int c = 0; c < w * h; c++) {
 					int x = c % w, y = c / w;
 					map_xy(w, h, s, &x, &y, 0);
-					cell_map[w][h][s][c] = (uint8_t)(y * w + x);
+					cell_map(w, h, s)[c] = (uint8_t)(y * w + x);
 				}
 				for (int m = 0; m < 4; m++) {
 					int x = dx[m], y = dy[m];
@@ -55,16 +73,16 @@ __attribute__((constructor)) static void symmetry_tables_init(void)
 			for (int c = 0; c < w * h; c++) {
 				int best = c;
 				for (int s = 1; s < sdb_sym_count(w, h); s++)
-					if (cell_map[w][h][s][c] < best)
-						best = cell_map[w][h][s][c];
-				representative[w][h][c] = (uint8_t)best;
+					if (cell_map(w, h, s)[c] < best)
+						best = cell_map(w, h, s)[c];
+				representative[maps_at[w][h] + c] = (uint8_t)best;
 			}
 		}
 }
 
 int sdb_sym_cell(int w, int h, int s, int cell)
 {
-	return cell_map[w][h][s][cell];
+	return cell_map(w, h, s)[cell];
 }
 
 int sdb_sym_move(int w, int h, int s, int move)
@@ -74,7 +92,7 @@ int sdb_sym_move(int w, int h, int s, int move)
 
 void sdb_sym_board(sdb_board *out, const sdb_board *in, int s)
 {
-	const uint8_t *map = cell_map[in->w][in->h][s];
+	const uint8_t *map = cell_map(in->w, in->h, s);
 	if (out == in) {   /* in place: through a copy */
 		sdb_board b = *in;
 		sdb_sym_board(out, &b, s);
@@ -91,5 +109,5 @@ void sdb_sym_board(sdb_board *out, const sdb_board *in, int s)
 
 int sdb_sym_representative(int w, int h, int cell)
 {
-	return representative[w][h][cell];
+	return representative[maps_at[w][h] + cell];
 }
