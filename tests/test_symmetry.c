@@ -88,3 +88,41 @@ Test(symmetry, distances_invariant)
 	}
 	simple_bfs_free(&s);
 }
+
+/* A frame brings its goal onto the canonical one: through every symmetry
+ * that moves the goal's blank, on every size up to 8x8 and with the tiles
+ * shuffled, the goal seen in the frame reads 1, 2, 3, ... in cell order
+ * with the blank on the cell asked for, and the frame takes it back. */
+Test(symmetry, frames_read_their_goal_in_order)
+{
+	unsigned seed = 7;
+	for (int w = 2; w <= 8; w++)
+		for (int h = 2; h <= 8; h++)
+			for (int blank = 0; blank < w * h; blank++) {
+				sdb_board goal;
+				cr_assert_eq(sdb_board_goal(&goal, w, h, blank), 0);
+				for (int c = goal.n - 1; c > 0; c--) {   /* shuffle the tiles */
+					const int d = (int)(rand_r(&seed) % (unsigned)(c + 1));
+					if (c != blank && d != blank) {
+						const uint8_t t = goal.cell[c];
+						goal.cell[c] = goal.cell[d];
+						goal.cell[d] = t;
+					}
+				}
+				for (int s = 0; s < sdb_sym_count(w, h); s++) {
+					const int rep = sdb_sym_cell(w, h, s, blank);
+					sdb_frame f;
+					cr_assert_eq(sdb_frame_init(&f, &goal, rep), 0);
+					sdb_board in, back;
+					sdb_frame_board(&f, &in, &goal);
+					cr_assert_eq(in.blank, rep, "%dx%d blank %d symmetry %d", w, h, blank, s);
+					for (int c = 0, next = 1; c < in.n; c++)
+						if (c != rep)
+							cr_assert_eq(in.cell[c], next++, "%dx%d blank %d symmetry %d: "
+							             "cell %d", w, h, blank, s, c);
+					sdb_frame_unboard(&f, &back, &in);
+					cr_assert_eq(memcmp(back.cell, goal.cell, (size_t)goal.n), 0);
+					cr_assert_eq(back.blank, goal.blank);
+				}
+			}
+}

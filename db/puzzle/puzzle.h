@@ -34,6 +34,10 @@ static inline unsigned sdbi_popcount64(uint64_t x)
 	return (unsigned)((x * 0x0101010101010101ull) >> 56);
 }
 
+/* Symmetry s of w x h boards undone, as a map: cell of the mapped board ->
+ * cell of the board (symmetry.c). */
+const uint8_t *sdbi_sym_map_back(int w, int h, int s);
+
 /* Bits 1..n-1: every tile of a board of n cells (n <= 64). */
 static inline uint64_t sdbi_tiles_all(int n)
 {

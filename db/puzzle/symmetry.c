@@ -80,6 +80,15 @@ __attribute__((constructor)) static void symmetry_tables_init(void)
 		}
 }
 
+const uint8_t *sdbi_sym_map_back(int w, int h, int s)
+{
+	/* Mirrors are their own inverses and commute. A transposition before
+	 * mirror x is undone by transposing after it, which is mirroring y
+	 * after a transposition: the inverse swaps the mirror bits. */
+	const int inverse = s & 4 ? 4 | (s & 1) << 1 | (s & 2) >> 1 : s;
+	return cell_map(w, h, inverse);
+}
+
 int sdb_sym_cell(int w, int h, int s, int cell)
 {
 	return cell_map(w, h, s)[cell];
