@@ -439,7 +439,7 @@ uint64_t sdb_pattern_rank(const sdb_pattern *p, const sdb_board *b)
 }
 
 /* The moves of the tiles of a block, the same for every order of them: for
- * each, the first index of the block it leads to (to), the moving tile's
+ * each, the block it leads to (to), the moving tile's
  * place among the occupied cells (j) and its place after (q). In the order
  * of the occupied cells, then of enum sdb_move. */
 static int block_moves(const sdb_pattern *p, uint32_t block, uint64_t *to, uint8_t *j_of,
@@ -474,7 +474,7 @@ static int block_moves(const sdb_pattern *p, uint32_t block, uint64_t *to, uint8
 					            : (int64_t)sdbi_binom[c][i + 2] - (int64_t)sdbi_binom[c][i + 1];
 				}
 			}
-			to[count] = block_index(p, (uint32_t)colex, a) * p->kfact;
+			to[count] = block_index(p, (uint32_t)colex, a);
 			j_of[count] = (uint8_t)j;
 			q_of[count++] = (uint8_t)q;
 		}
@@ -491,11 +491,10 @@ int sdb_pattern_neighbors(const sdb_pattern *p, uint64_t index, uint64_t *out)
 	index_split(p, index, &block, &perm);
 	uint8_t seq[K], digit[K], j[4 * K], q[4 * K];
 	perm_unrank(p, perm, seq, digit);
-	const int count = block_moves(p, block, out, j, q);   /* first index of each block */
+	const int count = block_moves(p, block, out, j, q);
 	for (int i = 0; i < count; i++)
-		out[i] = index_join(p, out[i] / p->kfact,
-		                    (uint32_t)((int32_t)perm + (q[i] == j[i] ? 0 : move_delta(
-		                            p, seq, digit, j[i], q[i]))));
+		out[i] = index_join(p, out[i], (uint32_t)((int32_t)perm +
+		                    (q[i] == j[i] ? 0 : move_delta(p, seq, digit, j[i], q[i]))));
 	return count;
 }
 
@@ -565,8 +564,10 @@ int sdb_pattern_walk_neighbors(sdb_pattern_walk *w, uint64_t index, uint64_t *ou
 		const uint32_t block = (uint32_t)(index / p->kfact);
 		uint8_t j[4 * K], q[4 * K];
 		w->moves = block_moves(p, block, w->to, j, q);
-		for (int i = 0; i < w->moves; i++)
+		for (int i = 0; i < w->moves; i++) {
+			w->to[i] *= p->kfact;   /* the block's first index (layout blocks) */
 			w->col[i] = (uint8_t)delta_column(p, j[i], q[i]);
+		}
 		w->first = (uint64_t)block * p->kfact;
 		perm = index - w->first;
 	}
