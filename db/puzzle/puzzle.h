@@ -92,10 +92,13 @@ struct sdb_pattern {
 	uint64_t *comb_block;            /* comb -> its first block (low 32 bits) and the
 	                                    start of its row of region_rows (high 32
 	                                    bits: row * n; row 0 when its free cells make
-	                                    one region) */
+	                                    one region); with regions_packed, the first
+	                                    block (low 16 bits) and each cell's region
+	                                    (3 bits a cell from bit 16) */
 	uint8_t *region_rows;            /* row * n + cell -> region, 0xff if occupied;
-	                                    row 0 all region 0 */
+	                                    row 0 all region 0; NULL when packed */
 	uint32_t nrows;
+	int regions_packed;              /* pack_regions() in pattern.c */
 	uint32_t *block_comb;            /* block -> comb */
 	uint64_t *block_cells;           /* block -> cells of its region (region mode) */
 	uint8_t *block_region;           /* block -> region number */
@@ -112,13 +115,16 @@ extern uint64_t sdbi_binom[SDB_MAX_CELLS + 1][SDB_MAX_PATTERN + 2];
 extern uint8_t sdbi_popcount8[256];
 
 /* The block of a set of occupied cells (its colex rank comb) with the blank
- * in cell blank: two reads and no branch (a set whose free cells make one
- * region reads row 0, all zeros); a search computes one per child. */
+ * in cell blank: one read with the regions packed, else two and no branch on
+ * the set (a set whose free cells make one region reads row 0, all zeros); a
+ * search computes one per child. */
 static inline uint64_t sdbi_pattern_block(const sdb_pattern *p, uint32_t comb, int blank)
 {
 	if (p->mode != SDB_BLANK_REGION)
 		return comb;
 	const uint64_t b = p->comb_block[comb];
+	if (p->regions_packed)
+		return (b & 0xffff) + (b >> (16 + 3 * blank) & 7);
 	return (uint32_t)b + p->region_rows[(b >> 32) + (unsigned)blank];
 }
 
