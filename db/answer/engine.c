@@ -10,12 +10,13 @@
  *   Lehmer code of the tiles). A slide that passes none of the group's
  *   tiles (every horizontal move, a vertical one with none of them on the
  *   cells between) keeps the code and changes the colex rank by two terms;
- *   only the rest rank the group anew (sdbi_pattern_rank_parts: k steps). Every child's first entry is
- *   ranked and prefetched before the first is read, so that their cache
- *   misses overlap; the other views' and sets' entries are fetched only for
- *   the children that first bound does not cut, except where the first set
- *   has two groups (others_early below: there all are fetched at once, and
- *   each child's bounds read in its turn).
+ *   only the rest rank the group anew (sdbi_pattern_rank_parts: k steps).
+ *   Every child's first entry is ranked and prefetched before the first is
+ *   read, so that their cache misses overlap; the other views' and sets'
+ *   entries are fetched only for the children that first bound does not
+ *   cut, except where the first set has two groups (others_early below:
+ *   there all are fetched at once, and each child's bounds read in its
+ *   turn).
  * - Duplicate move sequences are pruned beyond the parent's inverse: of two
  *   walks of the blank of up to 12 moves that leave every tile in the same
  *   place (going around a 2x2 square six moves one way or the other, ...),
