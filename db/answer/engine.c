@@ -284,13 +284,13 @@ static inline uint64_t child_index(const engine *e, view *v, int g, int t, int a
 	return i;
 }
 
-/* The indices of view vi's sets from set `first` on. */
-static inline void child_view(worker *w, int vi, int first, int to, child *c, shape sh)
+/* The indices of view vi's sets first to end - 1. */
+static inline void child_view(worker *w, int vi, int first, int end, int to, child *c)
 {
 	const engine *e = w->e;
 	const int b = w->blank, t = w->v[0].cell[to];
 	const int tl = vi ? e->mlabel[t] : t, a = vi ? e->tcell[to] : to, bb = vi ? e->tcell[b] : b;
-	for (int set = first; set < nsets_of(e, sh); set++)
+	for (int set = first; set < end; set++)
 		c->i[vi][set] = child_index(e, &w->v[vi], e->group[set][tl], tl, a, bb,
 		                            &c->comb[vi][set], &c->order[vi][set]);
 }
@@ -298,7 +298,7 @@ static inline void child_view(worker *w, int vi, int first, int to, child *c, sh
 static inline void prefetch_child(worker *w, int to, child *c, shape sh)
 {
 	for (int vi = 0; vi < views_of(w->e, sh); vi++)
-		child_view(w, vi, 0, to, c, sh);
+		child_view(w, vi, 0, nsets_of(w->e, sh), to, c);
 }
 
 /* Move the blank (frame move m to cell to); the new h. */
@@ -444,13 +444,11 @@ dfs_in(worker *w, int g, int prev, unsigned dup, shape sh, dfs_fn *self)
 			to[k] = -1;
 		if (to[k] < 0 || manhattan_in(e, sh))
 			continue;
-		c[k].i[0][0] = child_index(e, &w->v[0], e->group[0][w->v[0].cell[to[k]]],
-		                           w->v[0].cell[to[k]], to[k], b, &c[k].comb[0][0],
-		                           &c[k].order[0][0]);
+		child_view(w, 0, 0, 1, to[k], &c[k]);
 		if (early_in(e, sh)) {
-			child_view(w, 0, 1, to[k], &c[k], sh);
+			child_view(w, 0, 1, nsets_of(e, sh), to[k], &c[k]);
 			if (views_of(e, sh) == 2)
-				child_view(w, 1, 0, to[k], &c[k], sh);
+				child_view(w, 1, 0, nsets_of(e, sh), to[k], &c[k]);
 		}
 	}
 	/* The other views' and sets' entries are read only for children the
@@ -470,9 +468,9 @@ dfs_in(worker *w, int g, int prev, unsigned dup, shape sh, dfs_fn *self)
 				to[k] = -1;
 				continue;
 			}
-			child_view(w, 0, 1, to[k], &c[k], sh);
+			child_view(w, 0, 1, nsets_of(e, sh), to[k], &c[k]);
 			if (views_of(e, sh) == 2)
-				child_view(w, 1, 0, to[k], &c[k], sh);
+				child_view(w, 1, 0, nsets_of(e, sh), to[k], &c[k]);
 		}
 	}
 	for (int k = 0; k < 4; k++) {

@@ -193,7 +193,7 @@ static int build_tables(sdb_pattern *p)
 	p->region_rows = calloc(rows_cap, (size_t)p->n);
 	if (!p->comb_mask || !p->comb_block || !p->region_rows)
 		return SDB_ENOMEM;
-	p->nrows = 1;   /* row 0: every free cell in region 0 */
+	uint32_t nrows = 1;   /* row 0: every free cell in region 0 */
 	uint8_t row[MAX_CELLS];
 	uint64_t nblocks = 0, mask = (1ull << p->k) - 1;
 	for (uint32_t comb = 0; comb < p->ncomb; comb++) {
@@ -201,14 +201,14 @@ static int build_tables(sdb_pattern *p)
 		int regions = label_regions(p, mask, row);
 		uint64_t row_start = 0;
 		if (regions > 1 && p->mode == SDB_BLANK_REGION) {
-			if (p->nrows == rows_cap) {
+			if (nrows == rows_cap) {
 				uint8_t *more = realloc(p->region_rows, 2 * rows_cap * (size_t)p->n);
 				if (!more)
 					return SDB_ENOMEM;
 				p->region_rows = more;
 				rows_cap *= 2;
 			}
-			row_start = (uint64_t)p->nrows++ * (uint64_t)p->n;
+			row_start = (uint64_t)nrows++ * (uint64_t)p->n;
 			memcpy(p->region_rows + row_start, row, (size_t)p->n);
 		}
 		p->comb_block[comb] = nblocks | row_start << 32;

@@ -97,7 +97,6 @@ struct sdb_pattern {
 	                                    (3 bits a cell from bit 16) */
 	uint8_t *region_rows;            /* row * n + cell -> region, 0xff if occupied;
 	                                    row 0 all region 0; NULL when packed */
-	uint32_t nrows;
 	int regions_packed;              /* pack_regions() in pattern.c */
 	uint32_t *block_comb;            /* block -> comb */
 	uint64_t *block_cells;           /* block -> cells of its region (region mode) */
