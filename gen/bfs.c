@@ -367,6 +367,7 @@ void bfs_pattern_space(bfs_space *sp, const sdb_pattern *p)
 	sp->neighbors = pattern_neighbors;
 	sp->cursor_init = pattern_cursor_init;
 	sp->ctx = p;
+	sp->pattern = p;
 }
 
 /* --- Two bits per state: the distance modulo 3 (issue #11).

@@ -42,6 +42,7 @@ typedef struct bfs_space {
 	 * multiple of 32; 0 otherwise (pattern groups, boards under 9 cells). */
 	uint64_t row_block;
 	int row_cells;
+	const sdb_pattern *pattern;   /* a pattern group's space (NULL: a full table's) */
 } bfs_space;
 
 static inline void bfs_cursor_init(const bfs_space *sp, bfs_cursor *cur)

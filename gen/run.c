@@ -11,7 +11,6 @@
 #include "checkpoint.h"
 #include "dist.h"
 #include "gen.h"
-#include "prove.h"
 
 int parse_goal(sdb_board *goal, const options *o)
 {
@@ -187,6 +186,24 @@ static void on_level(void *ctx, int level, uint64_t reached)
 	progress_update(l->bar, level, reached, l->total);
 }
 
+/* A resumed search's earlier levels came from a file, which a person can
+ * craft with a correct CRC: the table is proved, every entry against its
+ * neighbours and its counts against the search's, before it is kept (the
+ * library's proof, as an import's). A pattern group's table is still one
+ * byte an entry, block by block, in region mode whatever the set's blank
+ * mode: the proof takes its space from the search's. */
+static int prove_resumed(const sdb_table_info *info, const uint8_t *table,
+                         const bfs_space *space, const bfs_result *res, int threads)
+{
+	sdb_table_info searched = *info;
+	memcpy(searched.counts, res->counts, sizeof searched.counts);
+	searched.max_distance = res->max_distance;
+	sdb_prove_opts opts = SDB_PROVE_OPTS_INIT;
+	opts.threads = threads;
+	int proof;
+	return sdb_entries_prove(&proof, &searched, space->pattern, table, &opts);
+}
+
 int run_bfs(run *r, sdb_table_info *info, uint8_t *table, const bfs_space *space)
 {
 	level_ctx ctx = { &r->bar, info->states };
@@ -218,12 +235,10 @@ int run_bfs(run *r, sdb_table_info *info, uint8_t *table, const bfs_space *space
 		return run_fail(r, err, "%s: distances too large for the table format", info->name);
 	if (err)
 		return err;   /* the distributed engine or the checkpoint said why */
-	char why[200];
-	if (r->o->checkpoint && ck.resumed &&
-	    bfs_prove(table, space, two_bit, &res, r->o->threads, why, sizeof why))
+	if (r->o->checkpoint && ck.resumed && prove_resumed(info, table, space, &res, r->o->threads))
 		return run_fail(r, SDB_ECORRUPT, "%s: the table resumed from %s is wrong (%s): the "
 		                "checkpoint was altered; remove it and build again", info->name,
-		                ck.path, why);
+		                ck.path, sdb_errdetail());
 	memcpy(info->counts, res.counts, sizeof info->counts);
 	info->max_distance = res.max_distance;
 	info->threads = r->o->threads;

@@ -1,12 +1,12 @@
 /* The full-table BFS engine against a second, simple BFS, entry by entry, on
  * every board of up to 10 cells and every class of goal blank cells; and
  * against the published counts per distance. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bfs.h"
 #include "progress.h"
-#include "prove.h"
 #include "testkit.h"
 
 /* OEIS A090036: 5x2 (and 2x5) states by distance from a corner-blank goal. */
@@ -244,17 +244,41 @@ Test(progress, no_estimate_until_there_is_enough_to_base_one_on)
 	cr_assert_str_empty(eta, "done: '%s'", eta);
 }
 
-/* bfs_prove (gen/prove.c), what a resumed build runs before it commits:
+/* The library's proof (sdb_entries_prove(), what a resumed build runs
+ * before it commits, and import and verify --prove as sdb_table_prove()):
  * every table the engine builds is proved, and any one entry changed to any
- * other value (a blanked one, a wrong distance, a wrong best move) is not. */
+ * other value (a blanked one, a wrong distance, a wrong best move) is not,
+ * nor are counts that do not match the table. */
+static int prove_table(const bfs_space *sp, int two_bit, const uint8_t *t,
+                       const bfs_result *res, int threads)
+{
+	sdb_table_info in;
+	memset(&in, 0, sizeof in);
+	snprintf(in.name, sizeof in.name, "test");
+	in.kind = sp->pattern ? SDB_KIND_PATTERN : SDB_KIND_FULL;
+	in.entry_format = two_bit ? SDB_ENTRY_MOD3 : sp->pattern ? SDB_ENTRY_DIST8
+	                                                         : SDB_ENTRY_DIST6_MOVE2;
+	in.states = sp->size;
+	in.max_distance = res->max_distance;
+	memcpy(in.counts, res->counts, sizeof in.counts);
+	if (!sp->pattern) {
+		const bfs_full_ctx *f = sp->ctx;
+		sdb_unrank(&in.goal, f->w, f->h, f->cls, sp->start);
+	}
+	sdb_prove_opts opts = SDB_PROVE_OPTS_INIT;
+	opts.threads = threads;
+	int proof, err = sdb_entries_prove(&proof, &in, sp->pattern, t, &opts);
+	cr_assert(err || proof == (two_bit ? SDB_PROOF_LOCAL : SDB_PROOF_EXACT));
+	return err;
+}
+
 static void prove_space(const bfs_space *sp, int two_bit)
 {
 	const uint64_t bytes = two_bit ? bfs_2bit_bytes(sp->size) : sp->size;
 	uint8_t *t = malloc(bytes);
 	bfs_result res;
 	cr_assert_eq((two_bit ? bfs_run_2bit : bfs_run)(&res, t, sp, 2, NULL, NULL, NULL), 0);
-	char why[200];
-	cr_assert_eq(bfs_prove(t, sp, two_bit, &res, 2, why, sizeof why), 0, "%s", why);
+	cr_assert_eq(prove_table(sp, two_bit, t, &res, 2), 0, "%s", sdb_errdetail());
 	unsigned seed = 5;
 	for (uint64_t i = 0; i < sp->size; i++) {
 		const int per = two_bit ? 3 : 6;
@@ -267,15 +291,23 @@ static void prove_space(const bfs_space *sp, int two_bit)
 			} else {
 				*p = (uint8_t)(k == 0 ? 0xff : keep ^ (1u << (rand_r(&seed) % 8)));
 			}
-			cr_assert_eq(bfs_prove(t, sp, two_bit, &res, 1, why, sizeof why), SDB_ECORRUPT,
+			cr_assert_eq(prove_table(sp, two_bit, t, &res, 1), SDB_ECORRUPT,
 			             "entry %llu changed from %#x to %#x was proved",
 			             (unsigned long long)i, keep, *p);
+			cr_assert(strstr(sdb_errdetail(), "is wrong") || strstr(sdb_errdetail(), "catalog"),
+			          "%s", sdb_errdetail());
 			*p = keep;
 		}
 	}
+	if (!two_bit && !sp->pattern) {   /* the goal's byte is 0, move bits too */
+		t[sp->start] = sdb_dist6_move2(0, SDB_LEFT);
+		cr_assert_eq(prove_table(sp, two_bit, t, &res, 1), SDB_ECORRUPT);
+		cr_assert(strstr(sdb_errdetail(), "goal"), "%s", sdb_errdetail());
+		t[sp->start] = 0;
+	}
 	bfs_result off = res;   /* counts that do not match the table */
 	off.counts[3]++;
-	cr_assert_eq(bfs_prove(t, sp, two_bit, &off, 2, why, sizeof why), SDB_ECORRUPT);
+	cr_assert_eq(prove_table(sp, two_bit, t, &off, 2), SDB_ECORRUPT);
 	free(t);
 }
 

@@ -489,6 +489,68 @@ SDB_API void sdb_table_expected_counts(uint64_t *counts, const sdb_table_info *i
  * 16), joined before the call returns. @return 0 or #SDB_ECORRUPT. */
 SDB_API int sdb_table_verify(const sdb_table *t);
 
+/** @brief Called as a long operation goes: @p done of @p total (bytes,
+ * or entries: each function says). */
+typedef void (*sdb_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+/** How far sdb_table_prove() proved a table. */
+enum sdb_proof {
+	/** Not proved: the library has no proof for the table's format. A
+	 * #SDB_BLANK_MIN pattern group holds the least value over the blank's
+	 * regions, which its neighbours do not bound (genuine groups have
+	 * entries several moves above a neighbour's); `slidedb-gen import`
+	 * proves one by building it again and comparing every byte. */
+	SDB_PROOF_NONE = 0,
+	/** Every entry is the exact distance (and every best move the first
+	 * move one closer): full tables of #SDB_ENTRY_DIST6_MOVE2 and
+	 * #SDB_BLANK_REGION pattern groups. */
+	SDB_PROOF_EXACT = 1,
+	/** A local check, not a proof: #SDB_ENTRY_MOD3 tables know distances
+	 * mod 3 only. Every entry is one step (mod 3) from each neighbour and
+	 * has one a step closer, which catches any entry out of step with its
+	 * neighbours; values that step consistently mod 3 around a cycle of the
+	 * puzzle's graph would pass. */
+	SDB_PROOF_LOCAL = 2
+};
+
+/** @brief Options of sdb_table_prove(). Start from #SDB_PROVE_OPTS_INIT. */
+typedef struct sdb_prove_opts {
+	unsigned version;          /**< #SDB_PROVE_OPTS_VERSION */
+	int threads;               /**< threads of its own (at most 16); 0: one per
+	                                core the process may run on */
+	sdb_progress_fn progress;  /**< NULL, or called from the calling thread
+	                                with the entries proved so far and all */
+	void *ctx;                 /**< handed to @p progress */
+} sdb_prove_opts;
+#define SDB_PROVE_OPTS_VERSION 1
+#define SDB_PROVE_OPTS_INIT { SDB_PROVE_OPTS_VERSION, 0, NULL, NULL }
+
+/** @brief Prove a table's entries as stored, each against its neighbours:
+ * what catches a table whose bytes were altered and its checksums made to
+ * match (an edited export or file), which sdb_table_verify() cannot.
+ *
+ * For whole distances (full tables of #SDB_ENTRY_DIST6_MOVE2, pattern groups
+ * of #SDB_BLANK_REGION, whose moves are those of the group's tiles with the
+ * blank's region part of the state) the rules prove every entry exact: the
+ * goal alone holds 0; no entry is more than one above a neighbour (none
+ * exceeds its true distance); every other entry has a neighbour exactly one
+ * below (following those reaches the goal: none is below it); an unreached
+ * entry has no reached neighbour; and a best move is the first direction
+ * (u d l r) to a neighbour one closer. #SDB_ENTRY_MOD3 tables get the same
+ * rules mod 3 (#SDB_PROOF_LOCAL). The counts per distance are recounted
+ * against the catalog's. The entries are read as stored, not checked
+ * against their CRC-32 (sdb_table_verify() does that).
+ * Reads every entry and its neighbours (bench/RESULTS.md: about 2 s for the
+ * 3x4 table, 40 s for a 4x4 7-8 set on 2 cores).
+ * @param[out] proof  enum sdb_proof: how far it went (#SDB_PROOF_NONE: a
+ *                    table it cannot prove, nothing was read)
+ * @param[in] opts    threads and progress (NULL: the defaults)
+ * @return 0; #SDB_ECORRUPT when an entry contradicts its neighbours or the
+ * counts the catalog (sdb_errdetail() names the table, the entry, for a full
+ * table its board, and what is wrong), or when the entries cannot be read;
+ * #SDB_ENOMEM; #SDB_EINVAL (options of another version). */
+SDB_API int sdb_table_prove(int *proof, const sdb_table *t, const sdb_prove_opts *opts);
+
 /** @brief A pattern table's tiles as people number them: the tiles of the
  * class's ordered goal (the tiles in order, the blank last when the standard
  * goal "1 2 ... 0" is in the table's class, else in the table's blank cell),
@@ -1059,9 +1121,6 @@ SDB_API int sdb_table_select(const sdb_table **out, int cap, const sdb_db *db, c
  * fails its CRC), #SDB_EIO. */
 SDB_API int sdb_export(const sdb_db *db, const char *const *names, int nnames, const char *path,
                        int *ntables);
-
-/** @brief Called as a long operation goes: @p done of @p total (bytes). */
-typedef void (*sdb_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
 /** @brief sdb_export(), calling @p fn (when not NULL) with the table bytes
  * written so far, every MiB or so: a program's progress bar. */

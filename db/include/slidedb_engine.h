@@ -449,6 +449,26 @@ SDB_API int sdb_pattern_manhattan(const sdb_pattern *p, uint64_t index);
 /**@}*/
 
 
+/** @name Proving tables before they are stored */
+/**@{*/
+/** @brief sdb_table_prove() of entries that are not stored (yet): a
+ * builder's table before it commits, when parts of it came from a file (a
+ * resumed build's checkpoint).
+ * @param[in] info  the table @p data holds (sdb_table_bytes() of it, whole):
+ *                  its kind, entry format, goal, states and the counts to
+ *                  find; for a pattern table its group, blank mode and
+ *                  format version (its layout), unless @p p is given
+ * @param[in] p     NULL, or the pattern whose index space the entries
+ *                  follow, in its layout and blank mode (a build's working
+ *                  table: #SDB_LAYOUT_BLOCKS, #SDB_BLANK_REGION, one byte an
+ *                  entry before it is folded and packed)
+ * @return as sdb_table_prove(), and #SDB_EINVAL when @p info describes no
+ * table the proof knows (*@p proof is then #SDB_PROOF_NONE). */
+SDB_API int sdb_entries_prove(int *proof, const sdb_table_info *info, const sdb_pattern *p,
+                              const uint8_t *data, const sdb_prove_opts *opts);
+/**@}*/
+
+
 /** @name Searches split over processes
  *
  * One IDA* iteration (sdb_solve()'s depth-first search under one bound), cut

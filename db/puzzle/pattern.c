@@ -342,7 +342,7 @@ static inline void index_split(const sdb_pattern *p, uint64_t index, uint32_t *b
 
 static inline uint64_t index_join(const sdb_pattern *p, uint64_t block, uint64_t order)
 {
-	return block * p->block_mul + order * p->order_mul;
+	return sdbi_pattern_join(p, block, order);
 }
 
 int sdb_pattern_set_layout(sdb_pattern *p, int layout)
@@ -471,10 +471,11 @@ uint64_t sdb_pattern_rank(const sdb_pattern *p, const sdb_board *b)
 
 /* The moves of the tiles of a block, the same for every order of them: for
  * each, the block it leads to (to), the moving tile's
- * place among the occupied cells (j) and its place after (q). In the order
- * of the occupied cells, then of enum sdb_move. */
+ * place among the occupied cells (j), its place after (q) and, when e_of is
+ * not NULL, the cell it lands on. In the order of the occupied cells, then
+ * of enum sdb_move. */
 static int block_moves(const sdb_pattern *p, uint32_t block, uint64_t *to, uint8_t *j_of,
-                       uint8_t *q_of)
+                       uint8_t *q_of, uint8_t *e_of)
 {
 	const uint32_t comb = p->block_comb[block];
 	const uint64_t mask = p->comb_mask[comb], region = p->block_cells[block];
@@ -506,6 +507,8 @@ static int block_moves(const sdb_pattern *p, uint32_t block, uint64_t *to, uint8
 				}
 			}
 			to[count] = block_index(p, (uint32_t)colex, a);
+			if (e_of)
+				e_of[count] = (uint8_t)e;
 			j_of[count] = (uint8_t)j;
 			q_of[count++] = (uint8_t)q;
 		}
@@ -522,7 +525,7 @@ int sdb_pattern_neighbors(const sdb_pattern *p, uint64_t index, uint64_t *out)
 	index_split(p, index, &block, &perm);
 	uint8_t seq[K], digit[K], j[4 * K], q[4 * K];
 	perm_unrank(p, perm, seq, digit);
-	const int count = block_moves(p, block, out, j, q);
+	const int count = block_moves(p, block, out, j, q, NULL);
 	for (int i = 0; i < count; i++)
 		out[i] = index_join(p, out[i], (uint32_t)((int32_t)perm +
 		                    (q[i] == j[i] ? 0 : move_delta(p, seq, digit, j[i], q[i]))));
@@ -594,7 +597,7 @@ int sdb_pattern_walk_neighbors(sdb_pattern_walk *w, uint64_t index, uint64_t *ou
 			                (unsigned long long)index);
 		const uint32_t block = (uint32_t)(index / p->kfact);
 		uint8_t j[4 * K], q[4 * K];
-		w->moves = block_moves(p, block, w->to, j, q);
+		w->moves = block_moves(p, block, w->to, j, q, NULL);
 		for (int i = 0; i < w->moves; i++) {
 			w->to[i] *= p->kfact;   /* the block's first index (layout blocks) */
 			w->col[i] = (uint8_t)delta_column(p, j[i], q[i]);
@@ -616,4 +619,35 @@ uint64_t sdb_pattern_min_index(const sdb_pattern *p, uint64_t index)
 	index_split(p, index, &block, &order);
 	return p->layout == SDB_LAYOUT_ORDERS ? (uint64_t)order * p->ncomb + p->block_comb[block]
 	                                      : (uint64_t)p->block_comb[block] * p->kfact + order;
+}
+
+const int32_t *sdbi_pattern_deltas(const sdb_pattern *p, int *cols)
+{
+	*cols = delta_columns(p);
+	return delta_table(p);
+}
+
+static inline int cell_distance(const sdb_pattern *p, int a, int b)
+{
+	return abs(a % p->w - b % p->w) + abs(a / p->w - b / p->w);
+}
+
+int sdbi_pattern_moves(const sdb_pattern *p, uint32_t block, sdbi_pattern_move *mv)
+{
+	uint64_t to[4 * K];
+	uint8_t j[4 * K], q[4 * K], e[4 * K];
+	const int count = block_moves(p, block, to, j, q, e);
+	uint64_t rest = p->comb_mask[p->block_comb[block]];
+	int from[K];
+	for (int x = 0; x < p->k; x++, rest &= rest - 1)
+		from[x] = __builtin_ctzll(rest);
+	for (int i = 0; i < count; i++) {
+		mv[i].to = (uint32_t)to[i];
+		mv[i].col = (uint8_t)delta_column(p, j[i], q[i]);
+		mv[i].j = j[i];
+		for (int s = 0; s < p->k; s++)
+			mv[i].dmd[s] = (int8_t)(cell_distance(p, e[i], p->goal_cell[s]) -
+			                        cell_distance(p, from[j[i]], p->goal_cell[s]));
+	}
+	return count;
 }

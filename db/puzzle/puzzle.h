@@ -148,12 +148,19 @@ static inline void sdbi_pattern_rank_parts(const sdb_pattern *p, const uint8_t *
 	*order = perm;
 }
 
+/* The index of a block's entry of an order, in the pattern's layout (the
+ * one spelling of the layouts, enum sdb_pattern_layout). */
+static inline uint64_t sdbi_pattern_join(const sdb_pattern *p, uint64_t block, uint64_t order)
+{
+	return block * p->block_mul + order * p->order_mul;
+}
+
 /* The index of those parts with the blank in cell blank, in the pattern's
  * layout. */
 static inline uint64_t sdbi_pattern_index_of(const sdb_pattern *p, uint32_t comb,
                                              uint32_t order, int blank)
 {
-	return sdbi_pattern_block(p, comb, blank) * p->block_mul + (uint64_t)order * p->order_mul;
+	return sdbi_pattern_join(p, sdbi_pattern_block(p, comb, blank), order);
 }
 
 /* Index of the group's tiles on the cells of mask, the blank in cell blank,
@@ -191,6 +198,25 @@ static inline uint32_t sdbi_pattern_comb_slide(uint32_t comb, uint64_t mask, int
 void sdbi_pattern_cell_costs(const sdb_pattern *p, uint64_t block,
                              uint8_t cost[SDB_MAX_PATTERN][SDB_MAX_PATTERN]);
 void sdbi_pattern_order_slots(const sdb_pattern *p, uint64_t order, uint8_t *seq);
+
+/* One move of a group tile from a block, for a reader of every entry (a
+ * proof): the block it leads to (to), its column in the rank changes of
+ * sdbi_pattern_deltas(), the moving tile's place among the occupied cells
+ * (j), and by slot s the change of the Manhattan distance when the tile in
+ * place j is slot s. The neighbour of the block's entry of order q is
+ * sdbi_pattern_join(p, to, q + deltas[q * cols + col]). */
+typedef struct sdbi_pattern_move {
+	uint32_t to;
+	uint8_t col, j;
+	int8_t dmd[SDB_MAX_PATTERN];
+} sdbi_pattern_move;
+/* The moves of block (at most 4k, in sdb_pattern_neighbors()'s order) into
+ * mv; how many. Any blank mode: a min-mode block's moves go to every free
+ * cell beside a tile. */
+int sdbi_pattern_moves(const sdb_pattern *p, uint32_t block, sdbi_pattern_move *mv);
+/* The rank change of every order for every column (k! rows of *cols), kept
+ * with the pattern (built by its first caller); NULL when memory is short. */
+const int32_t *sdbi_pattern_deltas(const sdb_pattern *p, int *cols);
 
 /* Rank of a board's pattern when the cells of the group's tiles (mask) are
  * known: O(k) instead of O(n). */

@@ -191,6 +191,16 @@ static inline int sdbi_level_of(const sdb_table *t, int d)
 int sdbi_tables_chosen(const sdb_table ***out, const sdb_db *db, const char *const *names,
                       int nnames);
 
+/* --- Proofs (prove.c). A table's entries as a proof reads them: chunks
+ * of 2^shift bytes, in order (a whole table: one chunk, shift 63). */
+typedef struct sdbi_entries {
+	const uint8_t *const *chunk;
+	int shift;
+} sdbi_entries;
+/* sdb_entries_prove() of entries in chunks. */
+int sdbi_prove(int *proof, const sdb_table_info *info, const sdb_pattern *p,
+               const sdbi_entries *e, const sdb_prove_opts *opts);
+
 /* Catalog records (record.c): the bytes stored for a table's catalog entry.
  * Decode takes the file's format version (2 or 3); -1 if the bytes are not
  * a record of it. */
