@@ -69,6 +69,14 @@ int run_bfs(run *r, sdb_table_info *info, uint8_t *table, const bfs_space *space
 /* Record a finished table (CRC, catalog entry) and report it. */
 int run_put(run *r, sdb_table_info *info);
 
+/* A BFS's progress on a bar (on_level's ctx): the level, the states
+ * reached of total. */
+typedef struct level_ctx {
+	progress *bar;
+	uint64_t total;
+} level_ctx;
+void on_level(void *ctx, int level, uint64_t reached);
+
 /* A catalog entry with the common fields set. */
 void table_info_init(sdb_table_info *info, const char *name, int kind, int format,
                      const sdb_board *goal, uint64_t states);
@@ -76,6 +84,15 @@ void table_info_init(sdb_table_info *info, const char *name, int kind, int forma
 /* The goal of --goal (default: tiles in order, blank last); 0, or an
  * SDB_E* code with sdb_errdetail() saying why. */
 int parse_goal(sdb_board *goal, const options *o);
+
+/* slidedb-gen import's proof of a min-mode pattern group, which the
+ * library has none of (its entries are minima over the blank's regions,
+ * which its neighbours do not bound): the group built again as `pdb` builds
+ * it, on threads, folded, packed and laid out as info says, and compared
+ * with data byte for byte. Costs the group's build. 0, or an SDB_E* code
+ * with the reason in why. */
+int pdb_check_min(const sdb_table_info *info, const uint8_t *data, int threads, progress *bar,
+                  char *why, size_t cap);
 
 /* The subcommands: each returns the exit code. */
 int cmd_full(const options *o);

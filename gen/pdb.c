@@ -178,6 +178,18 @@ static void copy_to_orders(uint8_t *dst, const uint8_t *src, const sdb_pattern *
 	}
 }
 
+/* A group's entries as the table stores them, into dst: copied to the
+ * orders layout, or as they are; work holds them folded and, for nibble
+ * tables, packed. */
+static void lay_out(uint8_t *dst, const uint8_t *work, uint64_t bytes, const sdb_pattern *p,
+                    int nibbles, int layout, int threads)
+{
+	if (layout == SDB_LAYOUT_ORDERS)
+		copy_to_orders(dst, work, p, nibbles, threads);
+	else
+		memcpy(dst, work, bytes);
+}
+
 static int build_group(run *r, const sdb_board *canon, const char *setname, uint64_t tiles,
                        int group, int ngroups, int mode)
 {
@@ -239,16 +251,81 @@ static int build_group(run *r, const sdb_board *canon, const char *setname, uint
 		goto done;
 	}
 	info.format_version = SDB_FORMAT_VERSION;   /* as sdb_writer_put_meta() will say */
-	if (sdb_table_layout(&info) == SDB_LAYOUT_ORDERS)
-		copy_to_orders(data, work, final, info.entry_format == SDB_ENTRY_NIBBLE_MD,
-		               r->o->threads);
-	else
-		memcpy(data, work, bytes);
+	lay_out(data, work, bytes, final, info.entry_format == SDB_ENTRY_NIBBLE_MD,
+	        sdb_table_layout(&info), r->o->threads);
 	big_free(work, work_bytes);
 	work = NULL;
 	err = run_put(r, &info);
 done:
 	big_free(work, work_bytes);
+	sdb_pattern_free(p);
+	sdb_pattern_free(compact);
+	return err;
+}
+
+/* The first byte where a and b differ (n bytes), or n. */
+static uint64_t first_difference(const uint8_t *a, const uint8_t *b, uint64_t n)
+{
+	uint64_t i = 0;
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+int pdb_check_min(const sdb_table_info *info, const uint8_t *data, int threads, progress *bar,
+                  char *why, size_t cap)
+{
+	sdb_pattern *p = NULL, *compact = NULL;
+	uint8_t *work = NULL, *laid = NULL;
+	uint64_t work_bytes = 0;
+	const uint64_t bytes = sdb_table_bytes(info);
+	const int nibbles = info->entry_format == SDB_ENTRY_NIBBLE_MD,
+	          orders = sdb_table_layout(info) == SDB_LAYOUT_ORDERS;
+	int err = sdb_pattern_new(&p, &info->goal, info->pattern, SDB_BLANK_REGION);
+	if (!err)
+		err = sdb_pattern_new(&compact, &info->goal, info->pattern, SDB_BLANK_MIN);
+	if (!err && sdb_pattern_size(compact) != info->states)
+		err = SDB_EINVAL;
+	if (err) {
+		snprintf(why, cap, "a min-mode group this slidedb cannot build (%s)", sdb_errdetail());
+		goto done;
+	}
+	if (!(work = big_alloc(work_bytes = sdb_pattern_size(p))) ||
+	    (orders && !(laid = malloc(bytes)))) {
+		err = SDB_ENOMEM;
+		snprintf(why, cap, "out of memory to build it again (%llu bytes), which proves a "
+		         "min-mode group", (unsigned long long)(work_bytes + bytes));
+		goto done;
+	}
+	bfs_space space;
+	bfs_pattern_space(&space, p);
+	bfs_result res;
+	level_ctx levels = { bar, work_bytes };
+	progress_begin(bar, info->name);
+	err = bfs_run(&res, work, &space, threads, on_level, &levels, NULL);
+	progress_end(bar);
+	if (err) {
+		snprintf(why, cap, "building it again failed (%s)", sdb_strerror(err));
+		goto done;
+	}
+	fold_min(work, p);
+	if (nibbles && !pack_nibbles(work, info->states, compact, threads)) {
+		err = SDB_ECORRUPT;
+		snprintf(why, cap, "its entries are nibbles, and the group built again does not fit "
+		         "them: it is not this group");
+		goto done;
+	}
+	if (orders)
+		lay_out(laid, work, bytes, compact, nibbles, SDB_LAYOUT_ORDERS, threads);
+	const uint64_t at = first_difference(orders ? laid : work, data, bytes);
+	if (at < bytes) {
+		err = SDB_ECORRUPT;
+		snprintf(why, cap, "byte %llu of its entries differs from the group built again "
+		         "(a min-mode group is proved by building it)", (unsigned long long)at);
+	}
+done:
+	big_free(work, work_bytes);
+	free(laid);
 	sdb_pattern_free(p);
 	sdb_pattern_free(compact);
 	return err;

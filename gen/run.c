@@ -175,12 +175,7 @@ void table_info_init(sdb_table_info *info, const char *name, int kind, int forma
 	info->states = states;
 }
 
-typedef struct level_ctx {
-	progress *bar;
-	uint64_t total;
-} level_ctx;
-
-static void on_level(void *ctx, int level, uint64_t reached)
+void on_level(void *ctx, int level, uint64_t reached)
 {
 	level_ctx *l = ctx;
 	progress_update(l->bar, level, reached, l->total);

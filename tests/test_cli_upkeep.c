@@ -891,7 +891,7 @@ Test(upkeep_usage, help_of_a_command_shows_its_own_options)
 		{ "pdb", " --goal --partition --blank --name --partial --db --threads --json --quiet "
 		         "--progress --no-progress " },
 		{ "export", " --output --db --quiet --progress --no-progress " },
-		{ "import", " --replace --db --quiet " },
+		{ "import", " --replace --db --threads --quiet --progress --no-progress " },
 		{ "rm", " --db --quiet " },
 		{ "compact", " --db --quiet " },
 	};

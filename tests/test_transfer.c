@@ -457,3 +457,201 @@ Test(transfer, a_pattern_table_claiming_another_layout_is_refused)
 	cr_assert_eq(import_into(dst, file, &n), 0, "%s", sdb_errdetail());   /* the real one is */
 	free(text);
 }
+
+/* --- Crafted exports (issue #35): a table's bytes changed and every
+ * checksum made to match, as a careful forger would, so that only a proof
+ * of the entries can tell. */
+
+/* The export's text with the entries of table `name` edited by edit(), its
+ * crc32 line recomputed and its metadata resealed. */
+typedef void edit_fn(uint8_t *entries, uint64_t bytes, void *ctx);
+static char *forge(const char *file, const char *name, size_t *len, edit_fn *edit, void *ctx)
+{
+	char *text = gunzip_file(file, len), head[SDB_NAME_MAX + 16];
+	snprintf(head, sizeof head, "table\nname %s\n", name);
+	char *block = memmem(text, *len, head, strlen(head));
+	cr_assert_not_null(block, "the export holds %s", name);
+	char *crc = strstr(block, "\ncrc32 "), *data = strstr(block, "\ndata ");
+	cr_assert(crc && data);
+	const uint64_t bytes = strtoull(data + 6, NULL, 10);
+	uint8_t *entries = (uint8_t *)strchr(data + 1, '\n') + 1;
+	edit(entries, bytes, ctx);
+	char hex[9];
+	snprintf(hex, sizeof hex, "%08lx", crc32(crc32(0L, Z_NULL, 0), entries, (uInt)bytes));
+	memcpy(crc + 7, hex, 8);
+	reseal_meta(text, crc);
+	return text;
+}
+
+/* Swap the two bytes of a one-byte table at given places. */
+static void swap_bytes(uint8_t *entries, uint64_t bytes, void *ctx)
+{
+	const uint64_t *at = ctx;
+	cr_assert(at[0] < bytes && at[1] < bytes && entries[at[0]] != entries[at[1]]);
+	const uint8_t t = entries[at[0]];
+	entries[at[0]] = entries[at[1]];
+	entries[at[1]] = t;
+}
+
+/* Swap the nibbles of entries at[0] and at[1] of a nibble table. */
+static void swap_nibbles(uint8_t *entries, uint64_t bytes, void *ctx)
+{
+	const uint64_t *at = ctx;
+	unsigned v[2];
+	for (int k = 0; k < 2; k++) {
+		cr_assert(at[k] / 2 < bytes);
+		v[k] = sdb_nibble(entries, at[k]);
+	}
+	for (int k = 0; k < 2; k++) {
+		uint8_t *b = &entries[at[k] / 2];
+		const int shift = (int)(at[k] & 1) * 4;
+		*b = (uint8_t)((*b & ~(15u << shift)) | v[1 - k] << shift);
+	}
+}
+
+/* Two entries of a nibble table with the same Manhattan distance and other
+ * nibbles: swapped, their values swap and the counts stay. */
+static void nibbles_to_swap(uint64_t at[2], const sdb_table *t)
+{
+	const sdb_table_info *in = sdb_table_meta(t);
+	cr_assert_eq(in->entry_format, SDB_ENTRY_NIBBLE_MD, "%s", in->name);
+	sdb_pattern *p;
+	cr_assert_eq(sdb_pattern_of_table(&p, in), 0);
+	const uint8_t *data = sdb_table_data(t);
+	for (uint64_t i = in->states / 3; i < in->states; i++)
+		for (uint64_t j = i + 1; j < in->states && j < i + 4000; j++)
+			if (sdb_pattern_manhattan(p, i) == sdb_pattern_manhattan(p, j) &&
+			    sdb_nibble(data, i) != sdb_nibble(data, j)) {
+				at[0] = i;
+				at[1] = j;
+				sdb_pattern_free(p);
+				return;
+			}
+	cr_assert_fail("%s: no two entries to swap", in->name);
+}
+
+/* Import `text` as a file (its path in bad): the library's error (0 if
+ * stored) and its detail (why), with dst left without the table (a fresh
+ * database: no tables at all). */
+static char why[1024];
+static int import_forged(const char *text, size_t len, char *bad, char *dst, size_t cap)
+{
+	tk_tmp_path(bad, 512, "forged.gz");
+	gzip_text(bad, text, len);
+	tk_tmp_path(dst, cap, "forged-dst.lmdb");
+	ck_db_remove(dst);
+	int n = -1;
+	const int err = import_into(dst, bad, &n);
+	snprintf(why, sizeof why, "%s", sdb_errdetail());
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, dst, SDB_RDONLY), 0);
+	cr_assert_eq(sdb_table_count(db), err ? 0 : n, "%s: tables stored by a refused import",
+	             bad);
+	sdb_db_close(db);
+	return err;
+}
+
+/* The tester's attack: two bytes of a 3x3 table swapped (the counts the
+ * same), its CRC-32 and metadata checksum recomputed. Import proves the
+ * table and refuses it, naming the table and the entry, and stores
+ * nothing; slidedb-gen import says so and exits 1; the export as it was
+ * is still imported. */
+Test(transfer, a_crafted_full_table_with_its_checksums_remade_is_refused)
+{
+	char src[512], file[512], dst[512];
+	tk_tmp_path(src, sizeof src, "forge-src.lmdb");
+	tk_build(src, "3x3", NULL);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, src, SDB_RDONLY), 0);
+	const sdb_table *t = sdb_table_find(db, "full-3x3-b0");
+	const uint8_t *data = sdb_table_data(t);
+	uint64_t at[2] = { 0, 0 };   /* a state at 23 and one at 19, far from the goal */
+	for (uint64_t i = 0; i < sdb_table_meta(t)->states && !(at[0] && at[1]); i++) {
+		if (!at[0] && sdb_dist6(data[i]) == 23)
+			at[0] = i;
+		if (!at[1] && sdb_dist6(data[i]) == 19)
+			at[1] = i;
+	}
+	int n;
+	tk_tmp_path(file, sizeof file, "forge-full.gz");
+	cr_assert_eq(sdb_export(db, (const char *[]){ "full-3x3-b0" }, 1, file, &n), 0);
+	sdb_db_close(db);
+	size_t len;
+	char *text = forge(file, "full-3x3-b0", &len, swap_bytes, at);
+	char bad[512], *out, *err;
+	cr_assert_eq(import_forged(text, len, bad, dst, sizeof dst), SDB_ECORRUPT,
+	             "a crafted table was imported");
+	cr_assert(strstr(why, "'full-3x3-b0'") && strstr(why, "entry ") && strstr(why, "is wrong"),
+	          "%s", why);
+	/* the program: exit 1, one line naming the table and the entry */
+	int rc = ck_gen(dst, &out, &err, "import '%s'", bad);
+	cr_assert_eq(rc, 1, "exit %d: %s", rc, out);
+	cr_assert_str_empty(out);
+	cr_assert(strstr(err, "'full-3x3-b0': entry ") && strstr(err, "nothing was imported") &&
+	          tk_lines(err) == 1, "%s", err);
+	free(out);
+	free(err);
+	cr_assert_eq(import_into(dst, file, &n), 0, "%s", sdb_errdetail());
+	cr_assert_eq(n, 1);
+	free(text);
+}
+
+/* The same attack on pattern groups: two entries of the same Manhattan
+ * distance swapped (their values swap, the counts stay), checksums remade.
+ * A region-mode group is proved and refused by the library; a min-mode
+ * group, which the library cannot prove, is refused by sdb_import whatever
+ * its bytes, and slidedb-gen import builds it again: it takes the genuine
+ * one and refuses the crafted one. */
+Test(transfer, crafted_pattern_groups_are_refused, .timeout = 120)
+{
+	char src[512], dst[512], file[512], *out, *err;
+	build(src, sizeof src);
+	cr_assert_eq(ck_gen(src, NULL, &err, "pdb 3x3 --partition 1,2,3/4,5,6/7,8 --blank min -q"), 0,
+	             "%s", err);
+	free(err);
+	static const char *const sets[] = { "pdb-3x3-b0-1,2,3,4_5,6,7,8",
+	                                    "pdb-3x3-b0-1,2,3_4,5,6_7,8-min" };
+	for (int s = 0; s < 2; s++) {
+		char group[SDB_NAME_MAX], tag[32];
+		snprintf(group, sizeof group, "%s/g1", sets[s]);
+		sdb_db *db;
+		cr_assert_eq(sdb_db_open(&db, src, SDB_RDONLY), 0);
+		uint64_t at[2];
+		nibbles_to_swap(at, sdb_table_find(db, group));
+		int n;
+		snprintf(tag, sizeof tag, "forge-set%d.gz", s);
+		tk_tmp_path(file, sizeof file, tag);
+		cr_assert_eq(sdb_export(db, &sets[s], 1, file, &n), 0, "%s", sdb_errdetail());
+		sdb_db_close(db);
+		size_t len;
+		char *text = forge(file, group, &len, swap_nibbles, at);
+		char bad[512];
+		const int got = import_forged(text, len, bad, dst, sizeof dst);
+		if (s == 0) {
+			cr_assert_eq(got, SDB_ECORRUPT, "a crafted region-mode group was imported");
+			cr_assert(strstr(why, group) && strstr(why, "is wrong"), "%s", why);
+			cr_assert_eq(import_into(dst, file, &n), 0, "%s", sdb_errdetail());
+		} else {
+			cr_assert_eq(got, SDB_EINVAL, "a min-mode group was imported unproved");
+			cr_assert(strstr(why, "min-mode"), "%s", why);
+			cr_assert_eq(import_into(dst, file, &n), SDB_EINVAL, "the genuine one too");
+		}
+		/* slidedb-gen import: the crafted one refused, nothing stored; the
+		 * genuine one stored */
+		ck_db_remove(dst);
+		int rc = ck_gen(dst, &out, &err, "import '%s'", bad);
+		cr_assert_eq(rc, 1, "%s: exit %d: %s", sets[s], rc, out);
+		cr_assert(strstr(err, group) && tk_lines(err) == 1 &&
+		          strstr(err, s ? "built again" : "is wrong"), "%s", err);
+		free(out);
+		free(err);
+		cr_assert(!ck_exists(dst), "a refused import left a database");
+		rc = ck_gen(dst, &out, &err, "import '%s'", file);
+		cr_assert_eq(rc, 0, "%s: exit %d: %s", sets[s], rc, err);
+		cr_assert(strstr(out, "each proved exact") &&
+		          (!s || strstr(out, "3 min-mode groups built again")), "%s", out);
+		free(out);
+		free(err);
+		free(text);
+	}
+}

@@ -1130,16 +1130,50 @@ SDB_API int sdb_export_progress(const sdb_db *db, const char *const *names, int 
 /** Flag of sdb_import(): replace tables of the same names. */
 #define SDB_REPLACE 0x1
 
+/** @brief Called by sdb_import_with() for each table of an export once its
+ * checksums, counts and proof (sdb_table_prove()) have passed, before
+ * anything is stored: return 0 to take it, or an SDB_E* code with the reason
+ * in @p why (the import is refused, naming the table).
+ * @param[in] data   the entries (NULL for a table stored in chunks), valid
+ *                   during the call
+ * @param[in] proof  enum sdb_proof: a table the library cannot prove
+ *                   (#SDB_PROOF_NONE) is taken only if this proves it */
+typedef int (*sdb_import_check_fn)(void *ctx, const sdb_table_info *info, const uint8_t *data,
+                                   int proof, char *why, size_t cap);
+
+/** @brief Options of sdb_import_with(). Start from #SDB_IMPORT_OPTS_INIT. */
+typedef struct sdb_import_opts {
+	unsigned version;             /**< #SDB_IMPORT_OPTS_VERSION */
+	unsigned flags;               /**< #SDB_REPLACE, or 0 to refuse tables that exist */
+	sdb_prove_opts prove;         /**< the proofs' threads and progress */
+	sdb_import_check_fn check;    /**< NULL: a table the library cannot prove is refused */
+	void *ctx;                    /**< handed to @p check */
+} sdb_import_opts;
+#define SDB_IMPORT_OPTS_VERSION 1
+#define SDB_IMPORT_OPTS_INIT { SDB_IMPORT_OPTS_VERSION, 0, SDB_PROVE_OPTS_INIT, NULL, NULL }
+
 /** @brief Read an export ("-": standard input) into a database opened
  * read-write, in one transaction. Everything is checked before anything is
  * stored: the gzip CRC and length, each table's CRC-32 and counts, the
- * metadata, the format version and the end marker; on any error the database
- * stays as it was.
- * @param[in] flags  #SDB_REPLACE, or 0 to refuse tables that exist
+ * metadata, the format version and the end marker, and every table is
+ * proved against its neighbours (sdb_table_prove(): an export is a file
+ * anyone can write, checksums included). On any error the database stays
+ * as it was. A #SDB_BLANK_MIN pattern group, which the library cannot
+ * prove, is refused unless @p opts->check proves it (`slidedb-gen import`
+ * builds it again and compares).
+ * @param[in] opts  flags, the proofs' threads and progress, a check (NULL:
+ *                  the defaults)
  * @param[out] ntables how many tables were stored
  * @return 0, #SDB_ENOTFOUND (cannot open), #SDB_ECORRUPT (truncated,
- * altered, not an export, another format), #SDB_EEXIST (a table exists and
- * no #SDB_REPLACE), #SDB_EINVAL (read-only handle), #SDB_EIO. */
+ * altered, not an export, another format, an entry its neighbours
+ * contradict), #SDB_EEXIST (a table exists and no #SDB_REPLACE),
+ * #SDB_EINVAL (read-only handle, options of another version, a table no
+ * proof takes), #SDB_ENOMEM, #SDB_EIO, or what @p opts->check returned. */
+SDB_API int sdb_import_with(sdb_db *db, const char *path, const sdb_import_opts *opts,
+                            int *ntables);
+
+/** @brief sdb_import_with() with @p flags (#SDB_REPLACE, or 0) and the
+ * defaults: proofs on every usable core, min-mode groups refused. */
 SDB_API int sdb_import(sdb_db *db, const char *path, unsigned flags, int *ntables);
 
 /** @brief Remove the tables @p names mean from a database opened

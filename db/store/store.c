@@ -1343,6 +1343,32 @@ int sdb_writer_put_meta(sdb_writer *w, sdb_table_info *info)
 	return rc ? lmdb_fail(w->db, rc, "writing the catalog") : sdbi_done(SDB_OK);
 }
 
+int sdbi_writer_entries(sdb_writer *w, const uint8_t ***chunk, int *shift)
+{
+	const uint64_t size = w->chunk_bytes ? w->chunk_bytes : w->reserved_size;
+	const int n = (int)((w->reserved_size + size - 1) / size);
+	const uint8_t **list = calloc((size_t)(n ? n : 1), sizeof *list);
+	if (!list)
+		return sdbi_fail(SDB_ENOMEM, "table '%s': out of memory", w->reserved_name);
+	for (int c = 0; c < n; c++) {
+		char buf[CHUNK_KEY_MAX];
+		MDB_val key = c ? chunk_key(buf, w->reserved_name, (uint32_t)c)
+		                : (MDB_val){ strlen(w->reserved_name), w->reserved_name }, val;
+		const uint64_t want = c + 1 < n ? size : w->reserved_size - (uint64_t)c * size;
+		const int rc = mdb_get(w->txn, w->db->tables, &key, &val);
+		if (rc || val.mv_size != want) {
+			free(list);
+			return rc ? lmdb_fail(w->db, rc, "reading a table back")
+			          : sdbi_fail(SDB_EIO, "table '%s': chunk %d read back with %zu bytes",
+			                     w->reserved_name, c, val.mv_size);
+		}
+		list[c] = val.mv_data;
+	}
+	*chunk = list;
+	*shift = w->chunk_bytes ? __builtin_ctzll(w->chunk_bytes) : 63;
+	return SDB_OK;
+}
+
 int sdb_writer_delete(sdb_writer *w, const char *name)
 {
 	MDB_val key = { strlen(name), (void *)name };

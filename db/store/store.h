@@ -197,9 +197,13 @@ typedef struct sdbi_entries {
 	const uint8_t *const *chunk;
 	int shift;
 } sdbi_entries;
-/* sdb_entries_prove() of entries in chunks. */
+/* sdb_entries_prove() of entries in chunks: a table being imported. */
 int sdbi_prove(int *proof, const sdb_table_info *info, const sdb_pattern *p,
                const sdbi_entries *e, const sdb_prove_opts *opts);
+/* The entries of the table the writer recorded last (sdb_writer_put_meta()),
+ * read back from its transaction: a malloc'ed array of its chunks in *chunk
+ * (valid until the transaction's next write) and their size's *shift. */
+int sdbi_writer_entries(sdb_writer *w, const uint8_t ***chunk, int *shift);
 
 /* Catalog records (record.c): the bytes stored for a table's catalog entry.
  * Decode takes the file's format version (2 or 3); -1 if the bytes are not

@@ -11,7 +11,10 @@
  *                               was cut short
  * Import checks everything before it commits: the gzip CRC and length (zlib),
  * every table's own CRC-32, the format, and the end marker. A truncated or
- * altered file is refused and the database is left as it was. */
+ * altered file is refused and the database is left as it was. Checksums
+ * only say that a file is as its writer left it, and anyone can write one:
+ * every table is also proved against its neighbours (prove.c) before the
+ * commit, so that an export cannot make an answer wrong. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -272,7 +275,54 @@ static const char *check_meta(const sdb_table_info *in)
 	return size == in->states ? NULL : "a pattern table of the wrong size";
 }
 
-static int import_table(sdb_writer *w, reader *rd, const sdb_db *db, unsigned flags,
+/* The proof of entries e of table in, then the caller's check. */
+static int prove_entries(const reader *rd, const sdb_table_info *in, const sdbi_entries *e,
+                         const sdb_import_opts *opts)
+{
+	char why[512] = "";
+	int proof, err = sdbi_prove(&proof, in, NULL, e, &opts->prove);
+	if (err) {
+		snprintf(why, sizeof why, "%s", sdb_errdetail());
+		return sdbi_fail(err, "%s: %s", rd->file, why);
+	}
+	if (opts->check) {
+		err = opts->check(opts->ctx, in, e->shift == 63 ? e->chunk[0] : NULL, proof, why,
+		                  sizeof why);
+		return err ? sdbi_fail(err, "%s: table '%s': %s", rd->file, in->name,
+		                       why[0] ? why : sdb_strerror(err)) : SDB_OK;
+	}
+	if (proof == SDB_PROOF_NONE)
+		return sdbi_fail(SDB_EINVAL, "%s: table '%s' is a min-mode group, which the library "
+		                "cannot prove: import it with `slidedb-gen import`, which builds it "
+		                "again to compare", rd->file, in->name);
+	return SDB_OK;
+}
+
+/* The table just recorded, read back from the transaction: its counts
+ * (counted on the way in when it was appended in chunks) and its proof. */
+static int prove_table(sdb_writer *w, const reader *rd, const sdb_table_info *in,
+                       const uint64_t *appended, const sdb_import_opts *opts)
+{
+	const uint8_t **chunk;
+	int shift, err = sdbi_writer_entries(w, &chunk, &shift);
+	if (err)
+		return err;
+	uint64_t counts[SDB_MAX_DISTANCE], want[SDB_MAX_DISTANCE];
+	if (appended)
+		memcpy(counts, appended, sizeof counts);
+	else
+		err = sdb_table_recount(counts, in, chunk[0]);
+	sdb_table_expected_counts(want, in);
+	if (!err && (memcmp(counts, want, sizeof counts) || !in->counts[in->max_distance]))
+		err = bad(rd, "a table's counts per distance contradict its entries");
+	const sdbi_entries e = { chunk, shift };
+	if (!err)
+		err = prove_entries(rd, in, &e, opts);
+	free(chunk);
+	return err;
+}
+
+static int import_table(sdb_writer *w, reader *rd, const sdb_db *db, const sdb_import_opts *opts,
                         char (*seen)[SDB_NAME_MAX], int nseen)
 {
 	sdb_table_info in;
@@ -304,13 +354,13 @@ static int import_table(sdb_writer *w, reader *rd, const sdb_db *db, unsigned fl
 		if (!strcmp(seen[i], in.name))
 			return bad(rd, "a table appears twice");
 	snprintf(seen[nseen], SDB_NAME_MAX, "%s", in.name);
-	if (!(flags & SDB_REPLACE) && sdb_table_find(db, in.name))
+	if (!(opts->flags & SDB_REPLACE) && sdb_table_find(db, in.name))
 		return sdbi_fail(SDB_EEXIST, "%s: table '%s' exists in %s (import --replace "
 		                "replaces it)", rd->file, in.name, sdb_db_path(db));
 	/* Into the reserved pages when the table is stored whole; appended
 	 * (and counted on the way) when it is stored in chunks. */
 	const int whole = bytes <= sdb_writer_max_whole(w);
-	uint64_t counts[SDB_MAX_DISTANCE] = { 0 }, want[SDB_MAX_DISTANCE];
+	uint64_t counts[SDB_MAX_DISTANCE] = { 0 };
 	uint8_t *data = NULL;
 	int err = whole ? sdb_writer_reserve(w, &data, in.name, bytes)
 	                : sdb_writer_open_table(w, in.name, bytes);
@@ -337,12 +387,7 @@ static int import_table(sdb_writer *w, reader *rd, const sdb_db *db, unsigned fl
 		return err;
 	if (in.crc32 != crc)   /* put_meta computed it from the bytes */
 		return bad(rd, "a table's entries fail their CRC-32 check");
-	if (whole && (err = sdb_table_recount(counts, &in, data)))
-		return err;
-	sdb_table_expected_counts(want, &in);
-	if (memcmp(counts, want, sizeof counts) || !in.counts[in.max_distance])
-		return bad(rd, "a table's counts per distance contradict its entries");
-	return SDB_OK;
+	return prove_table(w, rd, &in, whole ? NULL : counts, opts);
 }
 
 /* Whether the stream ends right here, with a correct gzip trailer. */
@@ -372,8 +417,8 @@ static int ends_with_trailer(const reader *r)
 }
 
 /* Read an export into the writer's transaction; see sdb_import(). */
-static int import_into(sdb_writer *w, const sdb_db *db, const char *path, unsigned flags,
-                       int *ntables)
+static int import_into(sdb_writer *w, const sdb_db *db, const char *path,
+                       const sdb_import_opts *opts, int *ntables)
 {
 	reader rd = { .file = path, .crc = crc32(0L, Z_NULL, 0) };
 	if (!(rd.buf = malloc(CHUNK)))
@@ -398,7 +443,7 @@ static int import_into(sdb_writer *w, const sdb_db *db, const char *path, unsign
 	while (!err && (line = next_line(&rd)) && !strcmp(line, "table")) {
 		if (n == MAX_TABLES)
 			err = bad(&rd, "more than 256 tables in one export");
-		else if (!(err = import_table(w, &rd, db, flags, seen, n)))
+		else if (!(err = import_table(w, &rd, db, opts, seen, n)))
 			n++;
 	}
 	if (!err) {
@@ -419,12 +464,25 @@ static int import_into(sdb_writer *w, const sdb_db *db, const char *path, unsign
 
 int sdb_import(sdb_db *db, const char *path, unsigned flags, int *ntables)
 {
+	sdb_import_opts opts = SDB_IMPORT_OPTS_INIT;
+	opts.flags = flags;
+	return sdb_import_with(db, path, &opts, ntables);
+}
+
+int sdb_import_with(sdb_db *db, const char *path, const sdb_import_opts *opts, int *ntables)
+{
 	*ntables = 0;
+	static const sdb_import_opts defaults = SDB_IMPORT_OPTS_INIT;
+	if (!opts)
+		opts = &defaults;
+	if (opts->version != SDB_IMPORT_OPTS_VERSION)
+		return sdbi_fail(SDB_EINVAL, "sdb_import_opts of version %u, not %u", opts->version,
+		                SDB_IMPORT_OPTS_VERSION);
 	sdb_writer *w;
 	int n = 0, err = sdb_writer_begin(&w, db);
 	if (err)
 		return err;
-	if ((err = import_into(w, db, path, flags, &n))) {
+	if ((err = import_into(w, db, path, opts, &n))) {
 		sdb_writer_abort(w);
 		return err;
 	}
