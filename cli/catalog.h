@@ -16,8 +16,15 @@ int catalog_info(const sdb_db *db, const char *const *names, int nnames, int jso
  * newline. */
 void catalog_json(out *o, const sdb_db *db, const sdb_table **list, int n);
 
+/* verify's options: JSON lines, and --prove with its threads (0: every
+ * core) and progress (progress_init()'s mode). */
+typedef struct verify_opts {
+	int json, prove, threads, progress_mode;
+} verify_opts;
+
 /* Re-check the CRC and counts of the tables names mean (all when nnames is
- * 0); returns 0, or 1 on any mismatch or unknown name. */
-int catalog_verify(const sdb_db *db, const char *const *names, int nnames, int json);
+ * 0), and with prove every entry against its neighbours; returns 0, or 1 on
+ * any mismatch or unknown name. */
+int catalog_verify(const sdb_db *db, const char *const *names, int nnames, const verify_opts *v);
 
 #endif

@@ -27,7 +27,7 @@ enum { ANSWER = 1 << 0, CHECK = 1 << 1, RANDOM = 1 << 2, INFO = 1 << 3, VERIFY =
 /* Long-only options get codes above any character. */
 enum { OPT_ALL_BEST = 256, OPT_SOLUTIONS, OPT_ALL, OPT_LIMIT, OPT_GRID, OPT_TILES, OPT_HISTOGRAM,
        OPT_GOAL, OPT_DISTANCE, OPT_MIN_DISTANCE, OPT_MAX_DISTANCE, OPT_COUNT, OPT_SEED,
-       OPT_WALK, OPT_SET, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY };
+       OPT_WALK, OPT_SET, OPT_PROVE, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY };
 
 static const cli_option lookup_options[] = {
 	{ "db", required_argument, 'd', ALL,
@@ -68,9 +68,14 @@ static const cli_option lookup_options[] = {
 	  "    --walk N        scramble by a random walk of N moves instead" },
 	{ "histogram", no_argument, OPT_HISTOGRAM, INFO,
 	  "    --histogram     draw the states per distance as a bar chart" },
-	{ "threads", required_argument, 't', ANSWER | CHECK,
+	{ "prove", no_argument, OPT_PROVE, VERIFY,
+	  "    --prove         also prove every entry against its neighbours: exact for\n"
+	  "                      tables of whole distances, mod 3 only for two-bit tables\n"
+	  "                      (a local check), none for min-mode groups" },
+	{ "threads", required_argument, 't', ANSWER | CHECK | VERIFY,
 	  "-t, --threads N     N threads: each search splits over them; counts, lists and\n"
-	  "                      long batches share them out by lines (default 1)" },
+	  "                      long batches share them out by lines (default 1); verify\n"
+	  "                      --prove's (default: every core)" },
 	{ "set", required_argument, OPT_SET, ANSWER | CHECK,
 	  "    --set NAMES     search with these pattern-database sets (A, or A+B for the\n"
 	  "                      larger bound; default: the database's best)" },
@@ -96,6 +101,7 @@ static const lookup_dist *dist;
 typedef struct options {
 	const char *db_path;
 	int histogram;
+	int prove, threads_given;   /* verify --prove, and whether --threads was given */
 	lookup_run run;   /* slidedb-lookup-mpi's */
 	random_opts random;
 	answer_opts answer;
@@ -120,7 +126,8 @@ static const struct command {
 	  "boards drawn uniformly at a distance from the goal" },
 	{ "info", INFO, run_info, "info [NAME...]",
 	  "list the tables (or those named: a table, a set, or full-WxH)" },
-	{ "verify", VERIFY, run_verify, "verify [NAME...]", "re-check the tables' CRC-32 and counts" },
+	{ "verify", VERIFY, run_verify, "verify [--prove] [NAME...]",
+	  "re-check the tables' CRC-32 and counts (--prove: every entry too)" },
 	{ "states", STATES, run_states, "states [--distance D | --min-distance A --max-distance B]",
 	  "every state at those distances once, with its distance (a dataset)" },
 };
@@ -288,6 +295,7 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 		case OPT_GRID: r->grid = 1; break;
 		case OPT_TILES: r->tiles = 1; break;
 		case OPT_HISTOGRAM: o->histogram = 1; break;
+		case OPT_PROVE: o->prove = 1; break;
 		case OPT_GOAL: o->random.goal_text = optarg; break;
 		case OPT_DISTANCE:
 			if ((rc = parse_moves(&req->distance, "--distance", optarg)) >= 0)
@@ -321,6 +329,7 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 			if (!cli_parse_long(&n, optarg, 1, 1024))
 				return cli_usage("--threads '%s' is not a number from 1 to 1024", optarg);
 			a->threads = (int)n;
+			o->threads_given = 1;
 			break;
 		case 'n':
 			if (!cli_parse_double(&v, optarg, 1, 1e18) || v != (double)(uint64_t)v)
@@ -606,7 +615,9 @@ static int run_catalog(options *o, int npos, char **pos, int verify)
 	if (rc >= 0)
 		return rc;
 	const char *const *names = (const char *const *)pos;
-	rc = verify ? catalog_verify(db, names, npos, o->answer.report.json)
+	const verify_opts v = { o->answer.report.json, o->prove, o->threads_given ? o->answer.threads : 0,
+	                        -1 };
+	rc = verify ? catalog_verify(db, names, npos, &v)
 	            : catalog_info(db, names, npos, o->answer.report.json, o->histogram);
 	sdb_db_close(db);
 	return rc;

@@ -462,72 +462,24 @@ Test(transfer, a_pattern_table_claiming_another_layout_is_refused)
  * checksum made to match, as a careful forger would, so that only a proof
  * of the entries can tell. */
 
-/* The export's text with the entries of table `name` edited by edit(), its
- * crc32 line recomputed and its metadata resealed. */
-typedef void edit_fn(uint8_t *entries, uint64_t bytes, void *ctx);
-static char *forge(const char *file, const char *name, size_t *len, edit_fn *edit, void *ctx)
+/* The export's text with entries at[0] and at[1] of table `in` swapped,
+ * its crc32 line recomputed and its metadata resealed. */
+static char *forge(const char *file, const sdb_table_info *in, const uint64_t at[2], size_t *len)
 {
 	char *text = gunzip_file(file, len), head[SDB_NAME_MAX + 16];
-	snprintf(head, sizeof head, "table\nname %s\n", name);
+	snprintf(head, sizeof head, "table\nname %s\n", in->name);
 	char *block = memmem(text, *len, head, strlen(head));
-	cr_assert_not_null(block, "the export holds %s", name);
+	cr_assert_not_null(block, "the export holds %s", in->name);
 	char *crc = strstr(block, "\ncrc32 "), *data = strstr(block, "\ndata ");
 	cr_assert(crc && data);
 	const uint64_t bytes = strtoull(data + 6, NULL, 10);
 	uint8_t *entries = (uint8_t *)strchr(data + 1, '\n') + 1;
-	edit(entries, bytes, ctx);
+	tk_swap_entries(entries, in, at);
 	char hex[9];
 	snprintf(hex, sizeof hex, "%08lx", crc32(crc32(0L, Z_NULL, 0), entries, (uInt)bytes));
 	memcpy(crc + 7, hex, 8);
 	reseal_meta(text, crc);
 	return text;
-}
-
-/* Swap the two bytes of a one-byte table at given places. */
-static void swap_bytes(uint8_t *entries, uint64_t bytes, void *ctx)
-{
-	const uint64_t *at = ctx;
-	cr_assert(at[0] < bytes && at[1] < bytes && entries[at[0]] != entries[at[1]]);
-	const uint8_t t = entries[at[0]];
-	entries[at[0]] = entries[at[1]];
-	entries[at[1]] = t;
-}
-
-/* Swap the nibbles of entries at[0] and at[1] of a nibble table. */
-static void swap_nibbles(uint8_t *entries, uint64_t bytes, void *ctx)
-{
-	const uint64_t *at = ctx;
-	unsigned v[2];
-	for (int k = 0; k < 2; k++) {
-		cr_assert(at[k] / 2 < bytes);
-		v[k] = sdb_nibble(entries, at[k]);
-	}
-	for (int k = 0; k < 2; k++) {
-		uint8_t *b = &entries[at[k] / 2];
-		const int shift = (int)(at[k] & 1) * 4;
-		*b = (uint8_t)((*b & ~(15u << shift)) | v[1 - k] << shift);
-	}
-}
-
-/* Two entries of a nibble table with the same Manhattan distance and other
- * nibbles: swapped, their values swap and the counts stay. */
-static void nibbles_to_swap(uint64_t at[2], const sdb_table *t)
-{
-	const sdb_table_info *in = sdb_table_meta(t);
-	cr_assert_eq(in->entry_format, SDB_ENTRY_NIBBLE_MD, "%s", in->name);
-	sdb_pattern *p;
-	cr_assert_eq(sdb_pattern_of_table(&p, in), 0);
-	const uint8_t *data = sdb_table_data(t);
-	for (uint64_t i = in->states / 3; i < in->states; i++)
-		for (uint64_t j = i + 1; j < in->states && j < i + 4000; j++)
-			if (sdb_pattern_manhattan(p, i) == sdb_pattern_manhattan(p, j) &&
-			    sdb_nibble(data, i) != sdb_nibble(data, j)) {
-				at[0] = i;
-				at[1] = j;
-				sdb_pattern_free(p);
-				return;
-			}
-	cr_assert_fail("%s: no two entries to swap", in->name);
 }
 
 /* Import `text` as a file (its path in bad): the library's error (0 if
@@ -564,6 +516,7 @@ Test(transfer, a_crafted_full_table_with_its_checksums_remade_is_refused)
 	sdb_db *db;
 	cr_assert_eq(sdb_db_open(&db, src, SDB_RDONLY), 0);
 	const sdb_table *t = sdb_table_find(db, "full-3x3-b0");
+	const sdb_table_info in = *sdb_table_meta(t);
 	const uint8_t *data = sdb_table_data(t);
 	uint64_t at[2] = { 0, 0 };   /* a state at 23 and one at 19, far from the goal */
 	for (uint64_t i = 0; i < sdb_table_meta(t)->states && !(at[0] && at[1]); i++) {
@@ -577,7 +530,7 @@ Test(transfer, a_crafted_full_table_with_its_checksums_remade_is_refused)
 	cr_assert_eq(sdb_export(db, (const char *[]){ "full-3x3-b0" }, 1, file, &n), 0);
 	sdb_db_close(db);
 	size_t len;
-	char *text = forge(file, "full-3x3-b0", &len, swap_bytes, at);
+	char *text = forge(file, &in, at, &len);
 	char bad[512], *out, *err;
 	cr_assert_eq(import_forged(text, len, bad, dst, sizeof dst), SDB_ECORRUPT,
 	             "a crafted table was imported");
@@ -616,15 +569,18 @@ Test(transfer, crafted_pattern_groups_are_refused, .timeout = 120)
 		snprintf(group, sizeof group, "%s/g1", sets[s]);
 		sdb_db *db;
 		cr_assert_eq(sdb_db_open(&db, src, SDB_RDONLY), 0);
+		const sdb_table *t = sdb_table_find(db, group);
+		const sdb_table_info in = *sdb_table_meta(t);
+		cr_assert_eq(in.entry_format, SDB_ENTRY_NIBBLE_MD, "%s", group);
 		uint64_t at[2];
-		nibbles_to_swap(at, sdb_table_find(db, group));
+		tk_entries_to_swap(at, &in, sdb_table_data(t));
 		int n;
 		snprintf(tag, sizeof tag, "forge-set%d.gz", s);
 		tk_tmp_path(file, sizeof file, tag);
 		cr_assert_eq(sdb_export(db, &sets[s], 1, file, &n), 0, "%s", sdb_errdetail());
 		sdb_db_close(db);
 		size_t len;
-		char *text = forge(file, group, &len, swap_nibbles, at);
+		char *text = forge(file, &in, at, &len);
 		char bad[512];
 		const int got = import_forged(text, len, bad, dst, sizeof dst);
 		if (s == 0) {
