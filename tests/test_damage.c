@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <lmdb.h>
+
 #include "clikit.h"
 #include "testkit.h"
 
@@ -311,4 +313,88 @@ Test(damage, verify_on_threads)
 Test(damage, verify_on_threads_chunked)
 {
 	verify_on_threads("SLIDEDB_CHUNK_BYTES=4096", "full-3x3-b0", "--bits 2");
+}
+
+/* The catalog record of table name in the file at path, as stored (read
+ * through LMDB itself), and where its key and it lie in the file's bytes
+ * (each once: the catalog page is written once). */
+static size_t find_record(const layout *l, const char *path, const char *name, size_t *len)
+{
+	MDB_env *env;
+	MDB_txn *txn;
+	MDB_dbi dbi;
+	cr_assert_eq(mdb_env_create(&env), 0);
+	cr_assert_eq(mdb_env_set_maxdbs(env, 4), 0);
+	cr_assert_eq(mdb_env_open(env, path, MDB_NOSUBDIR | MDB_RDONLY, 0644), 0);
+	cr_assert_eq(mdb_txn_begin(env, NULL, MDB_RDONLY, &txn), 0);
+	cr_assert_eq(mdb_dbi_open(txn, "catalog", 0, &dbi), 0);
+	MDB_val k = { strlen(name), (void *)name }, v;
+	cr_assert_eq(mdb_get(txn, dbi, &k, &v), 0, "no record of %s", name);
+	const uint8_t *at = memmem(l->file, l->size, v.mv_data, v.mv_size);
+	cr_assert_not_null(at);
+	cr_assert_null(memmem(at + 1, l->size - (size_t)(at + 1 - l->file), v.mv_data, v.mv_size),
+	               "the record is in the file once");
+	*len = v.mv_size;
+	mdb_txn_abort(txn);
+	mdb_env_close(env);
+	const size_t off = (size_t)(at - l->file);
+	cr_assert(off >= strlen(name) && !memcmp(at - strlen(name), name, strlen(name)),
+	          "the key is just before the record (an LMDB leaf node)");
+	return off - strlen(name);
+}
+
+/* A damaged catalog record of a pattern set's group (issue #35: in the
+ * hostile trial a 5x5 set so damaged was "no pattern-database set ... build
+ * one" and a search on Manhattan distance, exit 0): each byte of a group's
+ * key and record flipped in the file in turn. A search that needs the set is
+ * then an error that names the damage (or the file is refused on open),
+ * never an answer without the set; slidedb-lookup answers the query with
+ * that error and exits 1. */
+Test(damage, a_damaged_record_of_a_set_is_named_not_missing, .timeout = 300)
+{
+	char path[512], bad[512], *out, *err;
+	tk_tmp_path(path, sizeof path, "set-intact.lmdb");
+	tk_tmp_path(bad, sizeof bad, "set-damaged.lmdb");
+	cr_assert_eq(ck_gen(path, NULL, &err, "pdb 4x4 --partition 1,2,3,4/5,6,7,8/9,10,11,12/"
+	                    "13,14,15 --name rows -q"), 0, "%s", err);
+	free(err);
+	const char *group = "rows/g1";
+	layout l;
+	l.file = (uint8_t *)ck_read_file(path, &l.size);
+	size_t len;
+	const size_t first = find_record(&l, path, group, &len), last = first + strlen(group) + len;
+	sdb_board goal, start;
+	sdb_board_goal(&goal, 4, 4, 15);
+	start = goal;
+	for (int m = 0; m < 6; m++)   /* six moves away: Manhattan distance would answer it */
+		sdb_board_apply(&start, m % 2 ? SDB_LEFT : SDB_UP);
+	int opened = 0;
+	for (size_t off = first; off < last; off++) {
+		write_damaged(bad, &l, off, 0x10);
+		sdb_db *db;
+		int err_open = sdb_db_open(&db, bad, SDB_RDONLY);
+		if (err_open) {
+			cr_assert_eq(err_open, SDB_ECORRUPT, "byte %zu: %s", off - first, sdb_errdetail());
+			continue;
+		}
+		opened++;
+		sdb_answer a;
+		const int got = sdb_answer_query(&a, db, &start, &goal, NULL);
+		cr_assert_eq(got, SDB_ECORRUPT, "byte %zu of the key and record changed: %s (%s)",
+		             off - first, got ? "another error" : "answered", sdb_errdetail());
+		cr_assert(strstr(sdb_errdetail(), "damaged") && strstr(sdb_errdetail(), "slidedb-gen rm"),
+		          "%s", sdb_errdetail());
+		sdb_db_close(db);
+	}
+	cr_assert_gt(opened, (int)len / 2, "most damaged records open, as damaged entries");
+	write_damaged(bad, &l, first + strlen(group) + 2, 0x10);
+	const int rc = ck_lookup(bad, NULL, &out, &err, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15");
+	cr_assert_eq(rc, 1, "exit %d: %s", rc, out);
+	cr_assert(!strncmp(out, "error: ", 7) && strstr(out, group) && strstr(out, "damaged") &&
+	          tk_lines(out) == 1, "the query's answer line: %s", out);
+	free(out);
+	free(err);
+	free(l.file);
+	unlink(path);
+	unlink(bad);
 }

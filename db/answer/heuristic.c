@@ -219,8 +219,23 @@ typedef struct chosen {
 	double strength[SDB_MAX_SETS];
 } chosen;
 
+/* No usable set, and a damaged catalog entry that may be one's group: an
+ * error naming the damage, never "no set" and an answer from Manhattan
+ * distance. */
+static int damaged_set(const sdb_db *db, const sdb_board *goal, const sdb_table *t)
+{
+	const char *name = sdb_table_meta(t)->name;
+	return sdbi_fail(SDB_ECORRUPT, "%s: no usable pattern-database set for %dx%d goals like "
+	                 "this one: table '%s' is %s, and it may be a group of the set: remove it "
+	                 "with `slidedb-gen rm '%s'` and build or import its set again",
+	                 sdb_db_path(db), goal->w, goal->h, name, sdb_table_problem(t), name);
+}
+
 static int not_found(const sdb_db *db, const sdb_board *goal, const char *set)
 {
+	const sdb_table *damaged = sdbi_damaged_group(db, goal->w, goal->h);
+	if (damaged)
+		return damaged_set(db, goal, damaged);
 	if (set)
 		return sdbi_fail(SDB_ENOTFOUND, "%s: no complete pattern-database set '%s' for "
 		                "%dx%d goals like this one", sdb_db_path(db), set, goal->w, goal->h);

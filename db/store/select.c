@@ -1,6 +1,7 @@
 /* What a name means: one table, every table of a pattern-database set, or
  * every goal class of a full size ("full-3x3"). Upkeep, export, info and
  * verify all choose tables this one way. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,4 +68,18 @@ int sdbi_tables_chosen(const sdb_table ***out, const sdb_db *db, const char *con
 	}
 	*out = chosen;
 	return n;
+}
+
+const sdb_table *sdbi_damaged_group(const sdb_db *db, int w, int h)
+{
+	for (int i = 0; i < sdb_table_count(db); i++) {
+		const sdb_table *t = sdb_table_at(db, i);
+		const char *name = t->info.name;
+		int tw, th;
+		if (!t->raw_key || !strncmp(name, "full-", 5) ||
+		    (sscanf(name, "pdb-%dx%d-", &tw, &th) == 2 && (tw != w || th != h)))
+			continue;
+		return t;
+	}
+	return NULL;
 }

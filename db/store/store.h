@@ -205,6 +205,13 @@ int sdbi_prove(int *proof, const sdb_table_info *info, const sdb_pattern *p,
  * (valid until the transaction's next write) and their size's *shift. */
 int sdbi_writer_entries(sdb_writer *w, const uint8_t ***chunk, int *shift);
 
+/* A catalog entry of db whose record is damaged (only a printable form of
+ * its key is known, select.c) that may be a group of a pattern set for w x h
+ * boards: its name is neither a full table's nor a set's of another size.
+ * NULL if none: a search that finds no set for such boards may then say
+ * there is none, rather than that one is damaged. */
+const sdb_table *sdbi_damaged_group(const sdb_db *db, int w, int h);
+
 /* Catalog records (record.c): the bytes stored for a table's catalog entry.
  * Decode takes the file's format version (2 or 3); -1 if the bytes are not
  * a record of it. */
