@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "clikit.h"
+#include "forge.h"
 #include "testkit.h"
 
 static void build(char *path, size_t cap)
@@ -165,43 +166,23 @@ Test(transfer, damaged_exports_are_refused, .timeout = 300)
  * a fresh, valid gzip stream around edited content). */
 static void gzip_text(const char *path, const char *text, size_t len)
 {
-	gzFile z = gzopen(path, "wb6");
-	cr_assert(z);
-	cr_assert_eq(gzwrite(z, text, (unsigned)len), (int)len);
-	cr_assert_eq(gzclose(z), Z_OK);
+	cr_assert_eq(forge_gzip(path, text, len), 0, "%s", path);
 }
 
 /* The export's uncompressed bytes. */
 static char *gunzip_file(const char *path, size_t *len)
 {
-	gzFile z = gzopen(path, "rb");
-	cr_assert(z);
-	size_t cap = 1 << 20, n = 0;
-	char *buf = malloc(cap);
-	int got;
-	while ((got = gzread(z, buf + n, (unsigned)(cap - n))) > 0) {
-		n += (size_t)got;
-		if (n == cap)
-			buf = realloc(buf, cap *= 2);
-	}
-	gzclose(z);
-	*len = n;
-	return buf;
+	char *text = forge_gunzip(path, len);
+	cr_assert_not_null(text, "%s", path);
+	return text;
 }
 
 /* Make the metadata checksum of the table whose metadata holds `inside`
  * match its (edited) lines, as a careful forger would. */
 static void reseal_meta(char *text, char *inside)
 {
-	char *block = inside;
-	while (block > text && strncmp(block, "table\n", 6))
-		block--;
-	char *crc_line = strstr(inside, "meta_crc ");
-	cr_assert_not_null(crc_line);
-	char hex[9];
-	snprintf(hex, sizeof hex, "%08lx", crc32(crc32(0L, Z_NULL, 0), (const Bytef *)block,
-	                                         (uInt)(crc_line - block)));
-	memcpy(crc_line + 9, hex, 8);
+	cr_assert_not_null(strstr(inside, "meta_crc "));
+	forge_reseal_meta(text, inside);
 }
 
 /* An export whose metadata was edited (size, goal, counts) and re-gzipped
@@ -466,19 +447,8 @@ Test(transfer, a_pattern_table_claiming_another_layout_is_refused)
  * its crc32 line recomputed and its metadata resealed. */
 static char *forge(const char *file, const sdb_table_info *in, const uint64_t at[2], size_t *len)
 {
-	char *text = gunzip_file(file, len), head[SDB_NAME_MAX + 16];
-	snprintf(head, sizeof head, "table\nname %s\n", in->name);
-	char *block = memmem(text, *len, head, strlen(head));
-	cr_assert_not_null(block, "the export holds %s", in->name);
-	char *crc = strstr(block, "\ncrc32 "), *data = strstr(block, "\ndata ");
-	cr_assert(crc && data);
-	const uint64_t bytes = strtoull(data + 6, NULL, 10);
-	uint8_t *entries = (uint8_t *)strchr(data + 1, '\n') + 1;
-	tk_swap_entries(entries, in, at);
-	char hex[9];
-	snprintf(hex, sizeof hex, "%08lx", crc32(crc32(0L, Z_NULL, 0), entries, (uInt)bytes));
-	memcpy(crc + 7, hex, 8);
-	reseal_meta(text, crc);
+	char *text = gunzip_file(file, len);
+	cr_assert_eq(forge_export(text, *len, in, at), 0, "the export holds %s", in->name);
 	return text;
 }
 

@@ -8,6 +8,7 @@
 
 #include "bfs.h"
 #include "clikit.h"
+#include "forge.h"
 #include "testkit.h"
 
 const uint64_t tk_a089473[TK_A089473_LEN] = { 1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396,
@@ -257,52 +258,10 @@ uint8_t *tk_table_copy(const sdb_table *t)
 	return copy;
 }
 
-/* Entry i of a table's bytes as stored: a byte, two bits or a nibble. */
-static unsigned entry_bits(const uint8_t *data, const sdb_table_info *in, uint64_t i)
-{
-	switch (in->entry_format) {
-	case SDB_ENTRY_MOD3: return sdb_mod3(data, i);
-	case SDB_ENTRY_NIBBLE_MD: return sdb_nibble(data, i);
-	default: return data[i];
-	}
-}
-
-static void set_entry_bits(uint8_t *data, const sdb_table_info *in, uint64_t i, unsigned v)
-{
-	const int mod3 = in->entry_format == SDB_ENTRY_MOD3;
-	if (!mod3 && in->entry_format != SDB_ENTRY_NIBBLE_MD) {
-		data[i] = (uint8_t)v;
-		return;
-	}
-	const int bits = mod3 ? 2 : 4, shift = (int)(i % (uint64_t)(8 / bits)) * bits;
-	uint8_t *b = &data[i / (uint64_t)(8 / bits)];
-	*b = (uint8_t)((*b & ~(((1u << bits) - 1) << shift)) | v << shift);
-}
-
 void tk_entries_to_swap(uint64_t at[2], const sdb_table_info *in, const uint8_t *data)
 {
-	sdb_pattern *p = NULL;
-	if (in->entry_format == SDB_ENTRY_NIBBLE_MD)
-		cr_assert_eq(sdb_pattern_of_table(&p, in), 0, "%s", sdb_errdetail());
-	for (uint64_t i = in->states / 3; i < in->states; i++)
-		for (uint64_t j = i + 1; j < in->states && j < i + 4000; j++)
-			if (entry_bits(data, in, i) != entry_bits(data, in, j) &&
-			    (!p || sdb_pattern_manhattan(p, i) == sdb_pattern_manhattan(p, j))) {
-				at[0] = i;
-				at[1] = j;
-				sdb_pattern_free(p);
-				return;
-			}
-	cr_assert_fail("%s: no two entries to swap", in->name);
-}
-
-void tk_swap_entries(uint8_t *data, const sdb_table_info *in, const uint64_t at[2])
-{
-	const unsigned a = entry_bits(data, in, at[0]), b = entry_bits(data, in, at[1]);
-	cr_assert_neq(a, b, "%s: entries %llu and %llu hold the same", in->name,
-	              (unsigned long long)at[0], (unsigned long long)at[1]);
-	set_entry_bits(data, in, at[0], b);
-	set_entry_bits(data, in, at[1], a);
+	cr_assert_eq(forge_entries_to_swap(at, in, data, in->states / 3), 0,
+	             "%s: no two entries to swap", in->name);
 }
 
 void tk_rewrite_swapped(const char *path, const char *name)
@@ -316,7 +275,7 @@ void tk_rewrite_swapped(const char *path, const char *name)
 	sdb_db_close(db);
 	uint64_t at[2];
 	tk_entries_to_swap(at, &in, copy);
-	tk_swap_entries(copy, &in, at);
+	forge_swap(copy, &in, at);
 	cr_assert_eq(sdb_db_open(&db, path, 0), 0, "%s", sdb_errdetail());
 	sdb_writer *w;
 	uint8_t *data;

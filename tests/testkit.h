@@ -61,14 +61,10 @@ int tk_lines(const char *s);
 /* A malloc'ed copy of a table's entries, whole or in chunks (asserts). */
 uint8_t *tk_table_copy(const sdb_table *t);
 
-/* --- Crafted tables (issue #35): two entries of a table swapped, so that
- * its counts stay as they were, with every checksum made to match. */
-/* Two entries at other values in the middle of a table's entries (nibble
- * tables: at the same Manhattan distance with other nibbles, so that their
- * values swap). */
+/* --- Crafted tables (issue #35, forge.h): two entries of a table swapped,
+ * so that its counts stay as they were, with every checksum made to match.
+ * Two such entries from a third of the way on (asserts there are). */
 void tk_entries_to_swap(uint64_t at[2], const sdb_table_info *in, const uint8_t *data);
-/* Swap entries at[0] and at[1] of a table's bytes, in its format. */
-void tk_swap_entries(uint8_t *data, const sdb_table_info *in, const uint64_t at[2]);
 /* Write table `name` of the database at path again, through the library's
  * writer (which computes its CRC-32 and block checksums), with two of its
  * entries swapped (tk_entries_to_swap): a table changed in place whose
