@@ -615,8 +615,8 @@ static int run_catalog(options *o, int npos, char **pos, int verify)
 	if (rc >= 0)
 		return rc;
 	const char *const *names = (const char *const *)pos;
-	const verify_opts v = { o->answer.report.json, o->prove, o->threads_given ? o->answer.threads : 0,
-	                        -1 };
+	const verify_opts v = { o->answer.report.json, o->prove,
+	                        o->threads_given ? o->answer.threads : 0, -1 };
 	rc = verify ? catalog_verify(db, names, npos, &v)
 	            : catalog_info(db, names, npos, o->answer.report.json, o->histogram);
 	sdb_db_close(db);

@@ -103,7 +103,8 @@ int forge_export(char *text, size_t len, const sdb_table_info *in, const uint64_
 	char head[SDB_NAME_MAX + 16];
 	snprintf(head, sizeof head, "table\nname %s\n", in->name);
 	char *block = memmem(text, len, head, strlen(head));
-	char *crc = block ? strstr(block, "\ncrc32 ") : NULL, *data = crc ? strstr(crc, "\ndata ") : NULL;
+	char *crc = block ? strstr(block, "\ncrc32 ") : NULL;
+	char *data = crc ? strstr(crc, "\ndata ") : NULL;
 	if (!data)
 		return -1;
 	const uint64_t bytes = strtoull(data + 6, NULL, 10);
