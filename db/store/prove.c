@@ -25,10 +25,15 @@
  * graph would pass: a local check, not a proof (SDB_PROOF_LOCAL).
  *
  * A min-mode group's entry is the least over the blank's regions of its
- * placement. Neighbours do not bound it: on every genuine 3x3 min set, some
- * entries stand 3 to 7 above a neighbour (the neighbour's least region is
- * one this placement's tile cannot reach). It is not proved here
- * (SDB_PROOF_NONE); slidedb-gen import builds one again and compares.
+ * placement. Neighbours do not bound it: on every genuine min set tried (3x3
+ * in five partitions and three goal classes; 4x4 5-5-5, 6-6-3 and four
+ * groups of 4), some entries stand 3 to 7 above a neighbour (the
+ * neighbour's least region is one this placement's tile cannot reach; in
+ * each of 6-6-3's 6-tile groups, 885,915 moves so), and some have no
+ * neighbour one below. So the rule that would bound an entry by the true abstract
+ * distance, no entry more than one above a neighbour, fails on genuine
+ * tables. It is not proved here (SDB_PROOF_NONE); slidedb-gen import builds
+ * one again and compares.
  *
  * The counts per distance are recounted on the way and must be the
  * catalog's. */
