@@ -598,6 +598,13 @@ int sdb_entries_prove(int *proof, const sdb_table_info *info, const sdb_pattern 
                       const uint8_t *data, const sdb_prove_opts *opts)
 {
 	*proof = SDB_PROOF_NONE;
+	sdb_board goal;   /* where it is used (a stored or imported entry's was checked) */
+	if ((!p || info->kind == SDB_KIND_FULL) &&
+	    (sdb_board_set(&goal, info->goal.w, info->goal.h, info->goal.cell) ||
+	     !sdb_board_equal(&goal, &info->goal) || goal.n != info->goal.n ||
+	     goal.blank != info->goal.blank))
+		return sdbi_fail(SDB_EINVAL, "table '%.*s': its goal is not a board", SDB_NAME_MAX,
+		                 info->name);
 	const uint8_t *const chunk[1] = { data };
 	const sdbi_entries e = { chunk, 63 };
 	return sdbi_prove(proof, info, p, &e, opts);
