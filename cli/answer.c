@@ -307,19 +307,6 @@ static void job_free(job *j)
 	out_free(&j->all);
 }
 
-int answer_one(answerer *a, out *o, const char *query)
-{
-	job j;
-	memset(&j, 0, sizeof j);
-	j.text = query;
-	parse(a, &j);
-	solve(a, &j);
-	report(a, o, &j);
-	int err = j.err;
-	job_free(&j);
-	return err;
-}
-
 int answer_query(answerer *a, sdb_answer *ans, const sdb_query *q, char *why, size_t cap)
 {
 	job j;
@@ -333,22 +320,65 @@ int answer_query(answerer *a, sdb_answer *ans, const sdb_query *q, char *why, si
 	return err;
 }
 
-int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
+struct answer_group {
+	int n, searches;
+	job jobs[];
+};
+
+answer_group *answer_group_new(answerer *a, char **queries, const int *linenos, int n)
 {
-	job *jobs = calloc((size_t)n, sizeof *jobs);
-	if (!jobs) {
-		cli_fail("out of memory");
-		return 1;
-	}
-	int searches = 0;
+	answer_group *g = calloc(1, sizeof *g + (size_t)n * sizeof *g->jobs);
+	if (!g)
+		return NULL;
+	g->n = n;
 	for (int i = 0; i < n; i++) {
-		job *j = &jobs[i];
+		job *j = &g->jobs[i];
 		j->text = queries[i];
 		j->line = linenos ? linenos[i] : 0;
 		parse(a, j);
 		j->deferred = !j->err && j->q.goal.n > SDB_TABLE_ONLY_CELLS;
-		searches += j->deferred;
+		g->searches += j->deferred;
 	}
+	return g;
+}
+
+int answer_group_searches(const answer_group *g)
+{
+	return g->searches;
+}
+
+/* Query i of g answered by a search that ran beside its set's check: a
+ * damaged set fails it (the answer came from bytes not yet checked). */
+static void after_check(answerer *a, job *j)
+{
+	if (j->deferred && !j->err && sdb_db_checked(a->db)) {
+		j->err = SDB_ECORRUPT;
+		keep_reason(a, j, NULL);
+	}
+}
+
+void answer_group_solve(answerer *a, answer_group *g, int i)
+{
+	solve(a, &g->jobs[i]);
+	after_check(a, &g->jobs[i]);
+}
+
+int answer_group_report(answerer *a, answer_group *g, int i, out *o)
+{
+	report(a, o, &g->jobs[i]);
+	job_free(&g->jobs[i]);
+	return g->jobs[i].err;
+}
+
+void answer_group_free(answer_group *g)
+{
+	free(g);
+}
+
+int answer_group_run(answerer *a, answer_group *g, out *o)
+{
+	job *jobs = g->jobs;
+	const int n = g->n;
 	/* Threads pay for searches, for counting or listing optimal sequences,
 	 * and for long batches of table answers (well under a microsecond each:
 	 * static shares then). A search splits itself over the threads, so
@@ -358,7 +388,7 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 	const report_opts *r = &a->opts.report;
 	const int enumerate = r->count || r->all;
 	const int costly = enumerate && n > 1;
-	int threads = costly || (n >= 1024 && !searches) ? a->opts.threads : 1;
+	int threads = costly || (n >= 1024 && !g->searches) ? a->opts.threads : 1;
 	if (costly) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
 		for (int i = 0; i < n; i++)
@@ -370,17 +400,22 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 	}
 	/* The searches ran beside their set's check, not after it: no answer
 	 * of theirs is given before it passes. */
-	if (searches && sdb_db_checked(a->db))
-		for (int i = 0; i < n; i++)
-			if (jobs[i].deferred && !jobs[i].err) {
-				jobs[i].err = SDB_ECORRUPT;
-				keep_reason(a, &jobs[i], NULL);
-			}
 	int failed = 0;
 	for (int i = 0; i < n; i++) {
-		failed |= report(a, o, &jobs[i]);
-		job_free(&jobs[i]);
+		after_check(a, &jobs[i]);
+		failed |= answer_group_report(a, g, i, o) != 0;
 	}
-	free(jobs);
+	return failed;
+}
+
+int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
+{
+	answer_group *g = answer_group_new(a, queries, linenos, n);
+	if (!g) {
+		cli_fail("out of memory");
+		return 1;
+	}
+	int failed = answer_group_run(a, g, o);
+	answer_group_free(g);
 	return failed;
 }
