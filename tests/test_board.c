@@ -275,6 +275,15 @@ Test(board, nested_brackets_give_the_shape)
 	parse_bad("[[1,2,3],[4,0,5]] 6", 0, 0, SDB_EINVAL, "outside");
 	parse_bad("[[1,2,3],[4,0,5]", 0, 0, SDB_EINVAL, "not closed");
 	parse_bad("[1,2,3]],[4,0,5]", 0, 0, SDB_EINVAL, "closes no bracket");
+	/* brackets pair and match: a row opened by one and closed by another is
+	 * a slip, not a shape */
+	parse_bad("{1 2 3)(4 5 6][7 8 0}", 0, 0, SDB_EINVAL, "'{' is closed by ')'");
+	parse_bad("{(1 2 3)(4 5 6][7 8 0}", 0, 0, SDB_EINVAL, "'(' is closed by ']'");
+	parse_bad("[[1,2,3),[4,0,5]]", 0, 0, SDB_EINVAL, "'[' is closed by ')'");
+	parse_bad("{1 2 3 4 5 6 7 8 0]", 0, 0, SDB_EINVAL, "'{' is closed by ']'");
+	b = parse_ok("{(1 2 3)[4 5 6]{7 8 0}}", 0, 0);   /* each pair its own kind */
+	cr_assert_eq(b.w, 3);
+	cr_assert_eq(b.h, 3);
 	parse_bad("[[1],[2],[3],[0]]", 0, 0, SDB_EINVAL, "not a board");
 }
 

@@ -140,11 +140,19 @@ static const uint8_t char_class[256] = {
 	[']'] = C_CLOSE, [')'] = C_CLOSE, ['}'] = C_CLOSE,
 };
 
+/* The bracket that closes an opening one: a row opened with '(' and closed
+ * with ']' is a typing slip, not a shape. */
+static int closer_of(char open)
+{
+	return open == '(' ? ')' : open == '[' ? ']' : '}';
+}
+
 int sdbi_cells_scan(sdbi_cells *c, const char *text, int check_shape)
 {
 	c->count = c->cols = c->rows = 0;
 	int ntokens = 0, depth = 0, line_start = 0;
 	int group_start[MAX_DEPTH + 1], has_child[MAX_DEPTH + 1];
+	char opened[MAX_DEPTH + 1];   /* the bracket that opened each level */
 	rows brackets = { 0 }, lines = { 0 };
 	const char *compact = NULL;
 	size_t compact_len = 0;
@@ -164,6 +172,7 @@ int sdbi_cells_scan(sdbi_cells *c, const char *text, int check_shape)
 			if (depth > 0)
 				has_child[depth] = 1;
 			depth++;
+			opened[depth] = (char)*p;
 			group_start[depth] = c->count;
 			has_child[depth] = 0;
 			p++;
@@ -171,6 +180,9 @@ int sdbi_cells_scan(sdbi_cells *c, const char *text, int check_shape)
 		case C_CLOSE:
 			if (depth == 0)
 				return sdbi_fail(SDB_EINVAL, "'%c' closes no bracket", *p);
+			if (*p != closer_of(opened[depth]))
+				return sdbi_fail(SDB_EINVAL, "'%c' is closed by '%c' (brackets pair as (), [] "
+				                "and {})", opened[depth], *p);
 			if (!has_child[depth])   /* an innermost group: a row */
 				add_row(&brackets, c->count - group_start[depth]);
 			depth--;
