@@ -270,8 +270,21 @@ SDB_API int sdb_move_from_letter(int letter);
  * parity of the tiles XOR (for even widths) the parity of the blank's row.
  * Every move keeps it; sdb_rank_class() computes it. */
 /**@{*/
-/** @brief Number of reachable states of a W x H board: (W*H)!/2. */
+/** @brief Number of reachable states of a W x H board: (W*H)!/2; 0 if
+ * W x H is not a board, and UINT64_MAX past 20 cells, where the count
+ * does not fit 64 bits (use sdb_rank_count_format()). */
 SDB_API uint64_t sdb_rank_count(int w, int h);
+
+/** Bytes that hold any board's count of states as text, with its NUL. */
+#define SDB_RANK_COUNT_TEXT 90
+
+/** @brief Write (W*H)!/2, the number of reachable states of a W x H board, in
+ * decimal, exact on every board ("181440" for 3x3; 64!/2 on 8x8 has 89
+ * digits), NUL-terminated; #SDB_RANK_COUNT_TEXT bytes always suffice. Every
+ * front end prints a board's count of states with it.
+ * @return the length written (excluding the NUL), or #SDB_EINVAL (not a
+ * board, or @p cap too small). */
+SDB_API int sdb_rank_count_format(char *buf, size_t cap, int w, int h);
 
 /** @brief The class bit of a board (see above): 0 or 1. */
 SDB_API int sdb_rank_class(const sdb_board *b);
@@ -828,7 +841,8 @@ SDB_API int sdb_sampler_open(sdb_sampler **s, const sdb_db *db, const sdb_board 
  * counts say (a damaged table). */
 SDB_API int sdb_sampler_draw(const sdb_sampler *s, sdb_board *out, size_t n, sdb_rng *rng);
 
-/** @brief How many states the sampler draws among. */
+/** @brief How many states the sampler draws among (every state on boards
+ * over 20 cells: UINT64_MAX, as sdb_rank_count()). */
 SDB_API uint64_t sdb_sampler_population(const sdb_sampler *s);
 
 /** @brief Close a sampler. NULL is ok. */
