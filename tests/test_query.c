@@ -345,6 +345,9 @@ Test(query, sixteen_cells_follow_the_cells)
 	                              .want_moves = 1, .limits = { .max_nodes = 2 } };
 	cr_assert_eq(sdb_answer_query(&a, db, &q.start, &q.goal, &few), SDB_ELIMIT);
 	cr_assert(strstr(sdb_errdetail(), "limit"), "%s", sdb_errdetail());
+	cr_assert_eq(a.nodes, 2, "the nodes searched belong in the answer after SDB_ELIMIT");
+	cr_assert_eq(a.method, SDB_METHOD_SEARCH);
+	cr_assert(strstr(sdb_errdetail(), "(2 searched"), "%s", sdb_errdetail());
 	/* Heuristics refuse a board of another size instead of a number. */
 	sdb_heuristic *h;
 	cr_assert_eq(sdb_heuristic_open(&h, db, &q.goal, NULL), 0);

@@ -643,7 +643,8 @@ typedef struct sdb_answer {
 	char moves[SDB_MAX_MOVES + 1]; /**< optimal sequence "ru...", NUL-terminated;
 	                                    filled only when asked for */
 	int method;                    /**< enum sdb_method */
-	/* Searched answers only (#SDB_METHOD_SEARCH): */
+	/* Searched answers only (#SDB_METHOD_SEARCH), also a search stopped by
+	 * a limit (#SDB_ELIMIT: method, nodes and heuristic say what it did): */
 	uint64_t nodes;                /**< nodes expanded */
 	int heuristic;                 /**< the heuristic's value at the start */
 	const char *heuristic_name;    /**< the set searched with, or
@@ -728,7 +729,7 @@ SDB_API int sdb_db_has_size(const sdb_db *db, int w, int h);
  * (sizes differ), #SDB_ENOTFOUND (no full table for this goal; the detail
  * names the command that builds it), #SDB_ECORRUPT (the table contradicts
  * itself on the way, or a pattern set fails its check), #SDB_ELIMIT (a
- * search hit a limit), #SDB_ENOMEM. */
+ * search hit a limit: a->nodes says how many nodes it expanded), #SDB_ENOMEM. */
 SDB_API int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
                              const sdb_board *goal, const sdb_answer_opts *opts);
 
@@ -1042,7 +1043,7 @@ typedef struct sdb_solve_stats {
  * @return 0 (a->moves, a->distance filled; a->solvable 0 for unsolvable
  * pairs, which are answered without search), #SDB_EINVAL (sizes differ, or
  * @p h serves another class of goals), #SDB_ELIMIT (a limit was hit; stats
- * say how far it got). */
+ * and a->nodes say how far it got). */
 SDB_API int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
                       const sdb_board *start, const sdb_board *goal,
                       const sdb_solve_limits *limits);
