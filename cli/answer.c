@@ -29,6 +29,7 @@ typedef struct job {
 	char *moves;   /* check mode: the sequence judged (malloc'ed with its query) */
 	sdb_check c;
 	char *why;     /* the reason of a failed query (malloc'ed) */
+	uint64_t nodes;   /* a query stopped by a limit: the nodes its searches took */
 	int deferred;  /* its search may end before its set's check (answer_batch) */
 } job;
 
@@ -111,8 +112,9 @@ static void stop_reason(const answerer *a, const query_poll *qp, char *buf, size
 	const sdb_solve_limits *l = &a->opts.limits;
 	const double s = qp->started ? budget_now() - qp->started : 0;
 	if (qp->why == QUERY_NODES)
-		snprintf(buf, cap, "search stopped at its limit of %llu nodes (%.1f s, its searches "
-		         "together)", (unsigned long long)l->max_nodes, s);
+		snprintf(buf, cap, "search stopped at its limit of %llu nodes (%llu searched, %.1f s, "
+		         "its searches together)", (unsigned long long)l->max_nodes,
+		         (unsigned long long)qp->nodes, s);
 	else if (qp->why == QUERY_TIME)
 		snprintf(buf, cap, "search stopped at its time limit of %g s (%llu nodes, its searches "
 		         "together)", l->timeout, (unsigned long long)qp->nodes);
@@ -257,6 +259,8 @@ static void solve(answerer *a, job *j)
 		fputs("\r\033[K", stderr);   /* the progress line goes */
 	if (j->err && qp.why >= BUDGET_NODES && qp.why <= BUDGET_ABANDONED)
 		j->err = ANSWER_ESPENT;
+	if (j->err == SDB_ELIMIT || j->err == ANSWER_ESPENT)
+		j->nodes = qp.nodes;
 	if (j->err)
 		keep_reason(a, j, j->err == SDB_ELIMIT || j->err == ANSWER_ESPENT ? &qp : NULL);
 }
@@ -264,7 +268,8 @@ static void solve(answerer *a, job *j)
 static int report(answerer *a, out *o, const job *j)
 {
 	if (j->err && a->opts.quiet) {
-		report_error(o, &a->opts.report, j->line, j->text, j->why ? j->why : "out of memory");
+		report_error(o, &a->opts.report, j->line, j->text, j->why ? j->why : "out of memory",
+		             j->nodes);
 		return 1;
 	}
 	if (j->err) {
@@ -278,7 +283,7 @@ static int report(answerer *a, out *o, const job *j)
 			cli_fail("line %d: '%s': %s", j->line, shown, reason);
 		else
 			cli_fail("'%s': %s", shown, reason);
-		report_error(o, &a->opts.report, j->line, j->text, reason);
+		report_error(o, &a->opts.report, j->line, j->text, reason, j->nodes);
 		return 1;
 	}
 	const char blank = report_blank_of(j->text);

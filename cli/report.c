@@ -301,7 +301,8 @@ void report_check(out *o, const report_opts *r, const sdb_query *q, const char *
 	out_str(o, "}\n");
 }
 
-void report_error(out *o, const report_opts *r, int line, const char *input, const char *msg)
+void report_error(out *o, const report_opts *r, int line, const char *input, const char *msg,
+                  uint64_t nodes)
 {
 	if (!r->json) {
 		out_str(o, "error: ");
@@ -319,6 +320,10 @@ void report_error(out *o, const report_opts *r, int line, const char *input, con
 	out_json_strn(o, input, REPORT_INPUT_MAX);
 	out_str(o, ",\"error\":");
 	out_json_str(o, msg);
+	if (nodes) {
+		out_str(o, ",\"nodes\":");
+		out_u64(o, nodes);
+	}
 	out_str(o, "}\n");
 }
 

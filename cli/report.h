@@ -65,8 +65,10 @@ enum { REPORT_INPUT_MAX = 1024 };
  * one line in every mode ("error: MESSAGE" in text modes, an object with
  * "error" in JSON, its "input" cut after REPORT_INPUT_MAX bytes), so that
  * answers stay in step with the queries; line is 0 for a query from the
- * command line. */
-void report_error(out *o, const report_opts *r, int line, const char *input, const char *msg);
+ * command line. nodes: the nodes its searches took before a limit stopped
+ * them (JSON "nodes"; the message says them in words), 0 for none. */
+void report_error(out *o, const report_opts *r, int line, const char *input, const char *msg,
+                  uint64_t nodes);
 
 /* msg with words said otherwise: words is {from, to} pairs ended by
  * {NULL, NULL} (or NULL: none), each replaced wherever it stands as a whole

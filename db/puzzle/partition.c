@@ -41,6 +41,13 @@ static int lowest(uint64_t mask)
 	return __builtin_ctzll(mask);
 }
 
+/* A ',' with no tile on one side of it, at character `at` of spec. */
+static int empty_tile(const char *spec, int group, int at)
+{
+	return sdbi_fail(SDB_EINVAL, "--partition '%s': group %d has an empty tile (character %d)",
+	                spec, group + 1, at);
+}
+
 /* Groups from SPEC, as bit masks of canonical labels (the frame's labels of
  * the user's goal), and the spelling of the name: tiles in order, groups by
  * their smallest tile, so that the same groups typed in another order are
@@ -99,11 +106,21 @@ int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *go
 			snprintf(pt->spelling, sizeof pt->spelling, "%s", spec);
 			return sdbi_done(SDB_OK);
 		}
+	if (!spec[strspn(spec, " ")])
+		return sdbi_fail(SDB_EINVAL, "--partition is empty: give groups of tiles (1,2,3/4,5,6) "
+		                "or a name");
 	uint64_t user[MAX_GROUPS] = { 0 };   /* the groups in the user's tiles */
+	int comma = 0;   /* a ',' waits for its tile: "1,,2" and "1,/2" lack one */
 	for (const char *p = spec;; p++) {
+		const int at = (int)(p - spec) + 1;   /* the spot a message names */
 		if (*p == '/' || *p == '\0') {
+			if (comma)
+				return empty_tile(spec, pt->ngroups, at);
 			if (!user[pt->ngroups])
-				return sdbi_fail(SDB_EINVAL, "--partition '%s': empty group", spec);
+				return *p ? sdbi_fail(SDB_EINVAL, "--partition '%s': group %d is empty (character %d)",
+				                      spec, pt->ngroups + 1, at)
+				          : sdbi_fail(SDB_EINVAL, "--partition '%s': group %d is empty (at its end)",
+				                      spec, pt->ngroups + 1);
 			if (sdbi_popcount64(user[pt->ngroups]) > SDB_MAX_PATTERN)
 				return sdbi_fail(SDB_EINVAL, "--partition '%s': a group has more than %d tiles", spec,
 				                SDB_MAX_PATTERN);
@@ -114,8 +131,14 @@ int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *go
 				return sdbi_fail(SDB_EINVAL, "--partition '%s': too many groups", spec);
 			continue;
 		}
-		if (*p == ',' || *p == ' ')
+		if (*p == ' ')
 			continue;
+		if (*p == ',') {
+			if (comma || !user[pt->ngroups])
+				return empty_tile(spec, pt->ngroups, at);
+			comma = 1;
+			continue;
+		}
 		char *end;
 		long t = strtol(p, &end, 10);
 		if (end == p || t < 1 || t >= n)
@@ -125,6 +148,7 @@ int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *go
 			return sdbi_fail(SDB_EINVAL, "--partition '%s': tile %ld is in two groups", spec, t);
 		pt->tiles |= 1ull << t;
 		user[pt->ngroups] |= 1ull << t;
+		comma = 0;
 		p = end - 1;
 	}
 	/* The name spells each group in the tiles of the class's ordered goal
