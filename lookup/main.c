@@ -143,7 +143,7 @@ static void usage(FILE *f, const struct command *only)
 		      "optimal sequence of moves, named by the direction the blank travels (u d l r).\n"
 		      "Boards of up to " CLI_STR(SDB_TABLE_ONLY_CELLS) " cells are read from the full "
 		      "tables of slidedb-gen full,\nand boards of up to " CLI_STR(SDB_MAX_FULL_CELLS)
-		      " cells when their table is built; larger ones (4x4)\n"
+		      " cells when their table is built; larger ones (4x4 to 8x8)\n"
 		      "are solved optimally by IDA* on a pattern-database set (slidedb-gen pdb), or\n"
 		      "on Manhattan distance + linear conflicts without one. A search stops after\n"
 		      "60 s unless --timeout says otherwise (0: never).\n"

@@ -52,6 +52,20 @@ static int empty_tile(const char *spec, int group, int at)
  * the user's goal), and the spelling of the name: tiles in order, groups by
  * their smallest tile, so that the same groups typed in another order are
  * the same set. 0, or 1 after printing why. */
+/* A named partition of another board: the names that fit this one (any
+ * board's 2x2 and 5s, and those made for its size), or its groups. */
+static int wrong_board(const char *spec, const struct named *made, const sdb_board *goal)
+{
+	char fits[64] = "";
+	size_t len = 0;
+	for (size_t i = 0; i < sizeof named / sizeof *named; i++)
+		if (named[i].w == goal->w && named[i].h == goal->h && len < sizeof fits)
+			len += (size_t)snprintf(fits + len, sizeof fits - len, "%s, ", named[i].name);
+	return sdbi_fail(SDB_EINVAL, "--partition %s is a %dx%d partition; for %dx%d give %s2x2, 5s "
+	                "or groups of tiles (1,2,3/4,5,6)", spec, made->w, made->h, goal->w,
+	                goal->h, fits);
+}
+
 int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *goal)
 {
 	const int n = goal->n, rep = sdb_sym_representative(goal->w, goal->h, goal->blank);
@@ -97,9 +111,7 @@ int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *go
 	for (size_t i = 0; i < sizeof named / sizeof *named; i++)
 		if (!strcmp(spec, named[i].name)) {
 			if (goal->w != named[i].w || goal->h != named[i].h)
-				return sdbi_fail(SDB_EINVAL, "--partition %s is a %dx%d partition; give the groups "
-				                "of %dx%d explicitly, e.g. 1,2,3/4,5,6", spec, named[i].w,
-				                named[i].h, goal->w, goal->h);
+				return wrong_board(spec, &named[i], goal);
 			pt->ngroups = named[i].ngroups;
 			memcpy(pt->groups, named[i].groups, sizeof named[i].groups);
 			pt->tiles = sdbi_tiles_all(n);
