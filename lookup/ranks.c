@@ -24,6 +24,7 @@
  * --checkpoint, rank 0 keeps the iteration's bound and its finished
  * subtrees in a file; the same search run again skips what it holds. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <mpi.h>
 #include <pthread.h>
@@ -495,8 +496,11 @@ void ranks_lead(sdb_db *db, const lookup_run *run, int nranks, uint32_t tables)
 	g.split_min = split_min();
 	fail_init();
 	const char *stats = getenv("SLIDEDB_MPI_STATS");
-	if (stats && *stats && !(g.stats = fopen(stats, "a")))
-		cli_note("warning: SLIDEDB_MPI_STATS '%s': %s", stats, strerror(errno));
+	const int fd = stats && *stats ? sdb_file_open(stats, O_WRONLY | O_APPEND | O_CREAT, 0644) : -1;
+	if (fd >= 0 && !(g.stats = fdopen(fd, "a")))
+		close(fd);
+	if (stats && *stats && !g.stats)
+		cli_note("warning: SLIDEDB_MPI_STATS: %s", fd < 0 ? sdb_errdetail() : "out of memory");
 	if (g.stats)
 		fprintf(g.stats, "# iteration bound depth subtrees seconds nodes messages bytes "
 		        "(%d ranks of %d threads)\n", nranks, g.threads);

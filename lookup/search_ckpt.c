@@ -18,6 +18,7 @@
 
 #include "durable.h"
 #include "search_ckpt.h"
+#include "slidedb_engine.h"
 
 /* 2: subtrees cut under the automaton of duplicate words up to 12 moves
  * (a version 1 file counted another frontier) */
@@ -84,16 +85,20 @@ int search_ckpt_load(const char *path, const search_id *id, search_ckpt *c, char
                      size_t cap)
 {
 	memset(c, 0, sizeof *c);
-	const int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT)
+	/* no wait on a FIFO: nothing but a regular file (no link either) */
+	const int fd = sdb_file_open(path, O_RDONLY | O_NOFOLLOW, 0);
+	if (fd == SDB_ENOTFOUND)
 		return 0;
-	if (fd < 0)
-		return refuse(why, cap, path, strerror(errno));
+	if (fd < 0) {   /* the library's words, past the path they begin with */
+		const char *d = sdb_errdetail();
+		const size_t n = strlen(path);
+		return refuse(why, cap, path, strncmp(d, path, n) || d[n] != ':' ? d : d + n + 2);
+	}
 	struct stat st;
 	file_header h, want;
 	int rc = -1;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		refuse(why, cap, path, "not a regular file");
+	if (fstat(fd, &st)) {
+		refuse(why, cap, path, strerror(errno));
 		goto out;
 	}
 	if (st.st_size < (off_t)sizeof h || read(fd, &h, sizeof h) != (ssize_t)sizeof h ||

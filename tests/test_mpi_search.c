@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "clikit.h"
 #include "testkit.h"
@@ -20,7 +21,8 @@ static char db4[512], db5[512];
  * enough subtrees for every rank, a fraction of a second. */
 static const char *const far5 = "1 8 11 2 4 6 22 7 0 12 16 10 9 14 3 17 13 19 15 24 21 23 20 5 18\n";
 
-/* mpirun -n RANKS slidedb-lookup-mpi ARGS < input; the exit code. */
+/* mpirun -n RANKS slidedb-lookup-mpi ARGS < input; the exit code (124: it
+ * went on for 5 minutes, as a wait on a file would). */
 static int mpi_lookup(int ranks, const char *input, char **out, char **err, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 static int mpi_lookup(int ranks, const char *input, char **out, char **err, const char *fmt, ...)
@@ -30,7 +32,7 @@ static int mpi_lookup(int ranks, const char *input, char **out, char **err, cons
 	va_start(ap, fmt);
 	vsnprintf(args, sizeof args, fmt, ap);
 	va_end(ap);
-	snprintf(cmd, sizeof cmd, "mpirun -n %d --oversubscribe --bind-to none %s %s", ranks,
+	snprintf(cmd, sizeof cmd, "timeout 300 mpirun -n %d --oversubscribe --bind-to none %s %s", ranks,
 	         SLIDEDB_LOOKUP_MPI,
 	         args);
 	return tk_run(cmd, input, out, err);
@@ -191,36 +193,54 @@ static int last_bound(const char *path, int first)
 	return bound;
 }
 
+/* The nodes of far5's whole search (slidedb-lookup's). */
+static long far5_nodes(void)
+{
+	char *json;
+	cr_assert_eq(ck_lookup(db5, far5, &json, NULL, "--json"), 0);
+	const char *at = strstr(json, "\"nodes\":");
+	cr_assert(at);
+	const long nodes = atol(at + 8);
+	free(json);
+	cr_assert_gt(nodes, 20000, "a search long enough to stop: %ld nodes", nodes);
+	return nodes;
+}
+
+/* A fresh folder (dir) and in it the checkpoint (file) of far5's search
+ * stopped on 2 ranks at half its nodes (SLIDEDB_MPI_STATS: stats, or
+ * NULL). */
+static void stopped_search(char *dir, size_t dcap, const char *name, char *file, size_t fcap,
+                           const char *stats)
+{
+	tk_tmp_path(dir, dcap, name);
+	char cmd[1200], *out, *err;
+	snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir '%s'", dir, dir);
+	cr_assert_eq(tk_run(cmd, NULL, NULL, NULL), 0);
+	if (stats)
+		setenv("SLIDEDB_MPI_STATS", stats, 1);
+	const int rc = mpi_lookup(2, far5, &out, &err, "--db '%s' --max-nodes %ld --checkpoint '%s' "
+	                          "--checkpoint-every 0", db5, far5_nodes() / 2, dir);
+	unsetenv("SLIDEDB_MPI_STATS");
+	cr_assert_eq(rc, 1, "stopped at the limit: %s", err);
+	cr_assert(strstr(err, "limit"), "%s", err);
+	free(out);
+	free(err);
+	only_file(dir, file, fcap);
+}
+
 /* Stopped at a node limit with --checkpoint, then run again: the same
  * answer as slidedb-lookup's, from where it was; the file goes once the
  * answer is found. A damaged file is refused, named, and left alone. */
 Test(mpi_search, a_stopped_search_resumes, .timeout = 600, .init = build_sets)
 {
 	setenv("SLIDEDB_SPLIT_NODES", "0", 1);
-	char dir[512], file[1024];
-	tk_tmp_path(dir, sizeof dir, "mpi-search-ckpt");
-	char cmd[1200];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir '%s'", dir, dir);
-	cr_assert_eq(tk_run(cmd, NULL, NULL, NULL), 0);
+	char dir[512], file[1024], cmd[1200];
 	const char *q = far5;
-	char *want, *out, *err;
-	cr_assert_eq(ck_lookup(db5, q, &want, NULL, "--json"), 0);
-	const char *nodes_at = strstr(want, "\"nodes\":");
-	cr_assert(nodes_at);
-	const long nodes = atol(nodes_at + 8);
-	cr_assert_gt(nodes, 20000, "a search long enough to stop: %ld nodes", nodes);
+	char *out, *err;
 	char stats1[512], stats2[512];
 	tk_tmp_path(stats1, sizeof stats1, "stats-stopped");
 	tk_tmp_path(stats2, sizeof stats2, "stats-resumed");
-	setenv("SLIDEDB_MPI_STATS", stats1, 1);
-	int rc = mpi_lookup(2, q, &out, &err, "--db '%s' --max-nodes %ld --checkpoint '%s' "
-	                    "--checkpoint-every 0", db5, nodes / 2, dir);
-	unsetenv("SLIDEDB_MPI_STATS");
-	cr_assert_eq(rc, 1, "stopped at the limit: %s", err);
-	cr_assert(strstr(err, "limit"), "%s", err);
-	free(out);
-	free(err);
-	only_file(dir, file, sizeof file);
+	stopped_search(dir, sizeof dir, "mpi-search-ckpt", file, sizeof file, stats1);
 	/* damaged: refused with its name, kept as it was */
 	size_t size;
 	char *saved = ck_read_file(file, &size);
@@ -228,7 +248,7 @@ Test(mpi_search, a_stopped_search_resumes, .timeout = 600, .init = build_sets)
 	memcpy(bad, saved, size);
 	bad[size / 2] ^= 0x10;
 	ck_write_file(file, bad, size);
-	rc = mpi_lookup(2, q, &out, &err, "--db '%s' --checkpoint '%s'", db5, dir);
+	int rc = mpi_lookup(2, q, &out, &err, "--db '%s' --checkpoint '%s'", db5, dir);
 	cr_assert_eq(rc, 1);
 	cr_assert(strstr(err, file) && strstr(err, "damaged"), "%s", err);
 	size_t after_size;
@@ -269,7 +289,39 @@ Test(mpi_search, a_stopped_search_resumes, .timeout = 600, .init = build_sets)
 	free(err);
 	free(saved);
 	free(bad);
-	free(want);
+	unsetenv("SLIDEDB_SPLIT_NODES");
+}
+
+/* A FIFO where the search's checkpoint or SLIDEDB_MPI_STATS's file should
+ * be (each made the run wait for a writer or a reader for ever): the
+ * checkpoint is refused at once, named, exit 1, no answer; the statistics
+ * file is refused with a warning naming it, and the search answers. */
+Test(mpi_search, fifos_are_not_waited_on, .timeout = 600, .init = build_sets)
+{
+	setenv("SLIDEDB_SPLIT_NODES", "0", 1);
+	char dir[512], file[1024], fifo[512], want[1200], *out, *err;
+	stopped_search(dir, sizeof dir, "mpi-search-fifo", file, sizeof file, NULL);
+	cr_assert_eq(unlink(file), 0);
+	cr_assert_eq(mkfifo(file, 0600), 0);
+	cr_assert_eq(mpi_lookup(2, far5, &out, &err, "--db '%s' --checkpoint '%s'", db5, dir), 1,
+	             "%s", err);
+	snprintf(want, sizeof want, "checkpoint '%s': not a regular file (a FIFO)", file);
+	cr_assert(strstr(err, want), "%s", err);
+	cr_assert(strstr(out, "error: ") == out && !strstr(out, "distance"), "no answer: %s", out);
+	free(out);
+	free(err);
+	tk_tmp_path(fifo, sizeof fifo, "stats.fifo");
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	setenv("SLIDEDB_MPI_STATS", fifo, 1);
+	cr_assert_eq(mpi_lookup(2, far5, &out, &err, "--db '%s'", db5), 0, "%s", err);
+	unsetenv("SLIDEDB_MPI_STATS");
+	snprintf(want, sizeof want, "warning: SLIDEDB_MPI_STATS: %s: not a regular file (a FIFO)", fifo);
+	cr_assert(strstr(err, want), "%s", err);
+	replay_all(far5, out, 5, 5);
+	free(out);
+	free(err);
+	unlink(fifo);
+	unlink(file);
 	unsetenv("SLIDEDB_SPLIT_NODES");
 }
 
