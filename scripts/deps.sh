@@ -3,13 +3,15 @@
 set -euo pipefail
 # The library and programs; the fuzzers (clang); slidedb-serve (libmicrohttpd) and
 # its tests (pytest, a real browser: Chromium driven by Selenium) and load
-# benchmark (wrk); the Python package (headers, venv, NumPy); slidedb-gen-mpi
-# and its tests (Open MPI).
+# benchmark (wrk); the Python package (headers, venv, NumPy); slidedb-gen-mpi,
+# slidedb-lookup-mpi and their tests (Open MPI; OpenSSL's libcrypto seals the
+# search checkpoints).
 packages=(build-essential cmake pkg-config zlib1g-dev liblmdb-dev libisal-dev libcriterion-dev clang
 	libclang-rt-14-dev libmicrohttpd-dev python3 python3-pytest python3-selenium chromium
 	chromium-driver wrk curl
 	python3-dev python3-venv python3-numpy   # the Python package (python/) and its tests
-	libopenmpi-dev openmpi-bin)              # slidedb-gen-mpi and its tests
+	libopenmpi-dev openmpi-bin               # slidedb-gen-mpi and its tests
+	libssl-dev)                              # slidedb-lookup-mpi's sealed checkpoints
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
