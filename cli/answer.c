@@ -31,6 +31,8 @@ typedef struct job {
 	char *why;     /* the reason of a failed query (malloc'ed) */
 	uint64_t nodes;   /* a query stopped by a limit: the nodes its searches took */
 	int deferred;  /* its search may end before its set's check (answer_batch) */
+	sdb_fields_resumed resumed;   /* an earlier run's work its searches resumed */
+	char *from, *key;             /* resumed's strings (malloc'ed); from NULL: none */
 } job;
 
 /* What stopped a query's searches, when the library's own limits did not. */
@@ -239,6 +241,37 @@ static int search(answerer *a, job *j, query_poll *qp)
 	return err;
 }
 
+/* What the query's searches resumed, kept for its report. */
+static void keep_resumed(const answerer *a, job *j)
+{
+	sdb_fields_resumed r;
+	if (!a->opts.resumed || !a->opts.resumed(&r))
+		return;
+	j->from = strdup(r.checkpoint);
+	j->key = strdup(r.key_file);
+	j->resumed = r;
+	j->resumed.checkpoint = j->from;
+	j->resumed.key_file = j->key;
+	if ((!j->from || !j->key) && !j->err)
+		j->err = SDB_ENOMEM;   /* (an answer that cannot say what it rests on is not given) */
+}
+
+/* In text, a note on stderr says what the answer rests on besides its
+ * search ("resumed" says it in JSON). */
+static void say_resumed(const answerer *a, const job *j)
+{
+	const sdb_fields_resumed *r = &j->resumed;
+	if (!j->from || a->opts.report.json || a->opts.quiet)
+		return;
+	char where[32] = "";
+	if (j->line)
+		snprintf(where, sizeof where, "line %d: ", j->line);
+	cli_note("%sresumed from checkpoint '%s': bounds below %d and %d subtree%s at %d were "
+	         "searched by an earlier run (%llu nodes), sealed with this user's key %s", where,
+	         r->checkpoint, r->bound, r->subtrees_done, r->subtrees_done == 1 ? "" : "s",
+	         r->bound, (unsigned long long)r->nodes, r->key_file);
+}
+
 static void solve(answerer *a, job *j)
 {
 	if (j->err)
@@ -254,6 +287,7 @@ static void solve(answerer *a, job *j)
 	} else {
 		j->err = search(a, j, &qp);
 	}
+	keep_resumed(a, j);
 	out_char(&j->all, '\0');   /* a string, also when empty */
 	if (qp.drew)
 		fputs("\r\033[K", stderr);   /* the progress line goes */
@@ -287,12 +321,14 @@ static int report(answerer *a, out *o, const job *j)
 		return 1;
 	}
 	const char blank = report_blank_of(j->text);
+	const sdb_fields_resumed *resumed = j->from ? &j->resumed : NULL;
+	say_resumed(a, j);
 	if (a->opts.check) {
-		report_check(o, &a->opts.report, &j->q, j->moves, &j->c, blank);
+		report_check(o, &a->opts.report, &j->q, j->moves, &j->c, blank, resumed);
 		return 0;
 	}
 	const answer_extra x = { j->all.buf, blank };
-	report_answer(o, &a->opts.report, &j->q, &j->a, &x);
+	report_answer_resumed(o, &a->opts.report, &j->q, &j->a, &x, resumed);
 	return 0;
 }
 
@@ -308,6 +344,8 @@ static void parse(answerer *a, job *j)
 static void job_free(job *j)
 {
 	free(j->why);
+	free(j->from);
+	free(j->key);
 	free(j->moves);
 	out_free(&j->all);
 }

@@ -28,6 +28,12 @@ typedef struct answer_opts {
 	 * messages said otherwise in a failed query's reason (slidedb-serve
 	 * names its query parameters where the library names options). */
 	const char *const (*words)[2];
+	/* After a query's searches, on their thread: 1 when they resumed an
+	 * earlier run's work, r saying what the answer rests on (its strings
+	 * valid until the next call on the thread); NULL: never (all but
+	 * slidedb-lookup-mpi). The answer says so: "resumed" in JSON, a note on
+	 * stderr in text. */
+	int (*resumed)(sdb_fields_resumed *r);
 } answer_opts;
 
 typedef struct answerer answerer;

@@ -82,8 +82,10 @@ static const cli_option lookup_options[] = {
 	{ "version", no_argument, 'V', ALL, "-V, --version       show the version" },
 	/* slidedb-lookup-mpi's own (the last NMPI_OPTIONS) */
 	{ "checkpoint", required_argument, OPT_CHECKPOINT, ANSWER | CHECK,
-	  "    --checkpoint DIR  keep each search's bound and finished subtrees in DIR;\n"
-	  "                      a search run again from there resumes" },
+	  "    --checkpoint DIR  keep each search's bound and finished subtrees in DIR,\n"
+	  "                      sealed with this user's key ($SLIDEDB_KEY_FILE, else\n"
+	  "                      ~/.local/state/slidedb/checkpoint.key); a search run\n"
+	  "                      again from there resumes, and its answer says so" },
 	{ "checkpoint-every", required_argument, OPT_CHECKPOINT_EVERY, ANSWER | CHECK,
 	  "    --checkpoint-every MINUTES  between saves (default 1)" },
 };
@@ -538,6 +540,7 @@ static int run_answers(options *o, int npos, char **pos)
 	}
 	if (rc >= 0)
 		return rc;
+	o->answer.resumed = dist ? dist->resumed : NULL;
 	answerer *ans = answerer_new(db, &o->answer);
 	if (!ans) {
 		rc = cli_fail("out of memory");

@@ -8,11 +8,12 @@ demo=(build-essential cmake pkg-config zlib1g-dev liblmdb-dev libisal-dev libmic
 # The tests: the suites (Criterion), the fuzzers (clang), slidedb-serve's tests
 # (pytest, a real browser: Chromium driven by Selenium; curl) and load benchmark
 # (wrk); the Python package (headers, venv, NumPy); slidedb-gen-mpi,
-# slidedb-lookup-mpi and their tests (Open MPI).
+# slidedb-lookup-mpi and their tests (Open MPI; OpenSSL's libcrypto seals the
+# search checkpoints).
 tests=(libcriterion-dev clang libclang-rt-14-dev python3 python3-pytest python3-selenium chromium
 	chromium-driver wrk curl
 	python3-dev python3-venv python3-numpy
-	libopenmpi-dev openmpi-bin)
+	libopenmpi-dev openmpi-bin libssl-dev)
 packages=("${demo[@]}")
 [ "${1:-}" = demo ] || packages+=("${tests[@]}")
 missing=()

@@ -1208,7 +1208,9 @@ SDB_API int sdb_check_verdict(char *buf, size_t cap, const sdb_check *c);
  * the server write these fields as JSON, Python makes its dicts of them,
  * so no front end keeps a list of its own. Each function calls @p fn once
  * per field, in order; a list is a field of type #SDB_VALUE_LIST followed
- * by its items (name NULL; lists may nest) and an #SDB_VALUE_END.
+ * by its items (name NULL; lists may nest) and an #SDB_VALUE_END; an object
+ * is a field of type #SDB_VALUE_OBJECT followed by its named fields and an
+ * #SDB_VALUE_END.
  * @{ */
 
 /** The type of a field's value. */
@@ -1220,7 +1222,8 @@ enum sdb_value_type {
 	SDB_VALUE_TEXT,    /**< sdb_field.text */
 	SDB_VALUE_COUNT,   /**< sdb_field.count: a 128-bit count, exact */
 	SDB_VALUE_LIST,    /**< a list begins: its items follow */
-	SDB_VALUE_END      /**< the list ends */
+	SDB_VALUE_END,     /**< the list (or object) ends */
+	SDB_VALUE_OBJECT   /**< an object begins: its named fields follow */
 };
 
 /** One field, valid during the call to the visitor only. */
@@ -1277,6 +1280,24 @@ SDB_API int sdb_answer_fields(const sdb_query *q, const sdb_answer *a, const sdb
  * @return 0, or what @p fn returned to stop. */
 SDB_API int sdb_check_fields(const sdb_query *q, const char *moves, const sdb_check *c,
                              const sdb_fields_opts *opts, sdb_field_fn fn, void *ctx);
+
+/** What an answer (or a verdict) rests on besides the search that gave it:
+ * the work of an earlier run that it resumed, as slidedb-lookup-mpi's
+ * sealed checkpoints keep it. */
+typedef struct sdb_fields_resumed {
+	const char *checkpoint;   /**< the file resumed from */
+	const char *key_file;     /**< the key whose seal it carried */
+	int bound;                /**< every bound below it was searched by the earlier run */
+	int subtrees_done;        /**< subtrees at @c bound it searched to the end */
+	uint64_t nodes;           /**< the nodes it searched */
+} sdb_fields_resumed;
+
+/** @brief The field "resumed" of an answer or a verdict that rests on an
+ * earlier run's work: an object of "checkpoint", "key_file", "bound",
+ * "subtrees_done" and "nodes", for a front end that resumes searches to
+ * walk after sdb_answer_fields() or sdb_check_fields() (its last field).
+ * @return 0, or what @p fn returned to stop. */
+SDB_API int sdb_resumed_fields(const sdb_fields_resumed *r, sdb_field_fn fn, void *ctx);
 
 /** @brief The fields of a catalog entry, as `slidedb-lookup info --json`
  * and Python's Database.tables() show it: "name", "kind", "size", "goal",
