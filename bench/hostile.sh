@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # A hostile trial of the programs, as an attacker and a clumsy user would try
 # them: generators killed at random moments, readers answering while
-# writers commit, bad input, damaged search checkpoints and killed ranks of
-# slidedb-lookup-mpi, forged exports, and slidedb-serve under attack (memory,
-# CPU left burning, stopping, 413s, idle sockets, invalid UTF-8:
+# writers commit, bad input, damaged and crafted search checkpoints and killed
+# ranks of slidedb-lookup-mpi, forged exports, and slidedb-serve under attack
+# (memory, CPU left burning, stopping, 413s, idle sockets, invalid UTF-8:
 # bench/hostile_serve.py).
 # Prints tables for bench/RESULTS.md, and the machine.
 #   bench/hostile.sh [BUILD_DIR]     (Release build; about 10 minutes)
@@ -191,9 +191,35 @@ final_ok=$("$lookup" verify --db "$db" >/dev/null 2>&1 && echo 1 || echo 0)
 #    never resumed into another answer; and a rank killed (SIGKILL) at a
 #    random moment of a 5x5 search must end the run with no answer, or (the
 #    kill after rank 0 wrote it) the clean answer: never a partial or other one.
+#    Issue #35: a checkpoint crafted as a person would, its CRC-32s recomputed
+#    (the bound raised past the answer with no cut, or the answer's bound with
+#    every subtree of its cut marked done) must be refused, never resumed into
+#    a longer answer. The trial seals with a key of its own, not the user's.
 mpi_tried=0 mpi_refused=0 mpi_wrong=0 kill_tried=0 kill_ok=0
+crafted_tried=0 crafted_refused=0 crafted_wrong=0
+# A checkpoint crafted: FILE bound B (no cut) | FILE cut B DEPTH N (all N
+# subtrees done, the next bound B + 2); both CRC-32s recomputed. The header ends with bound, depth,
+# n, next bound (int32), a spare word, the nodes, the seal (format 3 on, 32
+# bytes) and the CRCs of the bitmap and of the header (with itself 0).
+craft() {
+	python3 - "$@" <<'PY'
+import struct, sys, zlib
+path, how, bound = sys.argv[1], sys.argv[2], int(sys.argv[3])
+d = bytearray(open(path, 'rb').read())
+version, h = struct.unpack_from('<II', d, 8)
+at = h - 8 - (32 if version >= 3 else 0) - 8 - 4 - 16
+depth, n, nxt = (int(sys.argv[4]), int(sys.argv[5]), bound + 2) if how == 'cut' else (0, 0, 2**31 - 1)
+struct.pack_into('<iiii', d, at, bound, depth, n, nxt)
+d[h:] = b'\xff' * ((n + 7) // 8)
+struct.pack_into('<I', d, h - 8, zlib.crc32(bytes(d[h:])))
+struct.pack_into('<I', d, h - 4, 0)
+struct.pack_into('<I', d, h - 4, zlib.crc32(bytes(d[:h])))
+open(path, 'wb').write(d)
+PY
+}
 if [ -x "$build/slidedb-lookup-mpi" ]; then
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	export SLIDEDB_KEY_FILE=$work/checkpoint.key
 	mpi="mpirun -n 2 --oversubscribe $build/slidedb-lookup-mpi"
 	db=$work/five.lmdb
 	"$gen" pdb 5x5 --partition 1,2,3,6,7/4,5,8,9,10/11,12,16,17,21/13,14,15,19,20/18,22,23,24 \
@@ -221,6 +247,29 @@ if [ -x "$build/slidedb-lookup-mpi" ]; then
 			mpi_refused=$((mpi_refused + 1))
 		elif [ -n "$out" ] && [ "$out" != "$clean" ]; then
 			mpi_wrong=$((mpi_wrong + 1))
+		fi
+	done
+	# the answer's bound and its cut, from a clean run's statistics
+	distance=$(echo "$clean" | awk '{ print $2 }')
+	SLIDEDB_SPLIT_NODES=0 SLIDEDB_MPI_STATS=$work/stats $mpi --db "$db" "$far" >/dev/null 2>&1
+	read -r cut_depth cut_n < <(awk -v b="$distance" '$2 == b { print $3, $4 }' "$work/stats")
+	for i in $(seq 30); do
+		rm -rf "$ck" && mkdir "$ck"
+		SLIDEDB_SPLIT_NODES=0 $mpi --db "$db" --max-nodes 60000 --checkpoint "$ck" \
+			--checkpoint-every 0 "$far" >/dev/null 2>&1 || true
+		f=$(ls "$ck"/*.ckpt)
+		case $((i % 3)) in
+		0) craft "$f" bound $((distance + 2)) ;;
+		1) craft "$f" bound $((distance + 2 * (1 + RANDOM % 5))) ;;
+		2) craft "$f" cut "$distance" "$cut_depth" "$cut_n" ;;
+		esac
+		out=$(SLIDEDB_SPLIT_NODES=0 $mpi --db "$db" --checkpoint "$ck" "$far" 2>"$work/mpi.err") ||
+			true
+		crafted_tried=$((crafted_tried + 1))
+		if grep -q "checkpoint '$f': not sealed by this user's key" "$work/mpi.err"; then
+			crafted_refused=$((crafted_refused + 1))
+		elif [ "${out#distance}" != "$out" ] && [ "$out" != "$clean" ]; then
+			crafted_wrong=$((crafted_wrong + 1))
 		fi
 	done
 	for i in $(seq 20); do
@@ -333,6 +382,8 @@ echo "| the next \`slidedb-gen compact\` after them: copies of killed compacts l
 echo "| \`slidedb-gen compact\` whose copy cannot be written whole (a file-size limit): exit 1 naming it, no copy left, verify and the same answer | $compact_full | $compact_full_ok |"
 [ "$mpi_tried" = 0 ] ||
 	echo "| a search checkpoint with one byte changed at random (or cut short), resumed on 2 ranks: refused with its name, never another answer | $mpi_tried | $((mpi_tried - mpi_wrong)) (refused: $mpi_refused, wrong: $mpi_wrong) |"
+[ "$crafted_tried" = 0 ] ||
+	echo "| a search checkpoint crafted, its CRC-32s recomputed (bound raised past the answer with no cut, or the answer's bound with every subtree marked done), resumed on 2 ranks: refused as not sealed by this user's key, never another answer | $crafted_tried | $((crafted_tried - crafted_wrong)) (refused: $crafted_refused, wrong: $crafted_wrong) |"
 [ "$kill_tried" = 0 ] ||
 	echo "| a rank of a 2-rank 5x5 search killed (SIGKILL) at a random moment: no answer and a failed run, or the clean answer (the kill after it was written), never another | $kill_tried | $kill_ok |"
 echo

@@ -200,7 +200,7 @@ def cpu_after_leaving():
     row("/healthz after 3 abandoned batches of hard lines",
         f"{status} in {time.monotonic() - t:.3f} s")
     took = s.stop()
-    row("SIGTERM after them, `--idle-timeout 30` (default)",
+    row("SIGTERM after them, the defaults",
         f"exit in {took:.1f} s" if took is not None else "no exit within 60 s")
 
 
@@ -225,7 +225,7 @@ def held_thread():
 # --- Stopping
 
 def sigterm():
-    s = Server("--idle-timeout", "5")
+    s = Server("--idle-timeout", "5", "--timeout", "5")
     hard = (HARD_4X4 + "\n").encode() * 140
     abandoned = post(s.port, "/v1/solve", hard)
     unread = post(s.port, "/v1/solve?path=1", b"1 2 3 4 5 6 0 7 8\n" * 200000, rcvbuf=4096)
@@ -233,8 +233,82 @@ def sigterm():
     abandoned.close()
     took = s.stop()
     unread.close()
-    row("SIGTERM during an abandoned batch and an unread answer, `--idle-timeout 5`",
+    row("SIGTERM during an abandoned batch and an unread answer, `--idle-timeout 5 --timeout 5`",
         f"exit in {took:.1f} s" if took is not None else "no exit within 60 s")
+    # issue #35: a 16 MiB batch whose answers are never read
+    s = Server("--timeout", "5")
+    unread = post(s.port, "/v1/solve", b"1 2 3 4 5 6 0 7 8\n" * (16 * MIB // 18), rcvbuf=4096)
+    time.sleep(1)
+    took = s.stop()
+    unread.close()
+    row("SIGTERM during a 16 MiB batch whose answers are never read, `--timeout 5`",
+        f"exit in {took:.1f} s" if took is not None else "no exit within 60 s")
+
+
+# --- Searches beside table answers (issue #35)
+
+def hard_client(port, source):
+    c = socket.create_connection(("127.0.0.1", port), source_address=(source, 0))
+    c.sendall(b"GET /v1/solve?start=" + urllib.parse.quote(HARD_4X4).encode() +
+              b" HTTP/1.1\r\nHost: x\r\n\r\n")
+    return c
+
+
+def searches_beside_tables():
+    """Hard 4x4 searches from n clients (each from an address of its own) while
+    a client asks /healthz and a 3x3 query in turn: their time."""
+    for n in (2, 6):
+        s = Server("--timeout", "60", "--max-nodes", "1000000000000")
+        hard = [hard_client(s.port, f"127.0.0.{2 + k}") for k in range(n)]
+        time.sleep(0.5)
+        took = []
+        for _ in range(10):
+            for path in ("/healthz", "/v1/solve?start=1%202%203%204%205%206%200%207%208"):
+                t = time.monotonic()
+                try:
+                    s.get(path, timeout=120)
+                except OSError:
+                    pass
+                took.append(time.monotonic() - t)
+        for c in hard:
+            c.close()
+        took.sort()
+        row(f"/healthz and a 3x3 query, 10 each in turn, beside {n} hard 4x4 searches: median, "
+            f"slowest", f"{took[len(took) // 2] * 1000:.1f} ms, {took[-1] * 1000:.1f} ms")
+        s.stop()
+
+
+def batch_past_idle_timeout():
+    """An easy line, a hard one whose search outlasts --idle-timeout, an easy one."""
+    s = Server("--idle-timeout", "2", "--timeout", "5", "--max-nodes", "1000000000000")
+    c = http.client.HTTPConnection("127.0.0.1", s.port, timeout=60)
+    t = time.monotonic()
+    c.request("POST", "/v1/solve", body=("1 2 3 4 5 6 0 7 8\n" + HARD_4X4 + "\n123046758\n"))
+    r = c.getresponse()
+    lines, first = 0, None
+    try:
+        while r.readline():
+            lines += 1
+            first = first or time.monotonic() - t
+    except (OSError, http.client.HTTPException):
+        pass
+    c.close()
+    row("POST of an easy line, a hard 4x4 line searched 5 s (`--timeout 5`), an easy line, "
+        "`--idle-timeout 2`: lines answered (of 3), the first after",
+        f"{lines}, " + (f"{first:.2f} s" if first else "none"))
+    s.stop()
+
+
+def url_of_many_parameters():
+    s = Server()
+    url = "/v1/solve?" + "&".join(f"a{i}=1" for i in range(500))
+    t = time.monotonic()
+    try:
+        status = s.get(url, timeout=10)[0]
+    except OSError:
+        status = "no answer"
+    row("GET of a URL of 500 parameters (3 KB)", f"{status} after {time.monotonic() - t:.2f} s")
+    s.stop()
 
 
 # --- 413, 503
@@ -374,8 +448,9 @@ def utf8():
 
 
 for attack in (unfinished_bodies, unread_answers, one_big_batch, per_connection,
-               cpu_after_leaving, held_thread, sigterm, delivery_413, idle_sockets, what_held,
-               utf8):
+               cpu_after_leaving, held_thread, sigterm, searches_beside_tables,
+               batch_past_idle_timeout, url_of_many_parameters, delivery_413, idle_sockets,
+               what_held, utf8):
     print(f"{attack.__name__} ...", file=sys.stderr)
     attack()
 

@@ -29,7 +29,10 @@ typedef struct job {
 	char *moves;   /* check mode: the sequence judged (malloc'ed with its query) */
 	sdb_check c;
 	char *why;     /* the reason of a failed query (malloc'ed) */
+	uint64_t nodes;   /* a query stopped by a limit: the nodes its searches took */
 	int deferred;  /* its search may end before its set's check (answer_batch) */
+	sdb_fields_resumed resumed;   /* an earlier run's work its searches resumed */
+	char *from, *key;             /* resumed's strings (malloc'ed); from NULL: none */
 } job;
 
 /* What stopped a query's searches, when the library's own limits did not. */
@@ -111,8 +114,9 @@ static void stop_reason(const answerer *a, const query_poll *qp, char *buf, size
 	const sdb_solve_limits *l = &a->opts.limits;
 	const double s = qp->started ? budget_now() - qp->started : 0;
 	if (qp->why == QUERY_NODES)
-		snprintf(buf, cap, "search stopped at its limit of %llu nodes (%.1f s, its searches "
-		         "together)", (unsigned long long)l->max_nodes, s);
+		snprintf(buf, cap, "search stopped at its limit of %llu nodes (%llu searched, %.1f s, "
+		         "its searches together)", (unsigned long long)l->max_nodes,
+		         (unsigned long long)qp->nodes, s);
 	else if (qp->why == QUERY_TIME)
 		snprintf(buf, cap, "search stopped at its time limit of %g s (%llu nodes, its searches "
 		         "together)", l->timeout, (unsigned long long)qp->nodes);
@@ -237,6 +241,37 @@ static int search(answerer *a, job *j, query_poll *qp)
 	return err;
 }
 
+/* What the query's searches resumed, kept for its report. */
+static void keep_resumed(const answerer *a, job *j)
+{
+	sdb_fields_resumed r;
+	if (!a->opts.resumed || !a->opts.resumed(&r))
+		return;
+	j->from = strdup(r.checkpoint);
+	j->key = strdup(r.key_file);
+	j->resumed = r;
+	j->resumed.checkpoint = j->from;
+	j->resumed.key_file = j->key;
+	if ((!j->from || !j->key) && !j->err)
+		j->err = SDB_ENOMEM;   /* (an answer that cannot say what it rests on is not given) */
+}
+
+/* In text, a note on stderr says what the answer rests on besides its
+ * search ("resumed" says it in JSON). */
+static void say_resumed(const answerer *a, const job *j)
+{
+	const sdb_fields_resumed *r = &j->resumed;
+	if (!j->from || a->opts.report.json || a->opts.quiet)
+		return;
+	char where[32] = "";
+	if (j->line)
+		snprintf(where, sizeof where, "line %d: ", j->line);
+	cli_note("%sresumed from checkpoint '%s': bounds below %d and %d subtree%s at %d were "
+	         "searched by an earlier run (%llu nodes), sealed with this user's key %s", where,
+	         r->checkpoint, r->bound, r->subtrees_done, r->subtrees_done == 1 ? "" : "s",
+	         r->bound, (unsigned long long)r->nodes, r->key_file);
+}
+
 static void solve(answerer *a, job *j)
 {
 	if (j->err)
@@ -252,11 +287,14 @@ static void solve(answerer *a, job *j)
 	} else {
 		j->err = search(a, j, &qp);
 	}
+	keep_resumed(a, j);
 	out_char(&j->all, '\0');   /* a string, also when empty */
 	if (qp.drew)
 		fputs("\r\033[K", stderr);   /* the progress line goes */
 	if (j->err && qp.why >= BUDGET_NODES && qp.why <= BUDGET_ABANDONED)
 		j->err = ANSWER_ESPENT;
+	if (j->err == SDB_ELIMIT || j->err == ANSWER_ESPENT)
+		j->nodes = qp.nodes;
 	if (j->err)
 		keep_reason(a, j, j->err == SDB_ELIMIT || j->err == ANSWER_ESPENT ? &qp : NULL);
 }
@@ -264,7 +302,8 @@ static void solve(answerer *a, job *j)
 static int report(answerer *a, out *o, const job *j)
 {
 	if (j->err && a->opts.quiet) {
-		report_error(o, &a->opts.report, j->line, j->text, j->why ? j->why : "out of memory");
+		report_error(o, &a->opts.report, j->line, j->text, j->why ? j->why : "out of memory",
+		             j->nodes);
 		return 1;
 	}
 	if (j->err) {
@@ -278,16 +317,18 @@ static int report(answerer *a, out *o, const job *j)
 			cli_fail("line %d: '%s': %s", j->line, shown, reason);
 		else
 			cli_fail("'%s': %s", shown, reason);
-		report_error(o, &a->opts.report, j->line, j->text, reason);
+		report_error(o, &a->opts.report, j->line, j->text, reason, j->nodes);
 		return 1;
 	}
 	const char blank = report_blank_of(j->text);
+	const sdb_fields_resumed *resumed = j->from ? &j->resumed : NULL;
+	say_resumed(a, j);
 	if (a->opts.check) {
-		report_check(o, &a->opts.report, &j->q, j->moves, &j->c, blank);
+		report_check(o, &a->opts.report, &j->q, j->moves, &j->c, blank, resumed);
 		return 0;
 	}
 	const answer_extra x = { j->all.buf, blank };
-	report_answer(o, &a->opts.report, &j->q, &j->a, &x);
+	report_answer_resumed(o, &a->opts.report, &j->q, &j->a, &x, resumed);
 	return 0;
 }
 
@@ -303,21 +344,10 @@ static void parse(answerer *a, job *j)
 static void job_free(job *j)
 {
 	free(j->why);
+	free(j->from);
+	free(j->key);
 	free(j->moves);
 	out_free(&j->all);
-}
-
-int answer_one(answerer *a, out *o, const char *query)
-{
-	job j;
-	memset(&j, 0, sizeof j);
-	j.text = query;
-	parse(a, &j);
-	solve(a, &j);
-	report(a, o, &j);
-	int err = j.err;
-	job_free(&j);
-	return err;
 }
 
 int answer_query(answerer *a, sdb_answer *ans, const sdb_query *q, char *why, size_t cap)
@@ -333,22 +363,65 @@ int answer_query(answerer *a, sdb_answer *ans, const sdb_query *q, char *why, si
 	return err;
 }
 
-int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
+struct answer_group {
+	int n, searches;
+	job jobs[];
+};
+
+answer_group *answer_group_new(answerer *a, char **queries, const int *linenos, int n)
 {
-	job *jobs = calloc((size_t)n, sizeof *jobs);
-	if (!jobs) {
-		cli_fail("out of memory");
-		return 1;
-	}
-	int searches = 0;
+	answer_group *g = calloc(1, sizeof *g + (size_t)n * sizeof *g->jobs);
+	if (!g)
+		return NULL;
+	g->n = n;
 	for (int i = 0; i < n; i++) {
-		job *j = &jobs[i];
+		job *j = &g->jobs[i];
 		j->text = queries[i];
 		j->line = linenos ? linenos[i] : 0;
 		parse(a, j);
 		j->deferred = !j->err && j->q.goal.n > SDB_TABLE_ONLY_CELLS;
-		searches += j->deferred;
+		g->searches += j->deferred;
 	}
+	return g;
+}
+
+int answer_group_searches(const answer_group *g)
+{
+	return g->searches;
+}
+
+/* Query i of g answered by a search that ran beside its set's check: a
+ * damaged set fails it (the answer came from bytes not yet checked). */
+static void after_check(answerer *a, job *j)
+{
+	if (j->deferred && !j->err && sdb_db_checked(a->db)) {
+		j->err = SDB_ECORRUPT;
+		keep_reason(a, j, NULL);
+	}
+}
+
+void answer_group_solve(answerer *a, answer_group *g, int i)
+{
+	solve(a, &g->jobs[i]);
+	after_check(a, &g->jobs[i]);
+}
+
+int answer_group_report(answerer *a, answer_group *g, int i, out *o)
+{
+	report(a, o, &g->jobs[i]);
+	job_free(&g->jobs[i]);
+	return g->jobs[i].err;
+}
+
+void answer_group_free(answer_group *g)
+{
+	free(g);
+}
+
+int answer_group_run(answerer *a, answer_group *g, out *o)
+{
+	job *jobs = g->jobs;
+	const int n = g->n;
 	/* Threads pay for searches, for counting or listing optimal sequences,
 	 * and for long batches of table answers (well under a microsecond each:
 	 * static shares then). A search splits itself over the threads, so
@@ -358,7 +431,7 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 	const report_opts *r = &a->opts.report;
 	const int enumerate = r->count || r->all;
 	const int costly = enumerate && n > 1;
-	int threads = costly || (n >= 1024 && !searches) ? a->opts.threads : 1;
+	int threads = costly || (n >= 1024 && !g->searches) ? a->opts.threads : 1;
 	if (costly) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
 		for (int i = 0; i < n; i++)
@@ -370,17 +443,22 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 	}
 	/* The searches ran beside their set's check, not after it: no answer
 	 * of theirs is given before it passes. */
-	if (searches && sdb_db_checked(a->db))
-		for (int i = 0; i < n; i++)
-			if (jobs[i].deferred && !jobs[i].err) {
-				jobs[i].err = SDB_ECORRUPT;
-				keep_reason(a, &jobs[i], NULL);
-			}
 	int failed = 0;
 	for (int i = 0; i < n; i++) {
-		failed |= report(a, o, &jobs[i]);
-		job_free(&jobs[i]);
+		after_check(a, &jobs[i]);
+		failed |= answer_group_report(a, g, i, o) != 0;
 	}
-	free(jobs);
+	return failed;
+}
+
+int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
+{
+	answer_group *g = answer_group_new(a, queries, linenos, n);
+	if (!g) {
+		cli_fail("out of memory");
+		return 1;
+	}
+	int failed = answer_group_run(a, g, o);
+	answer_group_free(g);
 	return failed;
 }

@@ -28,6 +28,12 @@ typedef struct answer_opts {
 	 * messages said otherwise in a failed query's reason (slidedb-serve
 	 * names its query parameters where the library names options). */
 	const char *const (*words)[2];
+	/* After a query's searches, on their thread: 1 when they resumed an
+	 * earlier run's work, r saying what the answer rests on (its strings
+	 * valid until the next call on the thread); NULL: never (all but
+	 * slidedb-lookup-mpi). The answer says so: "resumed" in JSON, a note on
+	 * stderr in text. */
+	int (*resumed)(sdb_fields_resumed *r);
 } answer_opts;
 
 typedef struct answerer answerer;
@@ -41,11 +47,30 @@ void answerer_free(answerer *a);
  * same order (unless quiet). Returns 1 if any query failed, else 0. */
 int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n);
 
-/* Answer one query (a check line in check mode) into o, as answer_batch()
- * does for one line without a line number, and return the library's code
- * of its failure (0: answered; unsolvable is an answer), for a caller that
- * maps failures to statuses (slidedb-serve). */
-int answer_one(answerer *a, out *o, const char *query);
+/* A group of queries answered in steps, for a caller that streams each
+ * answer as soon as it is ready and runs searches on threads of its own
+ * (slidedb-serve): parse them all (cheap), then solve and report each in
+ * turn. answer_batch() is these steps over a whole group. */
+typedef struct answer_group answer_group;
+
+/* The queries parsed (the texts stay the caller's until the group is freed),
+ * or NULL when out of memory. */
+answer_group *answer_group_new(answerer *a, char **queries, const int *linenos, int n);
+/* How many of its queries search (boards beyond the full tables): the
+ * others are a few table reads each. */
+int answer_group_searches(const answer_group *g);
+/* Answer query i (its searches within the answerer's limits and budget).
+ * Queries may be solved on any thread, one thread per query at a time. */
+void answer_group_solve(answerer *a, answer_group *g, int i);
+/* The line of query i, solved, into o (and its message on stderr, unless
+ * quiet); 0, or the library's code of its failure (ANSWER_ESPENT: the
+ * request's budget; unsolvable is an answer). */
+int answer_group_report(answerer *a, answer_group *g, int i, out *o);
+/* Solve every query of g (on the answerer's threads where they pay) and
+ * write their lines into o, in order: answer_batch() for a parsed group.
+ * 1 if any failed. */
+int answer_group_run(answerer *a, answer_group *g, out *o);
+void answer_group_free(answer_group *g);
 
 /* Answer a parsed query (a's limits and budget, no output): 0, the
  * library's code or ANSWER_ESPENT, with the reason in why. For a caller

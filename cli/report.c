@@ -129,7 +129,8 @@ int report_field(void *ctx, const sdb_field *f)
 	report_fields *j = ctx;
 	out *o = j->o;
 	if (f->type == SDB_VALUE_END) {
-		out_char(o, ']');
+		j->depth--;
+		out_char(o, j->depth < 64 && (j->objects >> j->depth & 1) ? '}' : ']');
 		j->items = 1;
 		return 0;
 	}
@@ -159,17 +160,22 @@ int report_field(void *ctx, const sdb_field *f)
 		out_str(o, count);
 		break;
 	case SDB_VALUE_LIST:
-		out_char(o, '[');
+	case SDB_VALUE_OBJECT: {
+		const int object = f->type == SDB_VALUE_OBJECT;
+		out_char(o, object ? '{' : '[');
+		if (j->depth < 64)   /* (the library nests two deep) */
+			j->objects = (j->objects & ~(1ull << j->depth)) | (uint64_t)object << j->depth;
+		j->depth++;
 		j->items = 0;
 		break;
+	}
 	}
 	return 0;
 }
 
 void report_fields_begin(report_fields *r, out *o)
 {
-	r->o = o;
-	r->items = 0;
+	*r = (report_fields){ .o = o };
 	out_char(o, '{');
 }
 
@@ -181,12 +187,13 @@ static unsigned fields_wanted(const report_opts *r)
 }
 
 static void answer_json(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a,
-                        const answer_extra *x)
+                        const answer_extra *x, const sdb_fields_resumed *resumed)
 {
 	const sdb_fields_opts fo = { fields_wanted(r), x->all, x->blank };
 	report_fields j;
 	report_fields_begin(&j, o);
-	sdb_answer_fields(q, a, &fo, report_field, &j);
+	if (!sdb_answer_fields(q, a, &fo, report_field, &j) && resumed)
+		sdb_resumed_fields(resumed, report_field, &j);
 	out_str(o, "}\n");
 }
 
@@ -265,13 +272,19 @@ static void answer_text(out *o, const report_opts *r, const sdb_query *q, const 
 	}
 }
 
+void report_answer_resumed(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a,
+                           const answer_extra *x, const sdb_fields_resumed *resumed)
+{
+	if (r->json)
+		answer_json(o, r, q, a, x, resumed);
+	else
+		answer_text(o, r, q, a, x);
+}
+
 void report_answer(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a,
                    const answer_extra *x)
 {
-	if (r->json)
-		answer_json(o, r, q, a, x);
-	else
-		answer_text(o, r, q, a, x);
+	report_answer_resumed(o, r, q, a, x, NULL);
 }
 
 /* The checker's verdict in the library's words (sdb_check_verdict). */
@@ -282,7 +295,7 @@ static void verdict(out *o, const sdb_check *c)
 }
 
 void report_check(out *o, const report_opts *r, const sdb_query *q, const char *moves,
-                  const sdb_check *c, char blank)
+                  const sdb_check *c, char blank, const sdb_fields_resumed *resumed)
 {
 	if (!r->json) {
 		verdict(o, c);
@@ -297,11 +310,13 @@ void report_check(out *o, const report_opts *r, const sdb_query *q, const char *
 	const sdb_fields_opts fo = { r->grid ? SDB_FIELDS_GRIDS : 0, NULL, blank };
 	report_fields j;
 	report_fields_begin(&j, o);
-	sdb_check_fields(q, moves, c, &fo, report_field, &j);
+	if (!sdb_check_fields(q, moves, c, &fo, report_field, &j) && resumed)
+		sdb_resumed_fields(resumed, report_field, &j);
 	out_str(o, "}\n");
 }
 
-void report_error(out *o, const report_opts *r, int line, const char *input, const char *msg)
+void report_error(out *o, const report_opts *r, int line, const char *input, const char *msg,
+                  uint64_t nodes)
 {
 	if (!r->json) {
 		out_str(o, "error: ");
@@ -319,6 +334,10 @@ void report_error(out *o, const report_opts *r, int line, const char *input, con
 	out_json_strn(o, input, REPORT_INPUT_MAX);
 	out_str(o, ",\"error\":");
 	out_json_str(o, msg);
+	if (nodes) {
+		out_str(o, ",\"nodes\":");
+		out_u64(o, nodes);
+	}
 	out_str(o, "}\n");
 }
 

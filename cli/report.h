@@ -36,7 +36,9 @@ char report_blank_of(const char *text);
  * its '{', report_field() is the visitor, the caller writes the '}'. */
 typedef struct report_fields {
 	out *o;
-	int items;   /* values written in the object or list now open */
+	int items;          /* values written in the object or list now open */
+	int depth;          /* lists and objects open inside the outer object */
+	uint64_t objects;   /* bit d: the one open at depth d + 1 is an object */
 } report_fields;
 void report_fields_begin(report_fields *r, out *o);
 int report_field(void *ctx, const sdb_field *f);
@@ -46,10 +48,16 @@ int report_field(void *ctx, const sdb_field *f);
 void report_answer(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a,
                    const answer_extra *x);
 
+/* report_answer() of an answer whose searches resumed an earlier run's work
+ * (resumed: JSON adds "resumed"; NULL: none). */
+void report_answer_resumed(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a,
+                           const answer_extra *x, const sdb_fields_resumed *resumed);
+
 /* Append the checker's verdict on moves (the text verdicts of the man page;
- * JSON: the fields, and the verdict as "verdict"). */
+ * JSON: the fields, and the verdict as "verdict", then "resumed" when the
+ * searches resumed an earlier run's work: resumed not NULL). */
 void report_check(out *o, const report_opts *r, const sdb_query *q, const char *moves,
-                  const sdb_check *c, char blank);
+                  const sdb_check *c, char blank, const sdb_fields_resumed *resumed);
 
 /* Append boards drawn as grids side by side under their labels, wrapped at
  * 80 columns, then a blank line. */
@@ -65,8 +73,10 @@ enum { REPORT_INPUT_MAX = 1024 };
  * one line in every mode ("error: MESSAGE" in text modes, an object with
  * "error" in JSON, its "input" cut after REPORT_INPUT_MAX bytes), so that
  * answers stay in step with the queries; line is 0 for a query from the
- * command line. */
-void report_error(out *o, const report_opts *r, int line, const char *input, const char *msg);
+ * command line. nodes: the nodes its searches took before a limit stopped
+ * them (JSON "nodes"; the message says them in words), 0 for none. */
+void report_error(out *o, const report_opts *r, int line, const char *input, const char *msg,
+                  uint64_t nodes);
 
 /* msg with words said otherwise: words is {from, to} pairs ended by
  * {NULL, NULL} (or NULL: none), each replaced wherever it stands as a whole

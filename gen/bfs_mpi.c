@@ -20,6 +20,7 @@
  * expands the entries holding k mod 3 in marked groups, a few of them older
  * than k (they reach nothing new). 2.25 bits per entry of the slice in all.
  * Pulls would need other ranks' entries, so this engine only pushes. */
+#include <fcntl.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,8 +79,12 @@ static FILE *stats_file(void)
 	if (!tried) {
 		tried = 1;
 		const char *path = getenv("SLIDEDB_MPI_STATS");
-		if (path && *path && my_rank() == 0)
-			f = fopen(path, "a");
+		const int fd = path && *path && my_rank() == 0
+		               ? sdb_file_open(path, O_WRONLY | O_APPEND | O_CREAT, 0644) : -1;
+		if (fd >= 0 && !(f = fdopen(fd, "a")))
+			close(fd);
+		if (path && *path && my_rank() == 0 && !f)
+			cli_note("warning: SLIDEDB_MPI_STATS: %s", fd < 0 ? sdb_errdetail() : "out of memory");
 	}
 	return f;
 }

@@ -129,17 +129,22 @@ static int load(void *ctx, bfs_state *st)
 	checkpoint *c = ctx;
 	const double t0 = progress_now();
 	/* no wait on a FIFO, and nothing but a regular file */
-	const int fd = open(c->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : fail(c, SDB_EIO, "%s", strerror(errno));
+	const int fd = sdb_file_open(c->path, O_RDONLY, 0);
+	if (fd == SDB_ENOTFOUND)
+		return 0;
+	if (fd < 0) {
+		const int odd = errno == EINVAL;
+		snprintf(c->why, c->why_cap, "%s%s", sdb_errdetail(),
+		         odd ? ": remove it to start the build afresh" : "");
+		return odd ? SDB_EINVAL : SDB_EIO;
+	}
 	ckpt_header h, want;
 	header_for(&want, c, st);
 	uLong crc = 0;
 	int err = SDB_OK;
 	struct stat file;
-	if (fstat(fd, &file) || !S_ISREG(file.st_mode))
-		err = fail(c, SDB_EINVAL, "%s", "not a regular file: remove it to start the build "
-		           "afresh");
+	if (fstat(fd, &file))
+		err = fail(c, SDB_EIO, "%s", strerror(errno));
 	else if (whole(fd, (uint8_t *)&h, sizeof h, 0, &crc) || memcmp(h.magic, ckpt_magic, 8) ||
 	    h.version != CKPT_VERSION || h.header_bytes != sizeof h ||
 	    h.header_crc != header_crc(&h) || !counts_sound(&h))

@@ -61,12 +61,12 @@ int cmd_full(const options *o)
 	if (o->goal_text && o->all_goals)
 		return cli_usage("--goal and --all-goals exclude each other");
 	if (o->w * o->h > SDB_MAX_FULL_CELLS) {
-		char spec[64];
+		char spec[64], states[SDB_RANK_COUNT_TEXT];
 		sdb_partition_default(spec, sizeof spec, o->w, o->h);
-		return cli_fail("%dx%d has %d cells and %llu states: too many for a full table (up "
+		sdb_rank_count_format(states, sizeof states, o->w, o->h);
+		return cli_fail("%dx%d has %d cells and %s states: too many for a full table (up "
 		                "to %d cells); build pattern databases with `%s pdb %dx%d --partition "
-		                "%s`", o->w, o->h, o->w * o->h,
-		                (unsigned long long)sdb_rank_count(o->w, o->h), SDB_MAX_FULL_CELLS,
+		                "%s`", o->w, o->h, o->w * o->h, states, SDB_MAX_FULL_CELLS,
 		                cli_prog, o->w, o->h, spec);
 	}
 	sdb_board goal;

@@ -22,6 +22,8 @@ typedef struct lookup_dist {
 	int (*opened)(sdb_db *db, const lookup_run *run);
 	/* Rank 0: every query answered; the others stop. */
 	void (*finished)(void);
+	/* Rank 0, after a query's searches: what they resumed (answer_opts). */
+	int (*resumed)(sdb_fields_resumed *r);
 } lookup_dist;
 
 /* slidedb-lookup's main; d is NULL but in slidedb-lookup-mpi. */

@@ -87,8 +87,10 @@ static const cli_option lookup_options[] = {
 	{ "version", no_argument, 'V', ALL, "-V, --version       show the version" },
 	/* slidedb-lookup-mpi's own (the last NMPI_OPTIONS) */
 	{ "checkpoint", required_argument, OPT_CHECKPOINT, ANSWER | CHECK,
-	  "    --checkpoint DIR  keep each search's bound and finished subtrees in DIR;\n"
-	  "                      a search run again from there resumes" },
+	  "    --checkpoint DIR  keep each search's bound and finished subtrees in DIR,\n"
+	  "                      sealed with this user's key ($SLIDEDB_KEY_FILE, else\n"
+	  "                      ~/.local/state/slidedb/checkpoint.key); a search run\n"
+	  "                      again from there resumes, and its answer says so" },
 	{ "checkpoint-every", required_argument, OPT_CHECKPOINT_EVERY, ANSWER | CHECK,
 	  "    --checkpoint-every MINUTES  between saves (default 1)" },
 };
@@ -150,7 +152,7 @@ static void usage(FILE *f, const struct command *only)
 		      "optimal sequence of moves, named by the direction the blank travels (u d l r).\n"
 		      "Boards of up to " CLI_STR(SDB_TABLE_ONLY_CELLS) " cells are read from the full "
 		      "tables of slidedb-gen full,\nand boards of up to " CLI_STR(SDB_MAX_FULL_CELLS)
-		      " cells when their table is built; larger ones (4x4)\n"
+		      " cells when their table is built; larger ones (4x4 to 8x8)\n"
 		      "are solved optimally by IDA* on a pattern-database set (slidedb-gen pdb), or\n"
 		      "on Manhattan distance + linear conflicts without one. A search stops after\n"
 		      "60 s unless --timeout says otherwise (0: never).\n"
@@ -547,6 +549,7 @@ static int run_answers(options *o, int npos, char **pos)
 	}
 	if (rc >= 0)
 		return rc;
+	o->answer.resumed = dist ? dist->resumed : NULL;
 	answerer *ans = answerer_new(db, &o->answer);
 	if (!ans) {
 		rc = cli_fail("out of memory");

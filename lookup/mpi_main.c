@@ -22,6 +22,7 @@
 
 static int rank, nranks;
 static volatile sig_atomic_t dismissed;   /* the work is over: an end from mpirun is quiet */
+static ckpt_key key;                      /* rank 0, with --checkpoint */
 
 /* One table as the ranks compare it. */
 typedef struct table_id {
@@ -102,7 +103,8 @@ static uint32_t digest(const sdb_db *db)
 }
 
 /* Rank 0's --checkpoint folder: writable, and this run's alone (a second
- * run on it would overwrite the first's restart points). 1, or 0 said. */
+ * run on it would overwrite the first's restart points); and the user's key
+ * that seals the files, made on first need. 1, or 0 said. */
 static int checkpoint_usable(const char *dir)
 {
 	if (access(dir, W_OK | X_OK))
@@ -110,6 +112,13 @@ static int checkpoint_usable(const char *dir)
 	if (durable_lock_dir(dir))
 		return !cli_fail("--checkpoint '%s': %s", dir, errno == EWOULDBLOCK
 		                 ? "in use by another run" : strerror(errno));
+	char why[4400];
+	int created;
+	if (ckpt_key_load(&key, &created, why, sizeof why))
+		return !cli_fail("--checkpoint: %s", why);
+	if (created)
+		cli_note("made %s, this user's key that seals search checkpoints (a checkpoint is "
+		         "resumed only with the key that sealed it)", key.path);
 	return 1;
 }
 
@@ -141,7 +150,7 @@ static int opened(sdb_db *db, const lookup_run *run)
 		dismissed = 1;
 		return rc;
 	}
-	ranks_lead(db, run, nranks, tables);
+	ranks_lead(db, run, nranks, tables, run->checkpoint ? &key : NULL);
 	return -1;
 }
 
@@ -181,7 +190,7 @@ int main(int argc, char **argv)
 	}
 	signal(SIGTERM, ended);
 	cli_rank_mute(rank);   /* usage errors, --help and answers come from rank 0 */
-	static const lookup_dist d = { parsed, opened, finished };
+	static const lookup_dist d = { parsed, opened, finished, ranks_resumed };
 	const int rc = lookup_main(argc, argv, &d);
 	fflush(stdout);
 	fflush(stderr);

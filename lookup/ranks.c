@@ -24,6 +24,7 @@
  * --checkpoint, rank 0 keeps the iteration's bound and its finished
  * subtrees in a file; the same search run again skips what it holds. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <mpi.h>
 #include <pthread.h>
@@ -86,6 +87,7 @@ static struct {
 	const lookup_run *run;
 	int rank, nranks, threads;
 	uint32_t tables;
+	const ckpt_key *key;          /* rank 0, with --checkpoint: what seals the files */
 	pthread_mutex_t lock;         /* rank 0: one distributed iteration at a time */
 	msg_search sent;              /* the search the ranks hold */
 	int have_sent;
@@ -193,6 +195,54 @@ typedef struct lead {
 	double saved_at;
 } lead;
 
+/* What the searches of the query under way on this thread (rank 0) took
+ * from checkpoints: the file each last saved (a file it loads that is not
+ * that one was written by another run, or another query's search), and the
+ * first such file a search resumed from, for ranks_resumed(). */
+typedef struct taken {
+	char saved[4200];             /* the path of the last file saved, or "" */
+	search_ckpt saved_as;         /* its fields (done: NULL) */
+	int resumed;                  /* from is filled */
+	char from[4200];
+	int bound, subtrees_done;
+	uint64_t nodes;
+} taken;
+static _Thread_local taken here;
+
+/* The search's own file, as it saved it last? */
+static int saved_here(const char *path, const search_ckpt *c)
+{
+	const search_ckpt *s = &here.saved_as;
+	return !strcmp(here.saved, path) && s->bound == c->bound && s->depth == c->depth &&
+	       s->n == c->n && s->next_bound == c->next_bound && s->nodes == c->nodes;
+}
+
+/* A file loaded for l's search: note it when another run wrote it. */
+static void note_resumed(const lead *l)
+{
+	const search_ckpt *c = &l->ck;
+	if (here.resumed || saved_here(l->path, c))
+		return;
+	here.resumed = 1;
+	snprintf(here.from, sizeof here.from, "%s", l->path);
+	here.bound = c->bound;
+	here.nodes = c->nodes;
+	here.subtrees_done = 0;
+	for (int i = 0; i < c->n; i++)
+		here.subtrees_done += c->done[i / 8] >> (i % 8) & 1;
+}
+
+int ranks_resumed(sdb_fields_resumed *r)
+{
+	const int resumed = here.resumed;
+	if (resumed)
+		*r = (sdb_fields_resumed){ here.from, g.key->path, here.bound, here.subtrees_done,
+		                           here.nodes };
+	here.resumed = 0;
+	here.saved[0] = '\0';
+	return resumed;
+}
+
 /* A rank asks for a subtree per thread (and asks again before its queue
  * is empty): in the iteration that finds the goal only the subtrees before
  * the goal's count, and runs of many would leave a rank alone on the early
@@ -281,12 +331,17 @@ static void save(lead *l, int bound, int depth, int n, int next_bound, int with_
 			if (sdb_split_is_done(l->sp, i))
 				c.done[i / 8] |= (uint8_t)(1u << (i % 8));
 	}
-	const int err = search_ckpt_save(l->path, g.run->checkpoint, &l->id, &c);
+	const int err = search_ckpt_save(l->path, g.run->checkpoint, &l->id, g.key, &c);
 	static int warned;
 	if (err && !warned++)
 		cli_note("warning: checkpoint '%s' could not be written: %s (the search goes on)",
 		         l->path, strerror(err));
 	free(c.done);
+	if (!err) {   /* (else the file there is still the one saved before) */
+		snprintf(here.saved, sizeof here.saved, "%s", l->path);
+		here.saved_as = c;
+		here.saved_as.done = NULL;
+	}
 	l->saved_at = seconds_now();
 }
 
@@ -307,7 +362,10 @@ static int load(lead *l, sdb_split *sp, sdb_split_result *res)
 		         g.run->checkpoint);
 		return SDB_EINVAL;
 	}
-	const int got = search_ckpt_load(l->path, &l->id, &l->ck, res->error, sizeof res->error);
+	const int got = search_ckpt_load(l->path, &l->id, g.key, &l->ck, res->error,
+	                                 sizeof res->error);
+	if (got == 1)
+		note_resumed(l);
 	return got < 0 ? SDB_ECORRUPT : got;
 }
 
@@ -448,6 +506,7 @@ static int distribute(lead *l, sdb_split *sp, int bound, sdb_split_result *res)
 		return err;
 	if (dir && res->found) {
 		unlink(l->path);
+		here.saved[0] = '\0';
 	} else if (dir && res->stopped) {
 		save(l, bound, depth, l->n, res->next_bound, 1);
 	} else if (dir) {   /* this bound is done: a restart begins at the next */
@@ -484,8 +543,10 @@ static int iteration(void *ctx, sdb_split *sp, int bound, uint64_t last, sdb_spl
 
 static const sdb_split_hooks hooks = { iteration, NULL };
 
-void ranks_lead(sdb_db *db, const lookup_run *run, int nranks, uint32_t tables)
+void ranks_lead(sdb_db *db, const lookup_run *run, int nranks, uint32_t tables,
+                const ckpt_key *key)
 {
+	g.key = key;
 	g.db = db;
 	g.run = run;
 	g.rank = 0;
@@ -495,8 +556,11 @@ void ranks_lead(sdb_db *db, const lookup_run *run, int nranks, uint32_t tables)
 	g.split_min = split_min();
 	fail_init();
 	const char *stats = getenv("SLIDEDB_MPI_STATS");
-	if (stats && *stats && !(g.stats = fopen(stats, "a")))
-		cli_note("warning: SLIDEDB_MPI_STATS '%s': %s", stats, strerror(errno));
+	const int fd = stats && *stats ? sdb_file_open(stats, O_WRONLY | O_APPEND | O_CREAT, 0644) : -1;
+	if (fd >= 0 && !(g.stats = fdopen(fd, "a")))
+		close(fd);
+	if (stats && *stats && !g.stats)
+		cli_note("warning: SLIDEDB_MPI_STATS: %s", fd < 0 ? sdb_errdetail() : "out of memory");
 	if (g.stats)
 		fprintf(g.stats, "# iteration bound depth subtrees seconds nodes messages bytes "
 		        "(%d ranks of %d threads)\n", nranks, g.threads);

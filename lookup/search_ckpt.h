@@ -1,12 +1,13 @@
 /* A distributed search's restart point (slidedb-lookup-mpi --checkpoint):
  * the bound of the iteration under way, its cut, and the subtrees searched
- * to the end at it. */
+ * to the end at it; sealed with the user's key (ckpt_key.h). */
 #ifndef SLIDEDB_LOOKUP_SEARCH_CKPT_H
 #define SLIDEDB_LOOKUP_SEARCH_CKPT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ckpt_key.h"
 #include "slidedb.h"
 
 /* Which search a file is for: boards, sets, and the tables' digest. */
@@ -28,12 +29,13 @@ typedef struct search_ckpt {
 int search_ckpt_path(char *buf, size_t cap, const char *dir, const search_id *id);
 
 /* The file at path, every byte checked before use: 1 (c filled), 0 (none),
- * or -1 with why (damaged, another search's, not a regular file). */
-int search_ckpt_load(const char *path, const search_id *id, search_ckpt *c, char *why,
-                     size_t cap);
+ * or -1 with why (not a regular file, damaged, another version, not sealed
+ * by key, another search's). */
+int search_ckpt_load(const char *path, const search_id *id, const ckpt_key *key, search_ckpt *c,
+                     char *why, size_t cap);
 
-/* c to path, whole or not at all: 0 or an errno. */
-int search_ckpt_save(const char *path, const char *dir, const search_id *id,
+/* c to path, sealed by key, whole or not at all: 0 or an errno. */
+int search_ckpt_save(const char *path, const char *dir, const search_id *id, const ckpt_key *key,
                      const search_ckpt *c);
 
 #endif

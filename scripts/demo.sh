@@ -3,9 +3,10 @@
 # (every 3x3 goal) in ./slidedb.lmdb and answer a sample query.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSLIDEDB_TESTS=OFF >/dev/null
-cmake --build build -j"$(nproc)" >/dev/null
+scripts/deps.sh demo
+echo "Building the library and the programs in build/ (Release; about a minute on 2 cores):"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSLIDEDB_TESTS=OFF -DSLIDEDB_BENCH=OFF >/dev/null
+cmake --build build -j"$(nproc)" | sed -n 's/^\[ *\([0-9]*%\)\] Built target \(.*\)/  \1 \2/p'
 build/slidedb-gen full 3x3
 echo "\$ slidedb-lookup 1 2 3 0 8 4 7 6 5 '1 0 3 8 2 4 7 6 5'"
 build/slidedb-lookup 1 2 3 0 8 4 7 6 5 '1 0 3 8 2 4 7 6 5'

@@ -74,7 +74,7 @@ tsan_db="$scratch/tsan/serve.lmdb"
 build-tsan/slidedb-gen full 2x3 --db "$tsan_db" -q -t 1
 port=$((20000 + RANDOM % 20000))
 TSAN_OPTIONS=halt_on_error=1 build-tsan/slidedb-serve --db "$tsan_db" --listen "127.0.0.1:$port" \
-	--threads 4 -q &
+	--threads 4 --timeout 2 -q &
 serve_pid=$!
 until curl -sf "http://127.0.0.1:$port/healthz" >/dev/null; do sleep 0.1; done
 for client in 1 2 3 4; do
@@ -83,11 +83,25 @@ for client in 1 2 3 4; do
 		curl -sf "http://127.0.0.1:$port/v1/random?size=2x3&distance=5&count=3" >/dev/null
 	done &
 done
+# searches on the search pool (4x4 by Manhattan distance): answered, streamed
+# line by line from a batch, and abandoned by clients that leave mid-search
+easy4="1%202%203%204%205%206%207%208%209%2010%2011%2012%2013%2014%200%2015"
+hard4="0%2012%209%2013%2015%2011%2010%2014%203%207%202%205%204%208%206%201"
+for client in 1 2; do
+	for _ in $(seq 20); do
+		curl -s "http://127.0.0.1:$port/v1/solve?start=$easy4" >/dev/null
+		printf '1 2 3 4 0 5\n1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15\n2 3 1 4 0 5\n' |
+			curl -s --data-binary @- "http://127.0.0.1:$port/v1/solve" >/dev/null
+		curl -s -m 0.3 "http://127.0.0.1:$port/v1/solve?start=$hard4" >/dev/null || true
+	done &
+done
 build-tsan/slidedb-gen full 3x2 --db "$tsan_db" -q -t 1
 build-tsan/slidedb-gen full 2x2 --db "$tsan_db" -q -t 1
 wait $(jobs -p | grep -v "^$serve_pid\$")
 sleep 0.5   # the snapshot with the new tables
 curl -sf "http://127.0.0.1:$port/v1/solve?start=1%202%200%203&size=2x2" >/dev/null
+curl -s "http://127.0.0.1:$port/v1/solve?start=$hard4" >/dev/null &   # a search as it stops
+sleep 0.5
 kill -TERM $serve_pid
 wait $serve_pid
 serve_pid=

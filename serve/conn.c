@@ -1,8 +1,10 @@
 /* Connections: the registry the sweeper walks (slow senders, idle sockets
  * over --max-connections), and whether a request's client is still there. */
 #define _GNU_SOURCE   /* POLLRDHUP */
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "metrics.h"
 #include "server.h"
@@ -56,12 +58,44 @@ void server_sweep(server *sv)
 int conn_wanted(void *ctx)
 {
 	const client *who = ctx;
-	if (__atomic_load_n(&who->sv->stopping, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&who->sv->stopping, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&who->gone, __ATOMIC_RELAXED))
 		return 0;
 	if (who->fd < 0)
 		return 1;
 	struct pollfd p = { .fd = who->fd, .events = POLLIN | POLLRDHUP };
 	return !(poll(&p, 1, 0) == 1 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)));
+}
+
+void conn_address(struct MHD_Connection *c, struct sockaddr_storage *who)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	memset(who, 0, sizeof *who);
+	const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+	if (sa && sa->sa_family == AF_INET)
+		memcpy(who, sa, sizeof(struct sockaddr_in));
+	else if (sa && sa->sa_family == AF_INET6)
+		memcpy(who, sa, sizeof(struct sockaddr_in6));
+}
+
+/* Suspended, libmicrohttpd neither reads nor times out the connection (the
+ * task's time is not the client's idleness) nor closes it, so what the task
+ * answers into stays alive until it wakes it. A wake always follows the
+ * sleep: both happen under sv->handoff, and the sleep in the same critical
+ * section as the task's hand-over. */
+void conn_sleep(struct MHD_Connection *c, int *waiting)
+{
+	*waiting = 1;
+	MHD_suspend_connection(c);
+}
+
+void conn_wake(struct MHD_Connection *c, int *waiting)
+{
+	if (*waiting) {
+		*waiting = 0;
+		MHD_resume_connection(c);
+	}
 }
 
 void server_connection(void *cls, struct MHD_Connection *c, void **socket_context,

@@ -21,7 +21,8 @@
 #include "server.h"
 
 enum { SERVE = 1, OPT_MAX_BODY = 256, OPT_MAX_CONNECTIONS, OPT_SEARCH_TIMEOUT, OPT_IDLE_TIMEOUT, OPT_MAX_MEMORY,
-       OPT_REQUEST_NODES, OPT_REQUEST_TIMEOUT, OPT_CORS };
+       OPT_REQUEST_NODES, OPT_REQUEST_TIMEOUT, OPT_CORS, OPT_SEARCH_THREADS, OPT_SEARCH_QUEUE,
+       OPT_CLIENT_SEARCHES };
 
 /* libmicrohttpd takes this many connections beyond --max-connections, so that
  * a new client over the limit is accepted and told 503 at once while idle
@@ -34,7 +35,17 @@ static const cli_option serve_options[] = {
 	{ "listen", required_argument, 'l', SERVE,
 	  "-l, --listen ADDR:PORT   address to listen on (default 127.0.0.1:8080; [::1]:8080)" },
 	{ "threads", required_argument, 't', SERVE,
-	  "-t, --threads N          threads answering requests (default: the cores)" },
+	  "-t, --threads N          threads reading requests and answering from tables\n"
+	  "                           (default: the cores)" },
+	{ "search-threads", required_argument, OPT_SEARCH_THREADS, SERVE,
+	  "    --search-threads N   threads answering the queries that search, apart\n"
+	  "                           from those (default: the cores)" },
+	{ "search-queue", required_argument, OPT_SEARCH_QUEUE, SERVE,
+	  "    --search-queue N     searches that may wait for a search thread (default\n"
+	  "                           16; 503 above)" },
+	{ "client-searches", required_argument, OPT_CLIENT_SEARCHES, SERVE,
+	  "    --client-searches N  searches one client address may have queued or\n"
+	  "                           running (default 2; 429 above; 0: no cap)" },
 	{ "max-body", required_argument, OPT_MAX_BODY, SERVE,
 	  "    --max-body BYTES     largest POST body (default 16 MiB; 413 above)" },
 	{ "max-memory", required_argument, OPT_MAX_MEMORY, SERVE,
@@ -43,14 +54,15 @@ static const cli_option serve_options[] = {
 	{ "max-connections", required_argument, OPT_MAX_CONNECTIONS, SERVE,
 	  "    --max-connections N  connections served at once (default 1000; 503 above)" },
 	{ "idle-timeout", required_argument, OPT_IDLE_TIMEOUT, SERVE,
-	  "    --idle-timeout S     drop a connection idle or sending slowly for S seconds;\n"
-	  "                           a stop waits at most S seconds (default 30)" },
+	  "    --idle-timeout S     drop a connection idle or sending slowly for S seconds\n"
+	  "                           (default 30)" },
 	{ "max-nodes", required_argument, 'n', SERVE,
 	  "-n, --max-nodes N        nodes one searched (4x4) query may expand (default\n"
 	  "                           50000000; 422 above)" },
 	/* -n and -T bound one search, as in slidedb-lookup */
 	{ "timeout", required_argument, 'T', SERVE,
-	  "-T, --timeout S          seconds one searched query may take (default 10; 422)" },
+	  "-T, --timeout S          seconds one searched query may take (default 10; 422);\n"
+	  "                           a stop waits at most S seconds for requests under way" },
 	{ "search-timeout", required_argument, OPT_SEARCH_TIMEOUT, SERVE,
 	  "    --search-timeout S   the older name of --timeout" },
 	{ "request-nodes", required_argument, OPT_REQUEST_NODES, SERVE,
@@ -73,22 +85,25 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: %s [OPTIONS]\n"
 	        "Answer optimal-move questions over HTTP/JSON from a slidedb database, and serve\n"
 	        "a web page to play on. Endpoints (JSON as slidedb-lookup --json):\n"
-	        "  GET  /v1/solve?start=B&goal=B  (path, all_best, count, all, limit, tiles, grid,\n"
-	        "                                  size=WxH)          one answer\n"
+	        "  GET  /v1/solve?start=B&goal=B  (path, all_best, solutions, all, limit, tiles,\n"
+	        "                                  grid, size=WxH)    one answer\n"
 	        "  POST /v1/solve                 a body of query lines -> one JSON line each\n"
 	        "  GET  /v1/random?distance=D&count=N&seed=S&size=WxH&goal=B   boards\n"
 	        "  GET  /v1/check?start=B&goal=B&moves=M                       a verdict\n"
 	        "  GET  /v1/tables   GET /healthz   GET /metrics   GET / (the page)\n"
-	        "Tables built while it runs are answered within a second. SIGTERM or SIGINT:\n"
-	        "stop accepting, finish the requests under way (at most --idle-timeout seconds),\n"
-	        "exit 0.\n"
+	        "Tables built while it runs are answered within a second. Queries that search\n"
+	        "(boards beyond the full tables) run on --search-threads of their own: table\n"
+	        "answers and /healthz never wait for them. SIGTERM or SIGINT: stop accepting,\n"
+	        "let the requests under way finish for at most --timeout seconds, then end\n"
+	        "them and exit 0.\n"
 	        "Errors are JSON {\"error\":...}: 400 a bad parameter, 403 an origin --cors does\n"
 	        "not name, 404 no such path or table, 405 a method, 413 a body over --max-body,\n"
-	        "422 a query over --max-nodes or --timeout, 429 a request over\n"
-	        "--request-nodes or --request-timeout (in a batch: an error line for each query\n"
-	        "left), 500 a damaged table, 503 (Retry-After) over --max-connections or\n"
-	        "--max-memory. A streamed answer holds about 0.5 MiB per connection beside its\n"
-	        "body (at most about 4 MiB), whatever the client leaves unread.\n\nOptions:\n",
+	        "414 a URL over 64 parameters, 422 a query over --max-nodes or --timeout, 429 a\n"
+	        "request over --request-nodes or --request-timeout (in a batch: an error line\n"
+	        "for each query left) or a client over --client-searches (Retry-After), 500 a\n"
+	        "damaged table, 503 (Retry-After) over --max-connections, --max-memory or\n"
+	        "--search-queue. A streamed answer holds about 0.5 MiB per connection beside\n"
+	        "its body (at most about 4 MiB), whatever the client leaves unread.\n\nOptions:\n",
 	        cli_prog);
 	cli_options_help(f, serve_options, NOPTIONS, SERVE, SERVE, NULL);
 	fprintf(f, "\nExit status: 0 stopped by a signal, 1 the database or the address failed, "
@@ -134,6 +149,22 @@ static int parse_options(server_opts *o, int argc, char **argv)
 			if (!cli_parse_double(&v, optarg, 1, 1e12) || v != (double)(size_t)v)
 				return cli_usage("--max-body '%s' is not a number of bytes", optarg);
 			o->max_body = (size_t)v;
+			break;
+		case OPT_SEARCH_THREADS:
+			if (!cli_parse_long(&n, optarg, 1, 1024))
+				return cli_usage("--search-threads '%s' is not a number from 1 to 1024", optarg);
+			o->search_threads = (int)n;
+			break;
+		case OPT_SEARCH_QUEUE:
+			if (!cli_parse_long(&n, optarg, 0, 100000))
+				return cli_usage("--search-queue '%s' is not a number from 0 to 100000", optarg);
+			o->search_queue = (int)n;
+			break;
+		case OPT_CLIENT_SEARCHES:
+			if (!cli_parse_long(&n, optarg, 0, 100000))
+				return cli_usage("--client-searches '%s' is not a number from 0 to 100000",
+				                 optarg);
+			o->client_searches = (int)n;
 			break;
 		case OPT_MAX_CONNECTIONS:
 			if (!cli_parse_long(&n, optarg, 1, 100000))
@@ -233,10 +264,12 @@ static unsigned connection_limit(unsigned max_connections)
 	return fds < limit ? (unsigned)fds : limit;
 }
 
-/* Graceful, within --idle-timeout whatever the clients do: no new connections;
+/* Graceful, within --timeout whatever the clients do: no new connections;
  * the requests under way finish while the time lasts (slow senders are
  * still dropped); then every request's work stops (searches at their next
- * poll, streams at their next part) and the connections are closed. */
+ * poll, streams at their next part), the search pool ends its tasks (each
+ * wakes its connection: libmicrohttpd must not stop with one asleep), and
+ * the connections are closed. */
 static void stop_within(server *sv, struct MHD_Daemon *d)
 {
 	const struct timespec tick = { 0, 10000000 };
@@ -250,8 +283,7 @@ static void stop_within(server *sv, struct MHD_Daemon *d)
 	 * valid for the threads' epoll sets. */
 	if (listener != MHD_INVALID_SOCKET)
 		shutdown(listener, SHUT_RDWR);
-	/* (a margin for the stop itself) */
-	const double end = budget_now() + (sv->opts.idle_timeout > 1 ? sv->opts.idle_timeout - 0.5 : 0.5);
+	const double end = budget_now() + sv->opts.limits.timeout;
 	for (unsigned n = 0; __atomic_load_n(&sv->inflight, __ATOMIC_RELAXED) > 0 &&
 	     budget_now() < end; n++) {
 		if (n % 25 == 0)
@@ -259,23 +291,39 @@ static void stop_within(server *sv, struct MHD_Daemon *d)
 		nanosleep(&tick, NULL);
 	}
 	__atomic_store_n(&sv->stopping, 1, __ATOMIC_RELAXED);
+	pool_stop(sv->searches);
 	MHD_stop_daemon(d);
 	if (listener != MHD_INVALID_SOCKET)
 		close(listener);
 }
 
+/* OpenMP threads that wait for work must sleep, not spin on the cores the
+ * requests need (a batch's table answers split over two of them: spinning,
+ * they took half the CPU a streamed batch used). libgomp reads
+ * OMP_WAIT_POLICY as it is loaded, before main: set it and start again,
+ * once, as the same file (not /proc/self/exe: the process would be named
+ * "exe", and pkill slidedb-serve would miss it). A policy the caller chose
+ * is kept; failing, it only spins. */
+static void sleep_when_idle(char **argv)
+{
+	char self[4096];
+	if (getenv("OMP_WAIT_POLICY") || setenv("OMP_WAIT_POLICY", "passive", 0))
+		return;
+	const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		execv(self, argv);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	cli_prog = "slidedb-serve";
-	/* A batch answers on two OpenMP threads inside a request thread: they
-	 * must sleep between groups, not spin on the cores the requests need
-	 * (spinning, they took half the CPU a streamed batch used). libgomp reads
-	 * OMP_WAIT_POLICY as it is loaded, before main: set it and start again,
-	 * once (the pid stays; a policy the caller chose is kept). */
-	if (!getenv("OMP_WAIT_POLICY") && !setenv("OMP_WAIT_POLICY", "passive", 0))
-		execv("/proc/self/exe", argv);   /* (failing, it only spins) */
+	sleep_when_idle(argv);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	server sv = { .opts = { .listen = "127.0.0.1:8080", .threads = cores > 0 ? (int)cores : 1,
+	                        .search_threads = cores > 0 ? (int)cores : 1, .search_queue = 16,
+	                        .client_searches = 2,
 	                        .max_body = 16u << 20, .max_memory = 256u << 20,
 	                        .max_connections = 1000, .idle_timeout = 30,
 	                        .limits = { .max_nodes = 50000000, .timeout = 10 },
@@ -299,10 +347,18 @@ int main(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	pthread_mutex_init(&sv.conns_lock, NULL);
+	pthread_mutex_init(&sv.handoff, NULL);
 	if (snapshots_open(&sv.snaps, sv.opts.db_path))
 		return cli_finish(cli_fail_lib(NULL));
+	int err = pool_start(&sv.searches, sv.opts.search_threads, sv.opts.search_queue,
+	                     sv.opts.client_searches);
+	if (err) {
+		snapshots_close(sv.snaps);
+		return cli_finish(cli_fail("cannot start %d search threads: %s", sv.opts.search_threads,
+		                           strerror(err)));
+	}
 	struct MHD_Daemon *d = MHD_start_daemon(
-		MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC |
+		MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME |
 		(sa.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
 		0, NULL, NULL, server_handle, &sv,
 		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
@@ -311,15 +367,18 @@ int main(int argc, char **argv)
 		MHD_OPTION_CONNECTION_TIMEOUT, sv.opts.idle_timeout,
 		MHD_OPTION_NOTIFY_COMPLETED, server_completed, &sv,
 		MHD_OPTION_NOTIFY_CONNECTION, server_connection, &sv,
+		MHD_OPTION_URI_LOG_CALLBACK, server_uri, &sv,
 		MHD_OPTION_END);
 	if (!d) {
+		pool_stop(sv.searches);
 		snapshots_close(sv.snaps);
 		return cli_finish(cli_fail("cannot listen on %s: %s", sv.opts.listen,
 		                           errno ? strerror(errno) : "libmicrohttpd refused"));
 	}
 	if (!sv.opts.quiet)
-		cli_note("answering on http://%s/ from %s (%d threads)", sv.opts.listen,
-		         sv.opts.db_path ? sv.opts.db_path : sdb_db_default_path(), sv.opts.threads);
+		cli_note("answering on http://%s/ from %s (%d threads, %d for searches)", sv.opts.listen,
+		         sv.opts.db_path ? sv.opts.db_path : sdb_db_default_path(), sv.opts.threads,
+		         sv.opts.search_threads);
 	/* Wait for a signal, dropping slow senders a few times a second. */
 	int sig;
 	const struct timespec tick = { 0, 250000000 };
@@ -327,6 +386,7 @@ int main(int argc, char **argv)
 		server_sweep(&sv);
 	stop_within(&sv, d);
 	snapshots_close(sv.snaps);
+	pthread_mutex_destroy(&sv.handoff);
 	pthread_mutex_destroy(&sv.conns_lock);
 	if (!sv.opts.quiet)
 		cli_note("stopped (%s)", sig == SIGINT ? "SIGINT" : "SIGTERM");

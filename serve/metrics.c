@@ -6,7 +6,7 @@ const char *const endpoint_name[EP_COUNT] = {
 };
 
 /* The statuses the server answers with; any other counts as the last. */
-static const unsigned statuses[] = { 200, 204, 400, 403, 404, 405, 413, 422, 429, 500, 503, 0 };
+static const unsigned statuses[] = { 200, 204, 400, 403, 404, 405, 413, 414, 422, 429, 500, 503, 0 };
 enum { NSTATUS = sizeof statuses / sizeof *statuses };
 /* Latency buckets, seconds. */
 static const double bounds[] = { 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
@@ -53,7 +53,7 @@ long metrics_open_connections(void)
 	return __atomic_load_n(&open_connections, __ATOMIC_RELAXED);
 }
 
-void metrics_text(out *o, double snapshot_age, unsigned long snapshots, size_t held)
+void metrics_text(out *o, const metrics_gauges *g)
 {
 	out_str(o, "# HELP slidedb_requests_total HTTP requests answered, by endpoint and status.\n"
 	           "# TYPE slidedb_requests_total counter\n");
@@ -101,7 +101,16 @@ void metrics_text(out *o, double snapshot_age, unsigned long snapshots, size_t h
 	           "# TYPE slidedb_snapshots_total counter\nslidedb_snapshots_total %lu\n"
 	           "# HELP slidedb_memory_held_bytes Request bodies and whole answers held now "
 	           "(bounded by --max-memory).\n"
-	           "# TYPE slidedb_memory_held_bytes gauge\nslidedb_memory_held_bytes %zu\n",
+	           "# TYPE slidedb_memory_held_bytes gauge\nslidedb_memory_held_bytes %zu\n"
+	           "# HELP slidedb_searches Searches on the search threads now, by state.\n"
+	           "# TYPE slidedb_searches gauge\nslidedb_searches{state=\"running\"} %ld\n"
+	           "slidedb_searches{state=\"queued\"} %ld\n"
+	           "# HELP slidedb_searches_refused_total Searches refused: the queue full (503) "
+	           "or the client at --client-searches (429).\n"
+	           "# TYPE slidedb_searches_refused_total counter\n"
+	           "slidedb_searches_refused_total{why=\"full\"} %lu\n"
+	           "slidedb_searches_refused_total{why=\"client\"} %lu\n",
 	           __atomic_load_n(&answers, __ATOMIC_RELAXED), metrics_open_connections(),
-	           snapshot_age, snapshots, held);
+	           g->snapshot_age, g->snapshots, g->held, g->searches_running, g->searches_queued,
+	           g->refused_full, g->refused_client);
 }

@@ -3,6 +3,8 @@
 #ifndef SLIDEDB_SERVE_METRICS_H
 #define SLIDEDB_SERVE_METRICS_H
 
+#include <stddef.h>
+
 #include "out.h"
 
 /* Endpoints, as the "endpoint" label names them. */
@@ -19,8 +21,16 @@ void metrics_answers(unsigned long n);
 void metrics_connection(int delta);
 long metrics_open_connections(void);
 
-/* The whole text; the snapshot's age, the snapshots taken and the bytes
- * held against --max-memory come from the caller. */
-void metrics_text(out *o, double snapshot_age, unsigned long snapshots, size_t held);
+/* What the caller measures now. */
+typedef struct metrics_gauges {
+	double snapshot_age;              /* seconds */
+	unsigned long snapshots;          /* taken */
+	size_t held;                      /* bytes against --max-memory */
+	long searches_running, searches_queued;
+	unsigned long refused_full, refused_client;
+} metrics_gauges;
+
+/* The whole text. */
+void metrics_text(out *o, const metrics_gauges *g);
 
 #endif

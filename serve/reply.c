@@ -20,11 +20,10 @@ enum MHD_Result reply_response(struct MHD_Connection *c, request *rq, unsigned s
 	if (!MHD_get_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL))
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
 	cors_headers(c, r, sv);
-	if (status == MHD_HTTP_SERVICE_UNAVAILABLE) {
+	if (status == MHD_HTTP_SERVICE_UNAVAILABLE || rq->retry)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, "1");
-		/* a slot or memory is short: give the connection back */
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
-	}
+	if (status == MHD_HTTP_SERVICE_UNAVAILABLE)   /* short of a slot or memory: */
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");   /* give it back */
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, endpoint_methods(rq->endpoint, sv));
 	rq->status = status;
@@ -78,4 +77,20 @@ unsigned status_of(const request *rq, int err)
 		                                            : MHD_HTTP_TOO_MANY_REQUESTS;
 	default: return MHD_HTTP_INTERNAL_SERVER_ERROR;
 	}
+}
+
+enum MHD_Result reply_no_search(struct MHD_Connection *c, request *rq, int why)
+{
+	const server_opts *o = &rq->sv->opts;
+	if (why == POOL_CLIENT) {
+		rq->retry = 1;
+		return reply_error(c, rq, MHD_HTTP_TOO_MANY_REQUESTS, "busy: this client has %d "
+		                   "searches queued or running already (--client-searches); retry "
+		                   "when one is answered", o->client_searches);
+	}
+	if (why == POOL_FULL)
+		return reply_error(c, rq, MHD_HTTP_SERVICE_UNAVAILABLE, "busy: the %d search threads "
+		                   "are taken and %d searches wait (--search-threads, --search-queue); "
+		                   "retry in a second", o->search_threads, o->search_queue);
+	return reply_error(c, rq, MHD_HTTP_SERVICE_UNAVAILABLE, "the server is stopping");
 }

@@ -5,6 +5,7 @@
  * its work when its client goes. */
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,9 +55,95 @@ static enum MHD_Result reply_held(struct MHD_Connection *c, request *rq, unsigne
 	return reply_json(c, rq, status, o);
 }
 
+/* --- Answers computed on the search pool (see request in server.h). */
+
+static void request_run(task *t)
+{
+	request *rq = (request *)((char *)t - offsetof(request, task));
+	server *sv = rq->sv;
+	budget_resume(&rq->budget);
+	rq->compute(rq);
+	budget_pause(&rq->budget);
+	pthread_mutex_lock(&sv->handoff);
+	rq->computed = 1;
+	conn_wake(rq->c, &rq->waiting);
+	pthread_mutex_unlock(&sv->handoff);
+}
+
+/* rq->compute() then rq->finish(): on the search pool when the answer
+ * searches, the connection asleep meanwhile; else here, at once. */
+static enum MHD_Result answer(struct MHD_Connection *c, request *rq, int searches)
+{
+	server *sv = rq->sv;
+	if (!searches) {
+		budget_resume(&rq->budget);
+		rq->compute(rq);
+		budget_pause(&rq->budget);
+		rq->computed = 1;
+		return rq->finish(c, rq);
+	}
+	rq->task.run = request_run;
+	rq->c = c;
+	conn_address(c, &rq->task.who);
+	pthread_mutex_lock(&sv->handoff);
+	const int why = pool_submit(sv->searches, &rq->task, 1);
+	if (!why)
+		conn_sleep(c, &rq->waiting);
+	pthread_mutex_unlock(&sv->handoff);
+	if (why) {
+		rq->drop(rq);
+		return reply_no_search(c, rq, why);
+	}
+	return MHD_YES;
+}
+
 /* --- Endpoints. */
 
 /* GET /v1/solve and GET /v1/check: one query through the answerer. */
+typedef struct query_work {
+	snapshot *snap;
+	answerer *ans;
+	answer_group *group;
+	out text;                    /* the query, as a batch line says it */
+	out o;                       /* its answer */
+	int err;
+} query_work;
+
+static void query_compute(request *rq)
+{
+	query_work *w = rq->work;
+	answer_group_solve(w->ans, w->group, 0);
+	w->err = answer_group_report(w->ans, w->group, 0, &w->o);
+}
+
+static void query_drop(request *rq)
+{
+	query_work *w = rq->work;
+	answer_group_free(w->group);
+	answerer_free(w->ans);
+	snapshot_put(rq->sv->snaps, w->snap);
+	out_free(&w->text);
+	out_free(&w->o);
+	free(w);
+	rq->work = NULL;
+}
+
+static enum MHD_Result query_finish(struct MHD_Connection *c, request *rq)
+{
+	query_work *w = rq->work;
+	const int err = w->err;
+	out o = w->o;
+	w->o = (out){ 0 };
+	query_drop(rq);
+	if (!err)
+		metrics_answers(1);
+	if (err == SDB_ENOMEM && !o.len) {
+		out_free(&o);
+		return reply_error(c, rq, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+	}
+	return reply_held(c, rq, status_of(rq, err), &o);
+}
+
 static enum MHD_Result one_query(server *sv, struct MHD_Connection *c, request *rq, int check)
 {
 	static const char *const check_params[] = { "start", "goal", "moves", "size", "grid",
@@ -79,28 +166,33 @@ static enum MHD_Result one_query(server *sv, struct MHD_Connection *c, request *
 	if (strchr(start, ';') || (goal && strchr(goal, ';')) || (moves && strchr(moves, ';')))
 		return reply_error(c, rq, MHD_HTTP_BAD_REQUEST, "a board or moves with ';': give "
 		                   "start, goal and moves as parameters of their own");
-	out text = { 0 }, o = { 0 };
-	out_str(&text, start);
+	query_work *w = calloc(1, sizeof *w);
+	if (!w)
+		return reply_error(c, rq, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+	out_str(&w->text, start);
 	if (goal) {
-		out_str(&text, " ; ");
-		out_str(&text, goal);
+		out_str(&w->text, " ; ");
+		out_str(&w->text, goal);
 	}
 	if (check) {
-		out_str(&text, " ; ");
-		out_str(&text, moves);
+		out_str(&w->text, " ; ");
+		out_str(&w->text, moves);
 	}
-	out_char(&text, '\0');
-	snapshot *snap = snapshot_get(sv->snaps);
-	answerer *ans = answerer_new(snapshot_db(snap), &a);
-	int err = ans ? answer_one(ans, &o, text.buf) : SDB_ENOMEM;
-	answerer_free(ans);
-	snapshot_put(sv->snaps, snap);
-	out_free(&text);
-	if (!err)
-		metrics_answers(1);
-	if (err == SDB_ENOMEM && !o.len)
+	out_char(&w->text, '\0');
+	rq->work = w;
+	rq->compute = query_compute;
+	rq->finish = query_finish;
+	rq->drop = query_drop;
+	w->snap = snapshot_get(sv->snaps);
+	w->ans = answerer_new(snapshot_db(w->snap), &a);
+	char *text = w->text.buf;
+	if (w->ans && w->text.buf)
+		w->group = answer_group_new(w->ans, &text, NULL, 1);
+	if (!w->group) {
+		query_drop(rq);
 		return reply_error(c, rq, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
-	return reply_held(c, rq, status_of(rq, err), &o);
+	}
+	return answer(c, rq, answer_group_searches(w->group));
 }
 
 /* random's request from the parameters (numbers parsed here, the rules the
@@ -137,59 +229,114 @@ static int random_request(params *p, sdb_random_request *r, struct MHD_Connectio
 
 /* GET /v1/random: a JSON array of answer objects, computed within the
  * request's budget, then streamed. */
+typedef struct random_work {
+	answer_opts a;
+	sdb_random_request req;
+	sdb_board goal;
+	char blank;
+	snapshot *snap;
+	sdb_query *queries;
+	sdb_answer *answers;
+	int err;
+	char why[1024];
+} random_work;
+
+static void random_compute(request *rq)
+{
+	random_work *w = rq->work;
+	const int count = (int)w->req.count;
+	const sdb_db *db = snapshot_db(w->snap);
+	answerer *ans = answerer_new(db, &w->a);
+	sdb_random *rd = NULL;
+	int err = !w->queries || !w->answers || !ans ? SDB_ENOMEM
+	          : sdb_random_open(&rd, db, &w->goal, &w->req);
+	snprintf(w->why, sizeof w->why, "%s", err ? sdb_errdetail() : "");
+	sdb_board boards[MAX_RANDOM];
+	if (!err && (err = sdb_random_draw(rd, boards, (size_t)count)))
+		snprintf(w->why, sizeof w->why, "%s", sdb_errdetail());
+	sdb_random_close(rd);
+	for (int i = 0; !err && i < count; i++) {
+		w->queries[i] = (sdb_query){ boards[i], w->goal };
+		err = answer_query(ans, &w->answers[i], &w->queries[i], w->why, sizeof w->why);
+	}
+	answerer_free(ans);
+	w->err = err;
+}
+
+static void random_drop(request *rq)
+{
+	random_work *w = rq->work;
+	free(w->queries);
+	free(w->answers);
+	if (w->snap)
+		snapshot_put(rq->sv->snaps, w->snap);
+	free(w);
+	rq->work = NULL;
+}
+
+static enum MHD_Result random_finish(struct MHD_Connection *c, request *rq)
+{
+	random_work *w = rq->work;
+	if (w->err) {
+		const unsigned status = status_of(rq, w->err);
+		char why[sizeof w->why];
+		memcpy(why, w->why, sizeof why);
+		random_drop(rq);
+		return reply_error(c, rq, status, "%s", why);
+	}
+	metrics_answers((unsigned long)w->req.count);
+	rq->work = NULL;   /* the stream takes what w holds */
+	const enum MHD_Result ret = stream_random(c, rq, &w->a, w->snap, w->queries, w->answers,
+	                                          (int)w->req.count, w->blank);
+	free(w);
+	return ret;
+}
+
 static enum MHD_Result random_boards(server *sv, struct MHD_Connection *c, request *rq)
 {
 	static const char *const names[] = { "size", "goal", "distance", "min_distance",
 		                             "max_distance", "count", "seed", "walk", "path",
 		                             "all_best", "tiles", "grid", "start", NULL };
 	params p = { c, names, "", 0 };
-	answer_opts a;
+	random_work *w = calloc(1, sizeof *w);
+	if (!w)
+		return reply_error(c, rq, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+	rq->work = w;
+	rq->compute = random_compute;
+	rq->finish = random_finish;
+	rq->drop = random_drop;
+	answer_opts *a = &w->a;
 	if (params_scan(&p))
-		param_answer_options(&a, &p, rq, 0);
-	sdb_random_request req = SDB_RANDOM_REQUEST_INIT;
+		param_answer_options(a, &p, rq, 0);
+	w->req = (sdb_random_request)SDB_RANDOM_REQUEST_INIT;
 	enum MHD_Result ret;
-	if (random_request(&p, &req, c, rq, &ret))
+	if (random_request(&p, &w->req, c, rq, &ret)) {
+		random_drop(rq);
 		return ret;
-	const int count = (int)req.count;
-	if (param(&p, "start"))
+	}
+	const int count = (int)w->req.count;
+	const char *goal_text = param(&p, "goal");
+	if (param(&p, "start")) {
+		random_drop(rq);
 		return reply_error(c, rq, MHD_HTTP_BAD_REQUEST, "random draws the start: give no "
 		                   "'start'");
-	sdb_board goal;
-	const char *goal_text = param(&p, "goal");
-	if (goal_text && sdb_board_parse(&goal, goal_text, a.w, a.h))
+	}
+	if (goal_text && sdb_board_parse(&w->goal, goal_text, a->w, a->h)) {
+		random_drop(rq);
 		return reply_error(c, rq, MHD_HTTP_BAD_REQUEST, "goal: %s", sdb_errdetail());
+	}
 	if (!goal_text)
-		sdb_board_goal(&goal, a.w ? a.w : 3, a.w ? a.h : 3, (a.w ? a.w * a.h : 9) - 1);
+		sdb_board_goal(&w->goal, a->w ? a->w : 3, a->w ? a->h : 3, (a->w ? a->w * a->h : 9) - 1);
+	w->blank = goal_text ? report_blank_of(goal_text) : '0';
 	const size_t size = (size_t)count * (sizeof(sdb_query) + sizeof(sdb_answer));
-	if (size > HOLD_FREE && !memory_take(sv, &rq->held, size))
+	if (size > HOLD_FREE && !memory_take(sv, &rq->held, size)) {
+		random_drop(rq);
 		return reply_busy(c, rq);
-	sdb_query *queries = malloc((size_t)count * sizeof *queries);
-	sdb_answer *answers = malloc((size_t)count * sizeof *answers);
-	snapshot *snap = snapshot_get(sv->snaps);
-	const sdb_db *db = snapshot_db(snap);
-	answerer *ans = answerer_new(db, &a);
-	sdb_random *rd = NULL;
-	int err = !queries || !answers || !ans ? SDB_ENOMEM : sdb_random_open(&rd, db, &goal, &req);
-	char why[1024];
-	snprintf(why, sizeof why, "%s", err ? sdb_errdetail() : "");
-	sdb_board boards[MAX_RANDOM];
-	if (!err && (err = sdb_random_draw(rd, boards, (size_t)count)))
-		snprintf(why, sizeof why, "%s", sdb_errdetail());
-	sdb_random_close(rd);
-	for (int i = 0; !err && i < count; i++) {
-		queries[i] = (sdb_query){ boards[i], goal };
-		err = answer_query(ans, &answers[i], &queries[i], why, sizeof why);
 	}
-	answerer_free(ans);
-	if (err) {
-		free(queries);
-		free(answers);
-		snapshot_put(sv->snaps, snap);
-		return reply_error(c, rq, status_of(rq, err), "%s", why);
-	}
-	metrics_answers((unsigned long)count);
-	const char blank = goal_text ? report_blank_of(goal_text) : '0';
-	return stream_random(c, rq, &a, snap, queries, answers, count, blank);
+	w->queries = malloc((size_t)count * sizeof *w->queries);
+	w->answers = malloc((size_t)count * sizeof *w->answers);
+	w->snap = snapshot_get(sv->snaps);
+	return answer(c, rq, w->goal.n > SDB_TABLE_ONLY_CELLS);
 }
 
 /* GET /v1/tables: the catalog as `slidedb-lookup info --json` prints it. */
@@ -303,10 +450,14 @@ static enum MHD_Result dispatch(server *sv, struct MHD_Connection *c, request *r
 	case EP_HEALTHZ:
 		out_str(&o, "ok\n");
 		return reply(c, rq, MHD_HTTP_OK, "text/plain; charset=utf-8", &o);
-	case EP_METRICS:
-		metrics_text(&o, snapshots_age(sv->snaps), snapshots_taken(sv->snaps),
-		             __atomic_load_n(&sv->held, __ATOMIC_RELAXED));
+	case EP_METRICS: {
+		metrics_gauges g = { snapshots_age(sv->snaps), snapshots_taken(sv->snaps),
+		                     __atomic_load_n(&sv->held, __ATOMIC_RELAXED), 0, 0, 0, 0 };
+		pool_counts(sv->searches, &g.searches_queued, &g.searches_running, &g.refused_full,
+		            &g.refused_client);
+		metrics_text(&o, &g);
 		return reply(c, rq, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", &o);
+	}
 	default:
 		return page(c, rq, asset_of(url));
 	}
@@ -324,7 +475,7 @@ static request *request_new(server *sv, struct MHD_Connection *c, const char *ur
 	rq->endpoint = endpoint_of(url);
 	if (rq->endpoint == EP_SOLVE && !strcmp(method, "POST"))
 		rq->endpoint = EP_SOLVE_BATCH;
-	rq->who = (client){ sv, conn_fd(c) };
+	rq->who = (client){ sv, conn_fd(c), 0 };
 	rq->budget = (budget){ .max_nodes = sv->opts.request_nodes,
 		               .seconds = sv->opts.request_timeout,
 		               .wanted = conn_wanted, .ctx = &rq->who };
@@ -358,11 +509,50 @@ enum MHD_Result server_handle(void *cls, struct MHD_Connection *c, const char *u
 	}
 	if (rq->refused)
 		return reply_error(c, rq, rq->refused, "%s", rq->why);
+	if (rq->compute) {   /* called again: the search pool has answered */
+		pthread_mutex_lock(&sv->handoff);
+		const int computed = rq->computed;
+		pthread_mutex_unlock(&sv->handoff);
+		return computed ? rq->finish(c, rq) : MHD_YES;
+	}
 	conn_busy(sv, c, 1);   /* the whole request is in: answering takes what it takes */
-	budget_resume(&rq->budget);
-	enum MHD_Result ret = dispatch(sv, c, rq, url, method);
-	budget_pause(&rq->budget);
-	return ret;
+	return dispatch(sv, c, rq, url, method);
+}
+
+/* libmicrohttpd 0.9.75 keeps each query parameter in the connection's
+ * memory pool; a URL of a few hundred of them (2 KB) runs the pool out, and
+ * the 431 it then means to send finds no memory either: the connection
+ * hangs, unanswered, until the idle timeout. No endpoint takes more than a
+ * dozen parameters, so a URL with more than MAX_PARAMS is answered here,
+ * as it is logged and before the parameters are parsed: a 414 written on
+ * the socket (nothing else has been sent on it since the last answer went
+ * whole) and the connection shut down, which libmicrohttpd then closes. */
+enum { MAX_PARAMS = 64 };
+
+void *server_uri(void *cls, const char *uri, struct MHD_Connection *c)
+{
+	(void)cls;
+	const char *query = strchr(uri, '?');
+	unsigned n = query ? 1 : 0;
+	for (const char *s = query; s && *s && n <= MAX_PARAMS; s++)
+		n += *s == '&' || *s == ';';
+	if (n <= MAX_PARAMS)
+		return NULL;
+	static const char body[] = "{\"error\":\"the URL holds more than 64 parameters: no "
+	                           "endpoint takes so many\"}\n";
+	char head[256];
+	const int len = snprintf(head, sizeof head, "HTTP/1.1 414 URI Too Long\r\nContent-Type: "
+	                         "application/json\r\nContent-Length: %zu\r\nConnection: close\r\n"
+	                         "Cache-Control: no-store\r\n\r\n%s", sizeof body - 1, body);
+	const int fd = conn_fd(c);
+	if (fd >= 0) {
+		if (send(fd, head, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+			/* (a full socket: the shutdown alone ends it) */
+		}
+		shutdown(fd, SHUT_RDWR);
+	}
+	metrics_request(EP_OTHER, MHD_HTTP_URI_TOO_LONG, 0);
+	return NULL;
 }
 
 void server_completed(void *cls, struct MHD_Connection *c, void **con_cls,
@@ -374,6 +564,8 @@ void server_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	if (!rq)
 		return;
 	metrics_request(rq->endpoint, rq->status ? rq->status : 500, budget_now() - rq->started);
+	if (rq->work)
+		rq->drop(rq);
 	out_free(&rq->body);
 	memory_give(sv, &rq->held);
 	free(rq);

@@ -15,6 +15,7 @@
 #include "answer.h"
 #include "budget.h"
 #include "out.h"
+#include "pool.h"
 #include "slidedb.h"
 #include "snapshot.h"
 
@@ -32,12 +33,17 @@ enum {
 typedef struct server_opts {
 	const char *db_path;
 	const char *listen;          /* ADDR:PORT */
-	int threads;                 /* libmicrohttpd's thread pool */
+	int threads;                 /* libmicrohttpd's threads: reading, writing, tables */
+	int search_threads;          /* the search pool's (pool.h) */
+	int search_queue;            /* searches waiting beside them; more get 503 */
+	int client_searches;         /* searches of one address queued or running; more
+	                                get 429 (0: no cap) */
 	size_t max_body;             /* bytes of a POST body */
 	size_t max_memory;           /* bodies and answers held by all requests together */
 	unsigned max_connections;    /* more get 503 with Retry-After */
 	unsigned idle_timeout;       /* seconds a connection may be idle or slow */
-	sdb_solve_limits limits;     /* per searched query (4x4) */
+	sdb_solve_limits limits;     /* per searched query (4x4); a stop waits at most
+	                                limits.timeout seconds for the requests under way */
 	uint64_t request_nodes;      /* a request's budget: search nodes ... */
 	double request_timeout;      /* ... and seconds of answering */
 	const char *cors[MAX_ORIGINS];   /* origins that may call from a browser ("*": any) */
@@ -64,12 +70,17 @@ typedef struct server {
 	size_t held;                 /* bytes counted against --max-memory (atomic) */
 	pthread_mutex_t conns_lock;
 	conn *conns;                 /* every open connection */
+	pool *searches;
+	/* Guards every hand-off between a pool thread and a connection: the
+	 * answer it computes, and whether the connection sleeps until then. */
+	pthread_mutex_t handoff;
 } server;
 
 /* Whom a request answers: to see them go (a budget's wanted() context). */
 typedef struct client {
 	server *sv;
 	int fd;                      /* the connection's socket, or -1 */
+	int gone;                    /* the connection was closed (atomic): fd is not ours */
 } client;
 
 /* One request, from its headers to its completion (libmicrohttpd's con_cls). */
@@ -85,6 +96,20 @@ typedef struct request {
 	unsigned refused;            /* the status of a body refused as it came, or 0 */
 	size_t discarded;            /* bytes of that body thrown away */
 	char why[200];               /* the refusal's message */
+	int retry;                   /* say Retry-After (a 429 that waiting cures) */
+	/* An answer that searches is computed on the search pool (routes.c):
+	 * the handler queues the task and suspends the connection; the task
+	 * runs compute(), then resumes it; the handler, called again, sends
+	 * finish()'s answer. Answers that search nothing take the same two
+	 * steps at once. */
+	task task;
+	struct MHD_Connection *c;
+	void *work;                  /* what compute() and finish() share (malloc'ed) */
+	void (*compute)(struct request *rq);
+	enum MHD_Result (*finish)(struct MHD_Connection *c, struct request *rq);
+	void (*drop)(struct request *rq);   /* free work unanswered */
+	int waiting;                 /* suspended until the task is done (under handoff) */
+	int computed;                /* (under handoff) */
 } request;
 
 /* --- Connections (conn.c). */
@@ -102,6 +127,13 @@ int conn_fd(struct MHD_Connection *c);
  * has not closed the connection and the server is not stopping (a budget's
  * wanted()). */
 int conn_wanted(void *who);
+/* The client's address, for the search pool's cap per client. */
+void conn_address(struct MHD_Connection *c, struct sockaddr_storage *who);
+/* Under sv->handoff, from one of libmicrohttpd's callbacks: suspend c until
+ * conn_wake() (*waiting is set). */
+void conn_sleep(struct MHD_Connection *c, int *waiting);
+/* Under sv->handoff, from anywhere: resume c if it sleeps on *waiting. */
+void conn_wake(struct MHD_Connection *c, int *waiting);
 
 /* --- The memory budget (body.c): bytes held by requests, --max-memory. */
 
@@ -139,6 +171,9 @@ enum MHD_Result reply_error(struct MHD_Connection *c, request *rq, unsigned stat
 /* The status of a query that could not be answered (a library code, or
  * ANSWER_ESPENT: 429, or 503 when nobody waits any more). */
 unsigned status_of(const request *rq, int err);
+/* A search the pool did not take (why: POOL_FULL 503, POOL_CLIENT 429, both
+ * with Retry-After; POOL_STOPPED 503). */
+enum MHD_Result reply_no_search(struct MHD_Connection *c, request *rq, int why);
 
 /* --- CORS (cors.c). */
 
@@ -170,6 +205,9 @@ const char *endpoint_methods(int endpoint, const server *sv);
 enum MHD_Result server_handle(void *cls, struct MHD_Connection *c, const char *url,
                               const char *method, const char *version, const char *upload,
                               size_t *upload_size, void **con_cls);
+/* The URL as it arrives, before its parameters are parsed: a URL of more
+ * parameters than any endpoint takes is answered 414 here. */
+void *server_uri(void *cls, const char *uri, struct MHD_Connection *c);
 void server_completed(void *cls, struct MHD_Connection *c, void **con_cls,
                       enum MHD_RequestTerminationCode why);
 void server_connection(void *cls, struct MHD_Connection *c, void **socket_context,

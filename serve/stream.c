@@ -3,6 +3,14 @@
  * and only then are the next answers computed: a client that stops reading
  * stops the work and holds one group of answers, never the whole response.
  *
+ * A batch goes a group of lines at a time. A group that searches nothing
+ * (table answers, well under a microsecond each) is answered in the reader,
+ * on libmicrohttpd's thread; a group with a search goes to the search pool
+ * (pool.h), whose thread hands each line over as soon as it is answered and
+ * wakes the connection, which sleeps meanwhile (suspended: not timed out,
+ * not read). A batch is admitted to the pool, or refused (503, 429), on its
+ * first group; its later groups are not refused.
+ *
  * Memory per streamed response, beyond the request's body: one group of
  * answer lines and its query texts. A group takes queries while the most
  * their lines can take stays within GROUP_BYTES: an answer line is bounded
@@ -13,6 +21,7 @@
  * query may go over: all=1 with a large limit (up to limit x 84 bytes) is a
  * group alone. The body (counted against --max-memory) stays counted until
  * the stream ends. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,14 +34,19 @@ enum { MAX_GROUP = 2048, GROUP_BYTES = 2 << 20, STREAM_BLOCK = 64 * 1024 };
 /* What every stream has. */
 typedef struct stream {
 	server *sv;
+	struct MHD_Connection *c;
 	snapshot *snap;
 	client who;
 	budget budget;           /* the request's (its wanted() watches who) */
 	size_t held;             /* of --max-memory: the body's */
-	out buf;
+	out buf;                 /* answered, not yet sent (under sv->handoff while busy) */
 	size_t sent;             /* of buf */
 	int done;                /* nothing more to compute */
-	/* the next part of buf; 0, or -1 to stop with an error */
+	int busy;                /* a pool thread answers into buf (under sv->handoff) */
+	int waiting;             /* the connection sleeps until it has (under sv->handoff) */
+	int orphaned;            /* its response was freed while busy: the task frees it */
+	/* the next part of buf (maybe handed to the pool: busy); 0, or -1 to stop
+	 * with an error */
 	int (*refill)(struct stream *st);
 	void (*release)(struct stream *st);   /* what its kind holds */
 } stream;
@@ -47,6 +61,11 @@ typedef struct batch_stream {
 	batch_splitter split;
 	char *queries[MAX_GROUP + 2];
 	int linenos[MAX_GROUP + 2];
+	int n;                   /* queries in the group */
+	int eof;                 /* every line of the body is in a group */
+	answer_group *group;     /* the group to answer next, or NULL */
+	out line;                /* the pool thread's line under way */
+	task task;               /* the group on the search pool */
 	size_t most;             /* bytes an answer line may take at most, for the options */
 	size_t named;            /* bytes of the reasons that name the database */
 } batch_stream;
@@ -65,20 +84,34 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *into, size_t max)
 {
 	(void)pos;
 	stream *st = cls;
-	if (__atomic_load_n(&st->sv->stopping, __ATOMIC_RELAXED))
+	server *sv = st->sv;
+	if (__atomic_load_n(&sv->stopping, __ATOMIC_RELAXED))
 		return MHD_CONTENT_READER_END_WITH_ERROR;   /* the drain is over */
-	while (st->sent == st->buf.len) {
-		if (st->done)
-			return MHD_CONTENT_READER_END_OF_STREAM;
+	pthread_mutex_lock(&sv->handoff);
+	for (;;) {
+		if (st->sent < st->buf.len) {
+			size_t n = st->buf.len - st->sent < max ? st->buf.len - st->sent : max;
+			memcpy(into, st->buf.buf + st->sent, n);
+			st->sent += n;
+			pthread_mutex_unlock(&sv->handoff);
+			return (ssize_t)n;
+		}
 		out_reset(&st->buf);
 		st->sent = 0;
+		if (st->busy) {   /* answers to come: sleep until the pool has one */
+			conn_sleep(st->c, &st->waiting);
+			pthread_mutex_unlock(&sv->handoff);
+			return 0;
+		}
+		if (st->done) {
+			pthread_mutex_unlock(&sv->handoff);
+			return MHD_CONTENT_READER_END_OF_STREAM;
+		}
+		pthread_mutex_unlock(&sv->handoff);   /* not busy: buf is the reader's */
 		if (st->refill(st))
 			return MHD_CONTENT_READER_END_WITH_ERROR;
+		pthread_mutex_lock(&sv->handoff);
 	}
-	size_t n = st->buf.len - st->sent < max ? st->buf.len - st->sent : max;
-	memcpy(into, st->buf.buf + st->sent, n);
-	st->sent += n;
-	return (ssize_t)n;
 }
 
 /* The most bytes an answer line takes with options r (see above). */
@@ -103,13 +136,23 @@ static size_t line_most(const batch_stream *b, const char *text)
 	return error > b->most ? error : b->most;
 }
 
+static void group_free(batch_stream *b)
+{
+	answer_group_free(b->group);
+	b->group = NULL;
+	for (int i = 0; i < b->n; i++)
+		free(b->queries[i]);
+	b->n = 0;
+}
+
 /* Split the body's next lines into the queries of a group (a grid's rows
- * make one); their count. */
-static int next_queries(batch_stream *b)
+ * make one) and parse them into b->group (NULL when none are left): 0, or
+ * -1 when out of memory. */
+static int next_group(batch_stream *b)
 {
 	int n = 0;
 	size_t bytes = 0;
-	while (n < MAX_GROUP && bytes < GROUP_BYTES && !b->s.done) {
+	while (n < MAX_GROUP && bytes < GROUP_BYTES && !b->eof) {
 		char *line = NULL;
 		size_t len = 0;
 		if (b->pos < b->body.len) {
@@ -121,14 +164,80 @@ static int next_queries(batch_stream *b)
 			b->lineno++;
 		}
 		int got = batch_feed(&b->split, line, len, b->lineno, b->queries + n, b->linenos + n);
-		if (got < 0)
+		if (got < 0) {
+			b->n = n;
+			group_free(b);
 			return -1;
+		}
 		for (int i = 0; i < got; i++)
 			bytes += line_most(b, b->queries[n + i]);
 		n += got;
-		b->s.done = !line;
+		b->eof = !line;
 	}
-	return n;
+	b->n = n;
+	if (n && !(b->group = answer_group_new(b->ans, b->queries, b->linenos, n))) {
+		group_free(b);
+		return -1;
+	}
+	return 0;
+}
+
+static void stream_destroy(stream *st);
+
+/* A group with a search, on a pool thread: each line handed to the reader
+ * as soon as it is answered. */
+static void group_run(task *t)
+{
+	batch_stream *b = (batch_stream *)((char *)t - offsetof(batch_stream, task));
+	stream *st = &b->s;
+	server *sv = st->sv;
+	const int n = b->n;
+	budget_resume(&st->budget);
+	for (int i = 0; i < n; i++) {
+		answer_group_solve(b->ans, b->group, i);
+		out_reset(&b->line);
+		answer_group_report(b->ans, b->group, i, &b->line);
+		pthread_mutex_lock(&sv->handoff);
+		out_mem(&st->buf, b->line.buf, b->line.len);
+		conn_wake(st->c, &st->waiting);
+		pthread_mutex_unlock(&sv->handoff);
+	}
+	budget_pause(&st->budget);
+	group_free(b);
+	metrics_answers((unsigned long)n);
+	pthread_mutex_lock(&sv->handoff);
+	st->busy = 0;
+	const int orphaned = st->orphaned;
+	if (!orphaned)
+		conn_wake(st->c, &st->waiting);
+	pthread_mutex_unlock(&sv->handoff);
+	if (orphaned)
+		stream_destroy(st);
+}
+
+/* Answer b->group: here when it searches nothing, else on the search pool
+ * (admit: a new request, refused past the pool's bounds). 0, or a POOL_*
+ * reason (nothing taken). */
+static int answer_next_group(batch_stream *b, int admit)
+{
+	stream *st = &b->s;
+	if (!answer_group_searches(b->group)) {
+		budget_resume(&st->budget);
+		answer_group_run(b->ans, b->group, &st->buf);
+		budget_pause(&st->budget);
+		metrics_answers((unsigned long)b->n);
+		group_free(b);
+		st->done = b->eof;
+		return 0;
+	}
+	b->task.run = group_run;
+	conn_address(st->c, &b->task.who);
+	pthread_mutex_lock(&st->sv->handoff);
+	const int why = pool_submit(st->sv->searches, &b->task, admit);
+	st->busy = !why;
+	st->done = b->eof;   /* (once it is not busy) */
+	pthread_mutex_unlock(&st->sv->handoff);
+	return why;
 }
 
 static int batch_refill(stream *st)
@@ -136,17 +245,13 @@ static int batch_refill(stream *st)
 	batch_stream *b = (batch_stream *)st;
 	if (budget_check(&st->budget) == BUDGET_ABANDONED)
 		return -1;   /* nobody reads: stop, and let the connection go */
-	int n = next_queries(b);
-	if (n < 0)
+	if (!b->group && next_group(b))
 		return -1;
-	budget_resume(&st->budget);
-	if (n)
-		answer_batch(b->ans, &st->buf, b->queries, b->linenos, n);
-	budget_pause(&st->budget);
-	for (int i = 0; i < n; i++)
-		free(b->queries[i]);
-	metrics_answers((unsigned long)n);
-	return 0;
+	if (!b->group) {   /* the body's end: nothing left */
+		st->done = 1;
+		return 0;
+	}
+	return answer_next_group(b, 0) ? -1 : 0;
 }
 
 static int random_refill(stream *st)
@@ -171,9 +276,11 @@ static int random_refill(stream *st)
 static void batch_release(stream *st)
 {
 	batch_stream *b = (batch_stream *)st;
+	group_free(b);
 	answerer_free(b->ans);
 	batch_free(&b->split);
 	out_free(&b->body);
+	out_free(&b->line);
 }
 
 static void random_release(stream *st)
@@ -183,9 +290,8 @@ static void random_release(stream *st)
 	free(r->answers);
 }
 
-static void stream_free(void *cls)
+static void stream_destroy(stream *st)
 {
-	stream *st = cls;
 	st->release(st);
 	out_free(&st->buf);
 	memory_give(st->sv, &st->held);
@@ -194,16 +300,39 @@ static void stream_free(void *cls)
 	free(st);
 }
 
-/* What a stream takes from its request, and queueing it. */
-static enum MHD_Result start(struct MHD_Connection *c, request *rq, stream *st,
-                             const char *type)
+/* libmicrohttpd lets the response go (its connection closed). A pool
+ * thread answering into it keeps it until its group ends, and stops
+ * searching at its next poll (the client is gone). */
+static void stream_free(void *cls)
+{
+	stream *st = cls;
+	pthread_mutex_lock(&st->sv->handoff);
+	const int busy = st->busy;
+	if (busy) {
+		st->orphaned = 1;
+		__atomic_store_n(&st->who.gone, 1, __ATOMIC_RELAXED);
+	}
+	pthread_mutex_unlock(&st->sv->handoff);
+	if (!busy)
+		stream_destroy(st);
+}
+
+/* What a stream takes from its request, before its first part. */
+static void take(stream *st, struct MHD_Connection *c, request *rq)
 {
 	st->sv = rq->sv;
+	st->c = c;
 	st->who = rq->who;
 	st->budget = rq->budget;
 	st->budget.ctx = &st->who;
 	st->held = rq->held;
 	rq->held = 0;
+}
+
+/* Queue the stream's response. */
+static enum MHD_Result start(struct MHD_Connection *c, request *rq, stream *st,
+                             const char *type)
+{
 	struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, STREAM_BLOCK,
 	                                                           stream_read, st, stream_free);
 	if (!r) {
@@ -219,6 +348,7 @@ enum MHD_Result stream_batch(struct MHD_Connection *c, request *rq, const answer
 	batch_stream *b = calloc(1, sizeof *b);
 	if (!b)
 		return reply_error(c, rq, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+	take(&b->s, c, rq);
 	b->s.refill = batch_refill;
 	b->s.release = batch_release;
 	b->s.snap = snapshot_get(rq->sv->snaps);
@@ -231,10 +361,16 @@ enum MHD_Result stream_batch(struct MHD_Connection *c, request *rq, const answer
 	answer_opts opts = *a;
 	opts.budget = &b->s.budget;
 	b->ans = answerer_new(snapshot_db(b->s.snap), &opts);
-	if (!b->ans) {
-		b->s.sv = rq->sv;
-		stream_free(b);
+	/* The first group now: with a search, the pool admits the batch or
+	 * refuses it before its 200 is sent. */
+	int why = 0;
+	if (!b->ans || next_group(b)) {
+		stream_destroy(&b->s);
 		return reply_error(c, rq, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+	}
+	if (b->group && answer_group_searches(b->group) && (why = answer_next_group(b, 1))) {
+		stream_destroy(&b->s);
+		return reply_no_search(c, rq, why);
 	}
 	return start(c, rq, &b->s, "application/x-ndjson");
 }
@@ -250,6 +386,7 @@ enum MHD_Result stream_random(struct MHD_Connection *c, request *rq, const answe
 		snapshot_put(rq->sv->snaps, snap);
 		return reply_error(c, rq, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
 	}
+	take(&r->s, c, rq);
 	r->s.refill = random_refill;
 	r->s.release = random_release;
 	r->s.snap = snap;

@@ -55,7 +55,7 @@ Test(board, sizes_from_cell_counts)
 Test(board, bad_boards_say_what_is_wrong)
 {
 	parse_bad("1 2 3 4 5 6 7 0", 3, 3, SDB_EINVAL, "8 cells");
-	parse_bad("1 2 3 4 5 6 7", 0, 0, SDB_EINVAL, "7 cells");
+	parse_bad("1 2 3 4 5 6 0", 0, 0, SDB_EINVAL, "7 cells");
 	parse_bad("1 2 3 4 4 6 7 8 0", 0, 0, SDB_EINVAL, "tile 4 appears twice");
 	parse_bad("1 2 3 4 9 6 7 8 0", 0, 0, SDB_EINVAL, "tile 9 is out of range");
 	parse_bad("1 2 3 4 5 6 7 8 15", 0, 0, SDB_EINVAL, "out of range");
@@ -68,7 +68,7 @@ Test(board, bad_boards_say_what_is_wrong)
 	parse_bad("1234 5 6 7 8 0", 0, 0, SDB_EINVAL, "or is a tile number out of range");
 	parse_bad("", 0, 0, SDB_EINVAL, "empty");
 	parse_bad("  ,, ", 0, 0, SDB_EINVAL, "empty");
-	parse_bad("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0 1", 0, 0, SDB_EINVAL,
+	parse_bad("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0 16", 0, 0, SDB_EINVAL,
 	          "17 cells is not a board size");
 	char many[400] = "";
 	for (int t = 0; t < 65; t++)
@@ -82,6 +82,69 @@ Test(board, bad_boards_say_what_is_wrong)
 	cr_assert_eq(sdb_board_set(&b, 2, 2, cells), SDB_EINVAL);
 	cr_assert_eq(sdb_board_set(&b, 1, 4, cells), SDB_EINVAL);
 	cr_assert_eq(sdb_board_set(&b, 5, 4, cells), SDB_EINVAL);
+}
+
+/* A board whose count of cells settles no size is told what is wrong with
+ * its tiles before anything is said of the count: the count is only the
+ * consequence (8 tiles and no blank are not "2x4 or 4x2"). Tiles 0..n-1 of a
+ * count one short of a square are told what that square lacks. */
+static void parse_says(const char *text, int want, const char *detail)
+{
+	sdb_board b;
+	cr_assert_eq(sdb_board_parse(&b, text, 0, 0), want, "'%s': %s", text, sdb_errdetail());
+	cr_assert_str_eq(sdb_errdetail(), detail, "'%s'", text);
+}
+
+/* "a b c ... z" for the tiles from..to, then the extra text. */
+static const char *run_of(char *buf, size_t cap, int from, int to, const char *extra)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int t = from; t <= to; t++)
+		len += (size_t)snprintf(buf + len, cap - len, "%d ", t);
+	snprintf(buf + len, cap - len, "%s", extra);
+	return buf;
+}
+
+Test(board, the_fault_before_the_count)
+{
+	char text[256];
+	parse_says("1 2 3 4 5 6 7 8", SDB_EINVAL, "no blank (0, x or _)");
+	parse_says(run_of(text, sizeof text, 1, 15, ""), SDB_EINVAL, "no blank (0, x or _)");
+	parse_says("1 2 3 4 5 6 7 8 0 0", SDB_EINVAL, "more than one blank");
+	parse_says("1 2 3 4 5 6 7 8 0 1", SDB_EINVAL, "tile 1 appears twice");
+	parse_says(run_of(text, sizeof text, 1, 23, "0"), SDB_EAMBIGUOUS,
+	           "24 cells fit 3x8, 4x6, 6x4 and 8x3: give the size (--size WxH); or, for 5x5, "
+	           "tile 24 is missing");
+	parse_says(run_of(text, sizeof text, 8, 24, "0 1 2 3 4 5 6"), SDB_EINVAL,
+	           "tile 7 is missing (the tiles go up to 24)");
+	parse_says("1 2 3 4 5 6 7 8 9 0 20 21", SDB_EINVAL,
+	           "tiles 10, 11, 12 and 7 more are missing (the tiles go up to 21)");
+	parse_says("1 2 4 5 6 7 8 9 0 10", SDB_EINVAL, "tile 3 is missing (the tiles go up to 10)");
+	parse_says("1 2 4 5 6 7 8 9 0 11", SDB_EINVAL,
+	           "tiles 3 and 10 are missing (the tiles go up to 11)");
+	parse_says(run_of(text, sizeof text, 0, 62, ""), SDB_EINVAL,
+	           "63 cells is not a board size (W x H cells with 2 <= W, H <= 8); for 8x8, "
+	           "tile 63 is missing");
+	parse_says("1 2 0", SDB_EINVAL, "3 cells is not a board size (W x H cells with 2 <= W, "
+	           "H <= 8); for 2x2, tile 3 is missing");
+	/* a count that fits no square but its own sizes says only those */
+	parse_says("1 2 3 4 5 6 7 8 9 0", SDB_EAMBIGUOUS,
+	           "10 cells fit 2x5 and 5x2: give the size (--size WxH)");
+	/* a count that settles the size: the tiles are told against it */
+	parse_says("1 2 3 4 5 6 7 8 9", SDB_EINVAL, "tile 9 is out of range 1..8 for 3x3");
+	parse_says("1 2 3 4 5 6 7 8 8", SDB_EINVAL, "tile 8 appears twice");
+	parse_says("0 2 3 4 5 6 7 8 0", SDB_EINVAL, "more than one blank");
+	/* and so does a size given */
+	sdb_board b;
+	cr_assert_eq(sdb_board_parse(&b, "1 2 3 4 5 6 7 8", 2, 4), SDB_EINVAL);
+	cr_assert_str_eq(sdb_errdetail(), "tile 8 is out of range 1..7 for 2x4");
+	cr_assert_eq(sdb_board_parse(&b, "1 2 3 4 5 6 7 1", 2, 4), SDB_EINVAL);
+	cr_assert_str_eq(sdb_errdetail(), "tile 1 appears twice");
+	cr_assert_eq(sdb_board_parse(&b, "1 2 3 4 5 6 7 6", 2, 4), SDB_EINVAL);
+	cr_assert_str_eq(sdb_errdetail(), "tile 6 appears twice");
+	cr_assert_eq(sdb_board_parse(&b, "1 2 3 4 5 0 7 0", 2, 4), SDB_EINVAL);
+	cr_assert_str_eq(sdb_errdetail(), "more than one blank");
 }
 
 /* Boards past 16 cells: numbers to 63, the compact notation to tile 32 (x is
@@ -107,7 +170,7 @@ Test(board, boards_to_8x8)
 	          SDB_EINVAL, "tile 24 appears twice");
 	parse_bad("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 25", 0, 0,
 	          SDB_EINVAL, "tile 25 is out of range 1..24 for 5x5");
-	parse_bad("1 2 3 4 5 6 7 8 9 10 11", 0, 0, SDB_EINVAL, "11 cells is not a board size");
+	parse_bad("1 2 3 4 5 6 7 8 9 10 0", 0, 0, SDB_EINVAL, "11 cells is not a board size");
 	parse_bad("123456789abcdefghijklmnop", 0, 0, SDB_EINVAL, "tile 25 is out of range");
 }
 
@@ -275,6 +338,15 @@ Test(board, nested_brackets_give_the_shape)
 	parse_bad("[[1,2,3],[4,0,5]] 6", 0, 0, SDB_EINVAL, "outside");
 	parse_bad("[[1,2,3],[4,0,5]", 0, 0, SDB_EINVAL, "not closed");
 	parse_bad("[1,2,3]],[4,0,5]", 0, 0, SDB_EINVAL, "closes no bracket");
+	/* brackets pair and match: a row opened by one and closed by another is
+	 * a slip, not a shape */
+	parse_bad("{1 2 3)(4 5 6][7 8 0}", 0, 0, SDB_EINVAL, "'{' is closed by ')'");
+	parse_bad("{(1 2 3)(4 5 6][7 8 0}", 0, 0, SDB_EINVAL, "'(' is closed by ']'");
+	parse_bad("[[1,2,3),[4,0,5]]", 0, 0, SDB_EINVAL, "'[' is closed by ')'");
+	parse_bad("{1 2 3 4 5 6 7 8 0]", 0, 0, SDB_EINVAL, "'{' is closed by ']'");
+	b = parse_ok("{(1 2 3)[4 5 6]{7 8 0}}", 0, 0);   /* each pair its own kind */
+	cr_assert_eq(b.w, 3);
+	cr_assert_eq(b.h, 3);
 	parse_bad("[[1],[2],[3],[0]]", 0, 0, SDB_EINVAL, "not a board");
 }
 

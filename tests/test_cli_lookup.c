@@ -757,9 +757,8 @@ Test(lookup_batch, bad_line_reported_others_answered)
 	cr_assert_eq(rc, 1);
 	cr_assert_eq(tk_lines(err), 2, "'%s'", err);
 	cr_assert(strstr(err, "line 1") && strstr(err, "line 4"), "'%s'", err);
-	cr_assert_str_eq(out, "error: 3 cells is not a board size (W x H cells with 2 <= W, "
-	                 "H <= 8)\n1\nerror: unknown notation 'y' (tiles are numbers, the blank is "
-	                 "0, x, X, _ or .)\n");
+	cr_assert_str_eq(out, "error: start: no blank (0, x or _)\n1\nerror: unknown notation 'y' "
+	                 "(tiles are numbers, the blank is 0, x, X, _ or .)\n");
 	free(out);
 	free(err);
 	ck_db_remove(db);

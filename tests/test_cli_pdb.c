@@ -949,7 +949,7 @@ Test(pdb_limits, max_nodes_and_timeout_fail_one_line_only)
 	char *out, *err;
 	int rc = ck_lookup(db, input, &out, &err, "--max-nodes 2000");
 	cr_assert_eq(rc, 1, "a query over the node limit: exit %d, expected 1 (%s)", rc, err);
-	check_limited_text(out, err, easy, "--max-nodes 2000", "node");
+	check_limited_text(out, err, easy, "--max-nodes 2000", "(2000 searched");
 	free(out);
 	free(err);
 
@@ -966,6 +966,15 @@ Test(pdb_limits, max_nodes_and_timeout_fail_one_line_only)
 		cr_assert_eq(line, 2);
 		cr_assert_eq(ck_json_str(v[1], "error", msg, sizeof msg), 1, "%s", v[1]);
 		cr_assert(strstr(msg, "node"), "error '%s'", msg);
+		/* the nodes it took: at the limit, past it by at most a thread's
+		 * unpublished count, and the message says the same number */
+		long nodes = 0;
+		cr_assert_eq(ck_json_long(v[1], "nodes", &nodes), 1, "no \"nodes\": %s", v[1]);
+		cr_assert(nodes >= 2000 && nodes < 2000 + threads * 1024, "--threads %d: %ld nodes",
+		          threads, nodes);
+		char said[64];
+		snprintf(said, sizeof said, "(%ld searched", nodes);
+		cr_assert(strstr(msg, said), "error '%s' lacks '%s'", msg, said);
 		cr_assert_eq(ck_json_str(v[1], "input", in, sizeof in), 1, "%s", v[1]);
 		cr_assert_str_eq(in, KORF_1 " ; " KORF_GOAL);
 		query4 poj = easy[1];
@@ -1001,6 +1010,32 @@ Test(pdb_limits, error_names_the_limit)
 	cr_assert(line, "no error line: '%s'", err);
 	cr_assert(strstr(line, "limit") || strstr(line, "max-nodes"), "--max-nodes 5: the error "
 	          "does not name the limit: '%s'", line);
+	free(out);
+	free(err);
+	ck_db_remove(db);
+}
+
+/* A query's searches together (its answer, then its --all sequences) are
+ * bounded by --max-nodes as one: stopped, the error says the nodes they took,
+ * at least the limit and within one look at the clock (16,384 nodes) of it. */
+Test(pdb_limits, a_stopped_query_says_its_nodes)
+{
+	char db[PATH_LEN];
+	tk_tmp_path(db, sizeof db, "pdb-bound-nodes.lmdb");
+	tk_build(db, "3x3", NULL);
+	/* 18,735 nodes to its answer on Manhattan distance, more to all its
+	 * sequences: the second search passes the query's limit */
+	const char *q = "3 7 4 8 1 2 11 14 9 5 6 12 10 13 15 0";
+	char *out, *err;
+	int rc = ck_lookup(db, NULL, &out, &err, "--json --all --max-nodes 25000 '%s'", q);
+	cr_assert_eq(rc, 1, "%s", err);
+	long nodes = 0;
+	char msg[512], said[64];
+	cr_assert_eq(ck_json_long(out, "nodes", &nodes), 1, "no \"nodes\": %s", out);
+	cr_assert(nodes >= 25000 && nodes < 25000 + 16384, "%ld nodes", nodes);
+	cr_assert_eq(ck_json_str(out, "error", msg, sizeof msg), 1, "%s", out);
+	snprintf(said, sizeof said, "(%ld searched", nodes);
+	cr_assert(strstr(msg, said) && strstr(msg, "its searches together"), "'%s'", msg);
 	free(out);
 	free(err);
 	ck_db_remove(db);

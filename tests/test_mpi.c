@@ -82,6 +82,29 @@ Test(mpi, same_bytes_for_1_2_and_4_ranks, .timeout = 600)
 	}
 }
 
+/* A FIFO where SLIDEDB_MPI_STATS's file should be (rank 0 waited for a
+ * reader for ever): refused with a warning naming it, and the build goes
+ * on. (Under `timeout`: a wait fails with 124, not at the suite's.) */
+Test(mpi, a_fifo_for_the_statistics_is_not_waited_on, .timeout = 300)
+{
+	char fifo[512], one[512], many[512], cmd[2400], *err, want[700];
+	tk_tmp_path(fifo, sizeof fifo, "stats.fifo");
+	tk_tmp_path(one, sizeof one, "mpi-one.lmdb");
+	tk_tmp_path(many, sizeof many, "mpi-many.lmdb");
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	cr_assert_eq(ck_gen(one, NULL, NULL, "full 2x3 -q"), 0);
+	snprintf(cmd, sizeof cmd, "SLIDEDB_MPI_STATS='%s' timeout 120 mpirun -n 2 --oversubscribe %s "
+	         "full 2x3 -q --db '%s'", fifo, SLIDEDB_GEN_MPI, many);
+	cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 0, "%s", err);
+	snprintf(want, sizeof want, "warning: SLIDEDB_MPI_STATS: %s: not a regular file (a FIFO)", fifo);
+	cr_assert(strstr(err, want), "%s", err);
+	same_tables(one, many, "with a FIFO for the statistics");
+	free(err);
+	unlink(fifo);
+	ck_db_remove(one);
+	ck_db_remove(many);
+}
+
 static void make_dir(char *path, size_t cap, const char *name)
 {
 	tk_tmp_path(path, cap, name);

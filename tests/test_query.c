@@ -286,6 +286,15 @@ Test(query, parse_every_form)
 	query_bad("1 2 3 4 4 6 7 8 0", 0, 0, NULL, SDB_EINVAL, "start: tile 4 appears twice");
 	query_bad("1 2 3 4 5 6 7 8 0 ; 1 2 3 4 5 6 7 8 8", 0, 0, NULL, SDB_EINVAL, "goal: tile 8");
 	query_bad("1 2 3 ; 4 5 6 ; 7 8 0", 0, 0, NULL, SDB_EINVAL, "more than two boards");
+	/* the fault of the tiles before the count, each board in its role */
+	query_bad("1 2 3 4 5 6 7 8", 0, 0, NULL, SDB_EINVAL, "start: no blank");
+	query_bad("1 2 3 4 5 6 7 8 0 0", 0, 0, NULL, SDB_EINVAL, "start: more than one blank");
+	query_bad("1 2 3 4 5 0 ; 1 2 3 4 5 5", 0, 0, NULL, SDB_EINVAL, "goal: tile 5 appears twice");
+	query_bad("1 2 3 4 5 0 ; 1 2 3 4 5 6", 0, 0, NULL, SDB_EINVAL, "goal: no blank");
+	query_bad("1 2 3 4 5 0 1 2 3 4 5 6 7", 0, 0, NULL, SDB_EINVAL,
+	          "start: tile 1 appears twice");
+	query_bad("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0", 0, 0, NULL,
+	          SDB_EAMBIGUOUS, "or, for 5x5, tile 24 is missing");
 	query_bad("1 2 3\n4 0 5\n", 2, 3, NULL, SDB_EINVAL, "2 rows of 3 cells");
 	cr_assert_eq(sdb_query_grid_row("1 2 3", 0, 0), 3);
 	cr_assert_eq(sdb_query_grid_row("1 2", 0, 0), 2);
@@ -336,6 +345,9 @@ Test(query, sixteen_cells_follow_the_cells)
 	                              .want_moves = 1, .limits = { .max_nodes = 2 } };
 	cr_assert_eq(sdb_answer_query(&a, db, &q.start, &q.goal, &few), SDB_ELIMIT);
 	cr_assert(strstr(sdb_errdetail(), "limit"), "%s", sdb_errdetail());
+	cr_assert_eq(a.nodes, 2, "the nodes searched belong in the answer after SDB_ELIMIT");
+	cr_assert_eq(a.method, SDB_METHOD_SEARCH);
+	cr_assert(strstr(sdb_errdetail(), "(2 searched"), "%s", sdb_errdetail());
 	/* Heuristics refuse a board of another size instead of a number. */
 	sdb_heuristic *h;
 	cr_assert_eq(sdb_heuristic_open(&h, db, &q.goal, NULL), 0);

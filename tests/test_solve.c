@@ -403,6 +403,14 @@ Test(solve, korf_easy_instances_4x4, .timeout = 600)
 	sdb_solve_limits lim = { .max_nodes = 1000 };
 	cr_assert_eq(sdb_solve(&a, &st, h, &hard, &goal, &lim), SDB_ELIMIT);
 	cr_assert_geq(st.nodes, 1000);
+	/* and the answer says what the stopped search took, as its message does */
+	cr_assert_eq(a.nodes, st.nodes);
+	cr_assert_lt(a.nodes, 1000 + 1024, "%llu nodes", (unsigned long long)a.nodes);
+	cr_assert_eq(a.method, SDB_METHOD_SEARCH);
+	cr_assert_eq(a.solvable, 0, "no answer was found");
+	char searched[64];
+	snprintf(searched, sizeof searched, "(%llu searched", (unsigned long long)a.nodes);
+	cr_assert(strstr(sdb_errdetail(), searched), "%s", sdb_errdetail());
 	/* Unsolvable pairs are answered at once. */
 	sdb_board loyd;
 	sdb_board_parse(&loyd, "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0", 0, 0);
@@ -525,6 +533,7 @@ Test(solve, threads_give_the_single_threads_answer, .timeout = 600)
 	cr_assert_eq(sdb_solve(&a, &st, h, &hard, &goal, &lim), SDB_ELIMIT);
 	cr_assert_geq(st.nodes, 100000);
 	cr_assert_lt(st.nodes, 100000 + 2 * 2048, "%llu nodes", (unsigned long long)st.nodes);
+	cr_assert_eq(a.nodes, st.nodes, "the answer's nodes after SDB_ELIMIT");
 	sdb_heuristic_close(h);
 	sdb_db_close(db);
 }

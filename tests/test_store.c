@@ -1,6 +1,7 @@
 #define _GNU_SOURCE /* memmem */
 /* The LMDB store: create, write in one transaction, read zero-copy, refuse
  * damaged, foreign, truncated and other-version files without changing them. */
+#include <errno.h>
 #include <fcntl.h>
 #include <lmdb.h>
 #include <stdio.h>
@@ -53,6 +54,58 @@ Test(store, missing_file_is_not_found)
 	cr_assert(strstr(sdb_errdetail(), "slidedb-gen"));
 	cr_assert_eq(sdb_db_open(&db, path, 0), SDB_ENOTFOUND, "no SDB_CREATE: must not create");
 	cr_assert_neq(access(path, F_OK), 0);
+}
+
+/* sdb_file_open(): no wait on a FIFO (to read: no writer; to write: no
+ * reader), a device, a socket, a folder or (O_NOFOLLOW) a link; each is
+ * refused at once, named, with errno EINVAL; a regular file comes back
+ * blocking as usual. */
+Test(store, files_are_opened_without_waiting, .timeout = 20)
+{
+	static const char *const names[] = { "fifo", "dir", "sock", "link", "file", "missing" };
+	char base[512], path[6][600];
+	tk_tmp_path(base, sizeof base, "open");
+	cr_assert_eq(mkdir(base, 0700), 0);
+	for (int i = 0; i < 6; i++)
+		snprintf(path[i], sizeof path[i], "%s/%s", base, names[i]);
+	const char *fifo = path[0], *dir = path[1], *sock = path[2], *link = path[3], *file = path[4],
+	           *missing = path[5];
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	cr_assert_eq(mkdir(dir, 0700), 0);
+	ck_write_file(file, "x", 1);
+	cr_assert_eq(symlink(file, link), 0);
+	char cmd[1400];
+	snprintf(cmd, sizeof cmd, "python3 -c 'import socket,sys; "
+	         "socket.socket(socket.AF_UNIX).bind(sys.argv[1])' '%s'", sock);
+	cr_assert_eq(system(cmd), 0);
+	const struct { const char *path; int flags; const char *kind; } odd[] = {
+		{ fifo, O_RDONLY, "a FIFO" }, { fifo, O_WRONLY, "a FIFO" },
+		{ fifo, O_RDWR | O_CREAT, "a FIFO" }, { "/dev/null", O_RDONLY, "a device" },
+		{ dir, O_RDONLY, "a folder" }, { dir, O_WRONLY, "a folder" },
+		{ sock, O_RDONLY, "a socket" }, { link, O_RDONLY | O_NOFOLLOW, "a symbolic link" },
+	};
+	for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+		errno = 0;
+		const int fd = sdb_file_open(odd[i].path, odd[i].flags, 0600);
+		cr_assert_eq(fd, SDB_EIO, "%s: %d", odd[i].path, fd);
+		cr_assert_eq(errno, EINVAL, "%s", odd[i].path);
+		char want[700];
+		snprintf(want, sizeof want, "%s: not a regular file (%s)", odd[i].path, odd[i].kind);
+		cr_assert_str_eq(sdb_errdetail(), want);
+	}
+	cr_assert_eq(sdb_file_open(missing, O_RDONLY, 0), SDB_ENOTFOUND);
+	cr_assert_eq(errno, ENOENT);
+	cr_assert(strstr(sdb_errdetail(), missing), "%s", sdb_errdetail());
+	int fd = sdb_file_open(link, O_RDONLY, 0);   /* a link, followed when allowed */
+	cr_assert_geq(fd, 0, "%s", sdb_errdetail());
+	cr_assert_eq(fcntl(fd, F_GETFL) & O_NONBLOCK, 0, "blocking again");
+	cr_assert_neq(fcntl(fd, F_GETFD) & FD_CLOEXEC, 0, "closed on exec");
+	close(fd);
+	fd = sdb_file_open(missing, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	cr_assert_geq(fd, 0, "%s", sdb_errdetail());
+	close(fd);
+	snprintf(cmd, sizeof cmd, "rm -r '%s'", base);
+	cr_assert_eq(system(cmd), 0);
 }
 
 Test(store, write_then_read)

@@ -255,7 +255,7 @@ Test(transfer, edited_metadata_and_trailing_data_are_refused)
 /* An export goes to a regular file (written beside it and renamed over) or
  * to standard output; a link, a FIFO or a device at the path is refused and
  * left as it was. */
-Test(transfer, export_refuses_special_files)
+Test(transfer, export_refuses_special_files, .timeout = 60)
 {
 	char src[512], fifo[512], link[512], target[512];
 	build(src, sizeof src);
@@ -280,6 +280,27 @@ Test(transfer, export_refuses_special_files)
 	cr_assert_eq(lstat(link, &st), 0);
 	cr_assert(S_ISLNK(st.st_mode), "the link was replaced");
 	cr_assert_eq(sdb_export(db, names, 1, "/dev/null", &n), SDB_EINVAL);
+	/* a FIFO or a link planted where the export is written first (it waited
+	 * for a reader for ever; the link was written through) */
+	char out[512], tmp[600];
+	tk_tmp_path(out, sizeof out, "export-planted.gz");
+	snprintf(tmp, sizeof tmp, "%s.tmp%d", out, (int)getpid());
+	unlink(tmp);
+	cr_assert_eq(mkfifo(tmp, 0600), 0);
+	cr_assert_eq(sdb_export(db, names, 1, out, &n), SDB_EIO);
+	cr_assert(strstr(sdb_errdetail(), tmp) && strstr(sdb_errdetail(), "not a regular file (a FIFO)"),
+	          "%s", sdb_errdetail());
+	cr_assert(lstat(out, &st) && lstat(tmp, &st) == 0 && S_ISFIFO(st.st_mode));
+	unlink(tmp);
+	cr_assert_eq(symlink(target, tmp), 0);
+	cr_assert_eq(sdb_export(db, names, 1, out, &n), SDB_EIO);
+	cr_assert(strstr(sdb_errdetail(), "a symbolic link"), "%s", sdb_errdetail());
+	char kept[16] = "";
+	f = fopen(target, "r");
+	cr_assert(f && fgets(kept, sizeof kept, f));
+	fclose(f);
+	cr_assert_str_eq(kept, "keep me\n", "the link's target is untouched");
+	unlink(tmp);
 	sdb_db_close(db);
 	unlink(fifo);
 	unlink(link);

@@ -11,7 +11,7 @@
 
 int sdb_cells_size(int *w, int *h, int count, const sdb_db *db)
 {
-	return sdbi_done(sdbi_size_for_cells(w, h, count, db ? sdbi_db_sizes(db) : 0));
+	return sdbi_done(sdbi_size_for_cells(w, h, NULL, count, db ? sdbi_db_sizes(db) : 0));
 }
 
 /* The board of row i, or the row's failure with its index in the detail. */

@@ -62,6 +62,7 @@ static void begin_list(walk *w, const char *name)
 	emit(w, &(sdb_field){ .name = name, .type = SDB_VALUE_LIST });
 }
 
+/* The end of a list or an object. */
 static void end_list(walk *w)
 {
 	emit(w, &(sdb_field){ .type = SDB_VALUE_END });
@@ -243,6 +244,19 @@ int sdb_check_fields(const sdb_query *q, const char *moves, const sdb_check *c,
 		put_grid(&w, "end_grid", &c->end, blank);
 		put_grid(&w, "goal_grid", &q->goal, blank);
 	}
+	return w.stop;
+}
+
+int sdb_resumed_fields(const sdb_fields_resumed *r, sdb_field_fn fn, void *ctx)
+{
+	walk w = { fn, ctx, 0 };
+	emit(&w, &(sdb_field){ .name = "resumed", .type = SDB_VALUE_OBJECT });
+	put_text(&w, "checkpoint", r->checkpoint);
+	put_text(&w, "key_file", r->key_file);
+	put_int(&w, "bound", r->bound);
+	put_int(&w, "subtrees_done", r->subtrees_done);
+	put_int(&w, "nodes", (int64_t)r->nodes);
+	end_list(&w);
 	return w.stop;
 }
 

@@ -72,16 +72,34 @@ static int is_compact(const char *text)
 	return n >= 4 && text[n + strspn(text + n, " \t")] == '\0';
 }
 
+/* The error err of one board of the query, its detail prefixed with the
+ * board's role ("start", "goal"); SDB_OK stays. */
+static int in_role(int err, const char *role)
+{
+	if (!err)
+		return SDB_OK;
+	char why[512];
+	snprintf(why, sizeof why, "%s", sdb_errdetail());
+	return sdbi_fail(err, "%s: %s", role, why);
+}
+
 /* A board of the query from cells, its errors prefixed with its role. */
 static int make_board(sdb_board *b, const sdbi_cells *c, int w, int h, const char *role)
 {
-	int err = sdbi_board_from_cells(b, c, w, h);
-	if (err) {
-		char why[512];
-		snprintf(why, sizeof why, "%s", sdb_errdetail());
-		return sdbi_fail(err, "%s: %s", role, why);
-	}
-	return SDB_OK;
+	return in_role(sdbi_board_from_cells(b, c, w, h), role);
+}
+
+/* The size of a start (and a goal, or NULL) from the start's count of cells,
+ * after what is wrong with either board's tiles: a board without its blank
+ * is told so, not that its count fits two sizes. */
+static int infer_size(int *w, int *h, const uint8_t *start, int nstart, const uint8_t *goal,
+                      int ngoal, const sdb_db *db)
+{
+	const sdbi_sizes have = db ? sdbi_db_sizes(db) : 0;
+	int err = in_role(sdbi_cells_fault(start, nstart, have), "start");
+	if (!err && goal)
+		err = in_role(sdbi_cells_fault(goal, ngoal, have), "goal");
+	return err ? err : sdbi_size_for_cells(w, h, start, nstart, have);
 }
 
 /* Split scanned cells after `first` cells into two, each with rows of
@@ -108,11 +126,8 @@ static int parse_two(sdb_query *q, const char *ta, const char *tb, int w, int h,
 		role = "goal";
 		err = sdbi_cells_scan(&b, tb, 1);
 	}
-	if (err) {
-		char why[512];
-		snprintf(why, sizeof why, "%s", sdb_errdetail());
-		return sdbi_fail(err, "%s: %s", role, why);
-	}
+	if (err)
+		return in_role(err, role);
 	if (a.count != b.count)
 		return sdbi_fail(SDB_EINVAL, "start has %d cells but goal has %d", a.count, b.count);
 	if (!w && a.cols) {
@@ -121,7 +136,7 @@ static int parse_two(sdb_query *q, const char *ta, const char *tb, int w, int h,
 	} else if (!w && b.cols) {
 		w = b.cols;
 		h = b.rows;
-	} else if (!w && (err = sdbi_size_for_cells(&w, &h, a.count, db ? sdbi_db_sizes(db) : 0))) {
+	} else if (!w && (err = infer_size(&w, &h, a.cell, a.count, b.cell, b.count, db))) {
 		return err;
 	}
 	err = make_board(&q->start, &a, w, h, "start");
@@ -190,7 +205,8 @@ static int parse_one(sdb_query *q, const char *text, int w, int h, const sdb_db 
 		if (nstart == count && count % 2 == 0 && is_board_size(count / 2) &&
 		    !is_compact(text) && two_boards(&c))
 			nstart = count / 2;
-		if ((err = sdbi_size_for_cells(&w, &h, nstart, db ? sdbi_db_sizes(db) : 0)))
+		if ((err = infer_size(&w, &h, c.cell, nstart, nstart < count ? c.cell + nstart : NULL,
+		                      count - nstart, db)))
 			return err;
 	}
 	sdbi_cells a, b;

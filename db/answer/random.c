@@ -157,7 +157,7 @@ int sdb_sampler_open(sdb_sampler **out, const sdb_db *db, const sdb_board *goal,
 	s->goal = *goal;
 	s->min_d = min_distance;
 	s->max_d = max_distance;
-	s->population = sdb_rank_count(goal->w, goal->h);   /* exact up to 20 cells */
+	s->population = sdb_rank_count(goal->w, goal->h);   /* UINT64_MAX past 20 cells */
 	int err = SDB_OK;
 	if (!any) {
 		s->population = 0;

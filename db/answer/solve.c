@@ -481,8 +481,9 @@ static int limit_error(const shared *s, uint64_t nodes, double seconds, const ch
 		return sdbi_fail(SDB_ELIMIT, "search stopped by its caller (%llu nodes, %.1f s, %s)",
 		                (unsigned long long)nodes, seconds, what);
 	if (s->max_nodes && nodes >= s->max_nodes)
-		return sdbi_fail(SDB_ELIMIT, "search stopped at its limit of %llu nodes (%.1f s, %s)",
-		                (unsigned long long)s->max_nodes, seconds, what);
+		return sdbi_fail(SDB_ELIMIT, "search stopped at its limit of %llu nodes (%llu searched, "
+		                "%.1f s, %s)", (unsigned long long)s->max_nodes,
+		                (unsigned long long)nodes, seconds, what);
 	if (s->limits && s->limits->timeout > 0)
 		return sdbi_fail(SDB_ELIMIT, "search stopped at its time limit of %g s (%llu nodes, "
 		                "%s)", s->limits->timeout, (unsigned long long)nodes, what);
@@ -565,6 +566,14 @@ int sdbi_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristi
 		err = limit_error(s, nodes, stats->seconds, what);
 	else if (r != FOUND)
 		err = sdbi_fail(SDB_ELIMIT, "no solution within %d moves", SDB_MAX_MOVES);
+	if (bound >= 0) {
+		/* what the search did, also when it stopped at a limit: its nodes
+		 * are the caller's to count and to show */
+		a->method = SDB_METHOD_SEARCH;
+		a->nodes = nodes;
+		a->heuristic = stats->heuristic;
+		a->heuristic_name = sdb_heuristic_name(h);
+	}
 	if (!err) {
 		/* The answer is what was found: the depth at the goal and the path
 		 * to it (the bound can only differ if the heuristic overestimates). */
@@ -575,10 +584,6 @@ int sdbi_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristi
 			a->moves[k] = sdb_move_letter(sp->frame.move_back[w->path[k]]);
 		a->moves[depth] = '\0';
 		a->best_move = depth ? sp->frame.move_back[w->path[0]] : -1;
-		a->method = SDB_METHOD_SEARCH;
-		a->nodes = nodes;
-		a->heuristic = stats->heuristic;
-		a->heuristic_name = sdb_heuristic_name(h);
 	}
 	if (!err && en) {
 		/* Every optimal sequence has exactly depth moves: search that bound

@@ -64,11 +64,13 @@ int sdb_states_open(sdb_states **out, const sdb_db *db, const sdb_board *goal,
 	if (!any && (min_distance < 0 || max_distance < 0))
 		return sdbi_fail(SDB_EINVAL, "distance %d is negative",
 		                min_distance < 0 ? min_distance : max_distance);
-	if (goal->n > SDB_MAX_FULL_CELLS)
+	if (goal->n > SDB_MAX_FULL_CELLS) {
+		char most[SDB_RANK_COUNT_TEXT];
+		sdb_rank_count_format(most, sizeof most, 7, 2);
 		return sdbi_fail(SDB_ETOOBIG, "%dx%d has %d cells: its states are listed up to %d "
-		                "cells (%llu states or fewer)", goal->w, goal->h, goal->n,
-		                SDB_MAX_FULL_CELLS,
-		                (unsigned long long)sdb_rank_count(7, 2));
+		                "cells (%s states or fewer)", goal->w, goal->h, goal->n,
+		                SDB_MAX_FULL_CELLS, most);
+	}
 	sdb_states *s = calloc(1, sizeof *s);
 	if (!s)
 		return sdbi_fail(SDB_ENOMEM, "out of memory");

@@ -270,8 +270,21 @@ SDB_API int sdb_move_from_letter(int letter);
  * parity of the tiles XOR (for even widths) the parity of the blank's row.
  * Every move keeps it; sdb_rank_class() computes it. */
 /**@{*/
-/** @brief Number of reachable states of a W x H board: (W*H)!/2. */
+/** @brief Number of reachable states of a W x H board: (W*H)!/2; 0 if
+ * W x H is not a board, and UINT64_MAX past 20 cells, where the count
+ * does not fit 64 bits (use sdb_rank_count_format()). */
 SDB_API uint64_t sdb_rank_count(int w, int h);
+
+/** Bytes that hold any board's count of states as text, with its NUL. */
+#define SDB_RANK_COUNT_TEXT 90
+
+/** @brief Write (W*H)!/2, the number of reachable states of a W x H board, in
+ * decimal, exact on every board ("181440" for 3x3; 64!/2 on 8x8 has 89
+ * digits), NUL-terminated; #SDB_RANK_COUNT_TEXT bytes always suffice. Every
+ * front end prints a board's count of states with it.
+ * @return the length written (excluding the NUL), or #SDB_EINVAL (not a
+ * board, or @p cap too small). */
+SDB_API int sdb_rank_count_format(char *buf, size_t cap, int w, int h);
 
 /** @brief The class bit of a board (see above): 0 or 1. */
 SDB_API int sdb_rank_class(const sdb_board *b);
@@ -695,7 +708,8 @@ typedef struct sdb_answer {
 	char moves[SDB_MAX_MOVES + 1]; /**< optimal sequence "ru...", NUL-terminated;
 	                                    filled only when asked for */
 	int method;                    /**< enum sdb_method */
-	/* Searched answers only (#SDB_METHOD_SEARCH): */
+	/* Searched answers only (#SDB_METHOD_SEARCH), also a search stopped by
+	 * a limit (#SDB_ELIMIT: method, nodes and heuristic say what it did): */
 	uint64_t nodes;                /**< nodes expanded */
 	int heuristic;                 /**< the heuristic's value at the start */
 	const char *heuristic_name;    /**< the set searched with, or
@@ -780,7 +794,7 @@ SDB_API int sdb_db_has_size(const sdb_db *db, int w, int h);
  * (sizes differ), #SDB_ENOTFOUND (no full table for this goal; the detail
  * names the command that builds it), #SDB_ECORRUPT (the table contradicts
  * itself on the way, or a pattern set fails its check), #SDB_ELIMIT (a
- * search hit a limit), #SDB_ENOMEM. */
+ * search hit a limit: a->nodes says how many nodes it expanded), #SDB_ENOMEM. */
 SDB_API int sdb_answer_query(sdb_answer *a, const sdb_db *db, const sdb_board *start,
                              const sdb_board *goal, const sdb_answer_opts *opts);
 
@@ -893,7 +907,8 @@ SDB_API int sdb_sampler_open(sdb_sampler **s, const sdb_db *db, const sdb_board 
  * counts say (a damaged table). */
 SDB_API int sdb_sampler_draw(const sdb_sampler *s, sdb_board *out, size_t n, sdb_rng *rng);
 
-/** @brief How many states the sampler draws among. */
+/** @brief How many states the sampler draws among (every state on boards
+ * over 20 cells: UINT64_MAX, as sdb_rank_count()). */
 SDB_API uint64_t sdb_sampler_population(const sdb_sampler *s);
 
 /** @brief Close a sampler. NULL is ok. */
@@ -1093,7 +1108,7 @@ typedef struct sdb_solve_stats {
  * @return 0 (a->moves, a->distance filled; a->solvable 0 for unsolvable
  * pairs, which are answered without search), #SDB_EINVAL (sizes differ, or
  * @p h serves another class of goals), #SDB_ELIMIT (a limit was hit; stats
- * say how far it got). */
+ * and a->nodes say how far it got). */
 SDB_API int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
                       const sdb_board *start, const sdb_board *goal,
                       const sdb_solve_limits *limits);
@@ -1289,7 +1304,9 @@ SDB_API int sdb_check_verdict(char *buf, size_t cap, const sdb_check *c);
  * the server write these fields as JSON, Python makes its dicts of them,
  * so no front end keeps a list of its own. Each function calls @p fn once
  * per field, in order; a list is a field of type #SDB_VALUE_LIST followed
- * by its items (name NULL; lists may nest) and an #SDB_VALUE_END.
+ * by its items (name NULL; lists may nest) and an #SDB_VALUE_END; an object
+ * is a field of type #SDB_VALUE_OBJECT followed by its named fields and an
+ * #SDB_VALUE_END.
  * @{ */
 
 /** The type of a field's value. */
@@ -1301,7 +1318,8 @@ enum sdb_value_type {
 	SDB_VALUE_TEXT,    /**< sdb_field.text */
 	SDB_VALUE_COUNT,   /**< sdb_field.count: a 128-bit count, exact */
 	SDB_VALUE_LIST,    /**< a list begins: its items follow */
-	SDB_VALUE_END      /**< the list ends */
+	SDB_VALUE_END,     /**< the list (or object) ends */
+	SDB_VALUE_OBJECT   /**< an object begins: its named fields follow */
 };
 
 /** One field, valid during the call to the visitor only. */
@@ -1358,6 +1376,24 @@ SDB_API int sdb_answer_fields(const sdb_query *q, const sdb_answer *a, const sdb
  * @return 0, or what @p fn returned to stop. */
 SDB_API int sdb_check_fields(const sdb_query *q, const char *moves, const sdb_check *c,
                              const sdb_fields_opts *opts, sdb_field_fn fn, void *ctx);
+
+/** What an answer (or a verdict) rests on besides the search that gave it:
+ * the work of an earlier run that it resumed, as slidedb-lookup-mpi's
+ * sealed checkpoints keep it. */
+typedef struct sdb_fields_resumed {
+	const char *checkpoint;   /**< the file resumed from */
+	const char *key_file;     /**< the key whose seal it carried */
+	int bound;                /**< every bound below it was searched by the earlier run */
+	int subtrees_done;        /**< subtrees at @c bound it searched to the end */
+	uint64_t nodes;           /**< the nodes it searched */
+} sdb_fields_resumed;
+
+/** @brief The field "resumed" of an answer or a verdict that rests on an
+ * earlier run's work: an object of "checkpoint", "key_file", "bound",
+ * "subtrees_done" and "nodes", for a front end that resumes searches to
+ * walk after sdb_answer_fields() or sdb_check_fields() (its last field).
+ * @return 0, or what @p fn returned to stop. */
+SDB_API int sdb_resumed_fields(const sdb_fields_resumed *r, sdb_field_fn fn, void *ctx);
 
 /** @brief The fields of a catalog entry, as `slidedb-lookup info --json`
  * and Python's Database.tables() show it: "name", "kind", "size", "goal",

@@ -18,6 +18,25 @@
 extern "C" {
 #endif
 
+/** @name Files
+ *
+ * Every file a program or the library opens by a name a user gave (a
+ * database, its lock file, an export or import, a shard, a checkpoint, a
+ * key file, a statistics file) is opened by sdb_file_open(): a FIFO with no
+ * one at the other end, a device or a socket at the path is refused at
+ * once, naming it, never waited on. */
+/**@{*/
+/** @brief open(2) @p path with @p flags (O_CLOEXEC is added) and @p mode
+ * (for O_CREAT), without waiting: it is opened with O_NONBLOCK, refused
+ * unless fstat(2) finds a regular file, and returned with O_NONBLOCK
+ * cleared (reads and writes then wait as they do on any file).
+ * @return the descriptor; #SDB_ENOTFOUND (no such file, errno ENOENT);
+ * #SDB_EIO, errno EINVAL: not a regular file (a FIFO, a device, a socket, a
+ * folder, or a link under O_NOFOLLOW); #SDB_EIO, errno the system's: could
+ * not open it. sdb_errdetail() names @p path and says why. */
+SDB_API int sdb_file_open(const char *path, int flags, unsigned mode);
+/**@}*/
+
 /** @name Perfect index: neighbours */
 /**@{*/
 /** @brief Unrank @p index and compute the indices of its four neighbours,

@@ -140,11 +140,19 @@ static const uint8_t char_class[256] = {
 	[']'] = C_CLOSE, [')'] = C_CLOSE, ['}'] = C_CLOSE,
 };
 
+/* The bracket that closes an opening one: a row opened with '(' and closed
+ * with ']' is a typing slip, not a shape. */
+static int closer_of(char open)
+{
+	return open == '(' ? ')' : open == '[' ? ']' : '}';
+}
+
 int sdbi_cells_scan(sdbi_cells *c, const char *text, int check_shape)
 {
 	c->count = c->cols = c->rows = 0;
 	int ntokens = 0, depth = 0, line_start = 0;
 	int group_start[MAX_DEPTH + 1], has_child[MAX_DEPTH + 1];
+	char opened[MAX_DEPTH + 1];   /* the bracket that opened each level */
 	rows brackets = { 0 }, lines = { 0 };
 	const char *compact = NULL;
 	size_t compact_len = 0;
@@ -164,6 +172,7 @@ int sdbi_cells_scan(sdbi_cells *c, const char *text, int check_shape)
 			if (depth > 0)
 				has_child[depth] = 1;
 			depth++;
+			opened[depth] = (char)*p;
 			group_start[depth] = c->count;
 			has_child[depth] = 0;
 			p++;
@@ -171,6 +180,9 @@ int sdbi_cells_scan(sdbi_cells *c, const char *text, int check_shape)
 		case C_CLOSE:
 			if (depth == 0)
 				return sdbi_fail(SDB_EINVAL, "'%c' closes no bracket", *p);
+			if (*p != closer_of(opened[depth]))
+				return sdbi_fail(SDB_EINVAL, "'%c' is closed by '%c' (brackets pair as (), [] "
+				                "and {})", opened[depth], *p);
 			if (!has_child[depth])   /* an innermost group: a row */
 				add_row(&brackets, c->count - group_start[depth]);
 			depth--;
@@ -232,6 +244,71 @@ int sdb_cells_parse(uint8_t *cells, int *count, int cap, const char *text)
 	return sdbi_done(SDB_OK);
 }
 
+/* Append item i of n to a list being written into buf ("a", "a and b",
+ * "a, b and c"). */
+static void list_item(char *buf, size_t cap, size_t *len, int i, int n, const char *item)
+{
+	if (*len >= cap)
+		return;
+	int wrote = snprintf(buf + *len, cap - *len, "%s%s",
+	                     i == 0 ? "" : i + 1 < n ? ", " : " and ", item);
+	*len += wrote > 0 ? (size_t)wrote : 0;
+}
+
+/* The tiles below top missing from seen, as a message. */
+static int missing_tiles(uint64_t seen, int top)
+{
+	enum { SHOWN = 4 };
+	int missing[SDB_MAX_CELLS], n = 0;
+	for (int t = 1; t < top; t++)
+		if (!(seen >> t & 1))
+			missing[n++] = t;
+	char list[64], item[16];
+	size_t len = 0;
+	for (int i = 0; i < n && i < SHOWN; i++) {
+		if (i + 1 == SHOWN && n > SHOWN)
+			snprintf(item, sizeof item, "%d more", n - i);
+		else
+			snprintf(item, sizeof item, "%d", missing[i]);
+		list_item(list, sizeof list, &len, i, n < SHOWN ? n : SHOWN, item);
+	}
+	return sdbi_fail(SDB_EINVAL, "tile%s %s %s missing (the tiles go up to %d)", n == 1 ? "" : "s",
+	                list, n == 1 ? "is" : "are", top);
+}
+
+/* What is wrong with the tiles of cells[0..count) as one board of w x h, or
+ * (w = 0) of a size not known yet: the first fault in this order, which names
+ * the cause rather than a consequence: a tile out of range, more than one
+ * blank, a tile twice, no blank, and (size unknown) a tile missing below the
+ * largest. The one owner of these messages. SDB_EINVAL, or SDB_OK. */
+static int tiles_fault(const uint8_t *cells, int count, int w, int h)
+{
+	const int n = w ? w * h : SDB_MAX_CELLS;
+	uint64_t seen = 0;
+	int blanks = 0, twice = 0, top = 0;
+	for (int i = 0; i < count; i++) {
+		const int v = cells[i];
+		if (v >= n && w)
+			return sdbi_fail(SDB_EINVAL, "tile %d is out of range 1..%d for %dx%d", v, n - 1,
+			                w, h);
+		if (v >= n)
+			return sdbi_fail(SDB_EINVAL, "tile %d is out of range (the largest board, %dx%d, "
+			                "has tiles 1..%d)", v, SDB_MAX_SIDE, SDB_MAX_SIDE, n - 1);
+		blanks += v == 0;
+		if (v && (seen >> v & 1) && !twice)
+			twice = v;
+		seen |= 1ull << v;
+		top = v > top ? v : top;
+	}
+	if (blanks > 1)
+		return sdbi_fail(SDB_EINVAL, "more than one blank");
+	if (twice)
+		return sdbi_fail(SDB_EINVAL, "tile %d appears twice", twice);
+	if (!blanks)
+		return sdbi_fail(SDB_EINVAL, "no blank (0, x or _)");
+	return top >= count ? missing_tiles(seen, top) : SDB_OK;
+}
+
 int sdb_board_set(sdb_board *b, int w, int h, const uint8_t *cells)
 {
 	if (!sdb_size_valid(w, h))
@@ -240,26 +317,21 @@ int sdb_board_set(sdb_board *b, int w, int h, const uint8_t *cells)
 	uint64_t seen = 0;
 	/* Built aside and copied whole (b is left as it was on an error): a
 	 * copy of n bytes would be a `rep movs`, slow to start for a few
-	 * dozen, and this is on every query's path. */
+	 * dozen, and this is on every query's path. A fault is only found
+	 * here; tiles_fault() names it. */
 	sdb_board t;
 	memset(&t, 0, sizeof t);
 	for (int i = 0; i < n; i++) {
 		int v = cells[i];
 		t.cell[i] = (uint8_t)v;
-		if (v >= n)
-			return sdbi_fail(SDB_EINVAL, "tile %d is out of range 1..%d for %dx%d",
-			                v, n - 1, w, h);
-		if (seen >> v & 1) {
-			if (v == 0)
-				return sdbi_fail(SDB_EINVAL, "more than one blank");
-			return sdbi_fail(SDB_EINVAL, "tile %d appears twice", v);
-		}
+		if (v >= n || (seen >> v & 1))   /* (the cells read so far hold it) */
+			return tiles_fault(cells, i + 1, w, h);
 		seen |= 1ull << v;
 		if (v == 0)
 			blank = i;
 	}
 	if (blank < 0)
-		return sdbi_fail(SDB_EINVAL, "no blank (0, x or _)");
+		return tiles_fault(cells, n, w, h);
 	t.w = (uint8_t)w;
 	t.h = (uint8_t)h;
 	t.n = (uint8_t)n;
@@ -268,41 +340,79 @@ int sdb_board_set(sdb_board *b, int w, int h, const uint8_t *cells)
 	return SDB_OK;
 }
 
-int sdbi_size_for_cells(int *w, int *h, int count, sdbi_sizes have)
+/* The sizes a count of cells fits (fits, *nfit) and whether one is settled
+ * (*w, *h): the square, else the only size, else the only one in have. */
+static int count_settles(int *w, int *h, int fits[][2], int *nfit, int count, sdbi_sizes have)
 {
-	int fits[SDB_MAX_CELLS][2], nfit = 0, with_table = 0, tw = 0, th = 0;
+	int with_table = 0;
+	*nfit = 0;
 	for (int a = 2; a <= count / 2; a++) {
 		if (count % a || !sdb_size_valid(a, count / a))
 			continue;
 		if (a * a == count) {
 			*w = *h = a;
-			return SDB_OK;
+			return 1;
 		}
-		fits[nfit][0] = a;
-		fits[nfit][1] = count / a;
-		nfit++;
+		fits[*nfit][0] = a;
+		fits[*nfit][1] = count / a;
+		++*nfit;
 		if (have & sdbi_size_bit(a, count / a)) {
 			with_table++;
-			tw = a;
-			th = count / a;
+			*w = a;
+			*h = count / a;
 		}
 	}
-	if (nfit == 1 || with_table == 1) {
-		*w = nfit == 1 ? fits[0][0] : tw;
-		*h = nfit == 1 ? fits[0][1] : th;
-		return SDB_OK;
+	if (*nfit == 1) {
+		*w = fits[0][0];
+		*h = fits[0][1];
 	}
+	return *nfit == 1 || with_table == 1;
+}
+
+int sdbi_cells_fault(const uint8_t *cells, int count, sdbi_sizes have)
+{
+	int fits[SDB_MAX_CELLS][2], nfit, w, h;
+	return count_settles(&w, &h, fits, &nfit, count, have) ? SDB_OK
+	       : tiles_fault(cells, count, 0, 0);
+}
+
+/* When cells are the tiles 0..count-1 of a count that is one short of a
+ * square board, what that board lacks: a board typed without its last tile
+ * reads as a smaller size, or as none. */
+static void square_hint(char *buf, size_t cap, const uint8_t *cells, int count)
+{
+	buf[0] = '\0';
+	int side = 2;
+	while (side < SDB_MAX_SIDE && side * side < count + 1)
+		side++;
+	if (!cells || side * side != count + 1)
+		return;
+	uint64_t seen = 0;
+	for (int i = 0; i < count; i++)
+		seen |= cells[i] < count ? 1ull << cells[i] : 0;
+	if (seen == (count >= 64 ? ~0ull : (1ull << count) - 1))
+		snprintf(buf, cap, "for %dx%d, tile %d is missing", side, side, count);
+}
+
+int sdbi_size_for_cells(int *w, int *h, const uint8_t *cells, int count, sdbi_sizes have)
+{
+	int fits[SDB_MAX_CELLS][2], nfit;
+	if (count_settles(w, h, fits, &nfit, count, have))
+		return SDB_OK;
+	char hint[64];
+	square_hint(hint, sizeof hint, cells, count);
 	if (nfit == 0)
 		return sdbi_fail(SDB_EINVAL, "%d cell%s is not a board size (W x H cells with 2 <= W, "
-		                "H <= %d)", count, count == 1 ? "" : "s", SDB_MAX_SIDE);
-	char list[128];
+		                "H <= %d)%s%s", count, count == 1 ? "" : "s", SDB_MAX_SIDE,
+		                *hint ? "; " : "", hint);
+	char list[128], item[8];
 	size_t len = 0;
-	for (int i = 0; i < nfit; i++)
-		len += (size_t)snprintf(list + len, sizeof list - len, "%s%dx%d",
-		                        i == 0 ? "" : i + 1 < nfit ? ", " : " and ", fits[i][0],
-		                        fits[i][1]);
-	return sdbi_fail(SDB_EAMBIGUOUS, "%d cells fit %s: give the size (--size WxH)", count,
-	                list);
+	for (int i = 0; i < nfit; i++) {
+		snprintf(item, sizeof item, "%dx%d", fits[i][0], fits[i][1]);
+		list_item(list, sizeof list, &len, i, nfit, item);
+	}
+	return sdbi_fail(SDB_EAMBIGUOUS, "%d cells fit %s: give the size (--size WxH)%s%s", count,
+	                list, *hint ? "; or, " : "", hint);
 }
 
 int sdbi_board_from_cells(sdb_board *b, const sdbi_cells *c, int w, int h)
@@ -319,7 +429,9 @@ int sdbi_board_from_cells(sdb_board *b, const sdbi_cells *c, int w, int h)
 		w = c->cols;
 		h = c->rows;
 	} else if (w == 0 && h == 0) {
-		int err = sdbi_size_for_cells(&w, &h, c->count, 0);
+		int err = sdbi_cells_fault(c->cell, c->count, 0);
+		if (!err)
+			err = sdbi_size_for_cells(&w, &h, c->cell, c->count, 0);
 		if (err)
 			return err;
 	}

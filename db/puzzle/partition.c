@@ -41,10 +41,31 @@ static int lowest(uint64_t mask)
 	return __builtin_ctzll(mask);
 }
 
+/* A ',' with no tile on one side of it, at character `at` of spec. */
+static int empty_tile(const char *spec, int group, int at)
+{
+	return sdbi_fail(SDB_EINVAL, "--partition '%s': group %d has an empty tile (character %d)",
+	                spec, group + 1, at);
+}
+
 /* Groups from SPEC, as bit masks of canonical labels (the frame's labels of
  * the user's goal), and the spelling of the name: tiles in order, groups by
  * their smallest tile, so that the same groups typed in another order are
  * the same set. 0, or 1 after printing why. */
+/* A named partition of another board: the names that fit this one (any
+ * board's 2x2 and 5s, and those made for its size), or its groups. */
+static int wrong_board(const char *spec, const struct named *made, const sdb_board *goal)
+{
+	char fits[64] = "";
+	size_t len = 0;
+	for (size_t i = 0; i < sizeof named / sizeof *named; i++)
+		if (named[i].w == goal->w && named[i].h == goal->h && len < sizeof fits)
+			len += (size_t)snprintf(fits + len, sizeof fits - len, "%s, ", named[i].name);
+	return sdbi_fail(SDB_EINVAL, "--partition %s is a %dx%d partition; for %dx%d give %s2x2, 5s "
+	                "or groups of tiles (1,2,3/4,5,6)", spec, made->w, made->h, goal->w,
+	                goal->h, fits);
+}
+
 int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *goal)
 {
 	const int n = goal->n, rep = sdb_sym_representative(goal->w, goal->h, goal->blank);
@@ -90,20 +111,28 @@ int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *go
 	for (size_t i = 0; i < sizeof named / sizeof *named; i++)
 		if (!strcmp(spec, named[i].name)) {
 			if (goal->w != named[i].w || goal->h != named[i].h)
-				return sdbi_fail(SDB_EINVAL, "--partition %s is a %dx%d partition; give the groups "
-				                "of %dx%d explicitly, e.g. 1,2,3/4,5,6", spec, named[i].w,
-				                named[i].h, goal->w, goal->h);
+				return wrong_board(spec, &named[i], goal);
 			pt->ngroups = named[i].ngroups;
 			memcpy(pt->groups, named[i].groups, sizeof named[i].groups);
 			pt->tiles = sdbi_tiles_all(n);
 			snprintf(pt->spelling, sizeof pt->spelling, "%s", spec);
 			return sdbi_done(SDB_OK);
 		}
+	if (!spec[strspn(spec, " ")])
+		return sdbi_fail(SDB_EINVAL, "--partition is empty: give groups of tiles (1,2,3/4,5,6) "
+		                "or a name");
 	uint64_t user[MAX_GROUPS] = { 0 };   /* the groups in the user's tiles */
+	int comma = 0;   /* a ',' waits for its tile: "1,,2" and "1,/2" lack one */
 	for (const char *p = spec;; p++) {
+		const int at = (int)(p - spec) + 1;   /* the spot a message names */
 		if (*p == '/' || *p == '\0') {
+			if (comma)
+				return empty_tile(spec, pt->ngroups, at);
 			if (!user[pt->ngroups])
-				return sdbi_fail(SDB_EINVAL, "--partition '%s': empty group", spec);
+				return *p ? sdbi_fail(SDB_EINVAL, "--partition '%s': group %d is empty (character %d)",
+				                      spec, pt->ngroups + 1, at)
+				          : sdbi_fail(SDB_EINVAL, "--partition '%s': group %d is empty (at its end)",
+				                      spec, pt->ngroups + 1);
 			if (sdbi_popcount64(user[pt->ngroups]) > SDB_MAX_PATTERN)
 				return sdbi_fail(SDB_EINVAL, "--partition '%s': a group has more than %d tiles", spec,
 				                SDB_MAX_PATTERN);
@@ -114,8 +143,14 @@ int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *go
 				return sdbi_fail(SDB_EINVAL, "--partition '%s': too many groups", spec);
 			continue;
 		}
-		if (*p == ',' || *p == ' ')
+		if (*p == ' ')
 			continue;
+		if (*p == ',') {
+			if (comma || !user[pt->ngroups])
+				return empty_tile(spec, pt->ngroups, at);
+			comma = 1;
+			continue;
+		}
 		char *end;
 		long t = strtol(p, &end, 10);
 		if (end == p || t < 1 || t >= n)
@@ -125,6 +160,7 @@ int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *go
 			return sdbi_fail(SDB_EINVAL, "--partition '%s': tile %ld is in two groups", spec, t);
 		pt->tiles |= 1ull << t;
 		user[pt->ngroups] |= 1ull << t;
+		comma = 0;
 		p = end - 1;
 	}
 	/* The name spells each group in the tiles of the class's ordered goal

@@ -67,8 +67,16 @@ static inline sdbi_sizes sdbi_size_bit(int w, int h)
 
 /* The size of a board of count cells: a square count is the square board,
  * else the one size that fits, else the one of those in have. SDB_EINVAL or
- * SDB_EAMBIGUOUS with the detail. */
-int sdbi_size_for_cells(int *w, int *h, int count, sdbi_sizes have);
+ * SDB_EAMBIGUOUS with the detail, which says what a square board would lack
+ * when cells (or NULL) are the tiles 0..count-1 and one short of it. */
+int sdbi_size_for_cells(int *w, int *h, const uint8_t *cells, int count, sdbi_sizes have);
+/* Before a size is inferred from a count that does not settle one (see
+ * sdbi_size_for_cells), what is wrong with the tiles themselves: more than
+ * one blank, a tile twice, no blank, or a tile missing below the largest.
+ * These are the cause, the count only their consequence, so they are said
+ * first. SDB_EINVAL with the detail, or SDB_OK (a count that settles a size
+ * leaves the tiles to sdb_board_set, which names them against that size). */
+int sdbi_cells_fault(const uint8_t *cells, int count, sdbi_sizes have);
 /* A board from scanned cells: the rows' shape, else w x h, else inferred. */
 int sdbi_board_from_cells(sdb_board *b, const sdbi_cells *c, int w, int h);
 

@@ -12,6 +12,7 @@
  * selects the k-th unseen tile with two byte tables; division by the radixes
  * uses precomputed reciprocals (a multiply and a shift). Boards of up to 14
  * cells: the index within a blank's block, < 13!/2, fits 32 bits. */
+#include <stdio.h>
 #include <string.h>
 
 #include "puzzle/puzzle.h"
@@ -82,9 +83,42 @@ uint64_t sdb_rank_count(int w, int h)
 	if (!sdb_size_valid(w, h))
 		return 0;
 	uint64_t c = 1;
-	for (int k = 3; k <= n; k++)
+	for (int k = 3; k <= n; k++) {
+		if (c > UINT64_MAX / (uint64_t)k)
+			return UINT64_MAX;   /* 21 cells and more: see sdb_rank_count_format() */
 		c *= (uint64_t)k;
+	}
 	return c;   /* n!/2 */
+}
+
+int sdb_rank_count_format(char *buf, size_t cap, int w, int h)
+{
+	if (!sdb_size_valid(w, h))
+		return sdbi_fail(SDB_EINVAL, "%dx%d is not a board slidedb models", w, h);
+	/* n!/2 in limbs of 9 decimal digits, the lowest first: 64!/2 has 89
+	 * digits, and a limb times k <= 64 plus its carry fits 64 bits */
+	enum { LIMBS = 10 };
+	const uint32_t base = 1000000000u;
+	uint32_t limb[LIMBS] = { 1 };
+	int used = 1;
+	for (int k = 3; k <= w * h; k++) {
+		uint64_t carry = 0;
+		for (int i = 0; i < used; i++) {
+			const uint64_t v = (uint64_t)limb[i] * (uint64_t)k + carry;
+			limb[i] = (uint32_t)(v % base);
+			carry = v / base;
+		}
+		if (carry)
+			limb[used++] = (uint32_t)carry;
+	}
+	char digits[LIMBS * 9 + 1];
+	int len = snprintf(digits, sizeof digits, "%u", limb[used - 1]);
+	for (int i = used - 2; i >= 0; i--)
+		len += snprintf(digits + len, sizeof digits - (size_t)len, "%09u", limb[i]);
+	if ((size_t)len >= cap)
+		return sdbi_fail(SDB_EINVAL, "buffer too small for a count of states");
+	memcpy(buf, digits, (size_t)len + 1);
+	return len;
 }
 
 int sdb_rank_class(const sdb_board *b)

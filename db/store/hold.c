@@ -47,11 +47,13 @@ int sdbi_hold_shared(const char *path, int create)
 	const double patience = busy_seconds();
 	double waited = 0;
 	for (;;) {
-		int fd = open(path, O_RDONLY | O_CLOEXEC | (create ? O_CREAT : 0), 0644);
+		int fd = sdb_file_open(path, O_RDONLY | (create ? O_CREAT : 0), 0644);
 		if (fd < 0 && create && errno == EACCES)
 			return sdbi_fail(SDB_EIO, "%s: cannot create it (permission denied)", path);
-		if (fd < 0)
+		if (fd < 0 && errno != EINVAL)
 			return SDBI_HOLD_NONE;   /* not there, or not readable: the caller's open says why */
+		if (fd < 0)
+			return fd;   /* a FIFO, a device: said */
 		if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
 			if (sdbi_hold_same_file(fd, path))
 				return fd;
@@ -108,9 +110,9 @@ static const char *holders(char *buf, size_t cap, int fd)
 
 int sdbi_hold_exclusive(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = sdb_file_open(path, O_RDONLY, 0);
 	if (fd < 0)
-		return SDBI_HOLD_NONE;   /* the caller's open says why */
+		return errno == EINVAL ? fd : SDBI_HOLD_NONE;   /* (else the caller's open says why) */
 	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
 		return fd;
 	const int busy = errno == EWOULDBLOCK;

@@ -481,8 +481,10 @@ static int read_meta(const uint8_t *m, uint32_t *psize, uint64_t *last)
 int sdbi_pages_check_meta(const char *path)
 {
 	_Static_assert(sizeof(size_t) == 8, "the layout checked is LMDB's on 64-bit machines");
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = sdb_file_open(path, O_RDONLY, 0);
 	struct stat fs;
+	if (fd < 0 && errno == EINVAL)
+		return fd;   /* a FIFO, a device: LMDB's open would wait on it */
 	if (fd < 0 || fstat(fd, &fs)) {
 		if (fd >= 0)
 			close(fd);

@@ -31,7 +31,9 @@ int sdbi_pages_check(MDB_env *env, MDB_txn *txn, const char *path, unsigned how)
 /* The two meta pages of the file at path, before LMDB opens it: magic,
  * version, page size, roots, and a file long enough for the last page
  * either names. 0 (also when the file is new or cannot be opened: LMDB's
- * open says why), or SDB_ECORRUPT with the detail. */
+ * open says why), SDB_ECORRUPT with the detail, or SDB_EIO when the path
+ * holds no regular file (sdb_file_open(): LMDB's open would wait on a
+ * FIFO). */
 int sdbi_pages_check_meta(const char *path);
 
 

@@ -574,14 +574,15 @@ static int same_inode(int a, int b)
 /* LMDB sizes a new lock file with ftruncate and writes it through a memory
  * map: on a full file system the first write is a SIGBUS. Give the lock
  * file real blocks first, so that a full disk is an error, not a crash.
- * Where we may not create it, LMDB's own open says why. */
+ * Where we may not create it, LMDB's own open says why; a FIFO or a device
+ * there is refused (LMDB's open would fail on it without naming it). */
 static int prepare_lock_file(const sdb_db *db)
 {
 	char lock[4096 + 8];
 	snprintf(lock, sizeof lock, "%s-lock", db->path);
-	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = sdb_file_open(lock, O_RDWR | O_CREAT, 0644);
 	if (fd < 0)
-		return SDB_OK;
+		return errno == EINVAL ? fd : SDB_OK;
 	/* LMDB's lock file: a header and 126 reader slots of 64 bytes, 8 KiB */
 	int rc = posix_fallocate(fd, 0, 8192);
 	close(fd);
@@ -711,7 +712,7 @@ int sdbi_db_open_plain(sdb_db **out, const char *path, unsigned flags)
 			return sdbi_fail(err, "%s: %s", path, strerror(errno));
 		}
 	} else if (!S_ISREG(st.st_mode)) {
-		return sdbi_fail(SDB_EIO, "%s: not a regular file", path);
+		return sdbi_not_regular(path, st.st_mode);
 	} else if (st.st_size == 0 && (flags & SDB_RDONLY)) {
 		return sdbi_fail(SDB_ECORRUPT, "%s: empty file, not a slidedb database", path);
 	}

@@ -125,6 +125,11 @@ int sdbi_blocksum_add(sdbi_blocksum *s, const uint8_t *data, uint64_t n);
 int sdbi_blocksum_finish(sdbi_blocksum *s);
 void sdbi_blocksum_free(sdbi_blocksum *s);
 
+/* --- Files a user named (file.c): sdb_file_open() opens them; this is its
+ * refusal of a path that holds no regular file (mode: st_mode), for a check
+ * made by stat: SDB_EIO with the detail, errno EINVAL. */
+int sdbi_not_regular(const char *path, unsigned mode);
+
 /* --- Holds on a database file (hold.c): a shared flock for a handle's
  * life, an exclusive one for compact. Each returns the descriptor that
  * holds it, SDBI_HOLD_NONE when no hold could be taken for a reason the

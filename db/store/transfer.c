@@ -15,6 +15,8 @@
  * only say that a file is as its writer left it, and anyone can write one:
  * every table is also proved against its neighbours (prove.c) before the
  * commit, so that an export cannot make an answer wrong. */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -135,10 +137,16 @@ int sdb_export_progress(const sdb_db *db, const char *const *names, int nnames,
 		progress.total += sdb_table_bytes(sdb_table_meta(chosen[i]));
 	char tmp[4096];
 	snprintf(tmp, sizeof tmp, "%s.tmp%d", path, (int)getpid());
-	gzFile z = to_stdout ? gzdopen(dup(STDOUT_FILENO), "wb6") : gzopen(tmp, "wb6");
+	/* (a link or a FIFO planted at the temporary name is refused too) */
+	const int fd = to_stdout ? dup(STDOUT_FILENO)
+	               : sdb_file_open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0666);
+	gzFile z = fd >= 0 ? gzdopen(fd, "wb6") : NULL;
 	if (!z) {
+		if (fd >= 0)
+			close(fd);
 		free(chosen);
-		return sdbi_fail(SDB_EIO, "%s: cannot create it", to_stdout ? "standard output" : tmp);
+		return fd < 0 && !to_stdout ? fd
+		       : sdbi_fail(SDB_EIO, "%s: cannot create it", to_stdout ? "standard output" : tmp);
 	}
 	int err = gzprintf(z, "%s\n", MAGIC) <= 0 ? SDB_EIO : SDB_OK;
 	for (int i = 0; i < n && !err; i++) {
@@ -167,6 +175,7 @@ int sdb_export_progress(const sdb_db *db, const char *const *names, int nnames,
 typedef struct reader {
 	gzFile z;
 	const char *file;
+	int fd;           /* the file's own descriptor (-1: standard input) */
 	char line[LINE_MAX_LEN];
 	uLong crc;        /* CRC-32 and length of everything read: what the gzip */
 	uint64_t size;    /* trailer at the end of the file must say */
@@ -404,11 +413,10 @@ static int at_clean_end(reader *r)
  * another stream, and an export must not carry any. */
 static int ends_with_trailer(const reader *r)
 {
-	FILE *f = fopen(r->file, "rb");
+	struct stat st;
 	uint8_t t[8] = { 0 };
-	int ok = f && fseek(f, -8, SEEK_END) == 0 && fread(t, 1, 8, f) == 8;
-	if (f)
-		fclose(f);
+	int ok = fstat(r->fd, &st) == 0 && st.st_size >= 8 &&
+	         pread(r->fd, t, 8, st.st_size - 8) == 8;
 	uint32_t crc = (uint32_t)t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 |
 	               (uint32_t)t[3] << 24;
 	uint32_t size = (uint32_t)t[4] | (uint32_t)t[5] << 8 | (uint32_t)t[6] << 16 |
@@ -420,13 +428,31 @@ static int ends_with_trailer(const reader *r)
 static int import_into(sdb_writer *w, const sdb_db *db, const char *path,
                        const sdb_import_opts *opts, int *ntables)
 {
-	reader rd = { .file = path, .crc = crc32(0L, Z_NULL, 0) };
+	reader rd = { .file = path, .fd = -1, .crc = crc32(0L, Z_NULL, 0) };
 	if (!(rd.buf = malloc(CHUNK)))
 		return sdbi_fail(SDB_ENOMEM, "%s: out of memory", path);
-	rd.z = !strcmp(path, "-") ? gzdopen(dup(STDIN_FILENO), "rb") : gzopen(path, "rb");
-	if (!rd.z) {
+	/* A path must be a regular file (a FIFO would wait for a writer); a
+	 * stream comes as "-", standard input, which may be a pipe. */
+	const int std_in = !strcmp(path, "-");
+	rd.fd = std_in ? -1 : sdb_file_open(path, O_RDONLY, 0);
+	if (!std_in && rd.fd < 0) {
 		free(rd.buf);
-		return sdbi_fail(SDB_ENOTFOUND, "%s: cannot open it", path);
+		if (errno != EINVAL)
+			return rd.fd;   /* said: no such file, or unreadable */
+		char why[1024];   /* (the detail is rewritten: a copy) */
+		snprintf(why, sizeof why, "%s", sdb_errdetail());
+		/* a pipe is read as standard input, "-", only */
+		return sdbi_fail(rd.fd, "%s: import a stream as '-', from standard input", why);
+	}
+	const int fd = dup(std_in ? STDIN_FILENO : rd.fd);
+	rd.z = fd >= 0 ? gzdopen(fd, "rb") : NULL;
+	if (!rd.z) {
+		if (fd >= 0)
+			close(fd);
+		if (rd.fd >= 0)
+			close(rd.fd);
+		free(rd.buf);
+		return sdbi_fail(SDB_EIO, "%s: cannot read it", std_in ? "standard input" : path);
 	}
 	gzbuffer(rd.z, CHUNK);
 	char *line = next_line(&rd);
@@ -456,6 +482,8 @@ static int import_into(sdb_writer *w, const sdb_db *db, const char *path,
 			err = sdbi_fail(SDB_ECORRUPT, "%s: data after the end of the gzip stream", path);
 	}
 	gzclose(rd.z);
+	if (rd.fd >= 0)
+		close(rd.fd);
 	free(rd.buf);
 	if (!err)
 		*ntables = n;

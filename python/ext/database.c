@@ -285,21 +285,24 @@ static PyObject *db_solve(ext_database *self, PyObject *args, PyObject *kw)
 	if (!db)
 		return NULL;
 	sdb_query q;
-	sdb_answer a;
+	sdb_answer a, listed;
 	seqs s = { 0 };
 	int err = ext_query(&q, db, start, goal, w, h);
 	if (err) {
 		ext_unpin(self);
 		return NULL;
 	}
+	const sdb_answer *searched = &a;   /* the search an error is of */
 	Py_BEGIN_ALLOW_THREADS
 	err = sdb_answer_query(&a, db, &q.start, &q.goal, &opts);
-	if (!err && all && a.solvable)
-		err = sdb_answer_paths(NULL, db, &q.start, &q.goal, limit, &opts, add_seq, &s);
+	if (!err && all && a.solvable) {
+		searched = &listed;
+		err = sdb_answer_paths(&listed, db, &q.start, &q.goal, limit, &opts, add_seq, &s);
+	}
 	Py_END_ALLOW_THREADS
 	PyObject *result = NULL, *list = NULL;
 	if (err)
-		ext_raise(err, -1, 0);
+		ext_raise_search(err, searched);
 	else if (s.failed)
 		PyErr_NoMemory();
 	else if (!all || (list = seqs_list(&s)))

@@ -28,6 +28,9 @@ extern PyTypeObject ext_database_type, ext_answer_type, ext_check_type, ext_heur
  * DatabaseNotFoundError and a path that is no file DatabaseIOError; the
  * classes are chosen in errors.py). Returns NULL. */
 PyObject *ext_raise(int err, Py_ssize_t index, int opening);
+/* The same for the failure of a search answering a: a search stopped by a
+ * limit raises SearchLimitError with the nodes it took (a->nodes). */
+PyObject *ext_raise_search(int err, const sdb_answer *a);
 /* Raise the class of err with a message of our own. Returns NULL. */
 PyObject *ext_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The same for SDB_EINVAL: slidedb.InvalidBoardError. */

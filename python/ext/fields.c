@@ -18,6 +18,7 @@ static PyObject *value_of(const sdb_field *f)
 		sdb_count_format(count, sizeof count, &f->count);
 		return PyLong_FromString(count, NULL, 10);
 	case SDB_VALUE_LIST: return PyList_New(0);
+	case SDB_VALUE_OBJECT: return PyDict_New();
 	default: Py_RETURN_NONE;
 	}
 }
@@ -32,7 +33,7 @@ int ext_field_put(void *ctx, const sdb_field *f)
 	PyObject *v = value_of(f);
 	PyObject *into = b->open[b->depth];
 	int rc = !v ? -1 : f->name ? PyDict_SetItemString(into, f->name, v) : PyList_Append(into, v);
-	if (!rc && f->type == SDB_VALUE_LIST) {
+	if (!rc && (f->type == SDB_VALUE_LIST || f->type == SDB_VALUE_OBJECT)) {
 		if (b->depth + 1 == EXT_FIELDS_DEPTH)
 			rc = -1;   /* (the library nests no deeper) */
 		else

@@ -5,20 +5,38 @@
 
 static PyObject *error_factory;   /* slidedb.errors._error */
 
-PyObject *ext_raise(int err, Py_ssize_t index, int opening)
+/* The library's failure as the exception of its class; nodes (or None) for
+ * a search stopped by a limit. */
+static PyObject *raise_as(int err, Py_ssize_t index, int opening, PyObject *nodes)
 {
 	if (err == SDB_ELIMIT && PyErr_Occurred())
 		return NULL;   /* a search stopped by a signal handler's exception (Ctrl-C) */
 	const char *detail = sdb_errdetail();
 	PyObject *at = index >= 0 ? PyLong_FromSsize_t(index) : Py_NewRef(Py_None);
-	PyObject *e = at ? PyObject_CallFunction(error_factory, "isOO", err,
-	                                         *detail ? detail : sdb_strerror(err), at,
-	                                         opening ? Py_True : Py_False) : NULL;
+	PyObject *e = at && nodes ? PyObject_CallFunction(error_factory, "isOOO", err,
+	                                                  *detail ? detail : sdb_strerror(err), at,
+	                                                  opening ? Py_True : Py_False, nodes)
+	                          : NULL;
 	Py_XDECREF(at);
 	if (e) {
 		PyErr_SetObject((PyObject *)Py_TYPE(e), e);
 		Py_DECREF(e);
 	}
+	return NULL;
+}
+
+PyObject *ext_raise(int err, Py_ssize_t index, int opening)
+{
+	return raise_as(err, index, opening, Py_None);
+}
+
+PyObject *ext_raise_search(int err, const sdb_answer *a)
+{
+	if (err != SDB_ELIMIT || a->method != SDB_METHOD_SEARCH)
+		return ext_raise(err, -1, 0);
+	PyObject *nodes = PyLong_FromUnsignedLongLong(a->nodes);
+	raise_as(err, -1, 0, nodes);
+	Py_XDECREF(nodes);
 	return NULL;
 }
 

@@ -95,7 +95,15 @@ class VersionError(Error):
 
 class SearchLimitError(Error):
     """A search (4x4 boards) reached ``max_nodes`` or ``timeout``
-    (``SDB_ELIMIT``)."""
+    (``SDB_ELIMIT``).
+
+    Attributes:
+        nodes: the nodes the search expanded before it stopped (at least
+            ``max_nodes`` when that stopped it), or ``None`` where the call
+            does not say (batches).
+    """
+
+    nodes: int | None = None
 
 
 class TableExistsError(Error):
@@ -127,12 +135,17 @@ _BY_CODE: dict[int, type[Error]] = {
 }
 
 
-def _error(code: int, message: str, index: int | None = None, opening: bool = False) -> Exception:
-    """The exception for a library failure (called by the extension)."""
+def _error(code: int, message: str, index: int | None = None, opening: bool = False,
+           nodes: int | None = None) -> Exception:
+    """The exception for a library failure (called by the extension; nodes:
+    of a search stopped by a limit)."""
     # the library names the CLI's option where Python has an argument
     message = message.replace("(--size WxH)", "(size='WxH')")
     if code == -2:
         return MemoryError(message)
     if code == -4 and opening:
         return DatabaseNotFoundError(message, code, index)
-    return _BY_CODE.get(code, Error)(message, code, index)
+    e = _BY_CODE.get(code, Error)(message, code, index)
+    if isinstance(e, SearchLimitError):
+        e.nodes = nodes
+    return e

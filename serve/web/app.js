@@ -60,6 +60,21 @@
   /* ---------- boards ---------- */
 
   function boardStr(cells) { return cells.join(' '); }
+  /* A board of the current width as text, a line per row (the Board and Goal boxes). */
+  function boardRows(cells) {
+    var rows = [];
+    for (var y = 0; y * S.w < cells.length; y++) rows.push(cells.slice(y * S.w, y * S.w + S.w).join(' '));
+    return rows.join('\n');
+  }
+  /* The cells of a board written as this page writes its links (numbers apart,
+   * x _ or . for the blank) when they are a board of n cells, else null. */
+  function linkCells(text, n) {
+    var parts = String(text || '').trim().split(/[\s,]+/);
+    if (parts.length !== n) return null;
+    var cells = parts.map(function (p) { return /^[x_.]$/i.test(p) ? 0 : /^\d+$/.test(p) ? Number(p) : -1; });
+    var sorted = cells.slice().sort(function (a, b) { return a - b; });
+    return sorted.every(function (v, i) { return v === i; }) ? cells : null;
+  }
   function parseBoard(s) { return String(s).trim().split(/\s+/).map(Number); }
   function keyOf(cells, goal) { return boardStr(cells) + '|' + boardStr(goal); }
   function curKey() { return keyOf(S.cells, S.goal); }
@@ -311,16 +326,33 @@
     return { size: q.get('size') || '', board: q.get('board'), goal: q.get('goal') || '' };
   }
 
-  /* Open the position of a link (any notation the API reads); false if there is none. */
+  /* Open the position of a link; false if there is none. A link as this page
+   * writes it (a size it plays, numbers apart) opens at once, whatever its
+   * answer: a search that gives up leaves the position, its distance "not
+   * known yet". A link in another notation is read by the API first. */
   function openLink() {
     var link = fromUrl();
     if (!link) return false;
-    var size = S.sizes.indexOf(link.size) >= 0 ? link.size : '';
     var epoch = ++S.epoch;
     stopSolving();
+    if (link.size && S.sizes.indexOf(link.size) < 0) {
+      if (!S.cells.length) startDefault(false);
+      status('The link\u2019s position cannot be opened: this server has no tables for ' + link.size +
+        ' boards (it plays ' + S.sizes.join(', ') + ').', 'error');
+      return true;
+    }
+    if (link.size) {
+      var wh = link.size.split('x'), n = wh[0] * wh[1];
+      var cells = linkCells(link.board, n), goal = link.goal ? linkCells(link.goal, n) : defaultGoal(link.size);
+      if (cells && goal) {
+        switchSize(link.size, goal, cells);
+        status('The position of the link: ' + link.size + '.');
+        return true;
+      }
+    }
     status('Opening the position of the link\u2026');
-    var params = { start: link.board, all_best: 1 };
-    if (size) params.size = size;
+    var params = { start: link.board };
+    if (link.size) params.size = link.size;
     if (link.goal) params.goal = link.goal;
     api('v1/solve', params).then(function (a) {
       if (epoch !== S.epoch) return;
@@ -337,7 +369,8 @@
   }
 
   function renderGoal() {
-    ui.goal.value = boardStr(S.goal);
+    ui.goal.value = boardRows(S.goal);
+    ui.goal.rows = S.h;
     ui.goalMini.textContent = '';
     ui.goalMini.style.setProperty('--w', S.w);
     S.goal.forEach(function (t) {
@@ -360,12 +393,14 @@
     ui.board.dataset.state = 'pending';
     ui.board.dataset.delta = '';
     ui.value.textContent = '\u2026';
+    ui.value.classList.remove('unknown');
     ui.delta.textContent = fullTable() ? '' : 'searching\u2026';
     ui.delta.className = 'readout-delta';
   }
 
   function showAnswer(a) {
     var key = curKey(), b = ui.board, moved = S.last && S.last.to === key;
+    ui.value.classList.remove('unknown');
     if (a.solvable === false || typeof a.distance !== 'number') {
       b.dataset.distance = '';
       b.dataset.state = 'unsolvable';
@@ -408,13 +443,21 @@
     markChart(d);
   }
 
+  /* A search that gave up (its limits, its request's budget) leaves the board
+   * as it is: its distance is not known yet. */
+  function gaveUp(e) { return e.status === 422 || e.status === 429; }
+
   function showError(e) {
+    var unknown = gaveUp(e);
     ui.board.dataset.distance = '';
-    ui.board.dataset.state = 'error';
+    ui.board.dataset.state = unknown ? 'unknown' : 'error';
     ui.board.dataset.delta = '';
-    ui.value.textContent = '?';
+    ui.value.textContent = unknown ? 'not known yet' : '?';
+    ui.value.classList.toggle('unknown', unknown);
     ui.delta.textContent = '';
-    status(e.message, 'error');
+    status(unknown ? 'The search gave up on this position within the time it has here: its distance ' +
+      'is not known yet. Play on: positions closer to the goal are answered faster.' : e.message,
+      unknown ? 'warn' : 'error');
     markChart(null);
   }
 
@@ -422,7 +465,9 @@
     var key = curKey(), a = cache.get(key);
     if (a) { showAnswer(a); return; }
     setPending();
-    answerFor(S.cells, S.goal, true).then(function (ans) {
+    /* every best move costs a search per move on a board without a full
+     * table: there the hint asks for them, the readout only the distance */
+    answerFor(S.cells, S.goal, !!fullTable()).then(function (ans) {
       if (curKey() === key) showAnswer(ans);
     }, function (e) {
       if (e.name !== 'AbortError' && curKey() === key) showError(e);
@@ -529,6 +574,7 @@
     if (S.sizes.indexOf(size) >= 0) ui.size.value = size;
     /* a board typed for the last size is not one of this size */
     ui.paste.value = '';
+    ui.paste.rows = S.h;
     ui.paste.placeholder = 'e.g. ' + example(S.w, S.h);
     buildTiles();
     renderGoal();
@@ -549,7 +595,9 @@
     var b = n - 1, swap = function (to) { cells[b] = cells[to]; cells[to] = 'x'; b = to; };
     swap(b - 1);
     swap(b - w);
-    return cells.join(' ');
+    var rows = [];
+    for (var y = 0; y < h; y++) rows.push(cells.slice(y * w, y * w + w).join(' '));
+    return rows.join('\n');
   }
 
   function stopSolving() {
@@ -679,33 +727,44 @@
     });
   }
 
+  /* The goal is read as a board of its own (the goal asked from itself: no
+   * search, whatever the board), then the board is answered against it: a
+   * search that gives up leaves the goal set and the distance not known yet.
+   * A goal of another size starts from that goal. */
   function setGoal() {
     var text = ui.goal.value.trim();
     if (!text) { status('Type a goal first.', 'error'); ui.goal.focus(); return; }
     var epoch = ++S.epoch;
     stopSolving();
     status('Reading the goal\u2026');
-    api('v1/solve', { start: boardStr(S.cells), goal: text, size: sizeStr(), all_best: 1 }).then(function (a) {
+    /* (the goal is asked as start and goal: its faults are the goal's) */
+    var read = function (params) {
+      return api('v1/solve', params).catch(function (e) {
+        if (e.name === 'AbortError' || !e.detail) throw e;
+        var said = e.detail.replace(/^(start|goal): /, 'goal: ');
+        throw ApiError(friendly(said, e.status), e.status, said);
+      });
+    };
+    read({ start: text, goal: text, size: sizeStr() }).catch(function (e) {
+      if (e.status !== 400) throw e;
+      return read({ start: text, goal: text }).catch(function () { throw e; });
+    }).then(function (a) {
       if (epoch !== S.epoch) return;
-      S.goal = parseBoard(a.goal);
+      var g = parseBoard(a.goal);
+      if (a.size !== sizeStr()) {
+        if (S.sizes.indexOf(a.size) < 0) throw ApiError('This server has no tables for ' + a.size + ' boards.', 404);
+        switchSize(a.size, g, g, a);
+        status('Goal set, on a ' + a.size + ' board: press Scramble to play.');
+        return;
+      }
+      S.goal = g;
       renderGoal();
       updateLimits(false);
       drawChart();
-      setBoard(S.cells, a);
-      if (a.solvable !== false) status('Goal set.');
-    }, function (e) {
-      if (epoch !== S.epoch) return;
-      if (e.status !== 400) { status(e.message, 'error'); return; }
-      /* Maybe a goal of another size: then start from that goal. */
-      api('v1/solve', { start: text, goal: text }).then(function (a) {
-        if (epoch !== S.epoch) return;
-        if (a.size === sizeStr() || S.sizes.indexOf(a.size) < 0) { status(e.message, 'error'); return; }
-        var g = parseBoard(a.goal);
-        switchSize(a.size, g, g, a);
-        status('Goal set, on a ' + a.size + ' board: press Scramble to play.');
-      }, function () {
-        if (epoch === S.epoch) status(e.message, 'error');
-      });
+      setBoard(S.cells);
+      status('Goal set.');
+    }).catch(function (e) {
+      if (epoch === S.epoch) status(e.message, 'error');
     });
   }
 
@@ -766,6 +825,15 @@
     ui.size.addEventListener('change', changeSize);
     var submit = function (form, fn) {
       form.addEventListener('submit', function (e) { e.preventDefault(); fn(); });
+      /* a box of rows: Enter submits, as in a one-line field; Shift+Enter is a new row */
+      Array.prototype.forEach.call(form.querySelectorAll('textarea'), function (box) {
+        box.addEventListener('keydown', function (e) {
+          if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+            e.preventDefault();
+            fn();
+          }
+        });
+      });
     };
     submit(ui.scrambleForm, scramble);
     submit(ui.pasteForm, loadBoard);

@@ -255,7 +255,8 @@ def test_play(server, driver, tmp):
     for id_ in ("hint", "solve", "scramble", "distance", "paste", "load", "goal", "set-goal",
                 "size", "chart", "status"):
         driver.find_element(By.ID, id_)
-    assert driver.find_element(By.ID, "goal").get_attribute("value") == board_str(GOAL)
+    assert driver.find_element(By.ID, "goal").get_attribute("value").split() == \
+        board_str(GOAL).split()
 
     # A board that is not one: the server's reason, in the page's words (not
     # the API's "start: tile 8 appears twice").
@@ -415,7 +416,8 @@ def test_a_link_opens_the_position(server, driver):
     driver.get(server + "/#size=2x3&board=1,2,3,4,0,5&goal=0,1,2,3,4,5")
     r = wait(driver, "the 2x3 link", lambda r: r["size"] == "2x3" and r["cells"] == [1, 2, 3, 4, 0, 5]
              and r["state"] == "ready")
-    assert driver.find_element(By.ID, "goal").get_attribute("value") == "0 1 2 3 4 5"
+    goal_box = driver.find_element(By.ID, "goal").get_attribute("value")
+    assert goal_box == "0 1\n2 3\n4 5", goal_box   # a line per row
     assert int(r["distance"]) == api(server, "/v1/solve", start="1 2 3 4 0 5",
                                      goal="0 1 2 3 4 5")["distance"]
     driver.get(server + "/#board=" + urllib.parse.quote("[[1,2,3],[x,4,6],[7,5,8]]"))
@@ -428,6 +430,101 @@ def test_a_link_opens_the_position(server, driver):
     WebDriverWait(driver, 10).until(lambda d: "tile 8 twice" in status_text(d))
     assert "cannot be opened" in status_text(driver) and "start:" not in status_text(driver)
     wait(driver, "a board to play", lambda r: r["size"] == "3x3" and r["state"] == "ready")
+
+
+@pytest.fixture(scope="module")
+def search_server(tmp):
+    """A server whose 4x4 and 5x5 boards are searched (a 5-5-5 set, a small
+    partial one) within 2000 nodes: a hard position is one it gives up on."""
+    serve, gen = need_env("SLIDEDB_SERVE"), need_env("SLIDEDB_GEN")
+    db = os.path.join(tmp, "search.lmdb")
+    for stale in (db, db + "-lock"):
+        if os.path.exists(stale):
+            os.remove(stale)
+    subprocess.run([gen, "full", "3x3", "--db", db, "-q"], check=True, timeout=60)
+    subprocess.run([gen, "pdb", "4x4", "--partition", "5-5-5", "--db", db, "-q"], check=True,
+                   timeout=300)
+    subprocess.run([gen, "pdb", "5x5", "--partition", "1,2,3/4,5", "--partial", "--db", db, "-q"],
+                   check=True, timeout=300)   # (a small set: 5x5 is played, by search)
+    port = free_port()
+    proc = subprocess.Popen([serve, "--db", db, "--listen", f"127.0.0.1:{port}", "-q",
+                             "--max-nodes", "2000"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            if http_get(base + "/healthz", timeout=1)[0] == 200:
+                break
+        except OSError:
+            time.sleep(0.05)
+    yield base
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 0
+
+
+HARD_4X4 = [0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1]
+
+
+def test_a_link_the_search_gives_up_on_still_opens(search_server, driver):
+    """Korf's #40 as a link showed a solved 3x3 board and "cannot be opened":
+    the page asked for every best move (a search per move) and threw the
+    position away when the search gave up. The position stays; its distance is
+    "not known yet"."""
+    goal = list(range(1, 16)) + [0]
+    driver.get("about:blank")
+    driver.get(search_server + "/#size=4x4&board=" + ",".join(map(str, HARD_4X4)) +
+               "&goal=" + ",".join(map(str, goal)))
+    r = wait(driver, "the linked position, given up on",
+             lambda r: r["cells"] == HARD_4X4 and r["state"] == "unknown", timeout=30)
+    assert r["size"] == "4x4", r
+    assert driver.find_element(By.ID, "readout-value").text == "not known yet"
+    assert "not known yet" in status_text(driver) and "cannot be opened" not in status_text(driver)
+    assert hash_position(driver) == ("4x4", HARD_4X4, goal)
+    # one move from the goal is answered, and the readout says its distance
+    near = goal[:14] + [0, 15]
+    driver.get("about:blank")
+    driver.get(search_server + "/#size=4x4&board=" + ",".join(map(str, near)))
+    r = wait(driver, "an easy 4x4 link", lambda r: r["cells"] == near and r["state"] == "ready",
+             timeout=30)
+    assert r["distance"] == "1", r
+
+
+def test_a_link_of_a_size_without_tables_says_so(server, driver):
+    """A 4x4 link on a server without 4x4 tables said "choose the board size
+    first", though the link gave the size: the page now says what the API says."""
+    driver.get("about:blank")
+    driver.get(server + "/#size=4x4&board=" + ",".join(map(str, HARD_4X4)))
+    WebDriverWait(driver, 10).until(lambda d: "cannot be opened" in status_text(d))
+    said = status_text(driver)
+    assert "no tables for 4x4 boards" in said and "choose the board size" not in said, said
+    wait(driver, "a board to play", lambda r: r["size"] == "3x3" and r["state"] == "ready")
+
+
+def test_board_and_goal_boxes_show_a_whole_5x5_board(search_server, driver):
+    """The Board and Goal fields cut a 5x5 board off: they are boxes of a line
+    per row now, every row whole."""
+    korf1 = [14, 5, 9, 2, 18, 8, 23, 19, 12, 17, 15, 0, 10, 20, 4, 6, 11, 21, 1, 7, 24, 3, 16,
+             22, 13]
+    driver.get("about:blank")
+    driver.get(search_server + "/#size=5x5&board=" + ",".join(map(str, korf1)))
+    wait(driver, "the 5x5 board", lambda r: r["size"] == "5x5" and r["cells"] == korf1, timeout=30)
+    for box in ("goal", "paste"):
+        fits = driver.execute_script(
+            "var e = document.getElementById(arguments[0]);"
+            "return [e.scrollWidth <= e.clientWidth, e.scrollHeight <= e.clientHeight, e.rows];",
+            box)
+        assert fits == [True, True, 5], (box, fits)
+    rows = driver.find_element(By.ID, "goal").get_attribute("value").split("\n")
+    assert rows == ["1 2 3 4 5", "6 7 8 9 10", "11 12 13 14 15", "16 17 18 19 20",
+                    "21 22 23 24 0"], rows
+    # Enter in a box of rows sets the goal, as in a one-line field
+    box = driver.find_element(By.ID, "goal")
+    box.clear()
+    box.send_keys(" ".join(map(str, range(25))) + "\n")
+    WebDriverWait(driver, 10).until(
+        lambda d: d.find_element(By.ID, "goal").get_attribute("value").split("\n")[-1] ==
+        "20 21 22 23 24")
 
 
 def test_size_change_resets_the_board_box(server, driver):
@@ -448,7 +545,7 @@ def test_size_change_resets_the_board_box(server, driver):
     assert len(example.replace("e.g.", "").split()) == 6, example
     assert hash_position(driver)[0] == "2x3"
     # the placeholder's example is a 2x3 board the server reads
-    paste.send_keys(example.replace("e.g. ", ""))
+    paste.send_keys(example.replace("e.g. ", "").replace("\n", " "))   # (Enter would load it)
     driver.find_element(By.ID, "load").click()
     WebDriverWait(driver, 10).until(lambda d: status_text(d) == "Board loaded.")
 

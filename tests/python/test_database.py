@@ -5,6 +5,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -157,7 +158,26 @@ def test_nul_in_path(db_path):
 def test_open_a_directory(tmp_path):
     """A directory is no database: the library's error on open (its code and
     message), raised as a database error, not as an invalid board."""
-    with pytest.raises(slidedb.DatabaseIOError, match=f"^{tmp_path}: not a regular file$") as e:
+    with pytest.raises(slidedb.DatabaseIOError,
+                       match=f"^{tmp_path}: not a regular file \\(a folder\\)$") as e:
         slidedb.open(tmp_path)
     assert isinstance(e.value, OSError) and not isinstance(e.value, ValueError)
     assert e.value.code == -3
+
+
+def test_open_a_fifo(tmp_path, db_path):
+    """A FIFO where the database or its lock file should be: refused at once
+    (an open would wait for a writer for ever), named. Run in a child with a
+    deadline, so that a wait fails the test instead of hanging it."""
+    fifo = tmp_path / "fifo.lmdb"
+    os.mkfifo(fifo)
+    lock_db = tmp_path / "lock.lmdb"
+    shutil.copy(db_path, lock_db)
+    os.mkfifo(f"{lock_db}-lock")
+    for path, named in ((fifo, fifo), (lock_db, f"{lock_db}-lock")):
+        code = ("import slidedb, sys\n"
+                "try:\n    slidedb.open(sys.argv[1])\n"
+                "except slidedb.DatabaseIOError as e:\n    print(e.code, e)\n")
+        done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                              text=True, timeout=10, check=True)
+        assert done.stdout == f"-3 {named}: not a regular file (a FIFO)\n", done.stderr

@@ -153,8 +153,15 @@ def test_search_4x4(db15, db15_path):
     with pytest.raises(slidedb.SearchLimitError, match="limit") as e:
         db15.solve(hard, max_nodes=1000)
     assert e.value.code == -10
-    with pytest.raises(slidedb.SearchLimitError):
+    # the nodes it took, as the message says them: the limit, not 0
+    assert 1000 <= e.value.nodes < 1000 + 1024 and f"({e.value.nodes} searched" in str(e.value)
+    with pytest.raises(slidedb.SearchLimitError) as e:
         db15.solve(hard, timeout=0.01)
+    assert e.value.nodes > 0 and f"{e.value.nodes} nodes" in str(e.value)
+    assert db15.solve(start, max_nodes=2).nodes == 2
+    with pytest.raises(slidedb.SearchLimitError, match="while counting") as e:
+        db15.solve(start, all=True, max_nodes=3)   # the sequences' search, stopped
+    assert e.value.nodes == 3
     with pytest.raises(slidedb.InvalidBoardError, match="max_nodes"):
         db15.solve(hard, max_nodes=0)
 

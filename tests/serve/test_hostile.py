@@ -7,7 +7,11 @@ environment); the helpers are test_api's.
 - a NUL byte in a parameter or a body line is a 400 naming it;
 - errors name the query parameter, not the command line's option;
 - a request has a budget (nodes and seconds: 429 past it), its work stops when
-  its client goes, and the server stops within --idle-timeout whatever the clients do;
+  its client goes, and the server stops within --timeout whatever the clients do;
+- searches run on threads of their own: table answers and /healthz never wait
+  for them; a full search queue is 503, a client over its cap 429 (Retry-After);
+- a batch streams each line as it is answered, however long a search takes;
+- a URL of too many parameters is a 414, not a hung connection;
 - memory: bodies count against --max-memory (503 over it), answers stream with
   backpressure, a client that reads nothing holds no more than its share;
 - a body over --max-body gets its 413 even from a client that sends it whole;
@@ -339,17 +343,18 @@ def test_memory_budget_503(hostile):
         assert status == 200 and got.count(b"\n") == 1000
 
 
-# --- Stopping within --idle-timeout, whatever the clients do
+# --- Stopping within --timeout, whatever the clients do
 
 def test_sigterm_within_timeout(hostile):
-    """An abandoned batch of hard lines, a client that reads nothing of a big
-    answer, a client waiting on a hard search, one sending a byte at a time:
-    SIGTERM with --idle-timeout 2 ends it all within about 2 s (31.8 s with
-    the option then called --timeout at 5 before)."""
-    s = api.Server(hostile.db, "--idle-timeout", "2", folder=hostile.folder)
+    """An abandoned batch of hard lines, a client that reads nothing of a 16 MiB
+    batch's answers, a client waiting on a hard search, one sending a byte at a
+    time: SIGTERM with --timeout 2 ends it all within about 2 s (31.8 s with
+    --timeout 5 in the first trial; 20 s and more in the third, when the stop
+    waited for --idle-timeout)."""
+    s = api.Server(hostile.db, "--timeout", "2", folder=hostile.folder)
     hard = (HARD_4X4 + "\n").encode() * 140
     abandoned = post_raw(s.port, "/v1/solve", hard)
-    unread = post_raw(s.port, "/v1/solve?path=1", b"1 2 3 4 5 6 0 7 8\n" * 200000, rcvbuf=4096)
+    unread = post_raw(s.port, "/v1/solve?path=1", b"1 2 3 4 5 6 0 7 8\n" * 900000, rcvbuf=4096)
     waiting = socket.create_connection(("127.0.0.1", s.port))
     waiting.sendall(b"GET /v1/solve?start=" + pct(HARD_4X4.encode()).encode() +
                     b" HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -364,7 +369,163 @@ def test_sigterm_within_timeout(hostile):
     for c in (unread, waiting, trickle):
         c.close()
     assert rc == 0, s.output()
-    assert took < 3, f"exit {took:.1f} s after SIGTERM with --idle-timeout 2"
+    assert took < 3, f"exit {took:.1f} s after SIGTERM with --timeout 2"
+
+
+# --- Searches apart from table answers
+
+def hard_get(port, source="127.0.0.1"):
+    """A socket that has asked for HARD_4X4 (millions of nodes on Manhattan)
+    from the address source, and reads nothing yet."""
+    c = socket.create_connection(("127.0.0.1", port), source_address=(source, 0))
+    c.sendall(b"GET /v1/solve?start=" + pct(HARD_4X4.encode()).encode() +
+              b" HTTP/1.1\r\nHost: x\r\n\r\n")
+    return c
+
+
+def status_of_raw(c, timeout=30):
+    """The status of the answer on socket c."""
+    c.settimeout(timeout)
+    head = b""
+    while b"\r\n" not in head:
+        got = c.recv(4096)
+        if not got:
+            break
+        head += got
+    return int(head.split()[1]) if head else None
+
+
+def slowest(port, paths, rounds=10):
+    """The longest time any of the paths took, asked one after another."""
+    worst = 0.0
+    for _ in range(rounds):
+        for path in paths:
+            t = time.monotonic()
+            status, _, _ = request(port, "GET", path, timeout=60)
+            worst = max(worst, time.monotonic() - t)
+            assert status == 200, path
+    return worst
+
+
+@pytest.mark.parametrize("searches", [2, 6])
+def test_searches_never_hold_up_table_answers(hostile, searches):
+    """Two hard searches made a 3x3 query and /healthz wait 9.5 s; six, 39.5 s:
+    they ran on the threads that read requests. On threads of their own, the
+    cheap answers come at once (each client from an address of its own, under
+    --client-searches)."""
+    cheap = ["/healthz", "/v1/solve?start=1%202%203%204%205%206%200%207%208", "/metrics"]
+    with serving(hostile, "--threads", "2", "--search-threads", "2", "--timeout", "30",
+                 "--max-nodes", "1e12") as s:
+        clients = [hard_get(s.port, f"127.0.0.{2 + k}") for k in range(searches)]
+        try:
+            time.sleep(0.5)
+            samples, _, _ = api.parse_metrics(s.get("/metrics")[2].decode())
+            assert samples[("slidedb_searches", (("state", "running"),))] == 2
+            assert samples[("slidedb_searches", (("state", "queued"),))] == searches - 2
+            worst = slowest(s.port, cheap)
+        finally:
+            for c in clients:
+                c.close()
+        assert worst < 0.5, f"a table answer took {worst:.2f} s beside {searches} searches"
+
+
+def test_search_queue_and_client_cap(hostile):
+    """Past the queue a search is 503, past its client's cap 429, both with
+    Retry-After and at once; another address is still served, and table answers
+    are never refused."""
+    with serving(hostile, "--search-threads", "1", "--search-queue", "1",
+                 "--client-searches", "2", "--timeout", "30", "--max-nodes", "1e12") as s:
+        first = hard_get(s.port, "127.0.0.2")
+        second = hard_get(s.port, "127.0.0.2")
+        time.sleep(0.3)
+        try:
+            t = time.monotonic()
+            status, headers, body = request(s.port, "GET", "/v1/solve?start=" +
+                                            pct(HARD_4X4.encode()),
+                                            headers={"Connection": "close"})
+            json_error(status, headers, body, 503, "--search-queue")
+            assert headers.get("retry-after") == "1"
+            assert time.monotonic() - t < 1
+            # a batch whose first group searches is admitted or refused before its 200
+            status, headers, body = request(s.port, "POST", "/v1/solve",
+                                            body=b"1 2 3 4 5 6 0 7 8\n" + HARD_4X4.encode())
+            json_error(status, headers, body, 503, "--search-queue")
+            # a batch of table lines does not search: it is answered
+            status, _, body = request(s.port, "POST", "/v1/solve", body=b"123046758\n")
+            assert status == 200 and json.loads(body)["moves"] == "rdr"
+        finally:
+            first.close()
+            second.close()
+        time.sleep(0.5)   # (their searches stop at their next poll)
+    with serving(hostile, "--search-threads", "2", "--client-searches", "1", "--timeout", "30",
+                 "--max-nodes", "1e12") as s:
+        first = hard_get(s.port, "127.0.0.3")
+        time.sleep(0.3)
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", s.port, timeout=30,
+                                           source_address=("127.0.0.3", 0))
+            c.request("GET", "/v1/solve?start=" + pct(HARD_4X4.encode()))
+            r = c.getresponse()
+            json_error(r.status, {k.lower(): v for k, v in r.getheaders()}, r.read(), 429,
+                       "--client-searches")
+            assert r.getheader("Retry-After") == "1"
+            c.close()
+            other = hard_get(s.port, "127.0.0.4")   # another client: taken
+            time.sleep(0.3)
+            samples, _, _ = api.parse_metrics(s.get("/metrics")[2].decode())
+            assert samples[("slidedb_searches", (("state", "running"),))] == 2
+            assert samples[("slidedb_searches_refused_total", (("why", "client"),))] == 1
+            other.close()
+        finally:
+            first.close()
+
+
+def test_batch_streams_each_line_past_the_idle_timeout(hostile):
+    """An easy line, then a search that outlasts --idle-timeout: the connection
+    ended at the idle timeout with not one line (the easy one lost too). Now
+    the easy line comes at once, the search's line when it ends, then the rest."""
+    body = b"1 2 3 4 5 6 0 7 8\n" + HARD_4X4.encode() + b"\n123046758\n"
+    with serving(hostile, "--idle-timeout", "1", "--timeout", "3", "--max-nodes", "1e12") as s:
+        c = http.client.HTTPConnection("127.0.0.1", s.port, timeout=60)
+        t = time.monotonic()
+        c.request("POST", "/v1/solve", body=body)
+        r = c.getresponse()
+        assert r.status == 200
+        lines = []
+        while True:
+            line = r.readline()
+            if not line:
+                break
+            lines.append((time.monotonic() - t, json.loads(line)))
+        c.close()
+    assert len(lines) == 3, lines
+    assert lines[0][0] < 1 and lines[0][1]["moves"] == "rr", lines[0]
+    assert lines[1][0] > 2.5 and "time limit of 3 s" in lines[1][1]["error"], lines[1]
+    assert lines[2][1]["moves"] == "rdr", lines[2]
+
+
+def test_url_of_too_many_parameters_is_414(hostile):
+    """A URL of 500 parameters (2 KB) was left hanging with no response at all."""
+    with serving(hostile) as s:
+        for n in (65, 500, 2000):
+            url = "/v1/solve?" + "&".join(f"a{i}=1" for i in range(n))
+            status, headers, body = request(s.port, "GET", url, timeout=10)
+            json_error(status, headers, body, 414, "more than 64 parameters")
+        # longer than libmicrohttpd reads into a connection's memory: its own 414
+        url = "/v1/solve?" + "&".join(f"a{i}=1" for i in range(6000))
+        assert request(s.port, "GET", url, timeout=10)[0] == 414
+        status, _, body = request(s.port, "GET", "/v1/solve?start=1%202%203%204%205%206%200%207%208"
+                                  + "&path=1" * 1, timeout=10)
+        assert status == 200
+        assert s.get("/healthz")[0] == 200
+
+
+def test_process_is_named_slidedb_serve(hostile):
+    """It was "exe" in ps (started again through /proc/self/exe): pkill
+    slidedb-serve missed it."""
+    with serving(hostile) as s:
+        with open(f"/proc/{s.proc.pid}/comm") as f:
+            assert f.read().strip() == "slidedb-serve"
 
 
 # --- 413 reaches a client that sends its whole body first
