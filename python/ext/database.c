@@ -649,7 +649,8 @@ static PyMethodDef db_methods[] = {
 	  "diagonal where it applies, or 'manhattan' for Manhattan distance plus linear conflicts\n"
 	  "(no tables).\n\n"
 	  "goal: a board, or the standard goal of `size`, or (set given) the goal the set is\n"
-	  "numbered by. Every table of the set is checked against its CRC-32 first.\n\n"
+	  "numbered by. Every table of the set is checked against its CRC-32 first, once\n"
+	  "per Database: later heuristics and searches of this one find it checked.\n\n"
 	  "Returns a Heuristic (a context manager). Raises TableNotFoundError (naming the\n"
 	  "slidedb-gen command), CorruptDatabaseError." },
 	{ NULL, NULL, 0, NULL }
