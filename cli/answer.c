@@ -1,8 +1,12 @@
 /* Answering queries; see answer.h.
  *
- * A batch goes in three steps: parse every query (one thread), answer (in
- * parallel: the library's answer call is thread-safe and opens each
- * heuristic once), report (in order). */
+ * A batch is parsed, answered and formatted (the library's answer call is
+ * thread-safe and opens each heuristic once): a long batch of table answers
+ * in static shares on threads of their own, each formatted into a buffer of
+ * its own and joined in order; searches one at a time, each split over the
+ * threads; counts and lists shared out line by line. The failures' messages
+ * go to stderr last, in input order. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,34 +265,55 @@ static void solve(answerer *a, job *j)
 		keep_reason(a, j, j->err == SDB_ELIMIT || j->err == ANSWER_ESPENT ? &qp : NULL);
 }
 
-static int report(answerer *a, out *o, const job *j)
+/* The reason a failed query's line and message give (the limit's hint added). */
+static void failure_reason(const answerer *a, const job *j, char *reason, size_t cap)
 {
-	if (j->err && a->opts.quiet) {
-		report_error(o, &a->opts.report, j->line, j->text, j->why ? j->why : "out of memory");
-		return 1;
-	}
+	out_printable(reason, cap, j->why ? j->why : "out of memory", 1000);
+	if (j->err == SDB_ELIMIT && a->opts.limit_hint && strstr(reason, "time limit"))
+		snprintf(reason + strlen(reason), cap - strlen(reason), " (%s)", a->opts.limit_hint);
+}
+
+/* A failed query's message on stderr (unless quiet); 1 if it failed. */
+static int say_failure(const answerer *a, const job *j)
+{
+	if (!j->err || a->opts.quiet)
+		return j->err != 0;
+	char shown[96], reason[1024];
+	out_printable(shown, sizeof shown, j->text, 60);
+	failure_reason(a, j, reason, sizeof reason);
+	if (j->line)
+		cli_fail("line %d: '%s': %s", j->line, shown, reason);
+	else
+		cli_fail("'%s': %s", shown, reason);
+	return 1;
+}
+
+/* j's answer line (or lines, with grids), or its error line, into o: no
+ * message, so that lines can be written on several threads at once. */
+static void format(const answerer *a, out *o, const job *j)
+{
 	if (j->err) {
-		char shown[96], reason[1024];
-		out_printable(shown, sizeof shown, j->text, 60);
-		out_printable(reason, sizeof reason, j->why ? j->why : "out of memory", 1000);
-		if (j->err == SDB_ELIMIT && a->opts.limit_hint && strstr(reason, "time limit"))
-			snprintf(reason + strlen(reason), sizeof reason - strlen(reason), " (%s)",
-			         a->opts.limit_hint);
-		if (j->line)
-			cli_fail("line %d: '%s': %s", j->line, shown, reason);
-		else
-			cli_fail("'%s': %s", shown, reason);
-		report_error(o, &a->opts.report, j->line, j->text, reason);
-		return 1;
+		char reason[1024];
+		if (!a->opts.quiet)
+			failure_reason(a, j, reason, sizeof reason);
+		report_error(o, &a->opts.report, j->line, j->text,
+		             a->opts.quiet ? (j->why ? j->why : "out of memory") : reason);
+		return;
 	}
 	const char blank = report_blank_of(j->text);
 	if (a->opts.check) {
 		report_check(o, &a->opts.report, &j->q, j->moves, &j->c, blank);
-		return 0;
+		return;
 	}
 	const answer_extra x = { j->all.buf, blank };
 	report_answer(o, &a->opts.report, &j->q, &j->a, &x);
-	return 0;
+}
+
+static int report(const answerer *a, out *o, const job *j)
+{
+	const int failed = say_failure(a, j);
+	format(a, o, j);
+	return failed;
 }
 
 /* The query (or check line) of j, or its failure. */
@@ -333,6 +358,105 @@ int answer_query(answerer *a, sdb_answer *ans, const sdb_query *q, char *why, si
 	return err;
 }
 
+/* Parse j; 1 if it searches (its answer may be deferred), else 0. */
+static int parse_job(answerer *a, job *j)
+{
+	parse(a, j);
+	return j->deferred = !j->err && j->q.goal.n > SDB_TABLE_ONLY_CELLS;
+}
+
+/* Lines [first, end) of a batch formatted into o; the jobs of those
+ * answered are freed (those that failed are kept for their messages). */
+static void format_range(const answerer *a, out *o, job *jobs, int first, int end)
+{
+	for (int i = first; i < end; i++) {
+		format(a, o, &jobs[i]);
+		if (!jobs[i].err)
+			job_free(&jobs[i]);
+	}
+}
+
+/* Each failure's message on stderr, in order, and its job freed; 1 if a
+ * line failed. */
+static int say_failures(const answerer *a, job *jobs, int n)
+{
+	int failed = 0;
+	for (int i = 0; i < n; i++)
+		if (jobs[i].err) {
+			failed |= say_failure(a, &jobs[i]);
+			job_free(&jobs[i]);
+		}
+	return failed;
+}
+
+/* One share of a batch: lines [first, end), formatted into o. */
+typedef struct share_work {
+	answerer *a;
+	job *jobs;
+	int first, end;
+	out *o;
+	int done;   /* answered and formatted on its thread: no line searches */
+} share_work;
+
+/* A share of table answers, on a thread of its own: parsed, then answered
+ * and formatted unless a line searches (a search takes every thread, one
+ * search at a time: answer_batch does those shares after). */
+static void *table_share(void *arg)
+{
+	share_work *w = arg;
+	int searches = 0;
+	for (int i = w->first; i < w->end; i++)
+		searches += parse_job(w->a, &w->jobs[i]);
+	if (searches)
+		return NULL;
+	for (int i = w->first; i < w->end; i++)
+		solve(w->a, &w->jobs[i]);
+	format_range(w->a, w->o, w->jobs, w->first, w->end);
+	w->done = 1;
+	return NULL;
+}
+
+/* table_share() of each share, on threads of their own but the first (the
+ * calling thread's); a share whose thread cannot start is done here. The
+ * threads are started for the batch and joined: a thread that waits blocks
+ * (OpenMP's threads spin, and on a busy machine a batch every millisecond
+ * made them spin away five times the work). */
+static void table_shares(share_work *w, int threads)
+{
+	pthread_t id[ANSWER_MAX_THREADS];
+	int started[ANSWER_MAX_THREADS] = { 0 };
+	for (int k = 1; k < threads; k++)
+		started[k] = !pthread_create(&id[k], NULL, table_share, &w[k]);
+	for (int k = 0; k < threads; k++)
+		if (!started[k])
+			table_share(&w[k]);
+	for (int k = 1; k < threads; k++)
+		if (started[k])
+			pthread_join(id[k], NULL);
+}
+
+/* Lines [first, end) that table_share() left (parsed, when it ran): their
+ * searches, each on every thread, or their counts and lists, shared out
+ * line by line. 1 if a line searched (its answer waits for its set's
+ * check). */
+static int search_range(answerer *a, job *jobs, int first, int end, int parsed)
+{
+	int searches = 0;
+	for (int i = first; i < end; i++)
+		searches += parsed ? jobs[i].deferred : parse_job(a, &jobs[i]);
+	const report_opts *r = &a->opts.report;
+	const int threads = a->opts.threads;
+	if ((r->count || r->all) && end - first > 1) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
+		for (int i = first; i < end; i++)
+			solve(a, &jobs[i]);
+	} else {
+		for (int i = first; i < end; i++)
+			solve(a, &jobs[i]);
+	}
+	return searches > 0;
+}
+
 int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 {
 	job *jobs = calloc((size_t)n, sizeof *jobs);
@@ -340,34 +464,31 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 		cli_fail("out of memory");
 		return 1;
 	}
-	int searches = 0;
 	for (int i = 0; i < n; i++) {
-		job *j = &jobs[i];
-		j->text = queries[i];
-		j->line = linenos ? linenos[i] : 0;
-		parse(a, j);
-		j->deferred = !j->err && j->q.goal.n > SDB_TABLE_ONLY_CELLS;
-		searches += j->deferred;
+		jobs[i].text = queries[i];
+		jobs[i].line = linenos ? linenos[i] : 0;
 	}
 	/* Threads pay for searches, for counting or listing optimal sequences,
-	 * and for long batches of table answers (well under a microsecond each:
-	 * static shares then). A search splits itself over the threads, so
-	 * searches go one at a time, each on every thread; counting and listing
-	 * visit their sequences on one thread, so those lines share the threads
-	 * out, one by one. */
+	 * and for batches of table answers from a few hundred lines (a
+	 * microsecond or two each, parsed, answered and formatted): those go
+	 * in static shares, one a thread, each into a buffer of its own. A
+	 * share that holds a search is left to search_range(). */
 	const report_opts *r = &a->opts.report;
-	const int enumerate = r->count || r->all;
-	const int costly = enumerate && n > 1;
-	int threads = costly || (n >= 1024 && !searches) ? a->opts.threads : 1;
-	if (costly) {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
-		for (int i = 0; i < n; i++)
-			solve(a, &jobs[i]);
-	} else {
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-		for (int i = 0; i < n; i++)
-			solve(a, &jobs[i]);
-	}
+	int threads = a->opts.threads < ANSWER_MAX_THREADS ? a->opts.threads : ANSWER_MAX_THREADS;
+	if (n < ANSWER_THREADED_LINES || r->count || r->all)
+		threads = 1;
+	share_work w[ANSWER_MAX_THREADS];
+	out part[ANSWER_MAX_THREADS];
+	memset(part, 0, sizeof part);
+	for (int k = 0; k < threads; k++)
+		w[k] = (share_work){ a, jobs, (int)((long)n * k / threads),
+		                     (int)((long)n * (k + 1) / threads), k ? &part[k] : o, 0 };
+	if (threads > 1)
+		table_shares(w, threads);
+	int searches = 0;
+	for (int k = 0; k < threads; k++)
+		if (!w[k].done)
+			searches |= search_range(a, jobs, w[k].first, w[k].end, threads > 1);
 	/* The searches ran beside their set's check, not after it: no answer
 	 * of theirs is given before it passes. */
 	if (searches && sdb_db_checked(a->db))
@@ -376,11 +497,14 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 				jobs[i].err = SDB_ECORRUPT;
 				keep_reason(a, &jobs[i], NULL);
 			}
-	int failed = 0;
-	for (int i = 0; i < n; i++) {
-		failed |= report(a, o, &jobs[i]);
-		job_free(&jobs[i]);
+	for (int k = 0; k < threads; k++)
+		if (!w[k].done)
+			format_range(a, w[k].o, jobs, w[k].first, w[k].end);
+	for (int k = 1; k < threads; k++) {
+		out_mem(o, part[k].buf, part[k].len);
+		out_free(&part[k]);
 	}
+	const int failed = say_failures(a, jobs, n);
 	free(jobs);
 	return failed;
 }

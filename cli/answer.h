@@ -32,6 +32,12 @@ typedef struct answer_opts {
 
 typedef struct answerer answerer;
 
+/* A batch of table answers goes on threads from this many lines (each is
+ * parsed, answered and formatted in a microsecond or two: fewer do not pay
+ * for starting them); a reader of lines cuts its batches longer. At most
+ * ANSWER_MAX_THREADS format a batch's lines. */
+enum { ANSWER_THREADED_LINES = 256, ANSWER_MAX_THREADS = 64 };
+
 answerer *answerer_new(const sdb_db *db, const answer_opts *opts);
 void answerer_free(answerer *a);
 

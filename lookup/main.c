@@ -70,7 +70,8 @@ static const cli_option lookup_options[] = {
 	  "    --histogram     draw the states per distance as a bar chart" },
 	{ "threads", required_argument, 't', ANSWER | CHECK,
 	  "-t, --threads N     N threads: each search splits over them; counts, lists and\n"
-	  "                      long batches share them out by lines (default 1)" },
+	  "                      batches share them out by lines (default: the cores it\n"
+	  "                      may run on)" },
 	{ "set", required_argument, OPT_SET, ANSWER | CHECK,
 	  "    --set NAMES     search with these pattern-database sets (A, or A+B for the\n"
 	  "                      larger bound; default: the database's best)" },
@@ -627,7 +628,8 @@ int lookup_main(int argc, char **argv, const lookup_dist *d)
 	dist = d;
 	/* A search stops after a minute unless told otherwise: a hard board
 	 * without a pattern-database set can take hours. */
-	options o = { .answer = { .threads = 1, .limits = { .timeout = DEFAULT_TIMEOUT },
+	options o = { .answer = { .threads = cli_default_threads(),
+	                          .limits = { .timeout = DEFAULT_TIMEOUT },
 	                          .limit_hint = "--timeout 0 lifts the limit" },
 	              .random = { .req = SDB_RANDOM_REQUEST_INIT },
 	              .run = { .checkpoint_every = 60 } };
