@@ -153,6 +153,19 @@ void answerer_free(answerer *a)
 	free(a);
 }
 
+/* The query of text. With a default goal (--goal), a text that is one
+ * board of the goal's size is that start and the goal; any other is read as
+ * it is, in the goal's size (a goal of its own is kept). */
+static int parse_query(const answerer *a, sdb_query *q, const char *text)
+{
+	const sdb_board *goal = a->opts.goal;
+	if (goal && sdb_board_parse(&q->start, text, goal->w, goal->h) == SDB_OK) {
+		q->goal = *goal;
+		return SDB_OK;
+	}
+	return sdb_query_parse(q, text, a->opts.w, a->opts.h, a->db);
+}
+
 /* Split a check line at its last ';': the query before, the moves after
  * (blanks around them dropped). */
 static int parse_check(answerer *a, job *j)
@@ -183,7 +196,7 @@ static int parse_check(answerer *a, job *j)
 	size_t len = strlen(m);
 	while (len && (m[len - 1] == ' ' || m[len - 1] == '\t' || m[len - 1] == '\r'))
 		m[--len] = '\0';
-	int err = sdb_query_parse(&j->q, query, a->opts.w, a->opts.h, a->db);
+	int err = parse_query(a, &j->q, query);
 	memmove(query, m, len + 1);   /* the query is parsed: keep only the moves */
 	return err;
 }
@@ -319,8 +332,7 @@ static int report(const answerer *a, out *o, const job *j)
 /* The query (or check line) of j, or its failure. */
 static void parse(answerer *a, job *j)
 {
-	j->err = a->opts.check ? parse_check(a, j)
-	         : sdb_query_parse(&j->q, j->text, a->opts.w, a->opts.h, a->db);
+	j->err = a->opts.check ? parse_check(a, j) : parse_query(a, &j->q, j->text);
 	if (j->err && !j->why)
 		keep_reason(a, j, NULL);
 }

@@ -16,6 +16,8 @@ enum { ANSWER_ESPENT = -1000 };
 typedef struct answer_opts {
 	int check;                 /* judge move sequences ("START [; GOAL] ; MOVES") */
 	int w, h;                  /* --size, or 0 */
+	const sdb_board *goal;     /* --goal: the goal of a query that gives none (its
+	                              size is w x h then), or NULL: the standard goal */
 	report_opts report;
 	sdb_solve_limits limits;   /* per query: its searches together */
 	int threads;

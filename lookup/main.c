@@ -52,8 +52,9 @@ static const cli_option lookup_options[] = {
 	  "    --grid          draw the boards as grids" },
 	{ "tiles", no_argument, OPT_TILES, ANSWER | RANDOM,
 	  "    --tiles         name each move also by the tile that slides" },
-	{ "goal", required_argument, OPT_GOAL, DRAWING,
-	  "    --goal BOARD    the goal to draw boards for (default: tiles in order)" },
+	{ "goal", required_argument, OPT_GOAL, SOLVING | STATES,
+	  "    --goal BOARD    the goal of every query that gives none, and of the boards\n"
+	  "                      drawn (default: tiles in order, blank last)" },
 	{ "distance", required_argument, OPT_DISTANCE, DRAWING,
 	  "    --distance D    boards exactly D moves from the goal" },
 	{ "min-distance", required_argument, OPT_MIN_DISTANCE, DRAWING,
@@ -96,6 +97,7 @@ static const lookup_dist *dist;
 
 typedef struct options {
 	const char *db_path;
+	sdb_board goal;   /* --goal, for answers and checks */
 	int histogram;
 	lookup_run run;   /* slidedb-lookup-mpi's */
 	random_opts random;
@@ -151,7 +153,8 @@ static void usage(FILE *f, const struct command *only)
 		      "\n"
 		      "A board is its cells row by row: numbers separated by spaces or commas with\n"
 		      "0, x, X, _ or . for the blank (\"1 2 3 x 4 6 7 5 8\"), or one character per cell\n"
-		      "(\"123804765\"). GOAL defaults to the tiles in order with the blank last.\n"
+		      "(\"123804765\"). GOAL defaults to the tiles in order with the blank last, or\n"
+		      "to --goal's board for every query that gives none.\n"
 		      "With no START, queries are read from standard input, one per line: a start,\n"
 		      "then optionally a goal (two boards' worth of numbers, or 'START ; GOAL');\n"
 		      "blank lines and # comments are skipped. A board may also be written as a\n"
@@ -363,6 +366,13 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 		r->limit = 100;
 	if (o->histogram && r->json)
 		return cli_usage("--histogram draws a chart: with --json the counts are in \"counts\"");
+	if ((cmd->bit & DIST) && o->random.goal_text) {   /* every query's, in its size */
+		if (sdb_board_parse(&o->goal, o->random.goal_text, a->w, a->h))
+			return cli_usage("--goal '%s': %s", o->random.goal_text, sdb_errdetail());
+		a->goal = &o->goal;
+		a->w = o->goal.w;
+		a->h = o->goal.h;
+	}
 	/* The library names the request's fields; here they are options. */
 	static const char *const options_words[][2] = {
 		{ "min_distance", "--min-distance" }, { "max_distance", "--max-distance" },
