@@ -22,6 +22,7 @@ struct answerer {
 	int search_threads;             /* threads one search may use */
 	const char *noted[MAX_NOTES];   /* notes said once already */
 	int nnoted;
+	char interrupted[256];          /* Ctrl-C stopped a search: what it reached */
 };
 
 typedef struct job {
@@ -34,10 +35,18 @@ typedef struct job {
 	sdb_check c;
 	char *why;     /* the reason of a failed query (malloc'ed) */
 	int deferred;  /* its search may end before its set's check (answer_batch) */
+	struct {       /* ANSWER_EINTR: where Ctrl-C stopped its search */
+		int bound;
+		uint64_t nodes;
+		double seconds;
+	} reached;
 } job;
 
+/* A query left unanswered because Ctrl-C stopped the run (answer_interrupt). */
+enum { ANSWER_EINTR = -1001 };
+
 /* What stopped a query's searches, when the library's own limits did not. */
-enum { QUERY_NODES = 16, QUERY_TIME };
+enum { QUERY_NODES = 16, QUERY_TIME, QUERY_INTERRUPTED };
 
 /* A query's poll: its searches' nodes, counted into the request's budget and
  * against the query's own limits. The library bounds each search; a query
@@ -50,6 +59,7 @@ typedef struct query_poll {
 	double last;        /* its last progress report's seconds */
 	double started;     /* when its first search began (the first poll says), or 0 */
 	int why;            /* QUERY_*, a budget state, or 0 */
+	int bound;          /* the search's last bound */
 	double shown;       /* when the progress line was last drawn (--progress) */
 	int drew;
 } query_poll;
@@ -78,6 +88,10 @@ static int poll_query(void *ctx, const sdb_search_progress *p)
 	qp->nodes += delta;
 	qp->seen = p->nodes;
 	qp->last = p->seconds;
+	qp->bound = p->bound;
+	const answer_interrupt *in = qp->a->opts.interrupt;
+	if (in && atomic_load(&in->stop))
+		return qp->why = QUERY_INTERRUPTED;
 	if (qp->a->opts.progress)
 		show_progress(qp, p);
 	const sdb_solve_limits *l = &qp->a->opts.limits;
@@ -263,17 +277,32 @@ static void solve(answerer *a, job *j)
 		say_note(a, note);
 	query_poll qp = { .a = a };
 	budget *b = a->opts.budget;
+	answer_interrupt *in = j->q.goal.n > SDB_TABLE_ONLY_CELLS ? a->opts.interrupt : NULL;
 	if (b && budget_spent(b)) {
 		j->err = ANSWER_ESPENT;
 		qp.why = budget_spent(b);
+	} else if (in && atomic_load(&in->stop)) {
+		j->err = ANSWER_EINTR;   /* (not searched: no summary of its own) */
+		j->reached.bound = -1;
 	} else {
+		if (in)
+			atomic_fetch_add(&in->searching, 1);
 		j->err = search(a, j, &qp);
+		if (in)
+			atomic_fetch_sub(&in->searching, 1);
 	}
 	out_char(&j->all, '\0');   /* a string, also when empty */
 	if (qp.drew)
 		fputs("\r\033[K", stderr);   /* the progress line goes */
 	if (j->err && qp.why >= BUDGET_NODES && qp.why <= BUDGET_ABANDONED)
 		j->err = ANSWER_ESPENT;
+	if (j->err && qp.why == QUERY_INTERRUPTED) {
+		j->err = ANSWER_EINTR;
+		j->reached.bound = qp.bound;
+		j->reached.nodes = qp.nodes;
+		j->reached.seconds = budget_now() - qp.started;
+		return;
+	}
 	if (j->err)
 		keep_reason(a, j, j->err == SDB_ELIMIT || j->err == ANSWER_ESPENT ? &qp : NULL);
 }
@@ -337,10 +366,11 @@ static void parse(answerer *a, job *j)
 		keep_reason(a, j, NULL);
 }
 
-static void job_free(job *j)
+static void job_free(job *j)   /* (twice is harmless) */
 {
 	free(j->why);
 	free(j->moves);
+	j->why = j->moves = NULL;
 	out_free(&j->all);
 }
 
@@ -368,6 +398,36 @@ int answer_query(answerer *a, sdb_answer *ans, const sdb_query *q, char *why, si
 	int err = j.err;
 	job_free(&j);
 	return err;
+}
+
+/* The first of n lines that Ctrl-C left unanswered, its summary kept in a;
+ * or n. */
+static int interrupted_at(answerer *a, const job *jobs, int n)
+{
+	int cut = 0;
+	while (cut < n && jobs[cut].err != ANSWER_EINTR)
+		cut++;
+	if (cut < n && !a->interrupted[0]) {
+		const job *j = &jobs[cut];
+		char where[32] = "";
+		if (j->line)
+			snprintf(where, sizeof where, "line %d: ", j->line);
+		if (j->reached.bound < 0)
+			snprintf(a->interrupted, sizeof a->interrupted, "%snot searched", where);
+		else
+			snprintf(a->interrupted, sizeof a->interrupted, "%sthe search reached bound %d, "
+			         "%llu nodes in %.1f s", where, j->reached.bound,
+			         (unsigned long long)j->reached.nodes, j->reached.seconds);
+	}
+	return cut;
+}
+
+int answer_interrupted(const answerer *a, char *buf, size_t cap)
+{
+	if (!a->opts.interrupt || !atomic_load(&a->opts.interrupt->stop))
+		return 0;
+	snprintf(buf, cap, "%s", a->interrupted[0] ? a->interrupted : "after the last answer");
+	return 1;
 }
 
 /* Parse j; 1 if it searches (its answer may be deferred), else 0. */
@@ -509,9 +569,17 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 				jobs[i].err = SDB_ECORRUPT;
 				keep_reason(a, &jobs[i], NULL);
 			}
+	/* Ctrl-C: the lines from the one it stopped on go unreported */
+	const int cut = interrupted_at(a, jobs, n);
 	for (int k = 0; k < threads; k++)
 		if (!w[k].done)
-			format_range(a, w[k].o, jobs, w[k].first, w[k].end);
+			format_range(a, w[k].o, jobs, w[k].first, w[k].end < cut ? w[k].end : cut);
+		else if (k && w[k].first >= cut)   /* (the first's buffer is the caller's o) */
+			out_reset(w[k].o);
+	for (int i = cut; i < n; i++) {
+		jobs[i].err = 0;
+		job_free(&jobs[i]);
+	}
 	for (int k = 1; k < threads; k++) {
 		out_mem(o, part[k].buf, part[k].len);
 		out_free(&part[k]);

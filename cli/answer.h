@@ -4,6 +4,8 @@
 #ifndef SLIDEDB_ANSWER_H
 #define SLIDEDB_ANSWER_H
 
+#include <stdatomic.h>
+
 #include "budget.h"
 #include "out.h"
 #include "report.h"
@@ -12,6 +14,18 @@
  * was abandoned): not a library code, so that a caller can tell it from a
  * search over its own limits (SDB_ELIMIT). */
 enum { ANSWER_ESPENT = -1000 };
+
+/* A program's Ctrl-C, shared with its SIGINT handler: the answerer counts
+ * the searches under way in `searching`, so that the handler can tell a
+ * search to stop (setting `stop`) from a program to end as the signal
+ * would. A search stopped so leaves its query, and every query after it in
+ * its batch, unanswered: answer_batch() reports those before it, and
+ * answer_interrupted() says what the search had reached. Lock-free atomics:
+ * safe in a signal handler. */
+typedef struct answer_interrupt {
+	atomic_int stop;
+	atomic_int searching;
+} answer_interrupt;
 
 typedef struct answer_opts {
 	int check;                 /* judge move sequences ("START [; GOAL] ; MOVES") */
@@ -26,6 +40,7 @@ typedef struct answer_opts {
 	int progress;              /* show a search's progress on stderr (a terminal) */
 	const char *limit_hint;    /* said after a search's limit error: how to lift it */
 	budget *budget;            /* the request's, shared by its queries; or NULL */
+	answer_interrupt *interrupt;   /* the program's Ctrl-C, or NULL */
 	/* {from, to} pairs ended by {NULL, NULL}, or NULL: words of the library's
 	 * messages said otherwise in a failed query's reason (slidedb-serve
 	 * names its query parameters where the library names options). */
@@ -48,6 +63,11 @@ void answerer_free(answerer *a);
  * of queries[i] (NULL: the command line). Error messages go to stderr in the
  * same order (unless quiet). Returns 1 if any query failed, else 0. */
 int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n);
+
+/* After answer_batch(): whether Ctrl-C (opts.interrupt) stopped the run:
+ * 0, or 1 with the one-line summary in buf ("line 3: the search reached
+ * bound 62, 1234567 nodes in 45.2 s"). */
+int answer_interrupted(const answerer *a, char *buf, size_t cap);
 
 /* Answer one query (a check line in check mode) into o, as answer_batch()
  * does for one line without a line number, and return the library's code

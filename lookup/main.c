@@ -1,6 +1,7 @@
 /* slidedb-lookup: answer optimal-move questions from the stored tables;
  * also slidedb-lookup-mpi's rank program (dist.h). */
 #include <errno.h>
+#include <signal.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@
 #include "out.h"
 #include "random.h"
 
-enum { FLUSH_AT = 1 << 16, BATCH = 1024, DEFAULT_TIMEOUT = 60 };
+enum { FLUSH_AT = 1 << 16, BATCH = 1024, DEFAULT_TIMEOUT = 60, EXIT_INTERRUPTED = 130 };
 
 /* Commands: the first word that is not an option's, if it is one of
  * these; else the words are a query. */
@@ -182,7 +183,9 @@ static void usage(FILE *f, const struct command *only)
 	                                     "states" };
 	cli_options_help(f, lookup_options, NOPTIONS, only ? only->bit : dist ? DIST : 0,
 	                 dist ? DIST : ALL, names);
-	fputs("\nExit status: 0 all answered, 1 a query or the database failed, 2 usage.\n", f);
+	fputs(dist ? "\nExit status: 0 all answered, 1 a query or the database failed, 2 usage.\n"
+	           : "\nExit status: 0 all answered, 1 a query or the database failed, 2 usage, 130\n"
+	             "Ctrl-C stopped a search (what it reached is said on stderr).\n", f);
 	if (!only || only->bit == ANSWER)
 		fprintf(f, "Example: %s 1 2 3 4 5 6 0 7 8   ->   distance 2  best r  moves rr\n",
 		        cli_prog);
@@ -384,6 +387,45 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 	return -1;
 }
 
+/* Ctrl-C during a search stops it (answer_interrupt), and the program says
+ * what it had reached and exits 130; with no search under way (or a second
+ * time), the signal ends the program as it always did. */
+static answer_interrupt interrupt;
+
+static void on_sigint(int sig)
+{
+	if (atomic_load(&interrupt.searching) && !atomic_load(&interrupt.stop)) {
+		atomic_store(&interrupt.stop, 1);
+		return;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_sigint(answer_opts *opts)
+{
+	struct sigaction sa;
+	if (sigaction(SIGINT, NULL, &sa) || sa.sa_handler == SIG_IGN)
+		return;   /* started ignoring it (nohup, a shell's background job): so it stays */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigint;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (!sigaction(SIGINT, &sa, NULL))
+		opts->interrupt = &interrupt;
+}
+
+/* rc, or EXIT_INTERRUPTED with the summary said when Ctrl-C stopped a
+ * search: its line, bound, nodes and seconds. */
+static int after_interrupt(const answerer *ans, int rc)
+{
+	char what[256];
+	if (!answer_interrupted(ans, what, sizeof what))
+		return rc;
+	cli_note("interrupted: %s", what);
+	return EXIT_INTERRUPTED;
+}
+
 typedef struct stream_out {
 	out buf;
 	int failed;   /* a write failed */
@@ -437,6 +479,8 @@ static int answer_stream(answerer *ans, const answer_opts *opts)
 			failed |= answer_batch(ans, &so.buf, batch, linenos, n);
 		for (int i = 0; i < n; i++)
 			free(batch[i]);
+		if (opts->interrupt && atomic_load(&opts->interrupt->stop))
+			break;
 		if (so.buf.len >= FLUSH_AT)
 			flush_before_wait(&so);
 	}
@@ -453,7 +497,7 @@ static int answer_stream(answerer *ans, const answer_opts *opts)
 		return cli_fail("writing the answers failed: %s", strerror(so.failed));
 	if (read_error)
 		return cli_fail("reading standard input failed: %s", strerror(read_error));
-	return failed;
+	return after_interrupt(ans, failed);
 }
 
 /* The command-line words as one query: two words that are each a whole
@@ -501,7 +545,7 @@ static int check_args(answerer *ans, int npos, char **pos)
 		rc = cli_fail("writing the answer failed: %s", strerror(errno));
 	out_free(&out);
 	free(text);
-	return rc;
+	return after_interrupt(ans, rc);
 }
 
 /* The database is missing: advice that fits the board asked, when the
@@ -549,6 +593,7 @@ static int run_answers(options *o, int npos, char **pos)
 	}
 	if (rc >= 0)
 		return rc;
+	catch_sigint(&o->answer);
 	answerer *ans = answerer_new(db, &o->answer);
 	if (!ans) {
 		rc = cli_fail("out of memory");
@@ -564,6 +609,7 @@ static int run_answers(options *o, int npos, char **pos)
 			rc = cli_fail("writing the answer failed: %s", strerror(errno));
 		out_free(&out);
 		free(text);
+		rc = after_interrupt(ans, rc);
 	}
 	answerer_free(ans);
 	if (dist)
