@@ -500,6 +500,26 @@ Test(pdb_build, explicit_groups_3x3_two_exact_admissible_tables)
 	ck_db_remove(db);
 }
 
+/* The progress bar of a set (--progress) says which group of how many it
+ * builds and how many tiles it has, and its percent is the whole set's: the
+ * first of two groups of equal size ends at 50%. */
+Test(pdb_build, progress_names_the_group_and_counts_the_set)
+{
+	char db[PATH_LEN];
+	tk_tmp_path(db, sizeof db, "pdb-progress.lmdb");
+	char *out, *err;
+	int rc = ck_gen(db, &out, &err, "pdb 3x3 --partition 1,2,3,4/5,6,7,8 -q --progress");
+	cr_assert_eq(rc, 0, "%s", err);
+	const char *second = strstr(err, "group 2/2: 4 tiles");
+	cr_assert(strstr(err, "group 1/2: 4 tiles") && second, "%s", err);
+	const char *half = strstr(err, "]  50.0%");
+	cr_assert(half && half < second, "the first group ends at half the set: %s", err);
+	cr_assert(strstr(second, "100.0%"), "%s", err);
+	free(out);
+	free(err);
+	ck_db_remove(db);
+}
+
 Test(pdb_build, one_group_of_every_tile_is_the_exact_distance)
 {
 	char db[PATH_LEN];
