@@ -23,6 +23,7 @@ struct answerer {
 	const char *noted[MAX_NOTES];   /* notes said once already */
 	int nnoted;
 	char interrupted[256];          /* Ctrl-C stopped a search: what it reached */
+	int searched;                   /* the last batch held a search */
 };
 
 typedef struct job {
@@ -461,53 +462,61 @@ static int say_failures(const answerer *a, job *jobs, int n)
 	return failed;
 }
 
-/* One share of a batch: lines [first, end), formatted into o. */
-typedef struct share_work {
+/* A piece of a batch: lines [first, end), formatted into o (the caller's
+ * buffer for the first piece, else buf). */
+typedef struct piece {
+	int first, end;
+	out *o, buf;
+	int done;   /* answered and formatted by table_pieces(): no line searches */
+} piece;
+
+/* A batch of table answers over threads: each takes the next piece not
+ * taken yet (a thread the machine has set aside is left with one piece at
+ * most), parses it, and answers and formats it unless a line searches (a
+ * search takes every thread, one search at a time: answer_batch does those
+ * pieces after). */
+typedef struct pieces {
 	answerer *a;
 	job *jobs;
-	int first, end;
-	out *o;
-	int done;   /* answered and formatted on its thread: no line searches */
-} share_work;
+	piece *piece;
+	int npieces;
+	atomic_int next;
+} pieces;
 
-/* A share of table answers, on a thread of its own: parsed, then answered
- * and formatted unless a line searches (a search takes every thread, one
- * search at a time: answer_batch does those shares after). */
-static void *table_share(void *arg)
+static void *table_pieces(void *arg)
 {
-	share_work *w = arg;
-	int searches = 0;
-	for (int i = w->first; i < w->end; i++)
-		searches += parse_job(w->a, &w->jobs[i]);
-	if (searches)
-		return NULL;
-	for (int i = w->first; i < w->end; i++)
-		solve(w->a, &w->jobs[i]);
-	format_range(w->a, w->o, w->jobs, w->first, w->end);
-	w->done = 1;
+	pieces *b = arg;
+	for (int k; (k = atomic_fetch_add(&b->next, 1)) < b->npieces;) {
+		piece *p = &b->piece[k];
+		int searches = 0;
+		for (int i = p->first; i < p->end; i++)
+			searches += parse_job(b->a, &b->jobs[i]);
+		if (searches)
+			continue;
+		for (int i = p->first; i < p->end; i++)
+			solve(b->a, &b->jobs[i]);
+		format_range(b->a, p->o, b->jobs, p->first, p->end);
+		p->done = 1;
+	}
 	return NULL;
 }
 
-/* table_share() of each share, on threads of their own but the first (the
- * calling thread's); a share whose thread cannot start is done here. The
- * threads are started for the batch and joined: a thread that waits blocks
- * (OpenMP's threads spin, and on a busy machine a batch every millisecond
- * made them spin away five times the work). */
-static void table_shares(share_work *w, int threads)
+/* table_pieces() on `threads` threads, the calling one among them (and alone
+ * if none can start). The threads are started for the batch and joined: a
+ * thread that waits blocks (OpenMP's spin, and on a busy machine a batch
+ * every millisecond made them spin away five times the work). */
+static void on_threads(pieces *b, int threads)
 {
 	pthread_t id[ANSWER_MAX_THREADS];
-	int started[ANSWER_MAX_THREADS] = { 0 };
-	for (int k = 1; k < threads; k++)
-		started[k] = !pthread_create(&id[k], NULL, table_share, &w[k]);
-	for (int k = 0; k < threads; k++)
-		if (!started[k])
-			table_share(&w[k]);
-	for (int k = 1; k < threads; k++)
-		if (started[k])
-			pthread_join(id[k], NULL);
+	int started = 0;
+	while (started < threads - 1 && !pthread_create(&id[started], NULL, table_pieces, b))
+		started++;
+	table_pieces(b);
+	for (int k = 0; k < started; k++)
+		pthread_join(id[k], NULL);
 }
 
-/* Lines [first, end) that table_share() left (parsed, when it ran): their
+/* Lines [first, end) that table_pieces() left (parsed, when it ran): their
  * searches, each on every thread, or their counts and lists, shared out
  * line by line. 1 if a line searched (its answer waits for its set's
  * check). */
@@ -531,8 +540,20 @@ static int search_range(answerer *a, job *jobs, int first, int end, int parsed)
 
 int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 {
+	/* Threads pay for searches, for counting or listing optimal sequences,
+	 * and for batches of table answers from a few hundred lines (a
+	 * microsecond or two each, parsed, answered and formatted): those go
+	 * in pieces of ANSWER_PIECE_LINES, each into a buffer of its own. */
+	const report_opts *r = &a->opts.report;
+	const int threads = a->opts.threads < ANSWER_MAX_THREADS ? a->opts.threads
+	                                                         : ANSWER_MAX_THREADS;
+	const int shared = threads > 1 && n >= ANSWER_THREADED_LINES && !r->count && !r->all;
+	const int npieces = shared ? (n + ANSWER_PIECE_LINES - 1) / ANSWER_PIECE_LINES : 1;
 	job *jobs = calloc((size_t)n, sizeof *jobs);
-	if (!jobs) {
+	piece *part = calloc((size_t)npieces, sizeof *part);
+	if (!jobs || !part) {
+		free(jobs);
+		free(part);
 		cli_fail("out of memory");
 		return 1;
 	}
@@ -540,27 +561,19 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 		jobs[i].text = queries[i];
 		jobs[i].line = linenos ? linenos[i] : 0;
 	}
-	/* Threads pay for searches, for counting or listing optimal sequences,
-	 * and for batches of table answers from a few hundred lines (a
-	 * microsecond or two each, parsed, answered and formatted): those go
-	 * in static shares, one a thread, each into a buffer of its own. A
-	 * share that holds a search is left to search_range(). */
-	const report_opts *r = &a->opts.report;
-	int threads = a->opts.threads < ANSWER_MAX_THREADS ? a->opts.threads : ANSWER_MAX_THREADS;
-	if (n < ANSWER_THREADED_LINES || r->count || r->all)
-		threads = 1;
-	share_work w[ANSWER_MAX_THREADS];
-	out part[ANSWER_MAX_THREADS];
-	memset(part, 0, sizeof part);
-	for (int k = 0; k < threads; k++)
-		w[k] = (share_work){ a, jobs, (int)((long)n * k / threads),
-		                     (int)((long)n * (k + 1) / threads), k ? &part[k] : o, 0 };
-	if (threads > 1)
-		table_shares(w, threads);
+	for (int k = 0; k < npieces; k++) {
+		part[k].first = (int)((long)n * k / npieces);
+		part[k].end = (int)((long)n * (k + 1) / npieces);
+		part[k].o = k ? &part[k].buf : o;
+	}
+	if (shared) {
+		pieces b = { a, jobs, part, npieces, 0 };
+		on_threads(&b, threads);
+	}
 	int searches = 0;
-	for (int k = 0; k < threads; k++)
-		if (!w[k].done)
-			searches |= search_range(a, jobs, w[k].first, w[k].end, threads > 1);
+	for (int k = 0; k < npieces; k++)
+		if (!part[k].done)
+			searches |= search_range(a, jobs, part[k].first, part[k].end, shared);
 	/* The searches ran beside their set's check, not after it: no answer
 	 * of theirs is given before it passes. */
 	if (searches && sdb_db_checked(a->db))
@@ -571,20 +584,27 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 			}
 	/* Ctrl-C: the lines from the one it stopped on go unreported */
 	const int cut = interrupted_at(a, jobs, n);
-	for (int k = 0; k < threads; k++)
-		if (!w[k].done)
-			format_range(a, w[k].o, jobs, w[k].first, w[k].end < cut ? w[k].end : cut);
-		else if (k && w[k].first >= cut)   /* (the first's buffer is the caller's o) */
-			out_reset(w[k].o);
+	for (int k = 0; k < npieces; k++)
+		if (!part[k].done)
+			format_range(a, part[k].o, jobs, part[k].first,
+			             part[k].end < cut ? part[k].end : cut);
 	for (int i = cut; i < n; i++) {
 		jobs[i].err = 0;
 		job_free(&jobs[i]);
 	}
-	for (int k = 1; k < threads; k++) {
-		out_mem(o, part[k].buf, part[k].len);
-		out_free(&part[k]);
+	for (int k = 1; k < npieces; k++) {
+		if (part[k].first < cut)
+			out_mem(o, part[k].buf.buf, part[k].buf.len);
+		out_free(&part[k].buf);
 	}
+	a->searched = searches;
 	const int failed = say_failures(a, jobs, n);
 	free(jobs);
+	free(part);
 	return failed;
+}
+
+int answer_searched(const answerer *a)
+{
+	return a->searched;
 }

@@ -51,9 +51,10 @@ typedef struct answerer answerer;
 
 /* A batch of table answers goes on threads from this many lines (each is
  * parsed, answered and formatted in a microsecond or two: fewer do not pay
- * for starting them); a reader of lines cuts its batches longer. At most
- * ANSWER_MAX_THREADS format a batch's lines. */
-enum { ANSWER_THREADED_LINES = 256, ANSWER_MAX_THREADS = 64 };
+ * for starting them), in pieces of ANSWER_PIECE_LINES that each thread
+ * takes in turn; a reader of lines cuts its batches longer. At most
+ * ANSWER_MAX_THREADS answer a batch's lines. */
+enum { ANSWER_THREADED_LINES = 256, ANSWER_PIECE_LINES = 64, ANSWER_MAX_THREADS = 64 };
 
 answerer *answerer_new(const sdb_db *db, const answer_opts *opts);
 void answerer_free(answerer *a);
@@ -63,6 +64,11 @@ void answerer_free(answerer *a);
  * of queries[i] (NULL: the command line). Error messages go to stderr in the
  * same order (unless quiet). Returns 1 if any query failed, else 0. */
 int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n);
+
+/* Whether the last batch held a search: its answers waited for every search
+ * of the batch, so a reader cuts its next batch short (table answers are
+ * answered faster in long batches). */
+int answer_searched(const answerer *a);
 
 /* After answer_batch(): whether Ctrl-C (opts.interrupt) stopped the run:
  * 0, or 1 with the one-line summary in buf ("line 3: the search reached

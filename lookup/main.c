@@ -17,7 +17,11 @@
 #include "out.h"
 #include "random.h"
 
-enum { FLUSH_AT = 1 << 16, BATCH = 1024, DEFAULT_TIMEOUT = 60, EXIT_INTERRUPTED = 130 };
+/* Lines a batch takes: after a batch that searched, SEARCH_BATCH (its answers
+ * wait for the batch), else BATCH (fewer waits of the threads for one
+ * another). */
+enum { FLUSH_AT = 1 << 16, BATCH = 8192, SEARCH_BATCH = 1024, DEFAULT_TIMEOUT = 60,
+       EXIT_INTERRUPTED = 130 };
 
 /* Commands: the first word that is not an option's, if it is one of
  * these; else the words are a query. */
@@ -459,7 +463,8 @@ static int answer_stream(answerer *ans, const answer_opts *opts)
 	while (!so.failed && !oom && more) {
 		int n = 0;
 		/* Read while lines are waiting; a grid under way may wait for more. */
-		while (n < BATCH - 2 && (n == 0 || batch_pending(&split) || line_pending(&in))) {
+		const int most = (!lineno || answer_searched(ans) ? SEARCH_BATCH : BATCH) - 2;
+		while (n < most && (n == 0 || batch_pending(&split) || line_pending(&in))) {
 			size_t len;
 			char *line = line_next(&in, &len, flush_before_wait, &so);
 			if (line)
