@@ -2,8 +2,8 @@
  *
  * A batch is parsed, answered and formatted (the library's answer call is
  * thread-safe and opens each heuristic once): a long batch of table answers
- * in static shares on threads of their own, each formatted into a buffer of
- * its own and joined in order; searches one at a time, each split over the
+ * in pieces that threads take in turn, each formatted into a buffer of its
+ * own and handed out in order; searches one at a time, each split over the
  * threads; counts and lists shared out line by line. The failures' messages
  * go to stderr last, in input order. */
 #include <pthread.h>
@@ -462,8 +462,8 @@ static int say_failures(const answerer *a, job *jobs, int n)
 	return failed;
 }
 
-/* A piece of a batch: lines [first, end), formatted into o (the caller's
- * buffer for the first piece, else buf). */
+/* A piece of a batch: lines [first, end), formatted into o (its own buf,
+ * or for the first piece the caller's buffer). */
 typedef struct piece {
 	int first, end;
 	out *o, buf;
@@ -538,7 +538,10 @@ static int search_range(answerer *a, job *jobs, int first, int end, int parsed)
 	return searches > 0;
 }
 
-int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
+/* answer_batch_to(), the first piece formatted into `first` when not NULL
+ * (the others handed to the sink after it). */
+static int batch(answerer *a, out *first, answer_sink *sink, void *ctx, char **queries,
+                 const int *linenos, int n)
 {
 	/* Threads pay for searches, for counting or listing optimal sequences,
 	 * and for batches of table answers from a few hundred lines (a
@@ -564,7 +567,7 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 	for (int k = 0; k < npieces; k++) {
 		part[k].first = (int)((long)n * k / npieces);
 		part[k].end = (int)((long)n * (k + 1) / npieces);
-		part[k].o = k ? &part[k].buf : o;
+		part[k].o = k || !first ? &part[k].buf : first;
 	}
 	if (shared) {
 		pieces b = { a, jobs, part, npieces, 0 };
@@ -592,9 +595,9 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 		jobs[i].err = 0;
 		job_free(&jobs[i]);
 	}
-	for (int k = 1; k < npieces; k++) {
-		if (part[k].first < cut)
-			out_mem(o, part[k].buf.buf, part[k].buf.len);
+	for (int k = 0; k < npieces; k++) {
+		if (part[k].o == &part[k].buf && part[k].first < cut && part[k].buf.len)
+			sink(ctx, &part[k].buf);
 		out_free(&part[k].buf);
 	}
 	a->searched = searches;
@@ -602,6 +605,22 @@ int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 	free(jobs);
 	free(part);
 	return failed;
+}
+
+static void append(void *ctx, out *lines)
+{
+	out_mem(ctx, lines->buf, lines->len);
+}
+
+int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
+{
+	return batch(a, o, append, o, queries, linenos, n);
+}
+
+int answer_batch_to(answerer *a, answer_sink *sink, void *ctx, char **queries,
+                    const int *linenos, int n)
+{
+	return batch(a, NULL, sink, ctx, queries, linenos, n);
 }
 
 int answer_searched(const answerer *a)

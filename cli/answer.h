@@ -65,6 +65,16 @@ void answerer_free(answerer *a);
  * same order (unless quiet). Returns 1 if any query failed, else 0. */
 int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n);
 
+/* Where answer_batch_to() hands a batch's lines: in input order, many lines
+ * at a time (the sink may take lines' buffer, or empty it). */
+typedef void answer_sink(void *ctx, out *lines);
+
+/* answer_batch(), with the lines handed to sink instead of appended to one
+ * buffer: a long batch's lines, formatted on threads a piece at a time, go
+ * out without being copied together. */
+int answer_batch_to(answerer *a, answer_sink *sink, void *ctx, char **queries,
+                    const int *linenos, int n);
+
 /* Whether the last batch held a search: its answers waited for every search
  * of the batch, so a reader cuts its next batch short (table answers are
  * answered faster in long batches). */

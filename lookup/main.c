@@ -443,6 +443,20 @@ static void flush_before_wait(void *ctx)
 		so->failed = errno ? errno : EIO;
 }
 
+/* A batch's lines, in order: a few gathered, many written from where they
+ * were formatted (a long batch's pieces are not copied together). */
+static void emit(void *ctx, out *lines)
+{
+	stream_out *so = ctx;
+	if (lines->len < FLUSH_AT / 4) {
+		out_mem(&so->buf, lines->buf, lines->len);
+		return;
+	}
+	flush_before_wait(so);
+	if (!so->failed && out_write_fd(lines, STDOUT_FILENO))
+		so->failed = errno ? errno : EIO;
+}
+
 /* Queries from stdin, answered in order, in batches of the queries already
  * read: one per line, or one per grid (rows on lines of their own, up to a
  * blank line, a line of another width, or 2H rows with --size WxH).
@@ -481,7 +495,7 @@ static int answer_stream(answerer *ans, const answer_opts *opts)
 				break;
 		}
 		if (n > 0)
-			failed |= answer_batch(ans, &so.buf, batch, linenos, n);
+			failed |= answer_batch_to(ans, emit, &so, batch, linenos, n);
 		for (int i = 0; i < n; i++)
 			free(batch[i]);
 		if (opts->interrupt && atomic_load(&opts->interrupt->stop))
