@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1557,6 +1558,7 @@ static void child_start(child *c, const char *db, const char *lines, const char 
 			argv[n++] = *args++;
 		argv[n] = NULL;
 		signal(SIGINT, SIG_DFL);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);   /* a failed test leaves no search behind */
 		dup2(fds[0], 0);
 		close(fds[1]);
 		if (dup2(open(c->out, O_WRONLY), 1) < 0 || dup2(open(c->err, O_WRONLY), 2) < 0)
