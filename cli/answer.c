@@ -495,7 +495,10 @@ static void *table_pieces(void *arg)
 			continue;
 		for (int i = p->first; i < p->end; i++)
 			solve(b->a, &b->jobs[i]);
-		format_range(b->a, p->o, b->jobs, p->first, p->end);
+		out o = *p->o;   /* (written line by line: on this thread's stack, not on a
+		                    cache line beside another piece's) */
+		format_range(b->a, &o, b->jobs, p->first, p->end);
+		*p->o = o;
 		p->done = 1;
 	}
 	return NULL;
