@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "clikit.h"
+#include "out.h"
 
 enum { CMD_MAX = 8192, TEXT_MAX = 512 };
 
@@ -1463,6 +1464,42 @@ Test(lookup_batch, json_escapes_invalid_utf8)
 	free(out);
 	free(err);
 	ck_db_remove(db);
+}
+
+/* JSON strings are scanned a word at a time for bytes to escape: every byte
+ * value at every place of strings around the word's size is escaped as a
+ * byte-by-byte encoder does (a lone byte from 0x80 is not UTF-8: U+FFFD). */
+Test(lookup_batch, json_strings_escape_every_byte_at_every_place)
+{
+	for (size_t len = 1; len <= 19; len++)
+		for (size_t at = 0; at < len; at++)
+			for (int b = 1; b < 256; b++) {
+				char text[24];
+				memset(text, 'a', len);
+				text[len] = '\0';
+				text[at] = (char)b;
+				char want[64];
+				size_t n = 0;
+				want[n++] = '"';
+				for (size_t i = 0; i < len; i++) {
+					const unsigned char c = (unsigned char)text[i];
+					if (c == '"' || c == '\\')
+						n += (size_t)sprintf(want + n, "\\%c", c);
+					else if (c < 0x20 || c == 0x7f)
+						n += (size_t)sprintf(want + n, "\\u%04x", c);
+					else if (c >= 0x80)
+						n += (size_t)sprintf(want + n, "\\ufffd");
+					else
+						want[n++] = (char)c;
+				}
+				want[n++] = '"';
+				want[n] = '\0';
+				out o = { 0 };
+				out_json_mem(&o, text, len);
+				out_char(&o, '\0');
+				cr_assert_str_eq(o.buf, want, "byte %#x at %zu of %zu", b, at, len);
+				out_free(&o);
+			}
 }
 
 /* states: every state of the distances asked, once each, with the distance
