@@ -292,7 +292,8 @@ static void solve(answerer *a, job *j)
 		if (in)
 			atomic_fetch_sub(&in->searching, 1);
 	}
-	out_char(&j->all, '\0');   /* a string, also when empty */
+	if (a->opts.report.all)
+		out_char(&j->all, '\0');   /* a string, also when empty (else NULL: no malloc a line) */
 	if (qp.drew)
 		fputs("\r\033[K", stderr);   /* the progress line goes */
 	if (j->err && qp.why >= BUDGET_NODES && qp.why <= BUDGET_ABANDONED)
