@@ -1036,7 +1036,11 @@ Test(answers, a_batch_of_table_answers_uses_the_threads, .timeout = 120)
 		else
 			check_rich_json(lines[i], &o, &starts[i], F_TILES, 0, "-t 2");
 	free(lines);
-	/* the library's side: the CPU time other threads took */
+	/* The answerer's side: the CPU time other threads took, on batches of
+	 * the 1,000 lines (under 1,024: on one thread before). A batch is a few
+	 * milliseconds: a thread the machine starts late (the suite runs beside
+	 * another) takes fewer pieces, so the bar is low; one thread leaves
+	 * nothing to others. */
 	sdb_db *h;
 	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_errdetail());
 	double all[2], caller[2];
@@ -1044,12 +1048,12 @@ Test(answers, a_batch_of_table_answers_uses_the_threads, .timeout = 120)
 		answer_opts opts = { .threads = t + 1, .quiet = 1, .report = { .json = 1, .path = 1 } };
 		answerer *ans = answerer_new(h, &opts);
 		cr_assert(ans);
-		batch_cpu(ans, queries, N, 40, &all[t], &caller[t]);
+		batch_cpu(ans, queries, N, 120, &all[t], &caller[t]);
 		answerer_free(ans);
 	}
-	cr_assert_lt(all[0] - caller[0], 0.05 * all[0], "1 thread: %.3f s of %.3f s elsewhere",
+	cr_assert_lt(all[0] - caller[0], 0.01 * all[0], "1 thread: %.3f s of %.3f s elsewhere",
 	             all[0] - caller[0], all[0]);
-	cr_assert_gt(all[1] - caller[1], 0.25 * all[1], "2 threads: %.3f s of %.3f s elsewhere",
+	cr_assert_gt(all[1] - caller[1], 0.03 * all[1], "2 threads: %.3f s of %.3f s elsewhere",
 	             all[1] - caller[1], all[1]);
 	sdb_db_close(h);
 	for (int i = 0; i < N; i++)
