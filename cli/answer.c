@@ -1,8 +1,12 @@
 /* Answering queries; see answer.h.
  *
- * A batch goes in three steps: parse every query (one thread), answer (in
- * parallel: the library's answer call is thread-safe and opens each
- * heuristic once), report (in order). */
+ * A batch is parsed, answered and formatted (the library's answer call is
+ * thread-safe and opens each heuristic once): a long batch of table answers
+ * in pieces that threads take in turn, each formatted into a buffer of its
+ * own and handed out in order; searches one at a time, each split over the
+ * threads; counts and lists shared out line by line. The failures' messages
+ * go to stderr last, in input order. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +22,8 @@ struct answerer {
 	int search_threads;             /* threads one search may use */
 	const char *noted[MAX_NOTES];   /* notes said once already */
 	int nnoted;
+	char interrupted[256];          /* Ctrl-C stopped a search: what it reached */
+	int searched;                   /* the last batch held a search */
 };
 
 typedef struct job {
@@ -33,10 +39,18 @@ typedef struct job {
 	int deferred;  /* its search may end before its set's check (answer_batch) */
 	sdb_fields_resumed resumed;   /* an earlier run's work its searches resumed */
 	char *from, *key;             /* resumed's strings (malloc'ed); from NULL: none */
+	struct {       /* ANSWER_EINTR: where Ctrl-C stopped its search */
+		int bound;
+		uint64_t nodes;
+		double seconds;
+	} reached;
 } job;
 
+/* A query left unanswered because Ctrl-C stopped the run (answer_interrupt). */
+enum { ANSWER_EINTR = -1001 };
+
 /* What stopped a query's searches, when the library's own limits did not. */
-enum { QUERY_NODES = 16, QUERY_TIME };
+enum { QUERY_NODES = 16, QUERY_TIME, QUERY_INTERRUPTED };
 
 /* A query's poll: its searches' nodes, counted into the request's budget and
  * against the query's own limits. The library bounds each search; a query
@@ -49,6 +63,7 @@ typedef struct query_poll {
 	double last;        /* its last progress report's seconds */
 	double started;     /* when its first search began (the first poll says), or 0 */
 	int why;            /* QUERY_*, a budget state, or 0 */
+	int bound;          /* the search's last bound */
 	double shown;       /* when the progress line was last drawn (--progress) */
 	int drew;
 } query_poll;
@@ -77,6 +92,10 @@ static int poll_query(void *ctx, const sdb_search_progress *p)
 	qp->nodes += delta;
 	qp->seen = p->nodes;
 	qp->last = p->seconds;
+	qp->bound = p->bound;
+	const answer_interrupt *in = qp->a->opts.interrupt;
+	if (in && atomic_load(&in->stop))
+		return qp->why = QUERY_INTERRUPTED;
 	if (qp->a->opts.progress)
 		show_progress(qp, p);
 	const sdb_solve_limits *l = &qp->a->opts.limits;
@@ -153,6 +172,19 @@ void answerer_free(answerer *a)
 	free(a);
 }
 
+/* The query of text. With a default goal (--goal), a text that is one
+ * board of the goal's size is that start and the goal; any other is read as
+ * it is, in the goal's size (a goal of its own is kept). */
+static int parse_query(const answerer *a, sdb_query *q, const char *text)
+{
+	const sdb_board *goal = a->opts.goal;
+	if (goal && sdb_board_parse(&q->start, text, goal->w, goal->h) == SDB_OK) {
+		q->goal = *goal;
+		return SDB_OK;
+	}
+	return sdb_query_parse(q, text, a->opts.w, a->opts.h, a->db);
+}
+
 /* Split a check line at its last ';': the query before, the moves after
  * (blanks around them dropped). */
 static int parse_check(answerer *a, job *j)
@@ -183,7 +215,7 @@ static int parse_check(answerer *a, job *j)
 	size_t len = strlen(m);
 	while (len && (m[len - 1] == ' ' || m[len - 1] == '\t' || m[len - 1] == '\r'))
 		m[--len] = '\0';
-	int err = sdb_query_parse(&j->q, query, a->opts.w, a->opts.h, a->db);
+	int err = parse_query(a, &j->q, query);
 	memmove(query, m, len + 1);   /* the query is parsed: keep only the moves */
 	return err;
 }
@@ -281,72 +313,108 @@ static void solve(answerer *a, job *j)
 		say_note(a, note);
 	query_poll qp = { .a = a };
 	budget *b = a->opts.budget;
+	answer_interrupt *in = j->q.goal.n > SDB_TABLE_ONLY_CELLS ? a->opts.interrupt : NULL;
 	if (b && budget_spent(b)) {
 		j->err = ANSWER_ESPENT;
 		qp.why = budget_spent(b);
+	} else if (in && atomic_load(&in->stop)) {
+		j->err = ANSWER_EINTR;   /* (not searched: no summary of its own) */
+		j->reached.bound = -1;
 	} else {
+		if (in)
+			atomic_fetch_add(&in->searching, 1);
 		j->err = search(a, j, &qp);
+		if (in)
+			atomic_fetch_sub(&in->searching, 1);
 	}
 	keep_resumed(a, j);
-	out_char(&j->all, '\0');   /* a string, also when empty */
+	if (a->opts.report.all)
+		out_char(&j->all, '\0');   /* a string, also when empty (else NULL: no malloc a line) */
 	if (qp.drew)
 		fputs("\r\033[K", stderr);   /* the progress line goes */
 	if (j->err && qp.why >= BUDGET_NODES && qp.why <= BUDGET_ABANDONED)
 		j->err = ANSWER_ESPENT;
 	if (j->err == SDB_ELIMIT || j->err == ANSWER_ESPENT)
 		j->nodes = qp.nodes;
+	if (j->err && qp.why == QUERY_INTERRUPTED) {
+		j->err = ANSWER_EINTR;
+		j->reached.bound = qp.bound;
+		j->reached.nodes = qp.nodes;
+		j->reached.seconds = budget_now() - qp.started;
+		return;
+	}
 	if (j->err)
 		keep_reason(a, j, j->err == SDB_ELIMIT || j->err == ANSWER_ESPENT ? &qp : NULL);
 }
 
-static int report(answerer *a, out *o, const job *j)
+/* The reason a failed query's line and message give (the limit's hint added). */
+static void failure_reason(const answerer *a, const job *j, char *reason, size_t cap)
 {
-	if (j->err && a->opts.quiet) {
-		report_error(o, &a->opts.report, j->line, j->text, j->why ? j->why : "out of memory",
-		             j->nodes);
-		return 1;
-	}
+	out_printable(reason, cap, j->why ? j->why : "out of memory", 1000);
+	if (j->err == SDB_ELIMIT && a->opts.limit_hint && strstr(reason, "time limit"))
+		snprintf(reason + strlen(reason), cap - strlen(reason), " (%s)", a->opts.limit_hint);
+}
+
+/* A failed query's message on stderr (unless quiet); 1 if it failed. */
+static int say_failure(const answerer *a, const job *j)
+{
+	if (!j->err || a->opts.quiet)
+		return j->err != 0;
+	char shown[96], reason[1024];
+	out_printable(shown, sizeof shown, j->text, 60);
+	failure_reason(a, j, reason, sizeof reason);
+	if (j->line)
+		cli_fail("line %d: '%s': %s", j->line, shown, reason);
+	else
+		cli_fail("'%s': %s", shown, reason);
+	return 1;
+}
+
+/* j's answer line (or lines, with grids), or its error line, into o: no
+ * message, so that lines can be written on several threads at once. */
+static void format(const answerer *a, out *o, const job *j)
+{
 	if (j->err) {
-		char shown[96], reason[1024];
-		out_printable(shown, sizeof shown, j->text, 60);
-		out_printable(reason, sizeof reason, j->why ? j->why : "out of memory", 1000);
-		if (j->err == SDB_ELIMIT && a->opts.limit_hint && strstr(reason, "time limit"))
-			snprintf(reason + strlen(reason), sizeof reason - strlen(reason), " (%s)",
-			         a->opts.limit_hint);
-		if (j->line)
-			cli_fail("line %d: '%s': %s", j->line, shown, reason);
-		else
-			cli_fail("'%s': %s", shown, reason);
-		report_error(o, &a->opts.report, j->line, j->text, reason, j->nodes);
-		return 1;
+		char reason[1024];
+		if (!a->opts.quiet)
+			failure_reason(a, j, reason, sizeof reason);
+		report_error(o, &a->opts.report, j->line, j->text,
+		             a->opts.quiet ? (j->why ? j->why : "out of memory") : reason, j->nodes);
+		return;
 	}
 	const char blank = report_blank_of(j->text);
 	const sdb_fields_resumed *resumed = j->from ? &j->resumed : NULL;
-	say_resumed(a, j);
+	say_resumed(a, j);   /* (searched lines only: never on table_pieces()' threads) */
 	if (a->opts.check) {
 		report_check(o, &a->opts.report, &j->q, j->moves, &j->c, blank, resumed);
-		return 0;
+		return;
 	}
 	const answer_extra x = { j->all.buf, blank };
 	report_answer_resumed(o, &a->opts.report, &j->q, &j->a, &x, resumed);
-	return 0;
+}
+
+static int report(const answerer *a, out *o, const job *j)
+{
+	const int failed = say_failure(a, j);
+	format(a, o, j);
+	return failed;
 }
 
 /* The query (or check line) of j, or its failure. */
 static void parse(answerer *a, job *j)
 {
-	j->err = a->opts.check ? parse_check(a, j)
-	         : sdb_query_parse(&j->q, j->text, a->opts.w, a->opts.h, a->db);
+	j->err = a->opts.check ? parse_check(a, j) : parse_query(a, &j->q, j->text);
 	if (j->err && !j->why)
 		keep_reason(a, j, NULL);
 }
 
-static void job_free(job *j)
+static void job_free(job *j)   /* (twice is harmless) */
 {
 	free(j->why);
 	free(j->from);
 	free(j->key);
 	free(j->moves);
+	j->why = j->moves = j->from = j->key = NULL;
 	out_free(&j->all);
 }
 
@@ -363,6 +431,252 @@ int answer_query(answerer *a, sdb_answer *ans, const sdb_query *q, char *why, si
 	return err;
 }
 
+/* The first of n lines that Ctrl-C left unanswered, its summary kept in a;
+ * or n. */
+static int interrupted_at(answerer *a, const job *jobs, int n)
+{
+	int cut = 0;
+	while (cut < n && jobs[cut].err != ANSWER_EINTR)
+		cut++;
+	if (cut < n && !a->interrupted[0]) {
+		const job *j = &jobs[cut];
+		char where[32] = "";
+		if (j->line)
+			snprintf(where, sizeof where, "line %d: ", j->line);
+		if (j->reached.bound < 0)
+			snprintf(a->interrupted, sizeof a->interrupted, "%snot searched", where);
+		else
+			snprintf(a->interrupted, sizeof a->interrupted, "%sthe search reached bound %d, "
+			         "%llu nodes in %.1f s", where, j->reached.bound,
+			         (unsigned long long)j->reached.nodes, j->reached.seconds);
+	}
+	return cut;
+}
+
+int answer_interrupted(const answerer *a, char *buf, size_t cap)
+{
+	if (!a->opts.interrupt || !atomic_load(&a->opts.interrupt->stop))
+		return 0;
+	snprintf(buf, cap, "%s", a->interrupted[0] ? a->interrupted : "after the last answer");
+	return 1;
+}
+
+/* Parse j; 1 if it searches (its answer may be deferred), else 0. */
+static int parse_job(answerer *a, job *j)
+{
+	parse(a, j);
+	return j->deferred = !j->err && j->q.goal.n > SDB_TABLE_ONLY_CELLS;
+}
+
+/* Lines [first, end) of a batch formatted into o; the jobs of those
+ * answered are freed (those that failed are kept for their messages). */
+static void format_range(const answerer *a, out *o, job *jobs, int first, int end)
+{
+	for (int i = first; i < end; i++) {
+		format(a, o, &jobs[i]);
+		if (!jobs[i].err)
+			job_free(&jobs[i]);
+	}
+}
+
+/* Each failure's message on stderr, in order, and its job freed; 1 if a
+ * line failed. */
+static int say_failures(const answerer *a, job *jobs, int n)
+{
+	int failed = 0;
+	for (int i = 0; i < n; i++)
+		if (jobs[i].err) {
+			failed |= say_failure(a, &jobs[i]);
+			job_free(&jobs[i]);
+		}
+	return failed;
+}
+
+/* A piece of a batch: lines [first, end), formatted into o (its own buf,
+ * or for the first piece the caller's buffer). */
+typedef struct piece {
+	int first, end;
+	out *o, buf;
+	int done;   /* answered and formatted by table_pieces(): no line searches */
+} piece;
+
+/* A batch of table answers over threads: each takes the next piece not
+ * taken yet (a thread the machine has set aside is left with one piece at
+ * most), parses it, and answers and formats it unless a line searches (a
+ * search takes every thread, one search at a time: answer_batch does those
+ * pieces after). */
+typedef struct pieces {
+	answerer *a;
+	job *jobs;
+	piece *piece;
+	int npieces;
+	int parsed;   /* the jobs are parsed already (an answer_group) */
+	atomic_int next;
+} pieces;
+
+static void *table_pieces(void *arg)
+{
+	pieces *b = arg;
+	for (int k; (k = atomic_fetch_add(&b->next, 1)) < b->npieces;) {
+		piece *p = &b->piece[k];
+		int searches = 0;
+		for (int i = p->first; i < p->end; i++)
+			searches += b->parsed ? b->jobs[i].deferred : parse_job(b->a, &b->jobs[i]);
+		if (searches)
+			continue;
+		for (int i = p->first; i < p->end; i++)
+			solve(b->a, &b->jobs[i]);
+		out o = *p->o;   /* (written line by line: on this thread's stack, not on a
+		                    cache line beside another piece's) */
+		format_range(b->a, &o, b->jobs, p->first, p->end);
+		*p->o = o;
+		p->done = 1;
+	}
+	return NULL;
+}
+
+/* table_pieces() on `threads` threads, the calling one among them (and alone
+ * if none can start). The threads are started for the batch and joined: a
+ * thread that waits blocks (OpenMP's spin, and on a busy machine a batch
+ * every millisecond made them spin away five times the work). */
+static void on_threads(pieces *b, int threads)
+{
+	pthread_t id[ANSWER_MAX_THREADS];
+	int started = 0;
+	while (started < threads - 1 && !pthread_create(&id[started], NULL, table_pieces, b))
+		started++;
+	table_pieces(b);
+	for (int k = 0; k < started; k++)
+		pthread_join(id[k], NULL);
+}
+
+/* Lines [first, end) that table_pieces() left (parsed, when it ran): their
+ * searches, each on every thread, or their counts and lists, shared out
+ * line by line. 1 if a line searched (its answer waits for its set's
+ * check). */
+static int search_range(answerer *a, job *jobs, int first, int end, int parsed)
+{
+	int searches = 0;
+	for (int i = first; i < end; i++)
+		searches += parsed ? jobs[i].deferred : parse_job(a, &jobs[i]);
+	const report_opts *r = &a->opts.report;
+	const int threads = a->opts.threads;
+	if ((r->count || r->all) && end - first > 1) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
+		for (int i = first; i < end; i++)
+			solve(a, &jobs[i]);
+	} else {
+		for (int i = first; i < end; i++)
+			solve(a, &jobs[i]);
+	}
+	return searches > 0;
+}
+
+/* jobs[0..n) (their text and line set; parsed already, or not) answered
+ * and formatted, the first piece into `first` when not NULL (the others
+ * handed to the sink after it); every job freed. */
+static int run_jobs(answerer *a, out *first, answer_sink *sink, void *ctx, job *jobs, int n,
+                    int parsed)
+{
+	/* Threads pay for searches, for counting or listing optimal sequences,
+	 * and for batches of table answers from a few hundred lines (a
+	 * microsecond or two each, parsed, answered and formatted): those go
+	 * in pieces of ANSWER_PIECE_LINES, each into a buffer of its own. */
+	const report_opts *r = &a->opts.report;
+	const int threads = a->opts.threads < ANSWER_MAX_THREADS ? a->opts.threads
+	                                                         : ANSWER_MAX_THREADS;
+	const int shared = threads > 1 && n >= ANSWER_THREADED_LINES && !r->count && !r->all;
+	const int npieces = shared ? (n + ANSWER_PIECE_LINES - 1) / ANSWER_PIECE_LINES : 1;
+	piece *part = calloc((size_t)npieces, sizeof *part);
+	if (!part) {
+		for (int i = 0; i < n; i++)
+			job_free(&jobs[i]);
+		cli_fail("out of memory");
+		return 1;
+	}
+	for (int k = 0; k < npieces; k++) {
+		part[k].first = (int)((long)n * k / npieces);
+		part[k].end = (int)((long)n * (k + 1) / npieces);
+		part[k].o = k || !first ? &part[k].buf : first;
+	}
+	if (shared) {
+		pieces b = { a, jobs, part, npieces, parsed, 0 };
+		on_threads(&b, threads);
+	}
+	int searches = 0;
+	for (int k = 0; k < npieces; k++)
+		if (!part[k].done)
+			searches |= search_range(a, jobs, part[k].first, part[k].end, shared || parsed);
+	/* The searches ran beside their set's check, not after it: no answer
+	 * of theirs is given before it passes. */
+	if (searches && sdb_db_checked(a->db))
+		for (int i = 0; i < n; i++)
+			if (jobs[i].deferred && !jobs[i].err) {
+				jobs[i].err = SDB_ECORRUPT;
+				keep_reason(a, &jobs[i], NULL);
+			}
+	/* Ctrl-C: the lines from the one it stopped on go unreported */
+	const int cut = interrupted_at(a, jobs, n);
+	for (int k = 0; k < npieces; k++)
+		if (!part[k].done)
+			format_range(a, part[k].o, jobs, part[k].first,
+			             part[k].end < cut ? part[k].end : cut);
+	for (int i = cut; i < n; i++) {
+		jobs[i].err = 0;
+		job_free(&jobs[i]);
+	}
+	for (int k = 0; k < npieces; k++) {
+		if (part[k].o == &part[k].buf && part[k].first < cut && part[k].buf.len)
+			sink(ctx, &part[k].buf);
+		out_free(&part[k].buf);
+	}
+	a->searched = searches;
+	const int failed = say_failures(a, jobs, n);
+	free(part);
+	return failed;
+}
+
+/* answer_batch_to(), the first piece formatted into `first` when not NULL. */
+static int batch(answerer *a, out *first, answer_sink *sink, void *ctx, char **queries,
+                 const int *linenos, int n)
+{
+	job *jobs = calloc((size_t)n, sizeof *jobs);
+	if (!jobs) {
+		cli_fail("out of memory");
+		return 1;
+	}
+	for (int i = 0; i < n; i++) {
+		jobs[i].text = queries[i];
+		jobs[i].line = linenos ? linenos[i] : 0;
+	}
+	const int failed = run_jobs(a, first, sink, ctx, jobs, n, 0);
+	free(jobs);
+	return failed;
+}
+
+static void append(void *ctx, out *lines)
+{
+	out_mem(ctx, lines->buf, lines->len);
+}
+
+int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
+{
+	return batch(a, o, append, o, queries, linenos, n);
+}
+
+int answer_batch_to(answerer *a, answer_sink *sink, void *ctx, char **queries,
+                    const int *linenos, int n)
+{
+	return batch(a, NULL, sink, ctx, queries, linenos, n);
+}
+
+int answer_searched(const answerer *a)
+{
+	return a->searched;
+}
+
+/* --- A group answered in steps (answer.h). */
+
 struct answer_group {
 	int n, searches;
 	job jobs[];
@@ -375,12 +689,9 @@ answer_group *answer_group_new(answerer *a, char **queries, const int *linenos, 
 		return NULL;
 	g->n = n;
 	for (int i = 0; i < n; i++) {
-		job *j = &g->jobs[i];
-		j->text = queries[i];
-		j->line = linenos ? linenos[i] : 0;
-		parse(a, j);
-		j->deferred = !j->err && j->q.goal.n > SDB_TABLE_ONLY_CELLS;
-		g->searches += j->deferred;
+		g->jobs[i].text = queries[i];
+		g->jobs[i].line = linenos ? linenos[i] : 0;
+		g->searches += parse_job(a, &g->jobs[i]);
 	}
 	return g;
 }
@@ -390,75 +701,36 @@ int answer_group_searches(const answer_group *g)
 	return g->searches;
 }
 
-/* Query i of g answered by a search that ran beside its set's check: a
- * damaged set fails it (the answer came from bytes not yet checked). */
-static void after_check(answerer *a, job *j)
+void answer_group_solve(answerer *a, answer_group *g, int i)
 {
+	job *j = &g->jobs[i];
+	solve(a, j);
+	/* it searched beside its set's check: no answer before the check passes */
 	if (j->deferred && !j->err && sdb_db_checked(a->db)) {
 		j->err = SDB_ECORRUPT;
 		keep_reason(a, j, NULL);
 	}
 }
 
-void answer_group_solve(answerer *a, answer_group *g, int i)
-{
-	solve(a, &g->jobs[i]);
-	after_check(a, &g->jobs[i]);
-}
-
 int answer_group_report(answerer *a, answer_group *g, int i, out *o)
 {
-	report(a, o, &g->jobs[i]);
-	job_free(&g->jobs[i]);
-	return g->jobs[i].err;
-}
-
-void answer_group_free(answer_group *g)
-{
-	free(g);
+	job *j = &g->jobs[i];
+	report(a, o, j);
+	job_free(j);
+	return j->err;
 }
 
 int answer_group_run(answerer *a, answer_group *g, out *o)
 {
-	job *jobs = g->jobs;
-	const int n = g->n;
-	/* Threads pay for searches, for counting or listing optimal sequences,
-	 * and for long batches of table answers (well under a microsecond each:
-	 * static shares then). A search splits itself over the threads, so
-	 * searches go one at a time, each on every thread; counting and listing
-	 * visit their sequences on one thread, so those lines share the threads
-	 * out, one by one. */
-	const report_opts *r = &a->opts.report;
-	const int enumerate = r->count || r->all;
-	const int costly = enumerate && n > 1;
-	int threads = costly || (n >= 1024 && !g->searches) ? a->opts.threads : 1;
-	if (costly) {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
-		for (int i = 0; i < n; i++)
-			solve(a, &jobs[i]);
-	} else {
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-		for (int i = 0; i < n; i++)
-			solve(a, &jobs[i]);
-	}
-	/* The searches ran beside their set's check, not after it: no answer
-	 * of theirs is given before it passes. */
-	int failed = 0;
-	for (int i = 0; i < n; i++) {
-		after_check(a, &jobs[i]);
-		failed |= answer_group_report(a, g, i, o) != 0;
-	}
+	const int failed = run_jobs(a, o, append, o, g->jobs, g->n, 1);
+	g->n = 0;   /* (answered and freed) */
 	return failed;
 }
 
-int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
+void answer_group_free(answer_group *g)
 {
-	answer_group *g = answer_group_new(a, queries, linenos, n);
-	if (!g) {
-		cli_fail("out of memory");
-		return 1;
-	}
-	int failed = answer_group_run(a, g, o);
-	answer_group_free(g);
-	return failed;
+	if (g)
+		for (int i = 0; i < g->n; i++)
+			job_free(&g->jobs[i]);
+	free(g);
 }

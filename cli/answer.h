@@ -4,6 +4,8 @@
 #ifndef SLIDEDB_ANSWER_H
 #define SLIDEDB_ANSWER_H
 
+#include <stdatomic.h>
+
 #include "budget.h"
 #include "out.h"
 #include "report.h"
@@ -13,9 +15,23 @@
  * search over its own limits (SDB_ELIMIT). */
 enum { ANSWER_ESPENT = -1000 };
 
+/* A program's Ctrl-C, shared with its SIGINT handler: the answerer counts
+ * the searches under way in `searching`, so that the handler can tell a
+ * search to stop (setting `stop`) from a program to end as the signal
+ * would. A search stopped so leaves its query, and every query after it in
+ * its batch, unanswered: answer_batch() reports those before it, and
+ * answer_interrupted() says what the search had reached. Lock-free atomics:
+ * safe in a signal handler. */
+typedef struct answer_interrupt {
+	atomic_int stop;
+	atomic_int searching;
+} answer_interrupt;
+
 typedef struct answer_opts {
 	int check;                 /* judge move sequences ("START [; GOAL] ; MOVES") */
 	int w, h;                  /* --size, or 0 */
+	const sdb_board *goal;     /* --goal: the goal of a query that gives none (its
+	                              size is w x h then), or NULL: the standard goal */
 	report_opts report;
 	sdb_solve_limits limits;   /* per query: its searches together */
 	int threads;
@@ -24,6 +40,7 @@ typedef struct answer_opts {
 	int progress;              /* show a search's progress on stderr (a terminal) */
 	const char *limit_hint;    /* said after a search's limit error: how to lift it */
 	budget *budget;            /* the request's, shared by its queries; or NULL */
+	answer_interrupt *interrupt;   /* the program's Ctrl-C, or NULL */
 	/* {from, to} pairs ended by {NULL, NULL}, or NULL: words of the library's
 	 * messages said otherwise in a failed query's reason (slidedb-serve
 	 * names its query parameters where the library names options). */
@@ -38,6 +55,13 @@ typedef struct answer_opts {
 
 typedef struct answerer answerer;
 
+/* A batch of table answers goes on threads from this many lines (each is
+ * parsed, answered and formatted in a microsecond or two: fewer do not pay
+ * for starting them), in pieces of ANSWER_PIECE_LINES that each thread
+ * takes in turn; a reader of lines cuts its batches longer. At most
+ * ANSWER_MAX_THREADS answer a batch's lines. */
+enum { ANSWER_THREADED_LINES = 256, ANSWER_PIECE_LINES = 64, ANSWER_MAX_THREADS = 64 };
+
 answerer *answerer_new(const sdb_db *db, const answer_opts *opts);
 void answerer_free(answerer *a);
 
@@ -46,6 +70,26 @@ void answerer_free(answerer *a);
  * of queries[i] (NULL: the command line). Error messages go to stderr in the
  * same order (unless quiet). Returns 1 if any query failed, else 0. */
 int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n);
+
+/* Where answer_batch_to() hands a batch's lines: in input order, many lines
+ * at a time (the sink may take lines' buffer, or empty it). */
+typedef void answer_sink(void *ctx, out *lines);
+
+/* answer_batch(), with the lines handed to sink instead of appended to one
+ * buffer: a long batch's lines, formatted on threads a piece at a time, go
+ * out without being copied together. */
+int answer_batch_to(answerer *a, answer_sink *sink, void *ctx, char **queries,
+                    const int *linenos, int n);
+
+/* Whether the last batch held a search: its answers waited for every search
+ * of the batch, so a reader cuts its next batch short (table answers are
+ * answered faster in long batches). */
+int answer_searched(const answerer *a);
+
+/* After answer_batch(): whether Ctrl-C (opts.interrupt) stopped the run:
+ * 0, or 1 with the one-line summary in buf ("line 3: the search reached
+ * bound 62, 1234567 nodes in 45.2 s"). */
+int answer_interrupted(const answerer *a, char *buf, size_t cap);
 
 /* A group of queries answered in steps, for a caller that streams each
  * answer as soon as it is ready and runs searches on threads of its own

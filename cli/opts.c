@@ -1,7 +1,9 @@
 /* Command-line helpers; see opts.h. */
+#define _GNU_SOURCE   /* sched_getaffinity, CPU_COUNT */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <sched.h>
 #include <string.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -80,6 +82,14 @@ int cli_parse_double(double *v, const char *text, double lo, double hi)
 	errno = 0;
 	*v = strtod(text, &end);
 	return end != text && !*end && !errno && *v >= lo && *v <= hi;
+}
+
+int cli_default_threads(void)
+{
+	cpu_set_t set;
+	int n = sched_getaffinity(0, sizeof set, &set) ? (int)sysconf(_SC_NPROCESSORS_ONLN)
+	                                               : CPU_COUNT(&set);
+	return n < 1 ? 1 : n > CLI_MAX_THREADS ? CLI_MAX_THREADS : n;
 }
 
 int cli_finish(int rc)

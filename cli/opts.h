@@ -81,6 +81,12 @@ int cli_refuse(char **argv, int c, const cli_option *opts, int nopts, const char
 void cli_options_help(FILE *f, const cli_option *opts, int nopts, unsigned only, unsigned all,
                       const char *const *names);
 
+/* --threads of every program: 1 to CLI_MAX_THREADS, and by default the
+ * cores this process may run on (its affinity: taskset, mpirun's binding),
+ * as a user of a batch tool expects. */
+enum { CLI_MAX_THREADS = 1024 };
+int cli_default_threads(void);
+
 /* A whole number lo..hi from text: 1, or 0 if it is not one. */
 int cli_parse_long(long *v, const char *text, long lo, long hi);
 

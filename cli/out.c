@@ -127,15 +127,42 @@ static const unsigned char plain[256] = {
 	[0x20 ... 0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0x7e] = 1,
 };
 
+/* Whether any byte of the 8 at x is not plain: below 0x20 (NUL
+ * included), '"', '\\', 0x7f, or 0x80 and above. Exact: a borrow between
+ * bytes starts only at a byte below 0x20, and the other tests cannot borrow. */
+static inline int word_has_escape(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	const uint64_t low = (x & ~highs) - 0x20 * ones,          /* < 0x20: high bit set */
+	               quote = (x ^ 0x22 * ones) & ~highs,         /* zero where '"' */
+	               bslash = (x ^ 0x5c * ones) & ~highs,        /* zero where '\\' */
+	               del = (x ^ 0x7f * ones) & ~highs;           /* zero where 0x7f */
+	return ((low | (highs - quote) | (highs - bslash) | (highs - del) | x) & highs) !=
+	       0;
+}
+
+/* The bytes of s[0..len) that stand for themselves in a JSON string, from
+ * the first: a word at a time (boards and moves, a batch's hot path). */
+static size_t plain_head(const unsigned char *s, size_t len)
+{
+	size_t head = 0;
+	for (uint64_t x; head + 8 <= len; head += 8) {
+		memcpy(&x, s + head, 8);
+		if (word_has_escape(x))
+			break;
+	}
+	while (head < len && plain[s[head]])
+		head++;
+	return head;
+}
+
 /* text as a JSON string, up to its NUL or len bytes: cut at len, "..."
  * says so (a UTF-8 sequence is not cut). */
 static void json_string(out *o, const char *text, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)text;
 	const unsigned char *end = s + len;
-	size_t head = 0;
-	while (head < len && plain[s[head]])
-		head++;
+	const size_t head = plain_head(s, len);
 	if (head == len && !s[len]) {   /* nothing to escape (boards, moves): one copy */
 		reserve(o, len + 2);
 		o->buf[o->len] = '"';

@@ -30,6 +30,7 @@ typedef struct run {
 	sdb_db *db;
 	sdb_writer *wr;
 	progress bar;
+	char label[64];   /* the bar's label for the next table ("": the table's name) */
 	out text;
 	double started;
 	int ntables;

@@ -69,7 +69,7 @@ static const cli_option gen_options[] = {
 	{ "db", required_argument, 'd', ALL,
 	  "-d, --db PATH      database file (default $SLIDEDB_DB or slidedb.lmdb)" },
 	{ "threads", required_argument, 't', BUILD | IMPORT,
-	  "-t, --threads N    threads (default: all cores)" },
+	  "-t, --threads N    threads (default: the cores it may run on)" },
 	{ "json", no_argument, 'j', BUILD,
 	  "-j, --json         print one JSON object per table built" },
 	{ "quiet", no_argument, 'q', ALL, "-q, --quiet        print nothing on success" },
@@ -232,8 +232,7 @@ int gen_main(int argc, char **argv, int mpi)
 	const char *commands_list = mpi ? "full or pdb" : "full, pdb, export, import, rm, compact "
 	                                                  "or assemble";
 	options o = { .progress_mode = -1, .checkpoint_minutes = 10 };
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	o.threads = cores > 0 ? (int)cores : 1;
+	o.threads = cli_default_threads();
 	if (argc < 2)
 		return cli_usage("missing command (%s)", commands_list);
 	const char *name = argv[1];

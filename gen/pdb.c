@@ -190,18 +190,17 @@ static void lay_out(uint8_t *dst, const uint8_t *work, uint64_t bytes, const sdb
 		memcpy(dst, work, bytes);
 }
 
+/* Group `group` of a set, searched over p (its tiles, blank region mode). */
 static int build_group(run *r, const sdb_board *canon, const char *setname, uint64_t tiles,
-                       int group, int ngroups, int mode)
+                       const sdb_pattern *p, int group, int ngroups, int mode)
 {
-	sdb_pattern *p = NULL, *compact = NULL;
+	sdb_pattern *compact = NULL;
 	uint8_t *work = NULL, *data;
 	uint64_t work_bytes = 0;
 	char name[SDB_NAME_MAX];
 	snprintf(name, sizeof name, "%.*s/g%u", SDB_NAME_MAX - 5, setname,
 	         (unsigned)group % SDB_MAX_GROUPS);
-	int err = sdb_pattern_new(&p, canon, tiles, SDB_BLANK_REGION);
-	if (!err && mode == SDB_BLANK_MIN)
-		err = sdb_pattern_new(&compact, canon, tiles, SDB_BLANK_MIN);
+	int err = mode == SDB_BLANK_MIN ? sdb_pattern_new(&compact, canon, tiles, SDB_BLANK_MIN) : 0;
 	if (err) {
 		run_fail_lib(r, err);
 		goto done;
@@ -258,7 +257,6 @@ static int build_group(run *r, const sdb_board *canon, const char *setname, uint
 	err = run_put(r, &info);
 done:
 	big_free(work, work_bytes);
-	sdb_pattern_free(p);
 	sdb_pattern_free(compact);
 	return err;
 }
@@ -374,8 +372,26 @@ int cmd_pdb(const options *o)
 		return rc;
 	run r;
 	int err = run_begin(&r, o);
+	/* Every group's space first: the progress bar is the set's ("group 2/4:
+	 * 6 tiles", the whole set's percent and ETA), each group's share its
+	 * entries. */
+	sdb_pattern *space[MAX_GROUPS] = { NULL };
+	uint64_t whole = 0, before = 0;
 	for (int g = 0; g < pt.ngroups && !err; g++)
-		err = build_group(&r, &canon, setname, pt.groups[g], g, pt.ngroups, mode);
+		if ((err = sdb_pattern_new(&space[g], &canon, pt.groups[g], SDB_BLANK_REGION)))
+			run_fail_lib(&r, err);
+		else
+			whole += sdb_pattern_size(space[g]);
+	progress_job(&r.bar, whole);
+	for (int g = 0; g < pt.ngroups && !err; g++) {
+		snprintf(r.label, sizeof r.label, "group %d/%d: %d tiles", g + 1, pt.ngroups,
+		         __builtin_popcountll(pt.groups[g]));
+		progress_within(&r.bar, before);
+		err = build_group(&r, &canon, setname, pt.groups[g], space[g], g, pt.ngroups, mode);
+		before += sdb_pattern_size(space[g]);
+	}
+	for (int g = 0; g < pt.ngroups; g++)
+		sdb_pattern_free(space[g]);
 	/* A set rebuilt under its name with fewer groups: the old groups go in
 	 * the same transaction, or they would still count as part of it. */
 	for (int g = pt.ngroups; g < MAX_GROUPS && !err && r.wr; g++) {

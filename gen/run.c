@@ -202,7 +202,7 @@ static int prove_resumed(const sdb_table_info *info, const uint8_t *table,
 int run_bfs(run *r, sdb_table_info *info, uint8_t *table, const bfs_space *space)
 {
 	level_ctx ctx = { &r->bar, info->states };
-	progress_begin(&r->bar, info->name);
+	progress_begin(&r->bar, r->label[0] ? r->label : info->name);
 	double t0 = progress_now();
 	bfs_result res;
 	const int two_bit = info->entry_format == SDB_ENTRY_MOD3;

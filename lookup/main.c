@@ -1,6 +1,7 @@
 /* slidedb-lookup: answer optimal-move questions from the stored tables;
  * also slidedb-lookup-mpi's rank program (dist.h). */
 #include <errno.h>
+#include <signal.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,11 @@
 #include "out.h"
 #include "random.h"
 
-enum { FLUSH_AT = 1 << 16, BATCH = 1024, DEFAULT_TIMEOUT = 60 };
+/* Lines a batch takes: after a batch that searched, SEARCH_BATCH (its answers
+ * wait for the batch), else BATCH (fewer waits of the threads for one
+ * another). */
+enum { FLUSH_AT = 1 << 16, BATCH = 8192, SEARCH_BATCH = 1024, DEFAULT_TIMEOUT = 60,
+       EXIT_INTERRUPTED = 130 };
 
 /* Commands: the first word that is not an option's, if it is one of
  * these; else the words are a query. */
@@ -52,8 +57,9 @@ static const cli_option lookup_options[] = {
 	  "    --grid          draw the boards as grids" },
 	{ "tiles", no_argument, OPT_TILES, ANSWER | RANDOM,
 	  "    --tiles         name each move also by the tile that slides" },
-	{ "goal", required_argument, OPT_GOAL, DRAWING,
-	  "    --goal BOARD    the goal to draw boards for (default: tiles in order)" },
+	{ "goal", required_argument, OPT_GOAL, SOLVING | STATES,
+	  "    --goal BOARD    the goal of every query that gives none, and of the boards\n"
+	  "                      drawn (default: tiles in order, blank last)" },
 	{ "distance", required_argument, OPT_DISTANCE, DRAWING,
 	  "    --distance D    boards exactly D moves from the goal" },
 	{ "min-distance", required_argument, OPT_MIN_DISTANCE, DRAWING,
@@ -74,8 +80,8 @@ static const cli_option lookup_options[] = {
 	  "                      (a local check), none for min-mode groups" },
 	{ "threads", required_argument, 't', ANSWER | CHECK | VERIFY,
 	  "-t, --threads N     N threads: each search splits over them; counts, lists and\n"
-	  "                      long batches share them out by lines (default 1); verify\n"
-	  "                      --prove's (default: every core)" },
+	  "                      batches share them out by lines, and verify --prove's\n"
+	  "                      (default: the cores it may run on)" },
 	{ "set", required_argument, OPT_SET, ANSWER | CHECK,
 	  "    --set NAMES     search with these pattern-database sets (A, or A+B for the\n"
 	  "                      larger bound; default: the database's best)" },
@@ -102,6 +108,7 @@ static const lookup_dist *dist;
 
 typedef struct options {
 	const char *db_path;
+	sdb_board goal;   /* --goal, for answers and checks */
 	int histogram;
 	int prove, threads_given;   /* verify --prove, and whether --threads was given */
 	lookup_run run;   /* slidedb-lookup-mpi's */
@@ -159,7 +166,8 @@ static void usage(FILE *f, const struct command *only)
 		      "\n"
 		      "A board is its cells row by row: numbers separated by spaces or commas with\n"
 		      "0, x, X, _ or . for the blank (\"1 2 3 x 4 6 7 5 8\"), or one character per cell\n"
-		      "(\"123804765\"). GOAL defaults to the tiles in order with the blank last.\n"
+		      "(\"123804765\"). GOAL defaults to the tiles in order with the blank last, or\n"
+		      "to --goal's board for every query that gives none.\n"
 		      "With no START, queries are read from standard input, one per line: a start,\n"
 		      "then optionally a goal (two boards' worth of numbers, or 'START ; GOAL');\n"
 		      "blank lines and # comments are skipped. A board may also be written as a\n"
@@ -187,7 +195,9 @@ static void usage(FILE *f, const struct command *only)
 	                                     "states" };
 	cli_options_help(f, lookup_options, NOPTIONS, only ? only->bit : dist ? DIST : 0,
 	                 dist ? DIST : ALL, names);
-	fputs("\nExit status: 0 all answered, 1 a query or the database failed, 2 usage.\n", f);
+	fputs(dist ? "\nExit status: 0 all answered, 1 a query or the database failed, 2 usage.\n"
+	           : "\nExit status: 0 all answered, 1 a query or the database failed, 2 usage, 130\n"
+	             "Ctrl-C stopped a search (what it reached is said on stderr).\n", f);
 	if (!only || only->bit == ANSWER)
 		fprintf(f, "Example: %s 1 2 3 4 5 6 0 7 8   ->   distance 2  best r  moves rr\n",
 		        cli_prog);
@@ -373,6 +383,13 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 		r->limit = 100;
 	if (o->histogram && r->json)
 		return cli_usage("--histogram draws a chart: with --json the counts are in \"counts\"");
+	if ((cmd->bit & DIST) && o->random.goal_text) {   /* every query's, in its size */
+		if (sdb_board_parse(&o->goal, o->random.goal_text, a->w, a->h))
+			return cli_usage("--goal '%s': %s", o->random.goal_text, sdb_errdetail());
+		a->goal = &o->goal;
+		a->w = o->goal.w;
+		a->h = o->goal.h;
+	}
 	/* The library names the request's fields; here they are options. */
 	static const char *const options_words[][2] = {
 		{ "min_distance", "--min-distance" }, { "max_distance", "--max-distance" },
@@ -382,6 +399,45 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 	if ((cmd->bit & DRAWING) && sdb_random_check(req))
 		return cli_usage("%s", report_reword(why, sizeof why, sdb_errdetail(), options_words));
 	return -1;
+}
+
+/* Ctrl-C during a search stops it (answer_interrupt), and the program says
+ * what it had reached and exits 130; with no search under way (or a second
+ * time), the signal ends the program as it always did. */
+static answer_interrupt interrupt;
+
+static void on_sigint(int sig)
+{
+	if (atomic_load(&interrupt.searching) && !atomic_load(&interrupt.stop)) {
+		atomic_store(&interrupt.stop, 1);
+		return;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_sigint(answer_opts *opts)
+{
+	struct sigaction sa;
+	if (sigaction(SIGINT, NULL, &sa) || sa.sa_handler == SIG_IGN)
+		return;   /* started ignoring it (nohup, a shell's background job): so it stays */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigint;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (!sigaction(SIGINT, &sa, NULL))
+		opts->interrupt = &interrupt;
+}
+
+/* rc, or EXIT_INTERRUPTED with the summary said when Ctrl-C stopped a
+ * search: its line, bound, nodes and seconds. */
+static int after_interrupt(const answerer *ans, int rc)
+{
+	char what[256];
+	if (!answer_interrupted(ans, what, sizeof what))
+		return rc;
+	cli_note("interrupted: %s", what);
+	return EXIT_INTERRUPTED;
 }
 
 typedef struct stream_out {
@@ -394,6 +450,20 @@ static void flush_before_wait(void *ctx)
 {
 	stream_out *so = ctx;
 	if (!so->failed && out_write_fd(&so->buf, STDOUT_FILENO))
+		so->failed = errno ? errno : EIO;
+}
+
+/* A batch's lines, in order: a few gathered, many written from where they
+ * were formatted (a long batch's pieces are not copied together). */
+static void emit(void *ctx, out *lines)
+{
+	stream_out *so = ctx;
+	if (lines->len < FLUSH_AT / 4) {
+		out_mem(&so->buf, lines->buf, lines->len);
+		return;
+	}
+	flush_before_wait(so);
+	if (!so->failed && out_write_fd(lines, STDOUT_FILENO))
 		so->failed = errno ? errno : EIO;
 }
 
@@ -417,7 +487,8 @@ static int answer_stream(answerer *ans, const answer_opts *opts)
 	while (!so.failed && !oom && more) {
 		int n = 0;
 		/* Read while lines are waiting; a grid under way may wait for more. */
-		while (n < BATCH - 2 && (n == 0 || batch_pending(&split) || line_pending(&in))) {
+		const int most = (!lineno || answer_searched(ans) ? SEARCH_BATCH : BATCH) - 2;
+		while (n < most && (n == 0 || batch_pending(&split) || line_pending(&in))) {
 			size_t len;
 			char *line = line_next(&in, &len, flush_before_wait, &so);
 			if (line)
@@ -434,9 +505,11 @@ static int answer_stream(answerer *ans, const answer_opts *opts)
 				break;
 		}
 		if (n > 0)
-			failed |= answer_batch(ans, &so.buf, batch, linenos, n);
+			failed |= answer_batch_to(ans, emit, &so, batch, linenos, n);
 		for (int i = 0; i < n; i++)
 			free(batch[i]);
+		if (opts->interrupt && atomic_load(&opts->interrupt->stop))
+			break;
 		if (so.buf.len >= FLUSH_AT)
 			flush_before_wait(&so);
 	}
@@ -453,7 +526,7 @@ static int answer_stream(answerer *ans, const answer_opts *opts)
 		return cli_fail("writing the answers failed: %s", strerror(so.failed));
 	if (read_error)
 		return cli_fail("reading standard input failed: %s", strerror(read_error));
-	return failed;
+	return after_interrupt(ans, failed);
 }
 
 /* The command-line words as one query: two words that are each a whole
@@ -501,7 +574,7 @@ static int check_args(answerer *ans, int npos, char **pos)
 		rc = cli_fail("writing the answer failed: %s", strerror(errno));
 	out_free(&out);
 	free(text);
-	return rc;
+	return after_interrupt(ans, rc);
 }
 
 /* The database is missing: advice that fits the board asked, when the
@@ -550,6 +623,7 @@ static int run_answers(options *o, int npos, char **pos)
 	if (rc >= 0)
 		return rc;
 	o->answer.resumed = dist ? dist->resumed : NULL;
+	catch_sigint(&o->answer);
 	answerer *ans = answerer_new(db, &o->answer);
 	if (!ans) {
 		rc = cli_fail("out of memory");
@@ -565,6 +639,7 @@ static int run_answers(options *o, int npos, char **pos)
 			rc = cli_fail("writing the answer failed: %s", strerror(errno));
 		out_free(&out);
 		free(text);
+		rc = after_interrupt(ans, rc);
 	}
 	answerer_free(ans);
 	if (dist)
@@ -641,7 +716,8 @@ int lookup_main(int argc, char **argv, const lookup_dist *d)
 	dist = d;
 	/* A search stops after a minute unless told otherwise: a hard board
 	 * without a pattern-database set can take hours. */
-	options o = { .answer = { .threads = 1, .limits = { .timeout = DEFAULT_TIMEOUT },
+	options o = { .answer = { .threads = cli_default_threads(),
+	                          .limits = { .timeout = DEFAULT_TIMEOUT },
 	                          .limit_hint = "--timeout 0 lifts the limit" },
 	              .random = { .req = SDB_RANDOM_REQUEST_INIT },
 	              .run = { .checkpoint_every = 60 } };

@@ -244,6 +244,31 @@ Test(progress, no_estimate_until_there_is_enough_to_base_one_on)
 	cr_assert_str_empty(eta, "done: '%s'", eta);
 }
 
+/* A pattern set's bar: which group of how many, and the bar, rate and ETA
+ * of the whole set (each group's share its entries), timed from the set's
+ * start; a group resumed from a checkpoint counts only what this run did. */
+Test(progress, a_set_s_bar_is_the_whole_set_s)
+{
+	progress p;
+	progress_init(&p, 0);
+	progress_job(&p, 4000000);
+	p.started = 100.0;   /* the set's start, on a clock of our own */
+	progress_begin(&p, "group 2/4: 6 tiles");
+	progress_within(&p, 1000000);
+	char line[256];
+	/* 1.5 M of 4 M entries in 10 s: 2.5 M left at 0.15 M/s (the group's
+	 * own half left would say 4 s) */
+	progress_line(line, sizeof line, &p, 17, 500000, 1000000, 110.0);
+	cr_assert_str_eq(line, "group 2/4: 6 tiles  level 17  [#######.............]  37.5%  "
+	                 "0.1 M states/s  ETA 17 s");
+	progress_begin(&p, "group 3/4: 6 tiles");
+	progress_within(&p, 2000000);
+	progress_rebase(&p, 800000);   /* resumed: 0.8 M from a checkpoint, 2.2 M done in 20 s */
+	progress_line(line, sizeof line, &p, 20, 1000000, 1000000, 120.0);
+	cr_assert_str_eq(line, "group 3/4: 6 tiles  level 20  [###############.....]  75.0%  "
+	                 "0.1 M states/s  ETA 9 s");
+}
+
 /* The library's proof (sdb_entries_prove(), what a resumed build runs
  * before it commits, and import and verify --prove as sdb_table_prove()):
  * every table the engine builds is proved, and any one entry changed to any

@@ -6,14 +6,18 @@
  * in a fresh scratch path, and removes it at the end. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "clikit.h"
+#include "out.h"
 
 enum { CMD_MAX = 8192, TEXT_MAX = 512 };
 
@@ -1461,6 +1465,42 @@ Test(lookup_batch, json_escapes_invalid_utf8)
 	ck_db_remove(db);
 }
 
+/* JSON strings are scanned a word at a time for bytes to escape: every byte
+ * value at every place of strings around the word's size is escaped as a
+ * byte-by-byte encoder does (a lone byte from 0x80 is not UTF-8: U+FFFD). */
+Test(lookup_batch, json_strings_escape_every_byte_at_every_place)
+{
+	for (size_t len = 1; len <= 19; len++)
+		for (size_t at = 0; at < len; at++)
+			for (int b = 1; b < 256; b++) {
+				char text[24];
+				memset(text, 'a', len);
+				text[len] = '\0';
+				text[at] = (char)b;
+				char want[64];
+				size_t n = 0;
+				want[n++] = '"';
+				for (size_t i = 0; i < len; i++) {
+					const unsigned char c = (unsigned char)text[i];
+					if (c == '"' || c == '\\')
+						n += (size_t)sprintf(want + n, "\\%c", c);
+					else if (c < 0x20 || c == 0x7f)
+						n += (size_t)sprintf(want + n, "\\u%04x", c);
+					else if (c >= 0x80)
+						n += (size_t)sprintf(want + n, "\\ufffd");
+					else
+						want[n++] = (char)c;
+				}
+				want[n++] = '"';
+				want[n] = '\0';
+				out o = { 0 };
+				out_json_mem(&o, text, len);
+				out_char(&o, '\0');
+				cr_assert_str_eq(o.buf, want, "byte %#x at %zu of %zu", b, at, len);
+				out_free(&o);
+			}
+}
+
 /* states: every state of the distances asked, once each, with the distance
  * of a simple BFS; a two-bit table is refused with the command that builds
  * one of whole distances. */
@@ -1523,4 +1563,118 @@ Test(lookup_states, every_state_once_with_its_distance)
 	cr_assert_null(strchr(out, '\t'));
 	free(out);
 	free(err);
+}
+
+/* ------------------------------------------------------------------ */
+/* Ctrl-C                                                               */
+
+/* slidedb-lookup on db, reading lines from a pipe kept open (the run never
+ * sees the end of its input), with stdout and stderr in files. */
+typedef struct child {
+	pid_t pid;
+	int in;   /* the pipe's writing end */
+	char out[TEXT_MAX], err[TEXT_MAX];
+} child;
+
+static void child_start(child *c, const char *db, const char *lines, const char *const *args)
+{
+	tk_tmp_path(c->out, sizeof c->out, "sigint-out");
+	tk_tmp_path(c->err, sizeof c->err, "sigint-err");
+	ck_write_file(c->out, "", 0);
+	ck_write_file(c->err, "", 0);
+	int fds[2];
+	cr_assert_eq(pipe(fds), 0);
+	fflush(NULL);
+	c->pid = fork();
+	cr_assert_geq(c->pid, 0);
+	if (c->pid == 0) {
+		const char *argv[16] = { SLIDEDB_LOOKUP, "--db", db };
+		int n = 3;
+		while (*args && n < 15)
+			argv[n++] = *args++;
+		argv[n] = NULL;
+		signal(SIGINT, SIG_DFL);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);   /* a failed test leaves no search behind */
+		dup2(fds[0], 0);
+		close(fds[1]);
+		if (dup2(open(c->out, O_WRONLY), 1) < 0 || dup2(open(c->err, O_WRONLY), 2) < 0)
+			_exit(99);
+		execv(SLIDEDB_LOOKUP, (char **)argv);
+		_exit(98);
+	}
+	close(fds[0]);
+	c->in = fds[1];
+	cr_assert_eq(write(c->in, lines, strlen(lines)), (ssize_t)strlen(lines));
+}
+
+/* Wait (up to 60 s) until the child's file holds text. */
+static void child_wait_for(const child *c, const char *path, const char *text)
+{
+	for (int i = 0; i < 6000; i++) {
+		char *s = ck_read_file(path, NULL);
+		const int seen = s && strstr(s, text);
+		free(s);
+		if (seen)
+			return;
+		usleep(10000);
+	}
+	cr_assert_fail("pid %d never wrote '%s' to %s", (int)c->pid, text, path);
+}
+
+static int child_end(child *c, char **out, char **err)
+{
+	int status;
+	cr_assert_eq(waitpid(c->pid, &status, 0), c->pid);
+	close(c->in);
+	*out = ck_read_file(c->out, NULL);
+	*err = ck_read_file(c->err, NULL);
+	unlink(c->out);
+	unlink(c->err);
+	return status;
+}
+
+/* Ctrl-C during a long search stops it: the answers before it are written,
+ * then one line on stderr says where the search had got (its line, bound,
+ * nodes, seconds), and the exit status is 130 (the signal killed the
+ * program before, without a word). Without a search under way it ends the
+ * program as the signal does. */
+Test(lookup_cli, ctrl_c_stops_a_search_with_a_summary, .timeout = 120)
+{
+	char db[TEXT_MAX];
+	db_build(db, sizeof db, "3x3");   /* no set for 4x4: a search on Manhattan, hours */
+	const char *lines = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n"
+	                    "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1\n"
+	                    "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n";
+	static const char *const args[] = { "--timeout", "0", "-t", "2", NULL };
+	child c;
+	child_start(&c, db, lines, args);
+	child_wait_for(&c, c.err, "searching with Manhattan");
+	usleep(300000);   /* the search under way */
+	kill(c.pid, SIGINT);
+	char *out, *err;
+	int status = child_end(&c, &out, &err);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "status %#x: %s", status, err);
+	cr_assert_str_eq(out, "distance 1  best r  moves r\n");
+	const char *said = strstr(err, "slidedb-lookup: interrupted: line 2: the search reached bound ");
+	cr_assert(said, "%s", err);
+	int bound = 0;
+	unsigned long long nodes = 0;
+	double seconds = 0;
+	cr_assert_eq(sscanf(said, "slidedb-lookup: interrupted: line 2: the search reached bound %d, "
+	                    "%llu nodes in %lf s\n", &bound, &nodes, &seconds), 3, "%s", said);
+	cr_assert(bound >= 50 && bound <= 80 && bound % 2 == 0 && nodes > 0 && seconds > 0.2,
+	          "%s", said);
+	cr_assert_eq(tk_lines(said), 1, "one line: %s", said);
+	free(out);
+	free(err);
+	/* waiting for input, no search: the signal's own end */
+	child_start(&c, db, "1 2 3 4 5 6 7 0 8\n", args + 4);
+	child_wait_for(&c, c.out, "distance 1");
+	kill(c.pid, SIGINT);
+	status = child_end(&c, &out, &err);
+	cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT, "status %#x", status);
+	cr_assert_str_empty(err);
+	free(out);
+	free(err);
+	ck_db_remove(db);
 }

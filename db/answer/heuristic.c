@@ -315,14 +315,24 @@ static int find_sets(chosen *c, const sdb_db *db, const sdb_board *goal, int rep
 /* --- The tables' check. A pattern table has no self-check on the way, as a
  * full table's path walk is: one damaged entry would be a wrong bound and a
  * wrong answer. So every table's CRC is checked before an answer read from
- * it is given (bench/RESULTS.md says what that costs). */
+ * it is given (bench/RESULTS.md says what that costs), once per handle: the
+ * heuristics opened on a handle after the first (sdb_heuristic_open() and
+ * the handle's own for its searches) find their tables checked. */
 
 static int check_tables(const sdb_heuristic *h, const sdbi_pace *pace)
 {
 	int err = SDB_OK;
 	for (int g = 0; g < h->ngroups && !err; g++)
-		err = sdbi_table_verify_paced(h->table[g], pace);
+		err = sdbi_table_verify_once(h->table[g], pace);
 	return err;
+}
+
+static int tables_checked(const sdb_heuristic *h)
+{
+	for (int g = 0; g < h->ngroups; g++)
+		if (!sdbi_table_verified(h->table[g]))
+			return 0;
+	return 1;
 }
 
 /* A core for the search beside the check, until its caller waits. */
@@ -348,6 +358,10 @@ static void *check_thread(void *arg)
  * leaves a core to the search until the search is over and waits for it. */
 static int start_check(sdb_heuristic *h, int deferred)
 {
+	if (tables_checked(h)) {   /* by an earlier heuristic of the handle */
+		atomic_init(&h->check.state, CHECK_PASSED);
+		return SDB_OK;
+	}
 	if (deferred && !pthread_mutex_init(&h->check.lock, NULL)) {
 		atomic_init(&h->check.state, CHECK_PENDING);
 		atomic_init(&h->check.waited, 0);
@@ -410,7 +424,7 @@ static int open_sets(sdb_heuristic **out, const sdb_db *db, const sdb_board *goa
 			if (!(h->data[g] = sdb_table_data(c.tables[i][k])))
 				err = SDB_ECORRUPT;
 			else
-				err = sdb_pattern_of_table(&h->pattern[g], in);
+				err = sdbi_table_pattern(&h->pattern[g], c.tables[i][k]);
 			if (!err && sdb_pattern_size(h->pattern[g]) != in->states)
 				err = sdbi_fail(SDB_ECORRUPT, "%s: table '%s' has %llu entries, its pattern "
 				               "%llu", sdb_db_path(db), in->name,
@@ -446,9 +460,7 @@ void sdb_heuristic_close(sdb_heuristic *h)
 			pthread_join(h->check.thread, NULL);
 		pthread_mutex_destroy(&h->check.lock);
 	}
-	for (int g = 0; g < h->ngroups; g++)
-		sdb_pattern_free(h->pattern[g]);
-	free(h);
+	free(h);   /* (its patterns are its tables', kept by the handle) */
 }
 
 const char *sdb_heuristic_name(const sdb_heuristic *h)

@@ -37,7 +37,7 @@ struct sdb_heuristic {
 	int ngroups;                      /* the groups of every set, set after set */
 	int8_t group_of[SDB_MAX_SETS][SDB_MAX_CELLS];   /* set -> tile -> group, or -1 */
 	int8_t set_of[SDB_MAX_GROUPS];    /* group -> its set */
-	sdb_pattern *pattern[SDB_MAX_GROUPS];
+	const sdb_pattern *pattern[SDB_MAX_GROUPS];   /* its tables' (sdbi_table_pattern) */
 	const uint8_t *data[SDB_MAX_GROUPS];
 	int nibbles[SDB_MAX_GROUPS];      /* SDB_ENTRY_NIBBLE_MD, else one byte per entry */
 	char name[SDB_MAX_SETS * SDB_NAME_MAX];   /* the sets' names joined by '+' */

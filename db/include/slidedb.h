@@ -783,8 +783,8 @@ SDB_API int sdb_db_has_size(const sdb_db *db, int w, int h);
  * serves the goal, opened once per database and class of goals and kept, or
  * on Manhattan distance with linear conflicts when none does (a->note says
  * so). The set's tables are checked against their CRC-32s (as by
- * sdb_heuristic_open()) on a thread of their own while the first search
- * runs, and its answer is given only once they pass (unless
+ * sdb_heuristic_open(), once per handle) on a thread of their own while the
+ * first search runs, and its answer is given only once they pass (unless
  * sdb_answer_opts.defer_check hands that wait to the caller): a damaged set is
  * #SDB_ECORRUPT for that search and every later one, and stops a long
  * search within 16,384 nodes of the check's end.
@@ -1030,8 +1030,10 @@ typedef struct sdb_heuristic sdb_heuristic;
  *
  * Every table of the set is checked against its CRC-32 first, so a damaged
  * set is refused rather than giving wrong bounds: this reads the whole set
- * once (0.21 s for one 4x4 query with the 747 MB 7-8 set; bench/RESULTS.md).
- * sdb_answer_query() opens each set once per database handle.
+ * (0.21 s for one 4x4 query with the 747 MB 7-8 set; bench/RESULTS.md) once
+ * per database handle: later heuristics of @p db, and its searches, find the
+ * tables checked (a handle opened or renewed with sdb_db_reopen() checks
+ * them again). sdb_answer_query() opens each set once per database handle.
  * @param[out] h    the heuristic, closed with sdb_heuristic_close(); it reads
  *                  the tables of @p db, which must stay open
  * @param[in] set   a set's name, several joined by '+' (the maximum of their

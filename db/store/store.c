@@ -435,6 +435,7 @@ static void free_tables(sdb_db *db)
 			free((void *)t->chunk);
 		free(t->checked);
 		free(t->raw_key);
+		sdb_pattern_free(t->pattern);
 	}
 	free(db->table);
 	db->table = NULL;
@@ -1130,6 +1131,35 @@ int sdbi_table_verify_paced(const sdb_table *t, const sdbi_pace *pace)
 		                "%llu is damaged", t->db->path, t->info.name,
 		                (unsigned long long)(bad << SDBI_BLOCK_SHIFT),
 		                (unsigned long long)((bad << SDBI_BLOCK_SHIFT) + sdbi_block_bytes(t, bad) - 1));
+	__atomic_store_n(&((struct sdb_table *)t)->verified, 1, __ATOMIC_RELEASE);
+	return SDB_OK;
+}
+
+int sdbi_table_verified(const sdb_table *t)
+{
+	return __atomic_load_n(&t->verified, __ATOMIC_ACQUIRE);
+}
+
+int sdbi_table_verify_once(const sdb_table *t, const sdbi_pace *pace)
+{
+	return sdbi_table_verified(t) ? SDB_OK : sdbi_table_verify_paced(t, pace);
+}
+
+int sdbi_table_pattern(const sdb_pattern **out, const sdb_table *ct)
+{
+	struct sdb_table *t = (struct sdb_table *)ct;   /* made once: not part of its value */
+	sdb_pattern *p = __atomic_load_n(&t->pattern, __ATOMIC_ACQUIRE), *none = NULL;
+	if (!p) {   /* two threads may both make it: the first kept wins */
+		const int err = sdb_pattern_of_table(&p, &t->info);
+		if (err)
+			return err;
+		if (!__atomic_compare_exchange_n(&t->pattern, &none, p, 0, __ATOMIC_ACQ_REL,
+		                                 __ATOMIC_ACQUIRE)) {
+			sdb_pattern_free(p);
+			p = none;
+		}
+	}
+	*out = p;
 	return SDB_OK;
 }
 

@@ -32,6 +32,9 @@ struct sdb_table {
 	uint64_t nblocks;
 	uint64_t *checked;         /* bit b: block b matched its CRC (atomic) */
 	int whole_checked;         /* format 3: 0 not yet, 1 intact, -1 damaged */
+	/* What this handle learnt of the table once, for every later use: */
+	int verified;              /* 1: its bytes passed sdbi_table_verify_paced() (atomic) */
+	sdb_pattern *pattern;      /* a pattern table's pattern, made on first use (atomic) */
 };
 
 /* The plain open of a database (env.c): sdb_db_open() without the advice a
@@ -73,6 +76,19 @@ void sdbi_blocks_verify(const sdb_table *t, const sdbi_pace *pace, uint32_t *who
                         uint64_t *bad);
 /* sdb_table_verify() at a pace (NULL: on every usable core). */
 int sdbi_table_verify_paced(const sdb_table *t, const sdbi_pace *pace);
+/* The check of a table before answers are read from it: sdbi_table_verify_paced()
+ * once per handle. A pass is bound to the handle's table, i.e. to the bytes of
+ * its snapshot, which no writer changes while the handle reads them; a handle
+ * opened or renewed later (sdb_db_reopen()) checks again, since its table may
+ * be another. A failure is not kept: it is found again, and said, each time. */
+int sdbi_table_verify_once(const sdb_table *t, const sdbi_pace *pace);
+/* Whether t passed its check on this handle (sdbi_table_verify_once() would
+ * return at once). */
+int sdbi_table_verified(const sdb_table *t);
+/* The pattern of a pattern table (sdb_pattern_of_table()), made on its first
+ * use and kept with the table until the handle closes: every heuristic of
+ * the handle reads it. 0, or the error of sdb_pattern_of_table(). */
+int sdbi_table_pattern(const sdb_pattern **out, const sdb_table *t);
 /* Forget the damage this thread has read; then 0, or SDB_ECORRUPT with the
  * detail naming the first damaged block read since the reset. Every public
  * function that answers from full tables brackets its reads with these. */

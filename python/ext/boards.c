@@ -277,17 +277,22 @@ unsigned long ext_main_thread;
  * for it, which may wait for another thread's switch interval (5 ms). */
 #define POLL_SECONDS 0.1
 
+static double monotonic(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* The library's poll, called without the GIL every 16384 nodes: run the
  * signal handlers Python has (Ctrl-C raises KeyboardInterrupt), and stop the
  * search if one raised. The exception stays set for the caller to return. */
 static int poll_signals(void *ctx, const sdb_search_progress *p)
 {
 	static double next;   /* only the main thread polls */
-	struct timespec ts;
 	(void)ctx;
 	(void)p;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	const double now = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	const double now = monotonic();
 	if (now < next)
 		return 0;
 	next = now + POLL_SECONDS;
@@ -295,6 +300,58 @@ static int poll_signals(void *ctx, const sdb_search_progress *p)
 	const int stop = PyErr_CheckSignals() < 0;
 	PyGILState_Release(g);
 	return stop;
+}
+
+/* The poll of a search with a progress callback: Ctrl-C as poll_signals()
+ * (in the main thread), and the callback at most every EXT_PROGRESS_SECONDS,
+ * with the GIL taken for those alone. A callback that raises stops the
+ * search with its exception set; one that returns a true value stops it
+ * (p->stopped). */
+static int poll_progress(void *ctx, const sdb_search_progress *sp)
+{
+	ext_progress *p = ctx;
+	const double now = monotonic();
+	const int signals = p->main_thread && now >= p->next_signals,
+	          call = now >= p->next_call;
+	if (!signals && !call)
+		return 0;
+	PyGILState_STATE g = PyGILState_Ensure();
+	int stop = 0;
+	if (signals) {
+		p->next_signals = now + POLL_SECONDS;
+		stop = PyErr_CheckSignals() < 0;
+	}
+	if (call && !stop) {
+		p->next_call = now + EXT_PROGRESS_SECONDS;
+		p->bound = sp->bound;
+		p->nodes = sp->nodes;
+		PyObject *r = PyObject_CallFunction(p->fn, "iKd", sp->bound,
+		                                    (unsigned long long)sp->nodes, sp->seconds);
+		const int truth = r ? PyObject_IsTrue(r) : -1;
+		Py_XDECREF(r);
+		p->stopped = truth > 0;
+		stop = truth != 0;   /* (-1: it raised, or its value has no truth) */
+	}
+	PyGILState_Release(g);
+	return stop;
+}
+
+int ext_progress_arg(sdb_solve_limits *l, ext_progress *p, PyObject *fn)
+{
+	*p = (ext_progress){ 0 };
+	if (!fn || fn == Py_None)
+		return 0;
+	if (!PyCallable_Check(fn)) {
+		PyErr_Format(PyExc_TypeError, "progress must be a callable (bound, nodes, seconds) "
+		             "or None, not %.100s", Py_TYPE(fn)->tp_name);
+		return -1;
+	}
+	p->fn = fn;
+	p->main_thread = PyThread_get_thread_ident() == ext_main_thread;
+	p->next_call = monotonic() + EXT_PROGRESS_SECONDS;
+	l->poll = poll_progress;
+	l->poll_ctx = p;
+	return 0;
 }
 
 int ext_limits(sdb_solve_limits *l, PyObject *max_nodes, PyObject *timeout)

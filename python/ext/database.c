@@ -259,15 +259,16 @@ static PyObject *seqs_list(const seqs *s)
 static PyObject *db_solve(ext_database *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "start", "goal", "size", "path", "all_best", "solutions", "tiles",
-	                          "all", "limit", "max_nodes", "timeout", "threads", "sets", NULL };
+	                          "all", "limit", "max_nodes", "timeout", "threads", "sets",
+	                          "progress", NULL };
 	PyObject *start, *goal = Py_None, *size = Py_None, *max_nodes = Py_None, *timeout = Py_None,
-	         *limit_obj = NULL;
+	         *limit_obj = NULL, *progress = Py_None;
 	int path = 0, all_best = 0, count = 0, tiles = 0, all = 0, threads = 1;
 	const char *sets = NULL;
 	uint64_t limit = 100;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OpppppOOOiz:solve", kwlist, &start, &goal,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OpppppOOOizO:solve", kwlist, &start, &goal,
 	                                 &size, &path, &all_best, &count, &tiles, &all, &limit_obj,
-	                                 &max_nodes, &timeout, &threads, &sets))
+	                                 &max_nodes, &timeout, &threads, &sets, &progress))
 		return NULL;
 	if (threads < 1 || threads > 1024)
 		return ext_invalid("threads must be 1 to 1024, not %d", threads);
@@ -277,7 +278,9 @@ static PyObject *db_solve(ext_database *self, PyObject *args, PyObject *kw)
 	sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION,
 	                         .want_moves = 1, .want_best_moves = all_best,
 	                         .want_count = count };
-	if (ext_size_arg(size, &w, &h) || ext_limits(&opts.limits, max_nodes, timeout))
+	ext_progress shown;
+	if (ext_size_arg(size, &w, &h) || ext_limits(&opts.limits, max_nodes, timeout) ||
+	    ext_progress_arg(&opts.limits, &shown, progress))
 		return NULL;
 	opts.limits.threads = threads;
 	opts.sets = sets;   /* (the call holds the string until it returns) */
@@ -301,7 +304,10 @@ static PyObject *db_solve(ext_database *self, PyObject *args, PyObject *kw)
 	}
 	Py_END_ALLOW_THREADS
 	PyObject *result = NULL, *list = NULL;
-	if (err)
+	if (err == SDB_ELIMIT && shown.stopped)
+		ext_fail(err, "search stopped by its progress callback (bound %d, %llu nodes)",
+		         shown.bound, (unsigned long long)shown.nodes);
+	else if (err)
 		ext_raise_search(err, searched);
 	else if (s.failed)
 		PyErr_NoMemory();
@@ -559,7 +565,7 @@ static PyMethodDef db_methods[] = {
 	{ "solve", (PyCFunction)(void (*)(void))db_solve, METH_VARARGS | METH_KEYWORDS,
 	  "solve($self, start, goal=None, *, size=None, path=False, all_best=False, solutions=False,\n"
 	  "      tiles=False, all=False, limit=100, max_nodes=None, timeout=None, threads=1,\n"
-	  "      sets=None)\n"
+	  "      sets=None, progress=None)\n"
 	  "--\n\n"
 	  "Answer one question: the optimal distance from start to goal, a best move and an\n"
 	  "optimal move sequence, as `slidedb-lookup` answers it.\n\n"
@@ -572,14 +578,19 @@ static PyMethodDef db_methods[] = {
 	  "path, tiles: put the boards / the sliding tiles in to_dict() (the attributes always\n"
 	  "  have them).\n"
 	  "all_best: fill best_moves (every first move of an optimal solution).\n"
-	  "count: fill solutions (the number of optimal sequences, exact) and best_moves.\n"
+	  "solutions: fill solutions (the number of optimal sequences, exact) and\n"
+	  "  best_moves.\n"
 	  "all, limit: fill all_moves with up to limit optimal sequences.\n"
 	  "max_nodes, timeout: bounds on a search (boards without full tables: 4x4, 5x5, ...).\n"
 	  "  Ctrl-C stops a search in the main thread (KeyboardInterrupt).\n"
 	  "threads: split one search over that many threads (the same answer; counts and\n"
 	  "  lists of optimal sequences search on one).\n"
 	  "sets: the pattern-database sets a search takes ('A', or 'A+B' for the larger\n"
-	  "  bound); None: the database's best.\n\n"
+	  "  bound); None: the database's best.\n"
+	  "progress: a callable progress(bound, nodes, seconds) called during a search\n"
+	  "  (at most 4 times a second, from the calling thread): the IDA* bound, the nodes\n"
+	  "  expanded and the seconds since it began. A true return value stops the search\n"
+	  "  (SearchLimitError); an exception it raises stops it and is raised.\n\n"
 	  "Returns an Answer (an unsolvable pair is an answer: solvable is False).\n"
 	  "Raises InvalidBoardError, AmbiguousSizeError, TableNotFoundError (naming the\n"
 	  "slidedb-gen command), SearchLimitError, CorruptDatabaseError." },
@@ -652,7 +663,8 @@ static PyMethodDef db_methods[] = {
 	  "diagonal where it applies, or 'manhattan' for Manhattan distance plus linear conflicts\n"
 	  "(no tables).\n\n"
 	  "goal: a board, or the standard goal of `size`, or (set given) the goal the set is\n"
-	  "numbered by. Every table of the set is checked against its CRC-32 first.\n\n"
+	  "numbered by. Every table of the set is checked against its CRC-32 first, once\n"
+	  "per Database: later heuristics and searches of this one find it checked.\n\n"
 	  "Returns a Heuristic (a context manager). Raises TableNotFoundError (naming the\n"
 	  "slidedb-gen command), CorruptDatabaseError." },
 	{ NULL, NULL, 0, NULL }

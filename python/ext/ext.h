@@ -131,6 +131,24 @@ PyArrayObject *ext_states(PyObject *obj, const sdb_db *db, int *w, int *h);
  * raised (ext_raise() keeps it). */
 int ext_limits(sdb_solve_limits *l, PyObject *max_nodes, PyObject *timeout);
 
+/* A search's progress callback (solve(progress=...)): called with (bound,
+ * nodes, seconds) at most every EXT_PROGRESS_SECONDS, the GIL taken for the
+ * call alone; a true value stops the search (stopped), an exception stops it
+ * and is raised. */
+#define EXT_PROGRESS_SECONDS 0.25
+typedef struct ext_progress {
+	PyObject *fn;                      /* borrowed from the call's arguments */
+	int main_thread;                   /* Ctrl-C is looked for too */
+	double next_call, next_signals;
+	int bound;                         /* at its last call */
+	uint64_t nodes;
+	int stopped;                       /* it returned a true value */
+} ext_progress;
+
+/* Put the poll of fn (None: leave l's) into limits made by ext_limits().
+ * 0, or -1 (raised: fn is not callable). p must outlive the search. */
+int ext_progress_arg(sdb_solve_limits *l, ext_progress *p, PyObject *fn);
+
 /* The interpreter's main thread (threading.main_thread()), the only one
  * Python runs signal handlers in; set when the module is imported. */
 extern unsigned long ext_main_thread;

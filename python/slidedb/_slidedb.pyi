@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from types import TracebackType
-from typing import Any, Iterator, Optional, Sequence, Union, overload
+from typing import Any, Callable, Iterator, Optional, Sequence, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -171,6 +171,7 @@ class Database:
         timeout: Optional[float] = None,
         threads: int = 1,
         sets: Optional[str] = None,
+        progress: Optional[Callable[[int, int, float], Optional[bool]]] = None,
     ) -> Answer: ...
     def check(
         self,

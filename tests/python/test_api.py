@@ -2,6 +2,7 @@
 signatures, stubs that match the module, and the package's metadata."""
 
 import inspect
+import re
 import pydoc
 from pathlib import Path
 
@@ -52,3 +53,34 @@ def test_stubs_match_module():
 def test_version():
     assert slidedb.__version__ == slidedb.version() == "0.2.0"
     assert slidedb.MOVES == "udlr" and slidedb.MAX_CELLS == 64
+
+
+def documented_parameters(doc):
+    """The names a docstring describes, one or more to a line ("start, goal: ...")."""
+    names = set()
+    for line in doc.splitlines():
+        m = re.match(r"([a-z_]+(?:, [a-z_]+)*): ", line)
+        if m:
+            names.update(m.group(1).split(", "))
+    return names
+
+
+def test_every_documented_keyword_is_a_parameter():
+    """Database.solve's docstring described a keyword 'count' that solve()
+    refused (TypeError): it is 'solutions'. Every name a method's docstring
+    describes is a parameter of its signature."""
+    checked = 0
+    for cls in PUBLIC_TYPES + [slidedb]:
+        for name, member in vars(cls).items():
+            if name.startswith("_") or not callable(member) or not member.__doc__:
+                continue
+            try:
+                params = inspect.signature(member).parameters
+            except (TypeError, ValueError):
+                continue
+            for described in documented_parameters(member.__doc__):
+                assert described in params, \
+                    f"{getattr(cls, '__name__', cls)}.{name} describes '{described}', " \
+                    f"which is not among {list(params)}"
+                checked += 1
+    assert checked > 20, checked

@@ -297,3 +297,80 @@ def test_ctrl_c_stops_a_search(db15_path):
     assert r.returncode == 0 and len(lines) == 4, (r.stdout, r.stderr[-2000:])
     assert all(line.startswith("interrupted after 0.") for line in lines[:3]), lines
     assert lines[3] == "r"
+
+
+HARD15 = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1"   # 80 moves: minutes on 5-5-5
+
+
+def test_progress_shows_a_search_and_stops_it(db15):
+    """solve(progress=f): f(bound, nodes, seconds) during a long search, at
+    most 4 times a second, from the calling thread; a true value stops the
+    search (SearchLimitError naming the callback); an exception it raises
+    stops it and is raised; a short search never calls it."""
+    import threading
+    import time
+
+    calls = []
+
+    def progress(bound, nodes, seconds):
+        calls.append((bound, nodes, seconds, threading.get_ident()))
+        return len(calls) == 3
+
+    t0 = time.perf_counter()
+    with pytest.raises(slidedb.SearchLimitError, match="stopped by its progress callback"):
+        db15.solve(HARD15, progress=progress, timeout=60)
+    took = time.perf_counter() - t0
+    assert len(calls) == 3 and took < 5, (calls, took)
+    for (b0, n0, s0, t), (b1, n1, s1, _) in zip(calls, calls[1:]):
+        assert t == threading.get_ident() and isinstance(b0, int) and 0 < b0 <= b1 <= 80
+        assert 0 < n0 < n1 and 0 < s0 < s1 and s1 - s0 >= 0.2, calls
+    assert calls[-1][2] <= took
+
+    class Enough(Exception):
+        pass
+
+    def impatient(bound, nodes, seconds):
+        raise Enough(nodes)
+
+    with pytest.raises(Enough):
+        db15.solve(HARD15, progress=impatient, timeout=60)
+    quick = []
+    a = db15.solve("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
+                   progress=lambda *p: quick.append(p))
+    assert a.moves == "r" and quick == []
+    with pytest.raises(TypeError, match="progress must be a callable"):
+        db15.solve(HARD15, progress=3)
+
+    seen = []   # another thread than the main one: the callback runs there
+    worker = threading.Thread(target=lambda: seen.append(
+        pytest.raises(slidedb.SearchLimitError, db15.solve, HARD15, timeout=60,
+                      progress=lambda *p: seen.append(threading.get_ident()) or True)))
+    worker.start()
+    worker.join(30)
+    assert not worker.is_alive() and len(seen) == 2 and seen[0] == worker.ident, seen
+
+
+INTERRUPTED_PROGRESS = """
+import os, signal, sys, threading, time
+import slidedb
+db = slidedb.open(sys.argv[1])
+shown = []
+threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+t0 = time.perf_counter()
+try:
+    db.solve("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1", timeout=30, threads=2,
+             progress=lambda *p: shown.append(p))
+except KeyboardInterrupt:
+    print("interrupted", time.perf_counter() - t0, len(shown))
+else:
+    print("not interrupted")
+"""
+
+
+def test_ctrl_c_stops_a_search_with_progress(db15_path):
+    """Ctrl-C stops a search that shows its progress as promptly as one that
+    does not (the callback's poll looks for signals too), on two threads."""
+    r = run_python(INTERRUPTED_PROGRESS, db15_path, timeout=100)
+    words = r.stdout.split()
+    assert r.returncode == 0 and words[0] == "interrupted", (r.stdout, r.stderr[-2000:])
+    assert 0.5 <= float(words[1]) < 1.5 and int(words[2]) >= 1, r.stdout
