@@ -5,7 +5,8 @@
  * more folders), of the same run, with the same tables, their slices tiling
  * each table in rank order. Each slice's bytes are checked against its CRC
  * and counted by distance on the way in; the table's counts must be the
- * ones its catalog entry gives, and its CRC is computed as a single
+ * ones its catalog entry gives, every entry is proved against its
+ * neighbours (sdb_writer_prove()), and its CRC is computed as a single
  * machine's build computes it. Anything wrong: an error, nothing written. */
 #include <dirent.h>
 #include <stdio.h>
@@ -145,7 +146,7 @@ static int append_slice(sdb_writer *w, const sdb_shard *sh, int i, uint64_t *cou
 
 /* Table i of the set into the writer, with its catalog entry. */
 static int assemble_table(sdb_writer *w, const sdb_db *db, const shard_set *set, int i,
-                          int replace)
+                          int replace, int threads)
 {
 	sdb_table_info info = sdb_shard_table(set->shard[0], i)->table;
 	if (!replace && sdb_table_find(db, info.name))
@@ -163,6 +164,16 @@ static int assemble_table(sdb_writer *w, const sdb_db *db, const shard_set *set,
 		                "distance its catalog entry gives", info.name);
 	if (sdb_writer_put_meta(w, &info))
 		return cli_fail("assemble: %s", sdb_errdetail());
+	/* a slice's CRC-32 is its writer's word, which a file crafted with its
+	 * CRC computed again keeps: every entry is proved against its neighbours
+	 * before the commit, as an import's are */
+	sdb_prove_opts po = SDB_PROVE_OPTS_INIT;
+	po.threads = threads;
+	int proof;
+	if (sdb_writer_prove(w, &proof, &info, &po))
+		return cli_fail("assemble: table '%s': %s", info.name, sdb_errdetail());
+	if (proof == SDB_PROOF_NONE)
+		return cli_fail("assemble: table '%s' is of a kind no proof knows", info.name);
 	return 0;
 }
 
@@ -180,7 +191,7 @@ int cmd_assemble(const options *o)
 		rc = cli_fail_lib("assemble");
 	const int ntables = rc ? 0 : sdb_shard_tables(set.shard[0]);
 	for (int i = 0; i < ntables && !rc; i++)
-		rc = assemble_table(w, db, &set, i, o->replace);
+		rc = assemble_table(w, db, &set, i, o->replace, o->threads);
 	if (rc)
 		sdb_writer_abort(w);
 	else if (sdb_writer_commit(w))

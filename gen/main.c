@@ -68,7 +68,7 @@ static const cli_option gen_options[] = {
 	  "                     between checkpoints (default 10; 0: after every level)" },
 	{ "db", required_argument, 'd', ALL,
 	  "-d, --db PATH      database file (default $SLIDEDB_DB or slidedb.lmdb)" },
-	{ "threads", required_argument, 't', BUILD | IMPORT,
+	{ "threads", required_argument, 't', BUILD | IMPORT | ASSEMBLE,
 	  "-t, --threads N    threads (default: the cores it may run on)" },
 	{ "json", no_argument, 'j', BUILD,
 	  "-j, --json         print one JSON object per table built" },

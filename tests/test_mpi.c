@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "clikit.h"
+#include "forge.h"
 #include "testkit.h"
 
 /* mpirun -n RANKS slidedb-gen-mpi ARGS; the exit code, stderr in *err. */
@@ -238,4 +239,55 @@ Test(mpi, usage)
 	cr_assert(strstr(readme, "slidedb-gen assemble") && strstr(readme, "slidedb-gen-mpi"));
 	free(man);
 	free(readme);
+}
+
+/* A rank's slice crafted as a careful forger would: two entries swapped (the
+ * counts stay) and the shard written again, so that its CRC-32 matches.
+ * Assemble proves every table against its neighbours before the commit and
+ * refuses it, naming the entry; the genuine set assembles. */
+Test(mpi, a_forged_shard_fails_the_proof, .timeout = 300)
+{
+	char dir[512], db[512], path[1100], forged[1100], *out, *err;
+	make_dir(dir, sizeof dir, "shards-forged");
+	cr_assert_eq(mpi_gen(2, NULL, "full 3x3 --shards '%s'", dir), 0);
+	snprintf(path, sizeof path, "%s/shard-1.lmdb", dir);
+	snprintf(forged, sizeof forged, "%s/forged.lmdb", dir);
+	sdb_shard *in, *to;
+	cr_assert_eq(sdb_shard_open(&in, path), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_shard_create(&to, forged), 0, "%s", sdb_errdetail());
+	for (int i = 0; i < sdb_shard_tables(in); i++) {
+		const sdb_shard_info s = *sdb_shard_table(in, i);
+		uint64_t bytes;
+		const uint8_t *data = sdb_shard_chunk(in, i, 0, &bytes);
+		cr_assert(data && bytes == s.hi - s.lo, "%s", sdb_errdetail());
+		uint8_t *copy = malloc(bytes);
+		cr_assert(copy);
+		memcpy(copy, data, bytes);
+		if (i == 0) {   /* the slice's entries are a table of their own to the forger */
+			sdb_table_info slice = s.table;
+			slice.states = bytes;
+			uint64_t at[2];
+			cr_assert_eq(forge_entries_to_swap(at, &slice, copy, 0), 0);
+			forge_swap(copy, &slice, at);
+		}
+		cr_assert_eq(sdb_shard_add(to, &s, copy), 0, "%s", sdb_errdetail());
+		free(copy);
+	}
+	sdb_shard_close(in);
+	cr_assert_eq(sdb_shard_commit(to), 0, "%s", sdb_errdetail());
+	tk_tmp_path(db, sizeof db, "assembled-genuine.lmdb");
+	cr_assert_eq(ck_gen(db, NULL, NULL, "assemble '%s' -q", dir), 0, "the genuine set");
+	ck_db_remove(db);
+	cr_assert_eq(rename(forged, path), 0);
+	tk_tmp_path(db, sizeof db, "assembled-forged.lmdb");
+	int rc = ck_gen(db, &out, &err, "assemble '%s'", dir);
+	cr_assert_eq(rc, 1, "a forged slice was assembled: %s", out);
+	cr_assert(strstr(err, "full-3x3-b") && strstr(err, "fails the proof"), "%s", err);
+	sdb_db *h;
+	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_table_count(h), 0, "a refused assembly stores nothing");
+	sdb_db_close(h);
+	ck_db_remove(db);
+	free(out);
+	free(err);
 }

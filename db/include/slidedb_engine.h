@@ -230,6 +230,14 @@ SDB_API int sdb_writer_append(sdb_writer *w, const void *data, uint64_t n);
  * @return 0, #SDB_EINVAL (no reserved table, or names differ), #SDB_EIO. */
 SDB_API int sdb_writer_put_meta(sdb_writer *w, sdb_table_info *info);
 
+/** @brief sdb_table_prove() of the table recorded last with
+ * sdb_writer_put_meta(), @p info its catalog entry, read back from the
+ * transaction before the commit: for a writer whose entries came from files
+ * (`slidedb-gen assemble`'s shards), which their checksums do not make true.
+ * @return as sdb_table_prove(); #SDB_EINVAL when no table was recorded. */
+SDB_API int sdb_writer_prove(sdb_writer *w, int *proof, const sdb_table_info *info,
+                             const sdb_prove_opts *opts);
+
 /** @brief Remove the table @p name (its entries and catalog entry) inside
  * the transaction; a name with no table is not an error.
  * @return 0 or #SDB_EIO. */

@@ -585,6 +585,19 @@ int sdbi_prove(int *proof, const sdb_table_info *info, const sdb_pattern *p,
 	return sdbi_done(err);
 }
 
+int sdb_writer_prove(sdb_writer *w, int *proof, const sdb_table_info *info,
+                     const sdb_prove_opts *opts)
+{
+	const uint8_t **chunk;
+	int shift, err = sdbi_writer_entries(w, &chunk, &shift);
+	if (err)
+		return err;
+	const sdbi_entries e = { chunk, shift };
+	err = sdbi_prove(proof, info, NULL, &e, opts);
+	free(chunk);
+	return err;
+}
+
 int sdb_table_prove(int *proof, const sdb_table *t, const sdb_prove_opts *opts)
 {
 	*proof = SDB_PROOF_NONE;
