@@ -37,7 +37,7 @@ struct sdb_table {
 	sdb_pattern *pattern;      /* a pattern table's pattern, made on first use (atomic) */
 };
 
-/* The plain open of a database (env.c): sdb_db_open() without the advice a
+/* The plain open of a database (open.c): sdb_db_open() without the advice a
  * missing file gets (the answer layer adds what to build). */
 int sdbi_db_open_plain(sdb_db **db, const char *path, unsigned flags);
 
@@ -158,7 +158,7 @@ int sdbi_hold_exclusive(const char *path);
 /* Whether fd is the file path names now (not replaced since). */
 int sdbi_hold_same_file(int fd, const char *path);
 
-/* The database's lock (store.c), for state kept beside its values. */
+/* The database's lock (env.c), for state kept beside its values. */
 void sdbi_db_lock(const sdb_db *db);
 void sdbi_db_unlock(const sdb_db *db);
 /* Bytes of chunk c of a resolved table. */

@@ -1,0 +1,109 @@
+/* A handle's tables: by position and by name, what each is (its catalog
+ * entry, or why it cannot be used), and its entries, whole or in chunks; a
+ * pattern table's pattern, made once and kept with it. */
+#include <string.h>
+
+#include "store/env.h"
+
+int sdb_table_count(const sdb_db *db)
+{
+	return db->ntables;
+}
+
+const sdb_table *sdb_table_at(const sdb_db *db, int i)
+{
+	return i >= 0 && i < db->ntables ? &db->table[i] : NULL;
+}
+
+const sdb_table *sdb_table_find(const sdb_db *db, const char *name)
+{
+	/* A handful of tables, and a damaged entry's printable name may be out
+	 * of key order: a plain scan. */
+	for (int i = 0; i < db->ntables; i++)
+		if (!strcmp(db->table[i].info.name, name)) {
+			sdbi_done(SDB_OK);
+			return &db->table[i];
+		}
+	sdbi_fail(SDB_ENOTFOUND, "%s: no table named '%s'", db->path, name);
+	return NULL;
+}
+
+const char *sdb_table_problem(const sdb_table *t)
+{
+	return t->raw_key || (t->db->rtxn && !t->chunk) ? t->problem : NULL;
+}
+
+const sdb_table_info *sdb_table_meta(const sdb_table *t)
+{
+	return &t->info;
+}
+
+int sdbi_table_resolved(const sdb_table *t)
+{
+	if (t->chunk)
+		return 1;
+	if (!t->db->rtxn)
+		sdbi_fail(SDB_EINVAL, "%s: tables are read through a read-only handle", t->db->path);
+	else
+		sdbi_fail(SDB_ECORRUPT, "%s: table '%s' is %s", t->db->path, t->info.name, t->problem);
+	return 0;
+}
+
+const uint8_t *sdb_table_data(const sdb_table *t)
+{
+	if (t->data || !sdbi_table_resolved(t))
+		return t->data;
+	sdbi_fail(SDB_EINVAL, "%s: table '%s' is stored in %d chunks: read it with "
+	         "sdb_table_chunk()", t->db->path, t->info.name, t->nchunks);
+	return NULL;
+}
+
+int sdb_table_chunks(const sdb_table *t)
+{
+	return sdbi_table_resolved(t) ? t->nchunks : SDB_ECORRUPT;
+}
+
+const uint8_t *sdb_table_chunk(const sdb_table *t, int i, uint64_t *bytes)
+{
+	*bytes = 0;
+	if (!sdbi_table_resolved(t))
+		return NULL;
+	if (i < 0 || i >= t->nchunks) {
+		sdbi_fail(SDB_EINVAL, "table '%s' has %d chunk%s, not %d", t->info.name, t->nchunks,
+		         t->nchunks == 1 ? "" : "s", i + 1);
+		return NULL;
+	}
+	*bytes = sdbi_chunk_bytes(t, i);
+	return t->chunk[i];
+}
+
+uint64_t sdb_table_bytes(const sdb_table_info *info)
+{
+	if (info->entry_format == SDB_ENTRY_MOD3)
+		return (info->states + 3) / 4;
+	return info->entry_format == SDB_ENTRY_NIBBLE_MD ? (info->states + 1) / 2 : info->states;
+}
+
+uint64_t sdbi_chunk_bytes(const sdb_table *t, int c)
+{
+	const uint64_t total = sdb_table_bytes(&t->info), size = t->chunk_mask + 1;
+	return t->nchunks == 1 ? total : c + 1 < t->nchunks ? size : total - (uint64_t)c * size;
+}
+
+int sdbi_table_pattern(const sdb_pattern **out, const sdb_table *ct)
+{
+	struct sdb_table *t = (struct sdb_table *)ct;   /* made once: not part of its value */
+	sdb_pattern *p = __atomic_load_n(&t->pattern, __ATOMIC_ACQUIRE), *none = NULL;
+	if (!p) {   /* two threads may both make it: the first kept wins */
+		const int err = sdb_pattern_of_table(&p, &t->info);
+		if (err)
+			return err;
+		if (!__atomic_compare_exchange_n(&t->pattern, &none, p, 0, __ATOMIC_ACQ_REL,
+		                                 __ATOMIC_ACQUIRE)) {
+			sdb_pattern_free(p);
+			p = none;
+		}
+	}
+	*out = p;
+	return SDB_OK;
+}
