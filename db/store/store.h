@@ -59,8 +59,6 @@ enum { SDBI_BLOCK_SHIFT = 12, SDBI_BLOCK_SIZE = 1 << SDBI_BLOCK_SHIFT };
 int sdbi_block_check(const sdb_table *t, uint64_t b);
 /* Bytes of block b (the last may be short). */
 uint64_t sdbi_block_bytes(const sdb_table *t, uint64_t b);
-/* Check every block not yet checked: 0 or SDB_ECORRUPT with the detail. */
-int sdbi_blocks_check_all(const sdb_table *t);
 /* How many of the usable cores a verify leaves to other work, asked again
  * every 64 MiB (a check beside a search leaves it one until the search is
  * over and its caller waits). */
@@ -68,12 +66,6 @@ typedef struct sdbi_pace {
 	int (*leave)(void *ctx);
 	void *ctx;
 } sdbi_pace;
-/* Every block of a table with block checksums against its stored CRC, on
- * the cores this process may use (but those pace leaves, at least one; NULL:
- * all): the whole table's CRC-32 from the bytes (*whole) and the first
- * block whose bytes differ from its stored CRC (*bad, UINT64_MAX if none). */
-void sdbi_blocks_verify(const sdb_table *t, const sdbi_pace *pace, uint32_t *whole,
-                        uint64_t *bad);
 /* sdb_table_verify() at a pace (NULL: on every usable core). */
 int sdbi_table_verify_paced(const sdb_table *t, const sdbi_pace *pace);
 /* The check of a table before answers are read from it: sdbi_table_verify_paced()
@@ -94,6 +86,13 @@ int sdbi_table_pattern(const sdb_pattern **out, const sdb_table *t);
  * function that answers from full tables brackets its reads with these. */
 void sdbi_damage_reset(void);
 int sdbi_damage_check(void);
+
+/* The CRC-32 stored for block b of t (little-endian in the file). */
+static inline uint32_t sdbi_block_crc(const sdb_table *t, uint64_t b)
+{
+	const uint8_t *p = t->block_crc + 4 * b;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
 
 static inline int sdbi_block_checked(const sdb_table *t, uint64_t b)
 {
@@ -117,6 +116,10 @@ int sdbi_usable_cores(void);
  * usable cores but `leave` (one at least), at most one per 16 MiB
  * ($SLIDEDB_VERIFY_BYTES: tests on small tables), at most one a part. */
 int sdbi_threads_for(uint64_t bytes, uint64_t parts, int leave);
+
+/* A size in bytes from the environment, at least a block, else dflt: the
+ * tests split small tables over threads and slices with it. */
+uint64_t sdbi_env_bytes(const char *name, uint64_t dflt);
 
 /* fn on each of n (<= SDBI_MAX_THREADS) arguments of `size` bytes at args,
  * on threads of their own but the first (the calling thread's); returns
@@ -227,7 +230,7 @@ int sdbi_prove(int *proof, const sdb_table_info *info, const sdb_pattern *p,
 int sdbi_writer_entries(sdb_writer *w, const uint8_t ***chunk, int *shift);
 
 /* A catalog entry of db whose record is damaged (only a printable form of
- * its key is known, select.c) that may be a group of a pattern set for w x h
+ * its key is known, table.c) that may be a group of a pattern set for w x h
  * boards: its name is neither a full table's nor a set's of another size.
  * NULL if none: a search that finds no set for such boards may then say
  * there is none, rather than that one is damaged. */

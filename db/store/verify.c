@@ -4,6 +4,7 @@
  * to compare with the counts its catalog entry claims. */
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "store/store.h"
 
@@ -188,6 +189,88 @@ int sdb_table_count_entries(uint64_t *counts, const sdb_table *t)
 	return SDB_OK;
 }
 
+enum { VERIFY_SLICE = 64 << 20 };   /* bytes between looks at a pace */
+
+/* One thread's share of a verify: blocks [first, end). */
+typedef struct verify_range {
+	const sdb_table *t;
+	uint64_t first, end;
+	uLong op;          /* crc32_combine_gen(SDBI_BLOCK_SIZE) */
+	uint32_t crc;      /* of the range's bytes */
+	uint64_t bad;      /* its first block unlike its stored CRC, or UINT64_MAX */
+} verify_range;
+
+static void *verify_blocks(void *arg)
+{
+	verify_range *r = arg;
+	const sdb_table *t = r->t;
+	uLong crc = sdbi_crc_start();
+	r->bad = UINT64_MAX;
+	for (uint64_t b = r->first; b < r->end; b++) {
+		const uint64_t at = b << SDBI_BLOCK_SHIFT, bytes = sdbi_block_bytes(t, b);
+		const uint8_t *p = t->chunk[at >> t->chunk_shift] + (at & t->chunk_mask);
+		const uint32_t c = sdbi_crc_more(sdbi_crc_start(), p, bytes);
+		if (r->bad == UINT64_MAX && c != sdbi_block_crc(t, b))
+			r->bad = b;
+		crc = bytes == SDBI_BLOCK_SIZE ? crc32_combine_op(crc, c, r->op)
+		                               : crc32_combine(crc, c, (z_off_t)bytes);
+	}
+	r->crc = (uint32_t)crc;
+	return NULL;
+}
+
+/* The byte after blocks [.., end) of t. */
+static uint64_t end_byte(const sdb_table *t, uint64_t end)
+{
+	return end < t->nblocks ? end << SDBI_BLOCK_SHIFT : sdb_table_bytes(&t->info);
+}
+
+/* Blocks [first, end) of t on the usable cores but `leave` (at least one):
+ * their CRC-32 (*crc) and the first whose bytes differ from its stored CRC
+ * (*bad, UINT64_MAX if none). */
+static void verify_slice(const sdb_table *t, uint64_t first, uint64_t end, int leave,
+                         uint32_t *crc_out, uint64_t *bad)
+{
+	const uint64_t nblocks = end - first;
+	const int threads = sdbi_threads_for(end_byte(t, end) - (first << SDBI_BLOCK_SHIFT), nblocks,
+	                                     leave);
+	verify_range r[SDBI_MAX_THREADS];
+	const uLong op = crc32_combine_gen(SDBI_BLOCK_SIZE);
+	for (int i = 0; i < threads; i++)
+		r[i] = (verify_range){ .t = t, .op = op,
+		                       .first = first + nblocks * (uint64_t)i / (uint64_t)threads,
+		                       .end = first + nblocks * (uint64_t)(i + 1) / (uint64_t)threads };
+	sdbi_on_threads(threads, verify_blocks, r, sizeof *r);
+	uLong crc = sdbi_crc_start();
+	*bad = UINT64_MAX;
+	for (int i = 0; i < threads; i++) {
+		crc = crc32_combine(crc, r[i].crc,
+		                    (z_off_t)(end_byte(t, r[i].end) - (r[i].first << SDBI_BLOCK_SHIFT)));
+		if (*bad == UINT64_MAX)
+			*bad = r[i].bad;
+	}
+	*crc_out = (uint32_t)crc;
+}
+
+static void blocks_verify(const sdb_table *t, const sdbi_pace *pace, uint32_t *whole,
+                          uint64_t *bad)
+{
+	const uint64_t step = pace ? sdbi_env_bytes("SLIDEDB_VERIFY_SLICE", VERIFY_SLICE) >> SDBI_BLOCK_SHIFT
+	                           : t->nblocks;
+	uLong crc = sdbi_crc_start();
+	*bad = UINT64_MAX;
+	for (uint64_t first = 0; first < t->nblocks; first += step) {
+		const uint64_t end = t->nblocks - first > step ? first + step : t->nblocks;
+		uint32_t c;
+		uint64_t b;
+		verify_slice(t, first, end, pace ? pace->leave(pace->ctx) : 0, &c, &b);
+		crc = crc32_combine(crc, c, (z_off_t)(end_byte(t, end) - (first << SDBI_BLOCK_SHIFT)));
+		if (*bad == UINT64_MAX)
+			*bad = b;
+	}
+	*whole = (uint32_t)crc;
+}
+
 int sdb_table_verify(const sdb_table *t)
 {
 	return sdbi_table_verify_paced(t, NULL);
@@ -201,7 +284,7 @@ int sdbi_table_verify_paced(const sdb_table *t, const sdbi_pace *pace)
 	uint32_t crc;
 	uint64_t bad = UINT64_MAX;
 	if (t->block_crc) {
-		sdbi_blocks_verify(t, pace, &crc, &bad);
+		blocks_verify(t, pace, &crc, &bad);
 	} else {   /* format 3: no block checksums */
 		crc = sdbi_crc_start();
 		for (int c = 0; c < t->nchunks; c++)
