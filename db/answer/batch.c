@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "answer/answer.h"
+#include "store/blocks.h"
 
 
 int sdb_cells_size(int *w, int *h, int count, const sdb_db *db)

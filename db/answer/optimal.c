@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "answer/answer.h"
+#include "store/blocks.h"
 
 typedef unsigned __int128 u128;
 

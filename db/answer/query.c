@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "answer/answer.h"
+#include "store/blocks.h"
 
 
 int sdb_table_name_full(char *buf, size_t cap, int w, int h, int blank_cell)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "answer/answer.h"
+#include "store/blocks.h"
 
 enum { REJECTION_ODDS = 16 };
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "answer/answer.h"
+#include "store/blocks.h"
 
 struct sdb_states {
 	sdb_board goal;            /* the caller's */

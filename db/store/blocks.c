@@ -12,7 +12,8 @@
  * damaged byte anywhere is an error, whatever the code did with the value. */
 #include <string.h>
 
-#include "store/store.h"
+#include "store/blocks.h"
+#include "store/crc.h"
 
 /* The first damaged block this thread read since the last reset. */
 static __thread const sdb_table *damaged_table;

@@ -10,6 +10,8 @@
 #include <sys/mman.h>
 
 #include "store/env.h"
+#include "store/crc.h"
+#include "store/record.h"
 
 enum { MAX_CATALOG = 1 << 16 };
 

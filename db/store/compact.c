@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "store/env.h"
+#include "store/file.h"
 
 static uint64_t file_size(const char *path)
 {

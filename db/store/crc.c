@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include "store/store.h"
+#include "store/crc.h"
 
 /* ISA-L's CRC-32 is zlib's (the gzip polynomial, the same chaining), by
  * carry-less multiplication where the CPU has it: 33 GB/s here against

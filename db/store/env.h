@@ -8,6 +8,7 @@
 #include <lmdb.h>
 #include <pthread.h>
 
+#include "store/crc.h"
 #include "store/store.h"
 
 /* LMDB allows one environment per file and process: handles of one file

@@ -12,7 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "store/store.h"
+#include "puzzle/puzzle.h"
+#include "store/file.h"
 
 /* What the path holds, in words, for a file that is not regular. */
 static const char *kind_of(mode_t m)

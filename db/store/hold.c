@@ -22,7 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "store/store.h"
+#include "puzzle/puzzle.h"
+#include "store/file.h"
 
 enum { DEFAULT_BUSY_SECONDS = 60, POLL_MS = 20 };
 

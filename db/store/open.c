@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "store/env.h"
+#include "store/file.h"
 #include "store/pages.h"
 
 /* Address space reserved for the map. Only what is written takes disk space;

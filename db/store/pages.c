@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "store/store.h"
+#include "puzzle/puzzle.h"
 #include "store/pages.h"
 
 enum {

@@ -44,6 +44,8 @@
 #include <unistd.h>
 
 #include "store/store.h"
+#include "store/prove.h"
+#include "store/threads.h"
 
 /* Entries of a full table a thread takes at a time; blocks of a pattern
  * group (each with every order of its tiles). */

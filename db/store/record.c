@@ -28,7 +28,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "store/store.h"
+#include "store/record.h"
+#include "store/crc.h"
 
 enum { RECORD_VERSION = 5, RECORD_V4 = 4, RECORD_V3 = 3 };
 

@@ -20,8 +20,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "store/store.h"
+#include "puzzle/puzzle.h"
 #include "store/pages.h"
+#include "store/record.h"
 
 enum { SHARD_VERSION = 1, HEADER = 48, KEY_MAX = SDB_NAME_MAX + 8, MAX_SHARD_TABLES = 256 };
 /* Small enough that LMDB never spills a chunk of the transaction while the

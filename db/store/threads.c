@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "store/store.h"
+#include "store/threads.h"
 
 enum { PER_THREAD = 16 << 20 };   /* bytes a thread is worth starting for */
 

@@ -27,6 +27,8 @@
 #include <zlib.h>
 
 #include "store/store.h"
+#include "store/prove.h"
+#include "store/record.h"
 
 #define MAGIC "slidedb-export 2"
 #define MAGIC_1 "slidedb-export 1"

@@ -7,6 +7,9 @@
 #include <zlib.h>
 
 #include "store/store.h"
+#include "store/blocks.h"
+#include "store/crc.h"
+#include "store/threads.h"
 
 void sdb_table_expected_counts(uint64_t *counts, const sdb_table_info *info)
 {

@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "store/env.h"
+#include "store/crc.h"
+#include "store/prove.h"
+#include "store/record.h"
 
 /* Tables over 4 GiB do not fit one LMDB value (its size has 32 bits): they
  * are stored in chunks of 128 MiB under "NAME\0" and a 4-byte big-endian
