@@ -1,7 +1,7 @@
 /* The answer layer's own declarations (db/answer/: queries and query
  * lines, searches, heuristics and their cache, optimal sets and counts,
- * checks, batches, random boards and states, hints, the words). Uses the
- * store and puzzle layers. Not installed. */
+ * checks, batches, random boards and states, the fields of answers, hints
+ * and the public open). Uses the store and puzzle layers. Not installed. */
 #ifndef SLIDEDB_ANSWER_H
 #define SLIDEDB_ANSWER_H
 
@@ -22,8 +22,25 @@ const char *sdbi_hint_goal(const sdb_board *goal, char *buf, size_t cap);
 int sdbi_answer_opts_check(const sdb_answer_opts *opts);
 
 /* Reset an answer to "unsolvable"; then 1 if goal can be reached from start
- * (the caller goes on), 0 if not (the answer is complete), or SDB_EINVAL. */
-int sdbi_answer_begin(sdb_answer *a, const sdb_board *start, const sdb_board *goal);
+ * (the caller goes on), 0 if not (the answer is complete), or SDB_EINVAL.
+ * Every way of answering (tables, searches) starts here. */
+static inline int sdbi_answer_begin(sdb_answer *a, const sdb_board *start, const sdb_board *goal)
+{
+	/* Field by field: the moves buffer is most of the struct, and only its
+	 * first byte needs to say "none" (this is on every query's path). */
+	a->solvable = 0;
+	a->distance = -1;
+	a->best_move = -1;
+	a->moves[0] = '\0';
+	a->method = SDB_METHOD_NONE;
+	a->nodes = 0;
+	a->heuristic = 0;
+	a->heuristic_name = NULL;
+	a->note = NULL;
+	a->best_moves = 0;
+	a->solutions.hi = a->solutions.lo = 0;
+	return sdb_board_solvable(start, goal);
+}
 
 /* What is wanted of the optimal sequences beyond the first (every best
  * move, their number, the sequences themselves), and what was found. */

@@ -1,6 +1,8 @@
 /* The move checker: replay a sequence, then judge it against the optimal
- * distance (what an online judge does with a contestant's answer). */
+ * distance (what an online judge does with a contestant's answer), and its
+ * verdict as a sentence. */
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "answer/answer.h"
@@ -63,4 +65,25 @@ int sdb_check_moves(sdb_check *c, const sdb_db *db, const sdb_board *start,
 	}
 	c->optimal = c->reaches_goal && c->length == c->distance;
 	return sdbi_done(SDB_OK);
+}
+
+int sdb_check_verdict(char *buf, size_t cap, const sdb_check *c)
+{
+	int len;
+	if (!c->solvable)
+		len = snprintf(buf, cap, "unsolvable");
+	else if (!c->legal)
+		len = snprintf(buf, cap, "illegal move '%c' at step %d",
+		               sdb_move_letter(c->illegal_move), c->illegal_step);
+	else if (!c->reaches_goal)
+		len = snprintf(buf, cap, "does not reach the goal (ends %d move%s away)",
+		               c->end_distance, c->end_distance == 1 ? "" : "s");
+	else if (c->optimal)
+		len = snprintf(buf, cap, "optimal");
+	else
+		len = snprintf(buf, cap, "valid, %d moves longer than optimal",
+		               c->length - c->distance);
+	if (len < 0 || (size_t)len >= cap)
+		return sdbi_fail(SDB_EINVAL, "buffer too small for a verdict");
+	return len;
 }

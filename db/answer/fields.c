@@ -1,7 +1,8 @@
 /* The fields of an answer, a checker's verdict and a catalog entry: the
  * one list, in the order `slidedb-lookup --json` writes them, walked by a
  * visitor (sdb_field_fn) that the CLI, the server and Python each turn into
- * their own output. A field is added here, once, or nowhere. */
+ * their own output. A field is added here, once, or nowhere; and the words
+ * some of their values are written in. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -341,4 +342,41 @@ int sdb_table_fields(const sdb_table *t, sdb_field_fn fn, void *ctx)
 	if (problem)
 		put_text(&w, "problem", problem);
 	return w.stop;
+}
+
+/* --- The words values are written in, one place for each, so that every
+ * program and binding says the same: a count of optimal sequences, the
+ * names of kinds and entry formats as `info` prints them. */
+
+int sdb_count_format(char *buf, size_t cap, const sdb_count *c)
+{
+	char digits[40];
+	int n = 0;
+	unsigned __int128 v = (unsigned __int128)c->hi << 64 | c->lo;
+	do {
+		digits[n++] = (char)('0' + (int)(v % 10));
+		v /= 10;
+	} while (v);
+	if ((size_t)n >= cap)
+		return sdbi_fail(SDB_EINVAL, "buffer too small for a count");
+	for (int i = 0; i < n; i++)
+		buf[i] = digits[n - 1 - i];
+	buf[n] = '\0';
+	return n;
+}
+
+const char *sdb_kind_name(int kind)
+{
+	return kind == SDB_KIND_FULL ? "full" : kind == SDB_KIND_PATTERN ? "pattern" : "unknown";
+}
+
+const char *sdb_format_name(int format)
+{
+	switch (format) {
+	case SDB_ENTRY_DIST6_MOVE2: return "dist6-move2";
+	case SDB_ENTRY_DIST8: return "dist8";
+	case SDB_ENTRY_NIBBLE_MD: return "nibble-manhattan";
+	case SDB_ENTRY_MOD3: return "mod3-2bit";
+	default: return "unknown";
+	}
 }

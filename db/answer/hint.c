@@ -1,6 +1,8 @@
 /* "Build it with" hints: the parts of a slidedb-gen command that make it,
  * run as it is, build what a failed query needed, into the database that
- * was asked. */
+ * was asked; and the database as users open it: the store's open, and when
+ * the file is missing, the command that builds one (the advice is this
+ * layer's: the store below names no program). */
 #include <stdio.h>
 #include <string.h>
 
@@ -75,4 +77,17 @@ int sdb_hint_build(char *buf, size_t cap, const char *db_path, const sdb_board *
 	if (len < 0 || (size_t)len >= cap)
 		return sdbi_fail(SDB_EINVAL, "buffer too small for a command");
 	return len;
+}
+
+/* The store's open, with the command that builds a database when the file is
+ * missing. */
+int sdb_db_open(sdb_db **db, const char *path, unsigned flags)
+{
+	int err = sdbi_db_open_plain(db, path, flags);
+	if (err != SDB_ENOTFOUND)
+		return err;
+	char why[1024], cmd[1024];
+	snprintf(why, sizeof why, "%s", sdb_errdetail());
+	sdb_hint_build(cmd, sizeof cmd, path, NULL);
+	return sdbi_fail(err, "%s (build a database with `%s`)", why, cmd);
 }
