@@ -2,8 +2,8 @@
  * lines, searches, heuristics and their cache, optimal sets and counts,
  * checks, batches, random boards and states, the fields of answers, hints
  * and the public open). Uses the store and puzzle layers. Not installed. */
-#ifndef SLIDEDB_ANSWER_H
-#define SLIDEDB_ANSWER_H
+#ifndef SLIDEDB_ANSWER_ANSWER_H
+#define SLIDEDB_ANSWER_ANSWER_H
 
 #include "store/store.h"
 

@@ -1,8 +1,8 @@
 /* The puzzle layer's own declarations (db/puzzle/: boards, cells and sizes,
  * rank, symmetry, frames, pattern spaces, partitions, errors). Pure: no
  * LMDB, no sdb_db, no I/O. Not installed. */
-#ifndef SLIDEDB_PUZZLE_H
-#define SLIDEDB_PUZZLE_H
+#ifndef SLIDEDB_PUZZLE_PUZZLE_H
+#define SLIDEDB_PUZZLE_PUZZLE_H
 
 #include "slidedb_engine.h"
 

@@ -2,8 +2,8 @@
  * damaged file could crash it (SIGSEGV, SIGBUS), make it loop or assert.
  * Before LMDB reads a snapshot's B-trees, we read them ourselves and check
  * every page against what LMDB assumes of it. */
-#ifndef SLIDEDB_PAGES_H
-#define SLIDEDB_PAGES_H
+#ifndef SLIDEDB_STORE_PAGES_H
+#define SLIDEDB_STORE_PAGES_H
 
 #include <lmdb.h>
 

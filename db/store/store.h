@@ -4,8 +4,8 @@
  * store's files need has a header of its own: blocks.h (a table's entries
  * read block by block, checked), crc.h, threads.h, record.h, prove.h,
  * file.h, pages.h, and env.h (the handle's insides). Not installed. */
-#ifndef SLIDEDB_STORE_H
-#define SLIDEDB_STORE_H
+#ifndef SLIDEDB_STORE_STORE_H
+#define SLIDEDB_STORE_STORE_H
 
 #include "puzzle/puzzle.h"
 
