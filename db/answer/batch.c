@@ -84,8 +84,8 @@ static void batch_frame_init(batch_frame *f, const sdb_table *t, const sdb_board
 
 /* Board `row` in the frame, into cur: what sdb_board_set(), sdb_frame_board()
  * and sdb_board_solvable() do, fused into one pass over the cells because
- * this is the whole cost of a batch (192 ns a board as three calls, the
- * inversions counted with a popcount, against 25 ns; bench/RESULTS.md).
+ * this is the whole cost of a batch: as three calls, each copied the board
+ * and the parity counted inversions with a popcount (bench/RESULTS.md).
  * Returns 1 if the goal can be reached, 0 if not, -1 if the row is not a
  * board (sdb_board_set() then says why). */
 static int frame_row(const batch_frame *f, sdb_board *cur, const uint8_t *row)

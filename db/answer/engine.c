@@ -54,12 +54,11 @@ static inline int entry(const engine *e, int g, uint64_t i, int md)
  * entry, in tables of hundreds of megabytes: the reads miss the cache, and a
  * surviving child's second read, fetched only after its first entry is read,
  * costs a second wait. There the other entries are fetched with the first,
- * for every child: Korf's 100 0.91-0.97x, DeepCubeA's 500 0.92x, though a
- * third of them are for children the first bound cuts. With three or more
- * groups (6-6-3, 5x5's 6-6-6-6) a group's entries repeat within a subtree and
- * hit the cache, and the wasted work costs more than the overlap gives
- * (1.03-1.07x): there they stay fetched after the first cut
- * (bench/RESULTS.md has the runs). */
+ * for every child, though many are for children the first bound cuts: the
+ * waits overlap. With three or more groups (6-6-3, 5x5's 6-6-6-6) a group's
+ * entries repeat within a subtree and hit the cache, and the wasted work
+ * costs more than the overlap gives: there they stay fetched after the
+ * first cut (bench/RESULTS.md has the runs). */
 static int first_set_groups(const sdb_heuristic *h)
 {
 	int n = 0;
@@ -456,8 +455,8 @@ dfs_in(worker *w, int g, int prev, unsigned dup, shape sh, dfs_fn *self)
 	 * entry is fetched, then the survivors' others. Where they were fetched
 	 * with the first (early), nothing is left to fetch, and each child's
 	 * first bound is read only when its turn comes: the first child is
-	 * searched without waiting for its siblings' entries (Korf's 100 on 7-8
-	 * 0.95x). (A cut by one bound offers the next iteration a lower f; with
+	 * searched without waiting for its siblings' entries. (A cut by one
+	 * bound offers the next iteration a lower f; with
 	 * every tile in a group each bound has the distance's parity, so it is
 	 * still the next bound.) */
 	if (e->others && !early_in(e, sh)) {

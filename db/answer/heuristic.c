@@ -354,8 +354,9 @@ static void *check_thread(void *arg)
 }
 
 /* Check h's tables now, or (deferred) start their check on a thread of its
- * own: a search on a 747 MB set then runs beside its 0.25 s of CRC-32, which
- * leaves a core to the search until the search is over and waits for it. */
+ * own: a search on a set of hundreds of megabytes then runs beside its CRC-32,
+ * which leaves a core to the search until the search is over and waits for
+ * it. */
 static int start_check(sdb_heuristic *h, int deferred)
 {
 	if (tables_checked(h)) {   /* by an earlier heuristic of the handle */

@@ -553,8 +553,7 @@ typedef struct sdb_prove_opts {
  * rules mod 3 (#SDB_PROOF_LOCAL). The counts per distance are recounted
  * against the catalog's. The entries are read as stored, not checked
  * against their CRC-32 (sdb_table_verify() does that).
- * Reads every entry and its neighbours: about 20 ns of CPU an entry
- * (bench/RESULTS.md: 5 s for the 3x4 table, 28 s for the 4x4 7-8 set); a
+ * Reads every entry and its neighbours (bench/RESULTS.md has the times); a
  * pattern group stored order by order is first copied block by block (its
  * size again in memory), so that a block's neighbours are read from the
  * cache.
@@ -893,8 +892,8 @@ typedef struct sdb_sampler sdb_sampler;
  * uniform permutation of the goal's parity class, for any board). A distance
  * needs the goal's full table: where the distances asked hold at least one
  * state in 16, a draw reads random entries until one fits (a few reads);
- * rarer ones are listed by one pass over the table here (0.15 s for 3x4,
- * bench/RESULTS.md) and drawn from the list.
+ * rarer ones are listed by one pass over the table here and drawn from the
+ * list.
  * @return 0, #SDB_EINVAL (a range that holds no state: the detail gives the
  * distances the table has), #SDB_ENOTFOUND (no full table: the detail names
  * the command), #SDB_ETOOBIG (a distance asked on a board without full
@@ -1030,10 +1029,10 @@ typedef struct sdb_heuristic sdb_heuristic;
  *
  * Every table of the set is checked against its CRC-32 first, so a damaged
  * set is refused rather than giving wrong bounds: this reads the whole set
- * (0.21 s for one 4x4 query with the 747 MB 7-8 set; bench/RESULTS.md) once
- * per database handle: later heuristics of @p db, and its searches, find the
- * tables checked (a handle opened or renewed with sdb_db_reopen() checks
- * them again). sdb_answer_query() opens each set once per database handle.
+ * (most of a one-off query's time; bench/RESULTS.md) once per database
+ * handle: later heuristics of @p db, and its searches, find the tables
+ * checked (a handle opened or renewed with sdb_db_reopen() checks them
+ * again). sdb_answer_query() opens each set once per database handle.
  * @param[out] h    the heuristic, closed with sdb_heuristic_close(); it reads
  *                  the tables of @p db, which must stay open
  * @param[in] set   a set's name, several joined by '+' (the maximum of their

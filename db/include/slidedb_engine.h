@@ -57,8 +57,8 @@ SDB_API int sdb_rank_neighbors(uint64_t nbr[4], sdb_board *b, int w, int h, int 
  * the next one unranks only the Lehmer digits that differ.
  *
  * An engine that visits indices in increasing order (a scan of its slice)
- * unranks the next index in a digit or two instead of n-1: a third of a
- * full-table BFS's time. Any order is correct; far jumps cost a full
+ * unranks the next index in a digit or two instead of n-1, where a
+ * full-table BFS spent much of its time. Any order is correct; far jumps cost a full
  * unrank. One walk per thread; the fields are the walk's own. */
 typedef struct sdb_rank_walk {
 	uint8_t w, h, n, cls;
@@ -333,8 +333,8 @@ SDB_API void sdb_shard_close(sdb_shard *sh);
  *   vertical one that passes none of them) changes the block only, by
  *   under 20,000 blocks on 4x4 and by a few for the lower cells:
  *   the child's entry lies within 10 KB of its parent's, often in its cache
- *   line (Korf's 100 with the 7-8 set in 0.81x the time of the blocks
- *   layout).
+ *   line, where in the blocks layout it lies whole blocks of k! entries
+ *   away.
  * sdb_pattern_new() gives #SDB_LAYOUT_BLOCKS; sdb_pattern_of_table() the
  * layout a stored table has. Every function below takes and gives indices
  * in the pattern's layout. */

@@ -25,8 +25,7 @@ int sdb_frame_init(sdb_frame *f, const sdb_board *goal, int rep)
 	/* The goal's tiles in the frame's cell order get labels 1, 2, ...: read
 	 * through the inverse map, not written through the map and read back
 	 * (each read would follow a store whose address comes from a load: a
-	 * pipeline flush when the read runs first; 0.95x of this on 3x3
-	 * queries) */
+	 * pipeline flush when the read runs first, on every query's path) */
 	const uint8_t *from = sdbi_sym_map_back(w, h, s);
 	for (int c = 0, next = 1; c < goal->n; c++) {
 		const int t = goal->cell[from[c]];

@@ -153,8 +153,8 @@ static inline uint64_t block_index(const sdb_pattern *p, uint32_t comb, int blan
  * a set's regions fit its comb_block word: the first block in the low 16
  * bits, then 3 bits per cell, the region of a free cell (0 for an occupied
  * one, where the blank never is). A child's block is then one read instead
- * of two in a chain: Korf's 100 on 7-8 in 0.96x the time. A pattern with a
- * set of more than 8 regions, or more blocks, keeps the rows. */
+ * of two in a chain, the second waiting on the first. A pattern with a set
+ * of more than 8 regions, or more blocks, keeps the rows. */
 static void pack_regions(sdb_pattern *p)
 {
 	if (p->mode != SDB_BLANK_REGION || p->n > PACKED_CELLS || p->nblocks > 0xffff)

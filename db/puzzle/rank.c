@@ -158,7 +158,7 @@ static int walk_locate(sdb_rank_walk *wk, uint64_t index)
 	if (wk->blank == UINT32_MAX || index - wk->block_start >= block) {
 		/* Another blank cell. Up to 12 cells every index is below 2^32;
 		 * 13 and 14 cells need a 64-bit division (a block, 13!/2, still
-		 * fits 32 bits), 40 cycles: the walk spares most of them. */
+		 * fits 32 bits), a slow instruction: the walk spares most of them. */
 		wk->blank = index >> 32 ? (uint32_t)(index / block)
 		                        : fast_div((uint32_t)index, recip_half_fact[m]);
 		wk->block_start = wk->blank * block;

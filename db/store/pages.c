@@ -442,7 +442,7 @@ int sdbi_pages_check(MDB_env *env, MDB_txn *txn, const char *path, unsigned how)
 	c.psize = st.ms_psize;
 	/* The headers are read alone: readahead around them (megabytes on some
 	 * disks) would fill the page cache with small pages where the map asks
-	 * for 2 MiB ones (store.c, advise_huge). */
+	 * for 2 MiB ones (catalog.c, advise_huge). */
 	(void)posix_fadvise(c.fd, 0, 0, POSIX_FADV_RANDOM);
 	/* A write transaction starts from the last commit; a read one is it. */
 	const uint64_t want = (uint64_t)mdb_txn_id(txn) - (write ? 1 : 0);

@@ -238,9 +238,10 @@ static inline void prove_blocks(worker *wk, uint64_t b0, uint64_t width, int nib
 				hi = nv[m] > hi ? nv[m] : hi;
 				down |= nv[m] == v - 1;
 			}
-			/* check_entry()'s rules for whole distances, at once (0.77x the
-			 * time of the 7-8 set's proof); check_entry() has the last
-			 * word and says what is wrong when they fail */
+			/* check_entry()'s rules for whole distances, at once, from the
+			 * neighbours' least and largest values in the loop that reads
+			 * them; check_entry() has the last word and says what is wrong
+			 * when they fail */
 			if (v == UNREACHED ? hi == UNREACHED
 			    : lo != UNREACHED && lo + 1 >= v && (i == pv->goal ? v == 0 : v && down)) {
 				wk->counts[v < 0 ? 0 : v < SDB_MAX_DISTANCE ? v : SDB_MAX_DISTANCE - 1] += v >= 0;
@@ -487,8 +488,8 @@ static int copy_fits(uint64_t bytes)
 /* Prove a table stored order by order from a copy block by block (p, ours,
  * goes to that layout): the neighbours of a block's entries are then the
  * k! entries of a few blocks, read from the cache, where in the orders
- * layout each lies a row apart (the 7-8 set's 7-tile group in 0.67x the
- * time). When memory is short the proof reads the table as it is. */
+ * layout each lies a row apart. When memory is short the proof reads the
+ * table as it is. */
 static void copy_to_blocks(prover *pv, sdb_pattern *p, int threads)
 {
 	const uint64_t blocks = sdb_pattern_blocks(p), kfact = sdb_pattern_size(p) / blocks;

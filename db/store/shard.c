@@ -26,7 +26,7 @@
 
 enum { SHARD_VERSION = 1, HEADER = 48, KEY_MAX = SDB_NAME_MAX + 8, MAX_SHARD_TABLES = 256 };
 /* Small enough that LMDB never spills a chunk of the transaction while the
- * next is reserved (see store.c). */
+ * next is reserved (see writer.c). */
 #define SHARD_CHUNK ((uint64_t)1 << 27)
 #define SHARD_MAP ((size_t)1 << 42)
 

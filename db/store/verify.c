@@ -40,7 +40,7 @@ typedef struct recount_range {
 
 /* Two entries a byte when a block starts on one (k! is even from 2 tiles
  * on), into two histograms: one histogram's increments of the same value
- * wait on each other (`verify` of the 7-8 set 0.94x). */
+ * wait on each other. */
 static void *recount_blocks(void *arg)
 {
 	recount_range *r = arg;
@@ -71,8 +71,9 @@ enum { STRIP = 128, LANES = 8, AHEAD = 8 };
  * lie a row of blocks apart. A row's STRIP blocks are a line of nibbles, read
  * whole; their Manhattan distances for an order are summed LANES blocks at a
  * time from their cells' costs (one 64-bit add per tile), so that no block's
- * k! distances are kept: verify of the 7-8 set in that layout took 1.75x
- * the blocks layout's time when it read them from a buffer of each block's. */
+ * k! distances are kept: read from a buffer of each block's, they were loads
+ * of rows a page apart, and the recount took far longer than in the blocks
+ * layout. */
 static void *recount_strips(void *arg)
 {
 	recount_range *r = arg;
