@@ -8,7 +8,9 @@
  * with O(1) reads straight out of the memory map.
  *
  * This header is the whole public API. Every function is documented with its
- * parameters, what it returns and the errors it can return.
+ * parameters, what it returns and the errors it can return: the header is
+ * the manual, as LMDB's lmdb.h is, which is why it is long (one file to
+ * include and to read; slidedb_engine.h holds what table builders need).
  *
  * @section conventions Conventions
  *  - Names are sdb_<module>_<verb>. Output parameters come first.
