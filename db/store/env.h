@@ -50,13 +50,16 @@ int sdbi_env_begin(sdb_db *db, unsigned flags, MDB_txn **txn, const char *what);
 /* After a commit: the file grown to its last page (see env.c). */
 void sdbi_env_fill_to_last_page(const sdb_db *db);
 
-/* The named databases of the file (flags: LMDB's, MDB_CREATE for a new
- * file); whether the file holds nothing at all yet; the file's format
- * version read into db->version (SDB_EVERSION for one this slidedb does not
- * read), and this slidedb's written (LMDB's rc). */
+/* The named databases of the file (flags: MDB_CREATE for a new file): 0,
+ * or the error (SDB_ECORRUPT for an LMDB file that is not a slidedb one). */
 int sdbi_env_open_dbis(sdb_db *db, MDB_txn *txn, unsigned flags);
+/* Whether the LMDB file holds nothing at all yet (a first build killed
+ * before it wrote the layout leaves such a file). */
 int sdbi_env_is_empty(MDB_txn *txn);
+/* The file's format version, into db->version: 0, or SDB_EVERSION for one
+ * this slidedb does not read, SDB_ECORRUPT for a file without it. */
 int sdbi_env_read_format(sdb_db *db, MDB_txn *txn);
+/* This slidedb's format version written as the file's: LMDB's rc. */
 int sdbi_env_put_format(sdb_db *db, MDB_txn *txn);
 
 /* A table's key for chunk c (c >= 1) of a table stored in chunks (writer.c
