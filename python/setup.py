@@ -91,7 +91,8 @@ class BuildExt(build_ext):
 
 
 class Sdist(sdist):
-    """An sdist carries the library's sources (and the CMakeLists.txt that lists them)."""
+    """An sdist carries the library's sources (and the CMakeLists.txt that lists them),
+    and the LICENSE they are under."""
 
     def make_release_tree(self, base_dir, files):
         # the library's sources are listed as ../db/*.c: they go under libslidedb/ instead
@@ -100,6 +101,7 @@ class Sdist(sdist):
             dest = Path(base_dir) / "libslidedb"
             shutil.copytree(ROOT / "db", dest / "db", ignore=shutil.ignore_patterns("*.o"))
             shutil.copy2(ROOT / "CMakeLists.txt", dest / "CMakeLists.txt")   # the version
+            shutil.copy2(ROOT / "LICENSE", Path(base_dir) / "LICENSE")
 
 
 setup(ext_modules=[extension()], cmdclass={"build_ext": BuildExt, "sdist": Sdist})

@@ -1,18 +1,21 @@
 /* The documentation agrees with the programs: every long option the
- * programs' --help prints is in their man page and in README.md, and the
- * examples of README.md and of the man pages (lines "$ COMMAND" in a code
- * block, followed by the output) run and print what they show.
+ * programs' --help prints is in their man page and their guides in doc/,
+ * and the examples of README.md, of each guide and of the man pages (lines
+ * "$ COMMAND" in a code block, followed by the output) run and print what
+ * they show.
  *
- * Conventions of the examples, as the README states them: a command line may
- * go on over lines ending in '\'; it ends in "# exit status N" when it fails
- * on purpose (else it must exit 0); an output line ending in "(on stderr)" is
- * expected on stderr, the others on stdout. Timings (numbers with a decimal
- * point) and dates (2026-11-21T10:00:00Z) are masked before comparing. The
- * README's examples run in order in one empty directory, as a reader would
- * type them; the man pages' then run in the same directory, with the default
- * database the README built. */
+ * Conventions of the examples, as doc/README.md states them: a command line
+ * may go on over lines ending in '\'; it ends in "# exit status N" when it
+ * fails on purpose (else it must exit 0); an output line ending in "(on
+ * stderr)" is expected on stderr, the others on stdout. Timings (numbers
+ * with a decimal point) and dates (2026-11-21T10:00:00Z) are masked before
+ * comparing. Each document's examples run in order in an empty directory of
+ * their own, as a reader would type them: README.md's from nothing, a
+ * guide's after the set-up its first block shows, the man pages' after the
+ * set-up their EXAMPLES section names. */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,19 +109,38 @@ static char *help_of(const char *prog, const char *args)
 	return out;
 }
 
-/* Every option in opts is in the man page and the README. */
-static void assert_documented(char opts[][40], int n, const char *prog, const char *man_rel)
+/* The guides of a program (NULL-terminated, the program's own first) as
+ * one text: an option is documented when one of them names it. */
+static char *guides_text(const char *const *guides)
 {
-	char *man = man_text(man_rel), *readme = source_file("README.md");
+	ck_sbuf all = { 0 };
+	for (int g = 0; guides[g]; g++) {
+		char *text = source_file(guides[g]);
+		ck_sb_printf(&all, "%s\n", text);
+		free(text);
+	}
+	return all.s;
+}
+
+/* Every option in opts is in the man page and the program's guides. */
+static void assert_documented(char opts[][40], int n, const char *prog, const char *man_rel,
+                              const char *const *guides)
+{
+	char *man = man_text(man_rel), *text = guides_text(guides);
 	for (int i = 0; i < n; i++) {
 		cr_expect(names_option(man, opts[i]), "%s's option %s is missing from %s", prog,
 		          opts[i], man_rel);
-		cr_expect(names_option(readme, opts[i]), "%s's option %s is missing from README.md",
-		          prog, opts[i]);
+		cr_expect(names_option(text, opts[i]), "%s's option %s is missing from its guides "
+		          "(%s …)", prog, opts[i], guides[0]);
 	}
 	free(man);
-	free(readme);
+	free(text);
 }
+
+static const char *const gen_guides[] = { "doc/gen.md", "doc/search.md", "doc/database.md",
+	                                   "doc/mpi.md", NULL };
+static const char *const lookup_guides[] = { "doc/lookup.md", "doc/search.md", NULL };
+static const char *const serve_guides[] = { "doc/serve.md", NULL };
 
 #ifdef SLIDEDB_SERVE
 Test(docs, every_option_of_slidedb_serve_is_documented)
@@ -128,22 +150,9 @@ Test(docs, every_option_of_slidedb_serve_is_documented)
 	int n = long_options(opts, 0, help);
 	free(help);
 	cr_assert_geq(n, 8, "the help shows only %d long options", n);
-	assert_documented(opts, n, "slidedb-serve", "doc/slidedb-serve.1");
+	assert_documented(opts, n, "slidedb-serve", "doc/slidedb-serve.1", serve_guides);
 }
 #endif
-
-/* ------------------------------------------------------------------ */
-/* Examples                                                             */
-
-
-
-
-
-
-
-
-
-
 
 /* ------------------------------------------------------------------ */
 /* The checks can fail                                                  */
@@ -204,7 +213,7 @@ Test(docs, every_option_of_slidedb_gen_is_documented)
 	free(copy);
 	free(help);
 	cr_assert_geq(ncmds, 6, "the usage lists %d commands", ncmds);
-	char *man = man_text("doc/slidedb-gen.1"), *readme = source_file("README.md");
+	char *man = man_text("doc/slidedb-gen.1"), *guide = source_file(gen_guides[0]);
 	for (int c = 0; c < ncmds; c++) {
 		char args[64], name[64];
 		snprintf(args, sizeof args, "%.31s --help", cmds[c]);
@@ -213,12 +222,12 @@ Test(docs, every_option_of_slidedb_gen_is_documented)
 		free(h);
 		snprintf(name, sizeof name, "slidedb-gen %.31s", cmds[c]);
 		cr_expect(strstr(man, name), "'%s' is missing from doc/slidedb-gen.1", name);
-		cr_expect(strstr(readme, name), "'%s' is missing from README.md", name);
+		cr_expect(strstr(guide, name), "'%s' is missing from %s", name, gen_guides[0]);
 	}
 	free(man);
-	free(readme);
+	free(guide);
 	cr_assert_geq(n, 10, "the help shows only %d long options", n);
-	assert_documented(opts, n, "slidedb-gen", "doc/slidedb-gen.1");
+	assert_documented(opts, n, "slidedb-gen", "doc/slidedb-gen.1", gen_guides);
 }
 
 Test(docs, every_option_of_slidedb_lookup_is_documented)
@@ -228,51 +237,95 @@ Test(docs, every_option_of_slidedb_lookup_is_documented)
 	int n = long_options(opts, 0, help);
 	free(help);
 	cr_assert_geq(n, 8, "the help shows only %d long options", n);
-	assert_documented(opts, n, "slidedb-lookup", "doc/slidedb-lookup.1");
-	char *man = man_text("doc/slidedb-lookup.1"), *readme = source_file("README.md");
+	assert_documented(opts, n, "slidedb-lookup", "doc/slidedb-lookup.1", lookup_guides);
+	char *man = man_text("doc/slidedb-lookup.1"), *guide = source_file(lookup_guides[0]);
 	static const char *const commands[] = { "info", "verify" };
 	for (int c = 0; c < 2; c++) {
 		cr_expect(strstr(man, commands[c]), "'%s' is missing from the man page", commands[c]);
-		cr_expect(strstr(readme, commands[c]), "'%s' is missing from README.md", commands[c]);
+		cr_expect(strstr(guide, commands[c]), "'%s' is missing from %s", commands[c],
+		          lookup_guides[0]);
 	}
 	free(man);
-	free(readme);
+	free(guide);
 }
 
 /* ------------------------------------------------------------------ */
 /* Examples                                                             */
 
-/* The README's examples in order in one empty directory, then the man
- * pages' examples with output in the same directory: they need the
- * default database the README builds (`slidedb-gen full 3x3`, `slidedb-gen
- * pdb 4x4 --partition 5-5-5`), and building it once keeps the suite fast. */
-Test(docs, examples_print_what_they_show, .timeout = 120)
+/* A document's examples (in blocks between lines that start with open and
+ * close), run in order in an empty directory of their own named name, after
+ * the set-up commands (NULL-terminated; NULL for none); how many ran. */
+static int run_document(const char *rel, const char *name, const char *open, const char *close,
+                        const char *const *setup)
 {
 	char dir[512];
-	ck_scratch_dir(dir, sizeof dir, "examples");
-	char *readme = source_file("README.md");
+	ck_scratch_dir(dir, sizeof dir, name);
+	for (int i = 0; setup && setup[i]; i++) {
+		char *err;
+		int rc = ck_run_in(dir, setup[i], NULL, &err);
+		cr_assert_eq(rc, 0, "%s: the set-up `%s` failed: %s", rel, setup[i], err);
+		free(err);
+	}
+	int man = strlen(rel) > 2 && !strcmp(rel + strlen(rel) - 2, ".1");
+	char *text = man ? man_text(rel) : source_file(rel);
 	static ck_example ex[CK_MAX_EXAMPLES];
-	int n = ck_examples_of(ex, readme, "```", "```");
-	cr_assert_geq(n, 10, "README.md shows only %d examples", n);
-	ck_run_examples(dir, ex, n, "README.md");
+	int n = ck_examples_of(ex, text, open, close);
+	ck_run_examples(dir, ex, n, rel);
 	ck_free_examples(ex, n);
-	free(readme);
+	free(text);
+	ck_remove_dir(dir);
+	return n;
+}
 
-	char *err;
-	int rc = ck_run_in(dir, "slidedb-lookup info full-3x3 pdb-4x4-b0-5-5-5", NULL, &err);
-	cr_assert_eq(rc, 0, "the README's examples no longer build the database the man pages' "
-	             "examples use: %s", err);
-	free(err);
+/* The README's tour, from an empty directory. */
+Test(docs, readme_examples_print_what_they_show, .timeout = 300)
+{
+	int n = run_document("README.md", "readme", "```", "```", NULL);
+	cr_assert_geq(n, 6, "README.md shows only %d examples", n);
+}
+
+/* Each guide in doc/, in a directory of its own: its set-up is its first
+ * block, run as its examples are, so a reader sees what it needs. */
+Test(docs, guide_examples_print_what_they_show, .timeout = 600)
+{
+	glob_t g;
+	cr_assert_eq(glob(SLIDEDB_SOURCE_DIR "/doc/*.md", 0, NULL, &g), 0, "no guides in doc/");
+	int total = 0;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *rel = g.gl_pathv[i] + strlen(SLIDEDB_SOURCE_DIR) + 1;
+		char name[128];
+		snprintf(name, sizeof name, "guide-%.*s", (int)(strlen(rel) - strlen("doc/.md")),
+		         rel + strlen("doc/"));
+		total += run_document(rel, name, "```", "```", NULL);
+	}
+	globfree(&g);
+	cr_assert_geq(total, 30, "the guides show only %d examples", total);
+}
+
+/* The man pages' examples with output, after the set-up their EXAMPLES
+ * section names ("With the tables of slidedb-gen full 3x3 and ..."). */
+Test(docs, man_page_examples_print_what_they_show, .timeout = 300)
+{
+	static const char *const setup[] = { "slidedb-gen full 3x3 -q",
+		                             "slidedb-gen pdb 4x4 --partition 5-5-5 -q", NULL };
 	static const char *const pages[] = { "doc/slidedb-gen.1", "doc/slidedb-lookup.1" };
 	int total = 0;
 	for (int p = 0; p < 2; p++) {
-		char *man = man_text(pages[p]);
-		n = ck_examples_of(ex, man, ".nf", ".fi");
-		ck_run_examples(dir, ex, n, pages[p]);
-		ck_free_examples(ex, n);
+		char *man = man_text(pages[p]), *examples = strstr(man, ".SH EXAMPLES");
+		if (!examples || !strstr(examples, "\n$ ")) {
+			free(man);
+			continue;
+		}
+		for (int i = 0; setup[i]; i++) {
+			char named[64];
+			snprintf(named, sizeof named, "%.*s", (int)(strlen(setup[i]) - 3), setup[i]);
+			cr_expect(strstr(examples, named), "%s shows examples with output but does not "
+			          "name their set-up `%s`", pages[p], named);
+		}
 		free(man);
-		total += n;
+		char name[64];
+		snprintf(name, sizeof name, "man-%d", p);
+		total += run_document(pages[p], name, ".nf", ".fi", setup);
 	}
 	cr_assert_geq(total, 3, "the man pages show only %d examples with output", total);
-	ck_remove_dir(dir);
 }

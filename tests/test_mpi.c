@@ -234,11 +234,11 @@ Test(mpi, usage)
 	free(out);
 	/* its one option of its own, and assemble, are documented */
 	char *man = ck_read_file(SLIDEDB_SOURCE_DIR "/doc/slidedb-gen-mpi.1", NULL);
-	char *readme = ck_read_file(SLIDEDB_SOURCE_DIR "/README.md", NULL);
-	cr_assert(strstr(man, "\\-\\-shards") && strstr(readme, "--shards DIR"));
-	cr_assert(strstr(readme, "slidedb-gen assemble") && strstr(readme, "slidedb-gen-mpi"));
+	char *guide = ck_read_file(SLIDEDB_SOURCE_DIR "/doc/mpi.md", NULL);
+	cr_assert(strstr(man, "\\-\\-shards") && strstr(guide, "--shards DIR"));
+	cr_assert(strstr(guide, "slidedb-gen assemble") && strstr(guide, "slidedb-gen-mpi"));
 	free(man);
-	free(readme);
+	free(guide);
 }
 
 /* A rank's slice crafted as a careful forger would: two entries swapped (the

@@ -1,5 +1,6 @@
-"""The README's Python session runs and prints what it shows (a doctest), and
-examples/python_tour.py runs, in a directory with the database it names."""
+"""The Python sessions of the README's tour and of doc/python.md run and print
+what they show (doctests), and examples/python_tour.py runs, in a directory
+with the database they name."""
 
 import doctest
 import re
@@ -19,33 +20,38 @@ def readme_dir(tmp_path_factory):
     return d
 
 
-def python_section():
-    """The README's section Python."""
+def python_docs():
+    """{document: text}: the README's section Python (its tour) and the guide."""
     text = (ROOT / "README.md").read_text()
-    section = text[text.index("\n## Python\n"):]
-    return section[:section.index("\n## ", 1)]
+    section = text[text.index("\n### Python\n"):]
+    ends = [i for i in (section.find(h, 1) for h in ("\n## ", "\n### ")) if i > 0]
+    section = section[:min(ends, default=len(section))]
+    return {"README.md": section, "doc/python.md": (ROOT / "doc" / "python.md").read_text()}
 
 
-def test_readme_session(readme_dir, monkeypatch):
-    blocks = re.findall(r"```pycon\n(.*?)```", python_section(), re.S)
-    assert blocks, "no ```pycon block in the README's section Python"
+@pytest.mark.parametrize("doc", ["README.md", "doc/python.md"])
+def test_readme_session(readme_dir, monkeypatch, doc):
+    blocks = re.findall(r"```pycon\n(.*?)```", python_docs()[doc], re.S)
+    assert blocks, f"no ```pycon block in {doc}'s Python"
     monkeypatch.chdir(readme_dir)
     monkeypatch.delenv("SLIDEDB_DB", raising=False)
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     for i, block in enumerate(blocks):
-        test = parser.get_doctest(block, {}, f"README.md pycon block {i}", "README.md", 0)
+        test = parser.get_doctest(block, {}, f"{doc} pycon block {i}", doc, 0)
         assert len(test.examples) >= 5
         result = runner.run(test)
-        assert result.failed == 0, f"README.md's Python session: {result.failed} examples differ (above)"
-    assert (readme_dir / "train.npz").exists()
+        assert result.failed == 0, f"{doc}'s Python session: {result.failed} examples differ (above)"
+    if doc == "doc/python.md":
+        assert (readme_dir / "train.npz").exists()
 
 
-def test_readme_commands_use_the_venv():
-    """The section's commands run the venv's Python: a python3 first on PATH
-    (pyenv, conda, /usr/local) is another one, without the package. It says
-    how to start Python on the package, and never runs a bare python3 or pip."""
-    blocks = re.findall(r"```sh\n(.*?)```", python_section(), re.S)
+@pytest.mark.parametrize("doc", ["README.md", "doc/python.md"])
+def test_readme_commands_use_the_venv(doc):
+    """The commands run the venv's Python: a python3 first on PATH (pyenv,
+    conda, /usr/local) is another one, without the package. They say how to
+    start Python on the package, and never run a bare python3 or pip."""
+    blocks = re.findall(r"```sh\n(.*?)```", python_docs()[doc], re.S)
     commands = [line.split("#")[0].strip() for block in blocks for line in block.splitlines()]
     commands = [c for c in commands if c]
     assert any(c.split()[0] == ".venv/bin/python" for c in commands), commands

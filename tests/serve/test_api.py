@@ -474,7 +474,7 @@ def test_solve_notations(env, board):
 
 
 def test_solve_readme_examples(env):
-    # The README's curl example, byte for byte.
+    # The curl example of the README and doc/serve.md, byte for byte.
     status, headers, body = env.get("/v1/solve?start=8%206%207%202%205%204%203%200%201"
                                     "&all_best=1&solutions=1")
     assert status == 200 and headers["content-type"] == "application/json"
@@ -1213,7 +1213,7 @@ def test_slow_clients_dropped(env):
 
 def test_trickling_client_dropped(env):
     """--idle-timeout's help: "drop a connection idle or sending slowly for S seconds"; the
-    README: "A client that sends too slowly is dropped after --idle-timeout". A client
+    guide: "A client that sends too slowly is dropped after --idle-timeout". A client
     that sends its request a byte every 0.3 s is sending slowly: with --idle-timeout 1
     it should be dropped within a few seconds, not served whenever it finishes."""
     with server(env.db, "--idle-timeout", "1", folder=env.folder) as s:
@@ -1505,7 +1505,7 @@ def test_twenty_four_puzzle(env):
 
 def documented_parameters():
     """{(method, path): {names}} from the three places that document them:
-    slidedb-serve --help, its man page and the README's table of endpoints."""
+    slidedb-serve --help, its man page and the table of endpoints in doc/serve.md."""
     found = {}
 
     def add(method, path, names):
@@ -1536,9 +1536,9 @@ def documented_parameters():
                 words += [args[i].split("=")[0] for i in bold
                           if re.fullmatch(r"[a-z_]+(=.*)?", args[i])]
             add(m.group(1), m.group(2), words)
-    with open(os.path.join(top, "README.md")) as f:
-        readme = f.read()
-    for m in re.finditer(r"^\| `(GET|POST) (/v1/\w+)([^`]*)`(.*?)\|", readme, re.M):
+    with open(os.path.join(top, "doc", "serve.md")) as f:
+        guide = f.read()
+    for m in re.finditer(r"^\| `(GET|POST) (/v1/\w+)([^`]*)`(.*?)\|", guide, re.M):
         words = re.findall(r"[?&]([a-z_]+)=", m.group(3)) + re.findall(r"`([a-z_]+)(?:=[^`]*)?`",
                                                                       m.group(4))
         add(m.group(1), m.group(2), words)
