@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "bfs.h"
-#include "bigmem.h"
+#include "gen/bfs.h"
+#include "gen/bigmem.h"
 
 static double now(void)
 {

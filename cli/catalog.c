@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "opts.h"
-#include "out.h"
-#include "progress.h"
-#include "report.h"
+#include "cli/catalog.h"
+#include "cli/cli.h"
+#include "cli/out.h"
+#include "cli/progress.h"
+#include "cli/report.h"
 
 /* The tables names mean, each once, in name order (all of them when there
  * are no names): a malloc'ed array and its length, or -1 after saying which

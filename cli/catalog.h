@@ -3,7 +3,7 @@
 #ifndef SLIDEDB_CATALOG_H
 #define SLIDEDB_CATALOG_H
 
-#include "out.h"
+#include "cli/out.h"
 #include "slidedb.h"
 
 /* Print the metadata of the tables names mean (every table when nnames is

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report.h"
+#include "cli/report.h"
 
 enum { GRID_COLUMNS = 80, GRID_GAP = 3 };
 

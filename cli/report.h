@@ -3,7 +3,7 @@
 #ifndef SLIDEDB_REPORT_H
 #define SLIDEDB_REPORT_H
 
-#include "out.h"
+#include "cli/out.h"
 #include "slidedb.h"
 
 enum report_only { ONLY_ALL, ONLY_DISTANCE, ONLY_MOVES, ONLY_BEST, ONLY_BEST_MOVES,

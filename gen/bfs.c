@@ -18,9 +18,9 @@
 #include <omp.h>
 #endif
 
-#include "bfs.h"
-#include "bfs_entry.h"
-#include "bigmem.h"
+#include "gen/bfs.h"
+#include "gen/bfs_entry.h"
+#include "gen/bigmem.h"
 
 /* Passes hand out chunks of 4096 entries to 64 Ki (a multiple of 512, the
  * entries of a frontier word): at least 1024 chunks a pass for balance,

@@ -29,11 +29,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bfs_entry.h"
-#include "bigmem.h"
-#include "dist.h"
-#include "mpi_engine.h"
-#include "opts.h"
+#include "cli/cli.h"
+#include "gen/bfs_entry.h"
+#include "gen/bfs_mpi.h"
+#include "gen/bigmem.h"
+#include "gen/gen_mpi.h"
 
 enum { ALIGN = 4096, MAX_OUT = 4 * SDB_MAX_PATTERN, MOVE_SHIFT = 60 };
 /* Indices queued for other ranks before a round of exchange: 32 MiB. */

@@ -1,4 +1,4 @@
-#include "bigmem.h"
+#include "gen/bigmem.h"
 
 #include <stddef.h>
 #include <sys/mman.h>

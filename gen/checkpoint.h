@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-#include "bfs.h"
-#include "progress.h"
+#include "cli/progress.h"
+#include "gen/bfs.h"
 
 typedef struct checkpoint {
 	char dir[4096];

@@ -3,13 +3,13 @@
 #ifndef SLIDEDB_GEN_H
 #define SLIDEDB_GEN_H
 
-#include "bfs.h"
-#include "opts.h"
-#include "out.h"
-#include "progress.h"
+#include "cli/cli.h"
+#include "cli/out.h"
+#include "cli/progress.h"
+#include "gen/bfs.h"
 #include "slidedb_engine.h"
 
-/* The options and arguments of one subcommand (main.c parses only those
+/* The options and arguments of one subcommand (gen.c parses only those
  * that apply to it). */
 typedef struct options {
 	const char *db_path, *goal_text, *partition, *output, *blank, *set_name;
@@ -85,15 +85,6 @@ void table_info_init(sdb_table_info *info, const char *name, int kind, int forma
 /* The goal of --goal (default: tiles in order, blank last); 0, or an
  * SDB_E* code with sdb_errdetail() saying why. */
 int parse_goal(sdb_board *goal, const options *o);
-
-/* slidedb-gen import's proof of a min-mode pattern group, which the
- * library has none of (its entries are minima over the blank's regions,
- * which its neighbours do not bound): the group built again as `pdb` builds
- * it, on threads, folded, packed and laid out as info says, and compared
- * with data byte for byte. Costs the group's build. 0, or an SDB_E* code
- * with the reason in why. */
-int pdb_check_min(const sdb_table_info *info, const uint8_t *data, int threads, progress *bar,
-                  char *why, size_t cap);
 
 /* The subcommands: each returns the exit code. */
 int cmd_full(const options *o);

@@ -7,10 +7,10 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "bigmem.h"
-#include "checkpoint.h"
-#include "dist.h"
-#include "gen.h"
+#include "gen/bigmem.h"
+#include "gen/checkpoint.h"
+#include "gen/gen.h"
+#include "gen/gen_mpi.h"
 
 int parse_goal(sdb_board *goal, const options *o)
 {

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "answer.h"
+#include "cli/answerer.h"
 
 typedef struct random_opts {
 	const char *db_path;
@@ -22,7 +22,7 @@ int random_run(const random_opts *r);
  * or an exit code (a usage error). */
 int random_goal(sdb_board *goal, const random_opts *r);
 
-/* The `states` command (states.c): every state at the distances asked
+/* The `states` command (cmd_states.c): every state at the distances asked
  * (all: min_distance = max_distance = -1), once each; the exit code. */
 int states_run(const random_opts *r);
 

@@ -19,7 +19,7 @@
  * the search. Only the thread that runs the hook (rank 0, one search at a
  * time) or the main thread (the others) calls MPI: MPI_THREAD_SERIALIZED.
  *
- * A rank that dies ends the whole run (mpirun aborts it; mpi_main.c has
+ * A rank that dies ends the whole run (mpirun aborts it; lookup_mpi_main.c has
  * every rank say so): no answer is written from a partial search. With
  * --checkpoint, rank 0 keeps the iteration's bound and its finished
  * subtrees in a file; the same search run again skips what it holds. */
@@ -35,9 +35,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "opts.h"
-#include "ranks.h"
-#include "search_ckpt.h"
+#include "cli/cli.h"
+#include "lookup/ranks.h"
+#include "lookup/search_ckpt.h"
 #include "slidedb_engine.h"
 
 enum {

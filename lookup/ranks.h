@@ -1,12 +1,12 @@
-/* slidedb-lookup-mpi's searches over ranks (ranks.c); mpi_main.c starts
+/* slidedb-lookup-mpi's searches over ranks (ranks.c); lookup_mpi_main.c starts
  * them. */
 #ifndef SLIDEDB_LOOKUP_RANKS_H
 #define SLIDEDB_LOOKUP_RANKS_H
 
 #include <stdint.h>
 
-#include "ckpt_key.h"
-#include "dist.h"
+#include "lookup/ckpt_key.h"
+#include "lookup/lookup_mpi.h"
 
 /* Rank 0: hand every large iteration of this process's searches to the
  * ranks (sdb_split_install); tables: the database's digest; key: what

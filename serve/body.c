@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "server.h"
+#include "serve/server.h"
 
 int memory_take(server *sv, size_t *mine, size_t n)
 {

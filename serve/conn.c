@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics.h"
-#include "server.h"
+#include "serve/metrics.h"
+#include "serve/server.h"
 
 /* An idle connection opened over --max-connections lives this long: long
  * enough to send a request and read its 503, short enough that idle

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "server.h"
+#include "serve/server.h"
 
 enum { PREFLIGHT_MAX_AGE = 600 };   /* seconds a browser may keep a preflight's answer */
 

@@ -1,5 +1,5 @@
 /* Prometheus counters; see metrics.h. */
-#include "metrics.h"
+#include "serve/metrics.h"
 
 const char *const endpoint_name[EP_COUNT] = {
 	"solve", "solve_batch", "random", "check", "tables", "healthz", "metrics", "page", "other",

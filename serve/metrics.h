@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "out.h"
+#include "cli/out.h"
 
 /* Endpoints, as the "endpoint" label names them. */
 enum endpoint { EP_SOLVE, EP_SOLVE_BATCH, EP_RANDOM, EP_CHECK, EP_TABLES, EP_HEALTHZ,

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "params.h"
+#include "serve/params.h"
 
 const char *const api_words[][2] = {
 	{ "(--size WxH)", "(size=WxH)" },

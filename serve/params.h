@@ -5,8 +5,8 @@
 #ifndef SLIDEDB_SERVE_PARAMS_H
 #define SLIDEDB_SERVE_PARAMS_H
 
-#include "answer.h"
-#include "server.h"
+#include "cli/answerer.h"
+#include "serve/server.h"
 
 typedef struct params {
 	struct MHD_Connection *c;

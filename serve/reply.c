@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "metrics.h"
-#include "params.h"
-#include "server.h"
+#include "serve/metrics.h"
+#include "serve/params.h"
+#include "serve/server.h"
 
 enum MHD_Result reply_response(struct MHD_Connection *c, request *rq, unsigned status,
                                struct MHD_Response *r)

@@ -1,5 +1,5 @@
 /* The endpoints. Every answer is built by the code slidedb-lookup answers
- * with (cli/answer.c, cli/report.c), so the JSON is the same, field for
+ * with (cli/answerer.c, cli/report.c), so the JSON is the same, field for
  * field; the statuses of errors are reply.c's. Every request has a budget
  * (--request-nodes, --request-timeout) that its searches share, and stops
  * its work when its client goes. */
@@ -11,10 +11,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "catalog.h"
-#include "metrics.h"
-#include "params.h"
-#include "server.h"
+#include "cli/catalog.h"
+#include "serve/metrics.h"
+#include "serve/params.h"
+#include "serve/server.h"
 
 enum { MAX_RANDOM = 1000 };
 

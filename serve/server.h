@@ -12,12 +12,12 @@
 #include <sys/types.h>
 #include <microhttpd.h>
 
-#include "answer.h"
-#include "budget.h"
-#include "out.h"
-#include "pool.h"
+#include "cli/answerer.h"
+#include "cli/budget.h"
+#include "cli/out.h"
+#include "serve/pool.h"
+#include "serve/snapshot.h"
 #include "slidedb.h"
-#include "snapshot.h"
 
 enum {
 	MAX_ORIGINS = 32,           /* --cors */

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "opts.h"
-#include "snapshot.h"
+#include "cli/cli.h"
+#include "serve/snapshot.h"
 
 enum { WATCH_MS = 200 };
 

@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
-#include "metrics.h"
-#include "server.h"
+#include "cli/splitter.h"
+#include "serve/metrics.h"
+#include "serve/server.h"
 
 enum { MAX_GROUP = 2048, GROUP_BYTES = 2 << 20, STREAM_BLOCK = 64 * 1024 };
 

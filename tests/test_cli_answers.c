@@ -21,7 +21,7 @@
 
 #include <sys/resource.h>
 
-#include "answer.h"
+#include "cli/answerer.h"
 #include "clikit.h"
 
 enum { ARGS_MAX = 4096, TEXT_MAX = 512, MAX_COLS = 16, COL_MAX = 64 };

@@ -10,7 +10,7 @@
 
 #include "slidedb.h"
 
-/* Every file but module.c uses the NumPy C API through the table module.c
+/* Every file but ext_module.c uses the NumPy C API through the table ext_module.c
  * imports (NumPy's rule for extensions of several files). */
 #define PY_ARRAY_UNIQUE_SYMBOL slidedb_ARRAY_API
 #ifndef EXT_IMPORTS_NUMPY

@@ -1,8 +1,8 @@
-/* Batch input as queries; see batch.h. */
+/* Batch input as queries; see splitter.h. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
+#include "cli/splitter.h"
 #include "slidedb.h"
 
 /* Cut a trailing "# comment"; true if nothing but blanks is left. */

@@ -1,8 +1,8 @@
 /* slidedb-gen full: exact tables of every state of boards up to 14 cells. */
 #include <stdio.h>
 
-#include "dist.h"
-#include "gen.h"
+#include "gen/gen.h"
+#include "gen/gen_mpi.h"
 
 /* Bits per state: --bits, else 8 up to 12 cells (239.5 MB for 3x4) and 2
  * above (7x2 in 10.9 GB instead of 43.6). */

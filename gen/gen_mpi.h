@@ -5,7 +5,7 @@
 #ifndef SLIDEDB_DIST_H
 #define SLIDEDB_DIST_H
 
-#include "bfs.h"
+#include "gen/bfs.h"
 
 typedef struct dist {
 	int rank, nranks;
@@ -37,7 +37,7 @@ static inline int dist_writes_db(void)
 	return !gen_dist || (gen_dist->rank == 0 && !gen_dist->shards);
 }
 
-/* slidedb-gen's commands (main.c); with mpi, only those that build. */
+/* slidedb-gen's commands (gen.c); with mpi, only those that build. */
 int gen_main(int argc, char **argv, int mpi);
 
 #endif

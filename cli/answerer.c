@@ -1,4 +1,4 @@
-/* Answering queries; see answer.h.
+/* Answering queries; see answerer.h.
  *
  * A batch is parsed, answered and formatted (the library's answer call is
  * thread-safe and opens each heuristic once): a long batch of table answers
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "answer.h"
-#include "opts.h"
+#include "cli/answerer.h"
+#include "cli/cli.h"
 
 enum { MAX_NOTES = 16 };
 
@@ -675,7 +675,7 @@ int answer_searched(const answerer *a)
 	return a->searched;
 }
 
-/* --- A group answered in steps (answer.h). */
+/* --- A group answered in steps (answerer.h). */
 
 struct answer_group {
 	int n, searches;

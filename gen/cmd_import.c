@@ -1,39 +1,13 @@
-/* slidedb-gen export, import, rm and compact: the library's upkeep
- * functions, as commands. */
+/* slidedb-gen import: an export verified, every table proved against its
+ * neighbours (a min-mode group built again), and stored in one transaction. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gen.h"
-#include "progress.h"
-
-static void export_progress(void *ctx, uint64_t done, uint64_t total)
-{
-	progress_update(ctx, -1, done, total);
-}
-
-int cmd_export(const options *o)
-{
-	if (!o->output)
-		return cli_usage("export: -o FILE.gz is required ('-' for standard output)");
-	sdb_db *db;
-	progress bar;
-	progress_init(&bar, o->progress_mode);
-	progress_begin(&bar, "export");
-	snprintf(bar.unit, sizeof bar.unit, "MB");
-	int n = 0, err = sdb_db_open(&db, o->db_path, SDB_RDONLY);
-	if (!err)
-		err = sdb_export_progress(db, (const char *const *)o->args, o->nargs, o->output, &n,
-		                          export_progress, &bar);
-	progress_end(&bar);
-	sdb_db_close(db);
-	if (err)
-		return cli_fail_lib("export");
-	if (!o->quiet && strcmp(o->output, "-"))
-		printf("exported %d table%s to %s\n", n, n == 1 ? "" : "s", o->output);
-	return 0;
-}
+#include "cli/progress.h"
+#include "gen/gen.h"
+#include "gen/pdb_group.h"
 
 /* An import's proofs: their progress, how far each table was proved. */
 typedef struct import_proofs {
@@ -49,13 +23,13 @@ static void prove_progress(void *ctx, uint64_t done, uint64_t total)
 }
 
 /* After the library's proof of each table: a min-mode group, which it
- * cannot prove, is built again and compared (pdb_check_min). */
+ * cannot prove, is built again and compared (pdb_group_check_min). */
 static int check_table(void *ctx, const sdb_table_info *info, const uint8_t *data, int proof,
                        char *why, size_t cap)
 {
 	import_proofs *ip = ctx;
 	if (proof == SDB_PROOF_NONE) {
-		int err = data ? pdb_check_min(info, data, ip->o->threads, &ip->bar, why, cap)
+		int err = data ? pdb_group_check_min(info, data, ip->o->threads, &ip->bar, why, cap)
 		               : SDB_EINVAL;
 		progress_begin(&ip->bar, "prove");
 		if (err)
@@ -127,31 +101,4 @@ int cmd_import(const options *o)
 		unlink(lock);
 	}
 	return err ? 1 : 0;
-}
-
-int cmd_rm(const options *o)
-{
-	sdb_db *db;
-	int n = 0, err = sdb_db_open(&db, o->db_path, 0);
-	if (!err)
-		err = sdb_remove(db, (const char *const *)o->args, o->nargs, &n);
-	if (err) {
-		cli_fail("rm: %s; nothing was removed", sdb_errdetail());
-	} else if (!o->quiet) {
-		printf("removed %d table%s from %s\n", n, n == 1 ? "" : "s", sdb_db_path(db));
-	}
-	sdb_db_close(db);
-	return err ? 1 : 0;
-}
-
-int cmd_compact(const options *o)
-{
-	const char *path = o->db_path ? o->db_path : sdb_db_default_path();
-	uint64_t before, after;
-	if (sdb_compact(path, &before, &after))
-		return cli_fail_lib("compact");
-	if (!o->quiet)
-		printf("compacted %s: %llu bytes -> %llu bytes\n", path, (unsigned long long)before,
-		       (unsigned long long)after);
-	return 0;
 }

@@ -1,5 +1,5 @@
 /* slidedb-lookup's program as a rank of slidedb-lookup-mpi: the hooks by
- * which main.c hands its searches to the ranks (mpi.c). */
+ * which lookup.c hands its searches to the ranks (ranks.c). */
 #ifndef SLIDEDB_LOOKUP_DIST_H
 #define SLIDEDB_LOOKUP_DIST_H
 

@@ -15,10 +15,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "dist.h"
-#include "durable.h"
-#include "opts.h"
-#include "ranks.h"
+#include "cli/cli.h"
+#include "cli/durable.h"
+#include "lookup/lookup_mpi.h"
+#include "lookup/ranks.h"
 
 static int rank, nranks;
 static volatile sig_atomic_t dismissed;   /* the work is over: an end from mpirun is quiet */

@@ -1,5 +1,5 @@
 /* slidedb-lookup: answer optimal-move questions from the stored tables;
- * also slidedb-lookup-mpi's rank program (dist.h). */
+ * also slidedb-lookup-mpi's rank program (lookup_mpi.h). */
 #include <errno.h>
 #include <signal.h>
 #include <getopt.h>
@@ -8,14 +8,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "answer.h"
-#include "batch.h"
-#include "catalog.h"
-#include "dist.h"
-#include "lines.h"
-#include "opts.h"
-#include "out.h"
-#include "random.h"
+#include "cli/answerer.h"
+#include "cli/catalog.h"
+#include "cli/cli.h"
+#include "cli/line_reader.h"
+#include "cli/out.h"
+#include "cli/splitter.h"
+#include "lookup/lookup_mpi.h"
+#include "lookup/random.h"
 
 /* Lines a batch takes: after a batch that searched, SEARCH_BATCH (its answers
  * wait for the batch), else BATCH (fewer waits of the threads for one

@@ -1,6 +1,6 @@
-/* slidedb-lookup: main.c's program on its own. */
-#include "dist.h"
-#include "opts.h"
+/* slidedb-lookup: lookup.c's program on its own. */
+#include "cli/cli.h"
+#include "lookup/lookup_mpi.h"
 
 int main(int argc, char **argv)
 {

@@ -8,8 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "opts.h"
-#include "random.h"
+#include "cli/cli.h"
+#include "lookup/random.h"
 
 enum { CHUNK = 4096, FLUSH_AT = 1 << 16 };
 

@@ -1,4 +1,4 @@
-/* Command-line helpers; see opts.h. */
+/* Command-line helpers; see cli.h. */
 #define _GNU_SOURCE   /* sched_getaffinity, CPU_COUNT */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "opts.h"
+#include "cli/cli.h"
 #include "slidedb.h"
 
 const char *cli_prog = "slidedb";

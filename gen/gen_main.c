@@ -1,6 +1,6 @@
-/* slidedb-gen's entry point: the commands are in main.c, shared with
+/* slidedb-gen's entry point: the commands are in gen.c, shared with
  * slidedb-gen-mpi. */
-#include "dist.h"
+#include "gen/gen_mpi.h"
 
 const dist *gen_dist;
 

@@ -16,9 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "metrics.h"
-#include "opts.h"
-#include "server.h"
+#include "cli/cli.h"
+#include "serve/metrics.h"
+#include "serve/server.h"
 
 enum { SERVE = 1, OPT_MAX_BODY = 256, OPT_MAX_CONNECTIONS, OPT_SEARCH_TIMEOUT, OPT_IDLE_TIMEOUT, OPT_MAX_MEMORY,
        OPT_REQUEST_NODES, OPT_REQUEST_TIMEOUT, OPT_CORS, OPT_SEARCH_THREADS, OPT_SEARCH_QUEUE,

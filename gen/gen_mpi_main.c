@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dist.h"
-#include "mpi_engine.h"
-#include "opts.h"
+#include "cli/cli.h"
+#include "gen/bfs_mpi.h"
+#include "gen/gen_mpi.h"
 
 const dist *gen_dist;
 static dist the_dist = { .bfs = mpi_bfs, .write_shard = mpi_write_shard,

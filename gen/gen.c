@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "checkpoint.h"
-#include "dist.h"
-#include "gen.h"
-#include "opts.h"
+#include "cli/cli.h"
+#include "gen/checkpoint.h"
+#include "gen/gen.h"
+#include "gen/gen_mpi.h"
 
 enum {
 	FULL = 1 << 0, PDB = 1 << 1, EXPORT = 1 << 2, IMPORT = 1 << 3, RM = 1 << 4,

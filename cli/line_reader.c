@@ -1,10 +1,10 @@
-/* Line reader over a file descriptor; see lines.h. */
+/* Line reader over a file descriptor; see line_reader.h. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "lines.h"
+#include "cli/line_reader.h"
 
 void line_reader_init(line_reader *r, int fd)
 {

@@ -6,9 +6,9 @@
 
 #include <stdatomic.h>
 
-#include "budget.h"
-#include "out.h"
-#include "report.h"
+#include "cli/budget.h"
+#include "cli/out.h"
+#include "cli/report.h"
 
 /* A query that failed because its request's budget is spent (or its work
  * was abandoned): not a library code, so that a caller can tell it from a

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "gen.h"
+#include "gen/gen.h"
 
 enum { MAX_SHARDS = 4096 };
 

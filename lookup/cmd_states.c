@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opts.h"
-#include "random.h"
+#include "cli/cli.h"
+#include "lookup/random.h"
 
 enum { CHUNK = 4096, FLUSH_AT = 1 << 16 };
 
