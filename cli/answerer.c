@@ -18,7 +18,7 @@ enum { MAX_NOTES = 16 };
 
 struct answerer {
 	const sdb_db *db;
-	answer_opts opts;
+	answerer_opts opts;
 	int search_threads;             /* threads one search may use */
 	const char *noted[MAX_NOTES];   /* notes said once already */
 	int nnoted;
@@ -36,18 +36,18 @@ typedef struct job {
 	sdb_check c;
 	char *why;     /* the reason of a failed query (malloc'ed) */
 	uint64_t nodes;   /* a query stopped by a limit: the nodes its searches took */
-	int deferred;  /* its search may end before its set's check (answer_batch) */
+	int deferred;  /* its search may end before its set's check (answerer_batch) */
 	sdb_fields_resumed resumed;   /* an earlier run's work its searches resumed */
 	char *from, *key;             /* resumed's strings (malloc'ed); from NULL: none */
-	struct {       /* ANSWER_EINTR: where Ctrl-C stopped its search */
+	struct {       /* ANSWERER_EINTR: where Ctrl-C stopped its search */
 		int bound;
 		uint64_t nodes;
 		double seconds;
 	} reached;
 } job;
 
-/* A query left unanswered because Ctrl-C stopped the run (answer_interrupt). */
-enum { ANSWER_EINTR = -1001 };
+/* A query left unanswered because Ctrl-C stopped the run (answerer_interrupt). */
+enum { ANSWERER_EINTR = -1001 };
 
 /* What stopped a query's searches, when the library's own limits did not. */
 enum { QUERY_NODES = 16, QUERY_TIME, QUERY_INTERRUPTED };
@@ -93,7 +93,7 @@ static int poll_query(void *ctx, const sdb_search_progress *p)
 	qp->seen = p->nodes;
 	qp->last = p->seconds;
 	qp->bound = p->bound;
-	const answer_interrupt *in = qp->a->opts.interrupt;
+	const answerer_interrupt *in = qp->a->opts.interrupt;
 	if (in && atomic_load(&in->stop))
 		return qp->why = QUERY_INTERRUPTED;
 	if (qp->a->opts.progress)
@@ -155,13 +155,13 @@ static void keep_reason(const answerer *a, job *j, const query_poll *qp)
 	j->why = strdup(qp ? why : report_reword(why, sizeof why, sdb_errdetail(), a->opts.words));
 }
 
-answerer *answerer_new(const sdb_db *db, const answer_opts *opts)
+answerer *answerer_new(const sdb_db *db, const answerer_opts *opts)
 {
 	answerer *a = calloc(1, sizeof *a);
 	if (a) {
 		a->db = db;
 		a->opts = *opts;
-		/* counting and listing share the threads out by lines (answer_batch) */
+		/* counting and listing share the threads out by lines (answerer_batch) */
 		a->search_threads = opts->report.count || opts->report.all ? 1 : opts->threads;
 	}
 	return a;
@@ -313,12 +313,12 @@ static void solve(answerer *a, job *j)
 		say_note(a, note);
 	query_poll qp = { .a = a };
 	budget *b = a->opts.budget;
-	answer_interrupt *in = j->q.goal.n > SDB_TABLE_ONLY_CELLS ? a->opts.interrupt : NULL;
+	answerer_interrupt *in = j->q.goal.n > SDB_TABLE_ONLY_CELLS ? a->opts.interrupt : NULL;
 	if (b && budget_spent(b)) {
-		j->err = ANSWER_ESPENT;
+		j->err = ANSWERER_ESPENT;
 		qp.why = budget_spent(b);
 	} else if (in && atomic_load(&in->stop)) {
-		j->err = ANSWER_EINTR;   /* (not searched: no summary of its own) */
+		j->err = ANSWERER_EINTR;   /* (not searched: no summary of its own) */
 		j->reached.bound = -1;
 	} else {
 		if (in)
@@ -333,18 +333,18 @@ static void solve(answerer *a, job *j)
 	if (qp.drew)
 		fputs("\r\033[K", stderr);   /* the progress line goes */
 	if (j->err && qp.why >= BUDGET_NODES && qp.why <= BUDGET_ABANDONED)
-		j->err = ANSWER_ESPENT;
-	if (j->err == SDB_ELIMIT || j->err == ANSWER_ESPENT)
+		j->err = ANSWERER_ESPENT;
+	if (j->err == SDB_ELIMIT || j->err == ANSWERER_ESPENT)
 		j->nodes = qp.nodes;
 	if (j->err && qp.why == QUERY_INTERRUPTED) {
-		j->err = ANSWER_EINTR;
+		j->err = ANSWERER_EINTR;
 		j->reached.bound = qp.bound;
 		j->reached.nodes = qp.nodes;
 		j->reached.seconds = budget_now() - qp.started;
 		return;
 	}
 	if (j->err)
-		keep_reason(a, j, j->err == SDB_ELIMIT || j->err == ANSWER_ESPENT ? &qp : NULL);
+		keep_reason(a, j, j->err == SDB_ELIMIT || j->err == ANSWERER_ESPENT ? &qp : NULL);
 }
 
 /* The reason a failed query's line and message give (the limit's hint added). */
@@ -389,7 +389,7 @@ static void format(const answerer *a, out *o, const job *j)
 		report_check(o, &a->opts.report, &j->q, j->moves, &j->c, blank, resumed);
 		return;
 	}
-	const answer_extra x = { j->all.buf, blank };
+	const report_extra x = { j->all.buf, blank };
 	report_answer_resumed(o, &a->opts.report, &j->q, &j->a, &x, resumed);
 }
 
@@ -418,7 +418,7 @@ static void job_free(job *j)   /* (twice is harmless) */
 	out_free(&j->all);
 }
 
-int answer_query(answerer *a, sdb_answer *ans, const sdb_query *q, char *why, size_t cap)
+int answerer_query(answerer *a, sdb_answer *ans, const sdb_query *q, char *why, size_t cap)
 {
 	job j;
 	memset(&j, 0, sizeof j);
@@ -436,7 +436,7 @@ int answer_query(answerer *a, sdb_answer *ans, const sdb_query *q, char *why, si
 static int interrupted_at(answerer *a, const job *jobs, int n)
 {
 	int cut = 0;
-	while (cut < n && jobs[cut].err != ANSWER_EINTR)
+	while (cut < n && jobs[cut].err != ANSWERER_EINTR)
 		cut++;
 	if (cut < n && !a->interrupted[0]) {
 		const job *j = &jobs[cut];
@@ -453,7 +453,7 @@ static int interrupted_at(answerer *a, const job *jobs, int n)
 	return cut;
 }
 
-int answer_interrupted(const answerer *a, char *buf, size_t cap)
+int answerer_interrupted(const answerer *a, char *buf, size_t cap)
 {
 	if (!a->opts.interrupt || !atomic_load(&a->opts.interrupt->stop))
 		return 0;
@@ -503,14 +503,14 @@ typedef struct piece {
 /* A batch of table answers over threads: each takes the next piece not
  * taken yet (a thread the machine has set aside is left with one piece at
  * most), parses it, and answers and formats it unless a line searches (a
- * search takes every thread, one search at a time: answer_batch does those
+ * search takes every thread, one search at a time: answerer_batch does those
  * pieces after). */
 typedef struct pieces {
 	answerer *a;
 	job *jobs;
 	piece *piece;
 	int npieces;
-	int parsed;   /* the jobs are parsed already (an answer_group) */
+	int parsed;   /* the jobs are parsed already (an answerer_group) */
 	atomic_int next;
 } pieces;
 
@@ -541,7 +541,7 @@ static void *table_pieces(void *arg)
  * every millisecond made them spin away five times the work). */
 static void on_threads(pieces *b, int threads)
 {
-	pthread_t id[ANSWER_MAX_THREADS];
+	pthread_t id[ANSWERER_MAX_THREADS];
 	int started = 0;
 	while (started < threads - 1 && !pthread_create(&id[started], NULL, table_pieces, b))
 		started++;
@@ -575,18 +575,18 @@ static int search_range(answerer *a, job *jobs, int first, int end, int parsed)
 /* jobs[0..n) (their text and line set; parsed already, or not) answered
  * and formatted, the first piece into `first` when not NULL (the others
  * handed to the sink after it); every job freed. */
-static int run_jobs(answerer *a, out *first, answer_sink *sink, void *ctx, job *jobs, int n,
+static int run_jobs(answerer *a, out *first, answerer_sink *sink, void *ctx, job *jobs, int n,
                     int parsed)
 {
 	/* Threads pay for searches, for counting or listing optimal sequences,
 	 * and for batches of table answers from a few hundred lines (a
 	 * microsecond or two each, parsed, answered and formatted): those go
-	 * in pieces of ANSWER_PIECE_LINES, each into a buffer of its own. */
+	 * in pieces of ANSWERER_PIECE_LINES, each into a buffer of its own. */
 	const report_opts *r = &a->opts.report;
-	const int threads = a->opts.threads < ANSWER_MAX_THREADS ? a->opts.threads
-	                                                         : ANSWER_MAX_THREADS;
-	const int shared = threads > 1 && n >= ANSWER_THREADED_LINES && !r->count && !r->all;
-	const int npieces = shared ? (n + ANSWER_PIECE_LINES - 1) / ANSWER_PIECE_LINES : 1;
+	const int threads = a->opts.threads < ANSWERER_MAX_THREADS ? a->opts.threads
+	                                                         : ANSWERER_MAX_THREADS;
+	const int shared = threads > 1 && n >= ANSWERER_THREADED_LINES && !r->count && !r->all;
+	const int npieces = shared ? (n + ANSWERER_PIECE_LINES - 1) / ANSWERER_PIECE_LINES : 1;
 	piece *part = calloc((size_t)npieces, sizeof *part);
 	if (!part) {
 		for (int i = 0; i < n; i++)
@@ -636,8 +636,8 @@ static int run_jobs(answerer *a, out *first, answer_sink *sink, void *ctx, job *
 	return failed;
 }
 
-/* answer_batch_to(), the first piece formatted into `first` when not NULL. */
-static int batch(answerer *a, out *first, answer_sink *sink, void *ctx, char **queries,
+/* answerer_batch_to(), the first piece formatted into `first` when not NULL. */
+static int batch(answerer *a, out *first, answerer_sink *sink, void *ctx, char **queries,
                  const int *linenos, int n)
 {
 	job *jobs = calloc((size_t)n, sizeof *jobs);
@@ -659,32 +659,32 @@ static void append(void *ctx, out *lines)
 	out_mem(ctx, lines->buf, lines->len);
 }
 
-int answer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
+int answerer_batch(answerer *a, out *o, char **queries, const int *linenos, int n)
 {
 	return batch(a, o, append, o, queries, linenos, n);
 }
 
-int answer_batch_to(answerer *a, answer_sink *sink, void *ctx, char **queries,
+int answerer_batch_to(answerer *a, answerer_sink *sink, void *ctx, char **queries,
                     const int *linenos, int n)
 {
 	return batch(a, NULL, sink, ctx, queries, linenos, n);
 }
 
-int answer_searched(const answerer *a)
+int answerer_searched(const answerer *a)
 {
 	return a->searched;
 }
 
 /* --- A group answered in steps (answerer.h). */
 
-struct answer_group {
+struct answerer_group {
 	int n, searches;
 	job jobs[];
 };
 
-answer_group *answer_group_new(answerer *a, char **queries, const int *linenos, int n)
+answerer_group *answerer_group_new(answerer *a, char **queries, const int *linenos, int n)
 {
-	answer_group *g = calloc(1, sizeof *g + (size_t)n * sizeof *g->jobs);
+	answerer_group *g = calloc(1, sizeof *g + (size_t)n * sizeof *g->jobs);
 	if (!g)
 		return NULL;
 	g->n = n;
@@ -696,12 +696,12 @@ answer_group *answer_group_new(answerer *a, char **queries, const int *linenos, 
 	return g;
 }
 
-int answer_group_searches(const answer_group *g)
+int answerer_group_searches(const answerer_group *g)
 {
 	return g->searches;
 }
 
-void answer_group_solve(answerer *a, answer_group *g, int i)
+void answerer_group_solve(answerer *a, answerer_group *g, int i)
 {
 	job *j = &g->jobs[i];
 	solve(a, j);
@@ -712,7 +712,7 @@ void answer_group_solve(answerer *a, answer_group *g, int i)
 	}
 }
 
-int answer_group_report(answerer *a, answer_group *g, int i, out *o)
+int answerer_group_report(answerer *a, answerer_group *g, int i, out *o)
 {
 	job *j = &g->jobs[i];
 	report(a, o, j);
@@ -720,14 +720,14 @@ int answer_group_report(answerer *a, answer_group *g, int i, out *o)
 	return j->err;
 }
 
-int answer_group_run(answerer *a, answer_group *g, out *o)
+int answerer_group_run(answerer *a, answerer_group *g, out *o)
 {
 	const int failed = run_jobs(a, o, append, o, g->jobs, g->n, 1);
 	g->n = 0;   /* (answered and freed) */
 	return failed;
 }
 
-void answer_group_free(answer_group *g)
+void answerer_group_free(answerer_group *g)
 {
 	if (g)
 		for (int i = 0; i < g->n; i++)

@@ -1,7 +1,7 @@
 /* The `info` and `verify` commands: what the database holds, and whether it
  * is intact. */
-#ifndef SLIDEDB_CATALOG_H
-#define SLIDEDB_CATALOG_H
+#ifndef SLIDEDB_CLI_CATALOG_H
+#define SLIDEDB_CLI_CATALOG_H
 
 #include "cli/out.h"
 #include "slidedb.h"

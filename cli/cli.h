@@ -1,8 +1,8 @@
 /* What the programs share on the command line: their name, the usage and
  * failure messages (the one error path: helpers return codes, commands
  * print through these), and reading option values. */
-#ifndef SLIDEDB_OPTS_H
-#define SLIDEDB_OPTS_H
+#ifndef SLIDEDB_CLI_CLI_H
+#define SLIDEDB_CLI_CLI_H
 
 #include <stdio.h>
 

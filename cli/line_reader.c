@@ -19,7 +19,7 @@ void line_reader_free(line_reader *r)
 }
 
 /* Read more input after what is buffered; 0 at the end or on error. */
-static int fill(line_reader *r, line_wait_fn *wait, void *ctx)
+static int fill(line_reader *r, line_reader_wait_fn *wait, void *ctx)
 {
 	if (r->start > 0) {   /* keep the partial line at the front */
 		memmove(r->buf, r->buf + r->start, r->end - r->start);
@@ -55,13 +55,13 @@ static int fill(line_reader *r, line_wait_fn *wait, void *ctx)
 	}
 }
 
-int line_pending(const line_reader *r)
+int line_reader_pending(const line_reader *r)
 {
 	return r->buf && (memchr(r->buf + r->start, '\n', r->end - r->start) != NULL ||
 	                  (r->eof && r->end > r->start));
 }
 
-char *line_next(line_reader *r, size_t *len, line_wait_fn *wait, void *ctx)
+char *line_reader_next(line_reader *r, size_t *len, line_reader_wait_fn *wait, void *ctx)
 {
 	size_t scanned = r->start;
 	for (;;) {

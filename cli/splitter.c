@@ -15,7 +15,7 @@ static int strip_comment(char *s)
 	return *s == '\0';
 }
 
-static int grid_add(batch_splitter *b, const char *row, int width, int line)
+static int grid_add(splitter *b, const char *row, int width, int line)
 {
 	size_t n = strlen(row);
 	char *t = realloc(b->text, b->len + n + 2);
@@ -37,14 +37,14 @@ static int grid_add(batch_splitter *b, const char *row, int width, int line)
 }
 
 /* Hand the grid under way out as a query. */
-static void grid_out(batch_splitter *b, char *out[2], int outline[2], int *n)
+static void grid_out(splitter *b, char *out[2], int outline[2], int *n)
 {
 	out[*n] = b->text;
 	outline[(*n)++] = b->line;
 	b->text = NULL;
 }
 
-int batch_feed(batch_splitter *b, char *line, unsigned long len, int lineno, char *out[2],
+int splitter_feed(splitter *b, char *line, unsigned long len, int lineno, char *out[2],
                int outline[2])
 {
 	int n = 0;
@@ -70,12 +70,12 @@ int batch_feed(batch_splitter *b, char *line, unsigned long len, int lineno, cha
 	return n;
 }
 
-int batch_pending(const batch_splitter *b)
+int splitter_pending(const splitter *b)
 {
 	return b->text != NULL;
 }
 
-void batch_free(batch_splitter *b)
+void splitter_free(splitter *b)
 {
 	free(b->text);
 	b->text = NULL;

@@ -696,8 +696,8 @@ int bfs_run_2bit(bfs_result *res, uint8_t *table, const bfs_space *sp, int threa
 	const uint64_t set_bytes = bfs_2bit_mark_bytes(sp->size);
 	pass2 ps = { .table = table, .sp = sp, .words = set_bytes / sizeof *ps.front,
 		     .sweep = sp->row_block > 0, .bytes = bfs_2bit_bytes(sp->size) };
-	ps.front = big_alloc(set_bytes);
-	ps.reached = big_alloc(set_bytes);
+	ps.front = bigmem_alloc(set_bytes);
+	ps.reached = bigmem_alloc(set_bytes);
 	int err = SDB_ENOMEM;
 	bfs_state st = { .table = table, .table_bytes = ps.bytes, .marks = ps.reached,
 		         .mark_bytes = set_bytes };
@@ -713,8 +713,8 @@ int bfs_run_2bit(bfs_result *res, uint8_t *table, const bfs_space *sp, int threa
 		const engine e = { begin_2bit, scan_2bit, marks_2bit, &ps, sp->size, SDB_MAX_DISTANCE };
 		err = run_levels(res, &st, &e, threads, progress, ctx, restart);
 	}
-	big_free(ps.front, set_bytes);
-	big_free(ps.reached, set_bytes);
+	bigmem_free(ps.front, set_bytes);
+	bigmem_free(ps.reached, set_bytes);
 	return err;
 }
 

@@ -177,12 +177,13 @@ static int assemble_table(sdb_writer *w, const sdb_db *db, const shard_set *set,
 	return 0;
 }
 
-int cmd_assemble(const options *o)
+int cmd_assemble(void *opts, int nargs, char **args)
 {
+	const gen_options *o = opts;
 	shard_set set = { 0 };
 	int rc = 0;
-	for (int i = 0; i < o->nargs && !rc; i++)
-		rc = open_folder(&set, o->args[i]);
+	for (int i = 0; i < nargs && !rc; i++)
+		rc = open_folder(&set, args[i]);
 	if (!rc)
 		rc = check_set(&set);
 	sdb_db *db = NULL;

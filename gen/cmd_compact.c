@@ -3,8 +3,11 @@
 
 #include "gen/gen.h"
 
-int cmd_compact(const options *o)
+int cmd_compact(void *opts, int nargs, char **args)
 {
+	const gen_options *o = opts;
+	(void)nargs;
+	(void)args;
 	const char *path = o->db_path ? o->db_path : sdb_db_default_path();
 	uint64_t before, after;
 	if (sdb_compact(path, &before, &after))

@@ -11,8 +11,9 @@ static void export_progress(void *ctx, uint64_t done, uint64_t total)
 	progress_update(ctx, -1, done, total);
 }
 
-int cmd_export(const options *o)
+int cmd_export(void *opts, int nargs, char **args)
 {
+	const gen_options *o = opts;
 	if (!o->output)
 		return cli_usage("export: -o FILE.gz is required ('-' for standard output)");
 	sdb_db *db;
@@ -22,7 +23,7 @@ int cmd_export(const options *o)
 	snprintf(bar.unit, sizeof bar.unit, "MB");
 	int n = 0, err = sdb_db_open(&db, o->db_path, SDB_RDONLY);
 	if (!err)
-		err = sdb_export_progress(db, (const char *const *)o->args, o->nargs, o->output, &n,
+		err = sdb_export_progress(db, (const char *const *)args, nargs, o->output, &n,
 		                          export_progress, &bar);
 	progress_end(&bar);
 	sdb_db_close(db);

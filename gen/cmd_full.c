@@ -6,7 +6,7 @@
 
 /* Bits per state: --bits, else 8 up to 12 cells (239.5 MB for 3x4) and 2
  * above (7x2 in 10.9 GB instead of 43.6). */
-static int table_bits(const options *o)
+static int table_bits(const gen_options *o)
 {
 	return o->bits ? o->bits : o->w * o->h > SDB_TABLE_ONLY_CELLS ? 2 : 8;
 }
@@ -16,13 +16,13 @@ static int table_bits(const options *o)
  * 4 GiB). */
 static int build_one(run *r, int blank)
 {
-	const options *o = r->o;
+	const gen_options *o = r->o;
 	sdb_table_info info;
 	sdb_board goal;
 	char name[SDB_NAME_MAX];
 	sdb_board_goal(&goal, o->w, o->h, blank);
 	sdb_table_name_full(name, sizeof name, o->w, o->h, blank);
-	table_info_init(&info, name, SDB_KIND_FULL,
+	run_info_init(&info, name, SDB_KIND_FULL,
 	                table_bits(o) == 2 ? SDB_ENTRY_MOD3 : SDB_ENTRY_DIST6_MOVE2, &goal,
 	                sdb_rank_count(o->w, o->h));
 	uint8_t *data;
@@ -39,7 +39,7 @@ static int build_one(run *r, int blank)
 
 /* The blank cells to build tables for: representatives only. With no goal,
  * every class on boards of up to 10 cells, the standard goal's class above. */
-static int target_cells(int *cells, const options *o, const sdb_board *goal)
+static int target_cells(int *cells, const gen_options *o, const sdb_board *goal)
 {
 	int n = o->w * o->h, count = 0;
 	if (o->goal_text) {
@@ -56,8 +56,11 @@ static int target_cells(int *cells, const options *o, const sdb_board *goal)
 	return count;
 }
 
-int cmd_full(const options *o)
+int cmd_full(void *opts, int nargs, char **args)
 {
+	const gen_options *o = opts;
+	(void)nargs;
+	(void)args;
 	if (o->goal_text && o->all_goals)
 		return cli_usage("--goal and --all-goals exclude each other");
 	if (o->w * o->h > SDB_MAX_FULL_CELLS) {
@@ -70,7 +73,7 @@ int cmd_full(const options *o)
 		                cli_prog, o->w, o->h, spec);
 	}
 	sdb_board goal;
-	if (parse_goal(&goal, o))
+	if (gen_goal(&goal, o))
 		return cli_fail_lib("--goal");
 	int cells[SDB_MAX_CELLS];
 	int count = target_cells(cells, o, &goal);
@@ -80,8 +83,8 @@ int cmd_full(const options *o)
 	         o->w, o->h);
 	const uint64_t states = sdb_rank_count(o->w, o->h);
 	const int two_bit = table_bits(o) == 2;
-	if (dist_writes_db() &&
-	    check_table_fits(what, (uint64_t)count * (two_bit ? (states + 3) / 4 : states), two_bit))
+	if (gen_mpi_writes_db(o->mpi) &&
+	    run_check_fits(what, (uint64_t)count * (two_bit ? (states + 3) / 4 : states), two_bit))
 		return 1;
 	run r;
 	int err = run_begin(&r, o);

@@ -11,7 +11,7 @@
 
 /* An import's proofs: their progress, how far each table was proved. */
 typedef struct import_proofs {
-	const options *o;
+	const gen_options *o;
 	progress bar;
 	int exact, local, rebuilt;
 } import_proofs;
@@ -68,8 +68,10 @@ static void print_stored(const import_proofs *ip, int n, const char *path)
 	}
 }
 
-int cmd_import(const options *o)
+int cmd_import(void *opts, int nargs, char **args)
 {
+	const gen_options *o = opts;
+	(void)nargs;
 	/* A failed import into a database that did not exist leaves none. */
 	const char *path = o->db_path ? o->db_path : sdb_db_default_path();
 	struct stat st;
@@ -78,16 +80,16 @@ int cmd_import(const options *o)
 	import_proofs ip = { .o = o };
 	progress_init(&ip.bar, o->progress_mode);
 	progress_begin(&ip.bar, "prove");
-	sdb_import_opts opts = SDB_IMPORT_OPTS_INIT;
-	opts.flags = o->replace ? SDB_REPLACE : 0;
-	opts.prove.threads = o->threads;
-	opts.prove.progress = prove_progress;
-	opts.prove.ctx = &ip;
-	opts.check = check_table;
-	opts.ctx = &ip;
+	sdb_import_opts how = SDB_IMPORT_OPTS_INIT;
+	how.flags = o->replace ? SDB_REPLACE : 0;
+	how.prove.threads = o->threads;
+	how.prove.progress = prove_progress;
+	how.prove.ctx = &ip;
+	how.check = check_table;
+	how.ctx = &ip;
 	int n = 0, err = sdb_db_open(&db, o->db_path, SDB_CREATE);
 	if (!err)
-		err = sdb_import_with(db, o->args[0], &opts, &n);
+		err = sdb_import_with(db, args[0], &how, &n);
 	progress_end(&ip.bar);
 	if (err)
 		cli_fail("import: %s; nothing was imported", sdb_errdetail());

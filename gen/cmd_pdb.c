@@ -20,8 +20,8 @@ enum { MAX_GROUPS = SDB_MAX_GROUPS };
  * the user's tiles ('/' written '_': it separates a set from its groups); a
  * spelling too long for a name is replaced by a checksum of the groups. 0,
  * or an exit code after printing why. */
-static int set_name(char *name, size_t cap, const options *o, const sdb_partition *pt, int rep,
-                    int mode)
+static int set_name(char *name, size_t cap, const gen_options *o, const sdb_partition *pt,
+                    int rep, int mode)
 {
 	if (o->set_name) {
 		const char *bad = strpbrk(o->set_name, "/ \t\n'\"");
@@ -56,8 +56,11 @@ static void tile_list(char *buf, size_t cap, uint64_t tiles, int n)
 			len += (size_t)snprintf(buf + len, cap - len, "%s%d", len ? " " : "", t);
 }
 
-int cmd_pdb(const options *o)
+int cmd_pdb(void *opts, int nargs, char **args)
 {
+	const gen_options *o = opts;
+	(void)nargs;
+	(void)args;
 	if (!o->partition)
 		return cli_usage("pdb: --partition SPEC is required (5-5-5, 6-6-3, 7-8, 6-6-6-6, 2x2, 5s or "
 		                 "groups like 1,2,3/4,5,6)");
@@ -67,7 +70,7 @@ int cmd_pdb(const options *o)
 	else if (o->blank && strcmp(o->blank, "region"))
 		return cli_usage("--blank '%s': expected region or min", o->blank);
 	sdb_board goal, canon;
-	if (parse_goal(&goal, o))
+	if (gen_goal(&goal, o))
 		return cli_fail_lib("--goal");
 	int rep = sdb_sym_representative(o->w, o->h, goal.blank);
 	sdb_board_goal(&canon, o->w, o->h, rep);

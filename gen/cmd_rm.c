@@ -3,12 +3,13 @@
 
 #include "gen/gen.h"
 
-int cmd_rm(const options *o)
+int cmd_rm(void *opts, int nargs, char **args)
 {
+	const gen_options *o = opts;
 	sdb_db *db;
 	int n = 0, err = sdb_db_open(&db, o->db_path, 0);
 	if (!err)
-		err = sdb_remove(db, (const char *const *)o->args, o->nargs, &n);
+		err = sdb_remove(db, (const char *const *)args, nargs, &n);
 	if (err) {
 		cli_fail("rm: %s; nothing was removed", sdb_errdetail());
 	} else if (!o->quiet) {

@@ -1,20 +1,20 @@
-/* slidedb-gen: build distance tables and keep the database.
+/* slidedb-gen: build distance tables and keep the database (slidedb-gen-mpi:
+ * build them over the ranks of an MPI job).
  *
- * Subcommands come from a table, as libgit2's CLI has them; each parses only
- * the options that apply to it (one option table says which), so an option
- * of another subcommand is a usage error, never silently ignored. */
+ * Commands come from a table, as libgit2's CLI has them (cli/command.h);
+ * each reads only the options that apply to it (one option table says which),
+ * so an option of another command is a usage error, never silently ignored. */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/command.h"
 #include "gen/checkpoint.h"
 #include "gen/gen.h"
-#include "gen/gen_mpi.h"
 
 enum {
 	FULL = 1 << 0, PDB = 1 << 1, EXPORT = 1 << 2, IMPORT = 1 << 3, RM = 1 << 4,
@@ -23,73 +23,74 @@ enum {
 	SOLO = 1 << 8       /* full and pdb of slidedb-gen, not slidedb-gen-mpi */
 };
 
-/* Long-only options get codes above any character. */
-enum {
-	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_PARTIAL, OPT_REPLACE, OPT_BITS, OPT_SHARDS,
-	OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY
-};
+#define FIELD(f) offsetof(gen_options, f)
 
-static const cli_option gen_options[] = {
-	{ "goal", required_argument, 'g', BUILD,
+/* What takes each bit of the options' commands, for --help. */
+static const char *const names[] = { "full", "pdb", "export", "import", "rm", "compact",
+	                             "assemble", "full under slidedb-gen-mpi", "full, pdb" };
+
+static const option_choice bits_words[] = { { "8", 8 }, { "2", 2 }, { NULL, 0 } };
+
+static const option_spec option_table[] = {
+	{ "goal", 'g', BUILD, OPTION_TEXT, FIELD(goal_text), .help =
 	  "-g, --goal STATE   build for goals with STATE's blank cell (and its symmetric cells)" },
-	{ "bits", required_argument, OPT_BITS, FULL,
+	{ "bits", 0, FULL, OPTION_CHOICE, FIELD(bits), .help =
 	  "    --bits 8|2     8: distance and best move per state (default up to "
 	  CLI_STR(SDB_TABLE_ONLY_CELLS) " cells);\n"
 	  "                     2: the distance mod 3, a quarter of the bytes (default for 14\n"
-	  "                     cells; answers walk it)" },
-	{ "all-goals", no_argument, 'a', FULL,
+	  "                     cells; answers walk it)",
+	  .choices = bits_words },
+	{ "all-goals", 'a', FULL, OPTION_FLAG, FIELD(all_goals), .help =
 	  "-a, --all-goals    one table per class of blank cells, serving every goal" },
-	{ "partition", required_argument, 'P', PDB,
+	{ "partition", 'P', PDB, OPTION_TEXT, FIELD(partition), .help =
 	  "-P, --partition S  the groups: 5-5-5, 6-6-3, 7-8 (4x4), 6-6-6-6 (5x5), 2x2 or 5s\n"
 	  "                     (any: 2x2 squares, groups of 5 along pairs of rows), or tiles\n"
 	  "                     like 1,2,3/4,5,6" },
-	{ "blank", required_argument, 'b', PDB,
+	{ "blank", 'b', PDB, OPTION_TEXT, FIELD(blank), .help =
 	  "-b, --blank MODE   region (default: keeps the blank's region, as exact as keeping\n"
 	  "                     its cell) or min (smaller, weaker)" },
-	{ "name", required_argument, 'n', PDB,
+	{ "name", 'n', PDB, OPTION_TEXT, FIELD(set_name), .help =
 	  "-n, --name NAME    the set's name (default: pdb-WxH-bCELL-GROUPS, the groups in the\n"
 	  "                     tiles of the goal with the tiles in order: 1,2,3_4,5,6)" },
-	{ "partial", no_argument, OPT_PARTIAL, PDB,
+	{ "partial", 0, PDB, OPTION_FLAG, FIELD(partial), .help =
 	  "    --partial      allow groups that leave tiles out (a weaker heuristic)" },
-	{ "output", required_argument, 'o', EXPORT,
+	{ "output", 'o', EXPORT, OPTION_TEXT, FIELD(output), .help =
 	  "-o, --output FILE  the file to write ('-' for standard output)" },
-	{ "replace", no_argument, OPT_REPLACE, IMPORT | ASSEMBLE,
+	{ "replace", 0, IMPORT | ASSEMBLE, OPTION_FLAG, FIELD(replace), .help =
 	  "    --replace      replace tables that exist (default: refuse them)" },
-	{ "shards", required_argument, OPT_SHARDS, MPI_FULL,
+	{ "shards", 0, MPI_FULL, OPTION_TEXT, FIELD(shards), .help =
 	  "    --shards DIR   each rank writes its slice as DIR/shard-RANK.lmdb on its own\n"
 	  "                     node (join them with `slidedb-gen assemble`), no database" },
-	{ "checkpoint", required_argument, OPT_CHECKPOINT, SOLO,
+	{ "checkpoint", 0, SOLO, OPTION_TEXT, FIELD(checkpoint), .help =
 	  "    --checkpoint DIR\n"
 	  "                     save each table's search in DIR/NAME.ckpt after a level, at\n"
 	  "                     most every --checkpoint-every minutes; the same command run\n"
 	  "                     again after a crash or a kill goes on from there" },
-	{ "checkpoint-every", required_argument, OPT_CHECKPOINT_EVERY, SOLO,
+	{ "checkpoint-every", 0, SOLO, OPTION_MINUTES, FIELD(checkpoint_every), .help =
 	  "    --checkpoint-every MINUTES\n"
-	  "                     between checkpoints (default 10; 0: after every level)" },
-	{ "db", required_argument, 'd', ALL,
+	  "                     between checkpoints (default 10; 0: after every level)",
+	  .lo = 0, .hi = 1e6, .said = 1 },
+	{ "db", 'd', ALL, OPTION_TEXT, FIELD(db_path), .help =
 	  "-d, --db PATH      database file (default $SLIDEDB_DB or slidedb.lmdb)" },
-	{ "threads", required_argument, 't', BUILD | IMPORT | ASSEMBLE,
-	  "-t, --threads N    threads (default: the cores it may run on)" },
-	{ "json", no_argument, 'j', BUILD,
+	{ "threads", 't', BUILD | IMPORT | ASSEMBLE, OPTION_INT, FIELD(threads), .help =
+	  "-t, --threads N    threads (default: the cores it may run on)",
+	  .lo = 1, .hi = OPTION_MAX_THREADS, .said = 1 },
+	{ "json", 'j', BUILD, OPTION_FLAG, FIELD(json), .help =
 	  "-j, --json         print one JSON object per table built" },
-	{ "quiet", no_argument, 'q', ALL, "-q, --quiet        print nothing on success" },
-	{ "progress", no_argument, OPT_PROGRESS, BUILD | EXPORT | IMPORT,
+	{ "quiet", 'q', ALL, OPTION_FLAG, FIELD(quiet), .help =
+	  "-q, --quiet        print nothing on success" },
+	{ "progress", 0, BUILD | EXPORT | IMPORT, OPTION_FLAG, FIELD(progress_mode), .help =
 	  "    --progress     show progress even when stderr is not a terminal" },
-	{ "no-progress", no_argument, OPT_NO_PROGRESS, BUILD | EXPORT | IMPORT,
+	{ "no-progress", 0, BUILD | EXPORT | IMPORT, OPTION_FLAG_OFF, FIELD(progress_mode), .help =
 	  "    --no-progress  never show progress" },
-	{ "help", no_argument, 'h', ALL, "-h, --help         show this help" },
-	{ "version", no_argument, 'V', ALL, "-V, --version      show the version" },
+	{ "help", 'h', ALL, OPTION_HELP, 0, .help =
+	  "-h, --help         show this help" },
+	{ "version", 'V', ALL, OPTION_VERSION, 0, .help =
+	  "-V, --version      show the version" },
 };
-enum { NOPTIONS = sizeof gen_options / sizeof *gen_options };
+enum { NOPTIONS = sizeof option_table / sizeof *option_table };
 
-static const struct command {
-	const char *name;
-	unsigned bit;
-	int (*run)(const options *o);
-	int min_args, max_args;   /* positional arguments */
-	const char *synopsis, *summary;
-	const char *example;      /* printf format: the program's name */
-} commands[] = {
+static const command commands[] = {
 	{ "full", FULL, cmd_full, 1, 1, "full WxH [--goal STATE | --all-goals]",
 	  "every reachable state of a board of W columns and H rows, W*H <= "
 	  CLI_STR(SDB_MAX_FULL_CELLS) ": distance\n"
@@ -120,29 +121,37 @@ static const struct command {
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 
-/* The commands this program runs: slidedb-gen-mpi only those that build. */
-static int mpi_flavour;
-
-static int offered(const struct command *c)
+int gen_goal(sdb_board *goal, const gen_options *o)
 {
-	return !mpi_flavour || (c->bit & BUILD);
+	if (!o->goal_text)
+		return sdb_board_goal(goal, o->w, o->h, o->w * o->h - 1);
+	return sdb_board_parse(goal, o->goal_text, o->w, o->h);
+}
+
+
+/* The commands this program runs: slidedb-gen-mpi only those that build. */
+static int offered(const command *c, const gen_options *o)
+{
+	return !o->mpi || (c->bit & BUILD);
 }
 
 /* The option bits of a command in this program: full under MPI takes
  * --shards, builds of slidedb-gen --checkpoint. */
-static unsigned option_bits(const struct command *c)
+static unsigned option_bits(const command *c, const void *opts)
 {
-	return c->bit | (mpi_flavour && c->bit == FULL ? MPI_FULL : 0) |
-	       (!mpi_flavour && (c->bit & BUILD) ? SOLO : 0);
+	const gen_options *o = opts;
+	return c->bit | (o->mpi && c->bit == FULL ? MPI_FULL : 0) |
+	       (!o->mpi && (c->bit & BUILD) ? SOLO : 0);
 }
 
-static void usage(FILE *f, const struct command *only)
+static void usage(FILE *f, const command *only, const void *opts)
 {
+	const gen_options *o = opts;
 	for (int i = 0, n = 0; i < NCOMMANDS; i++)
-		if ((!only || only == &commands[i]) && offered(&commands[i]))
+		if ((!only || only == &commands[i]) && offered(&commands[i], o))
 			fprintf(f, "%s %s %s [OPTIONS]\n", n++ ? "      " : "Usage:", cli_prog,
 			        commands[i].synopsis);
-	fputs(mpi_flavour
+	fputs(o->mpi
 	      ? "Build distance tables across the ranks of an MPI job (mpirun -n N), each rank\n"
 	        "holding a slice of the index space; the bytes are those of slidedb-gen.\n"
 	        "Rank 0 writes the database in one transaction, or with --shards each rank\n"
@@ -151,136 +160,89 @@ static void usage(FILE *f, const struct command *only)
 	      : "Build distance tables and keep the database. Every command that writes does\n"
 	        "it in one transaction: all its tables appear at once, or none.\n\n", f);
 	for (int i = 0; i < NCOMMANDS; i++)
-		if ((!only || only == &commands[i]) && offered(&commands[i]))
+		if ((!only || only == &commands[i]) && offered(&commands[i], o))
 			fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fputs("\nOptions:\n", f);
-	static const char *const names[] = { "full", "pdb", "export", "import", "rm", "compact",
-		                             "assemble", "full under slidedb-gen-mpi", "full, pdb" };
-	const unsigned all = mpi_flavour ? BUILD | MPI_FULL : ALL | SOLO;
-	cli_options_help(f, gen_options, NOPTIONS, only ? option_bits(only) : all & ~MPI_FULL,
-	                 all & ~MPI_FULL, names);
-	if (mpi_flavour && !only)
-		cli_options_help(f, gen_options, NOPTIONS, MPI_FULL, ALL, names);
+	const unsigned all = o->mpi ? BUILD | MPI_FULL : ALL | SOLO;
+	option_help(f, option_table, NOPTIONS, only ? option_bits(only, o) : all & ~MPI_FULL,
+	            all & ~MPI_FULL, names);
+	if (o->mpi && !only)
+		option_help(f, option_table, NOPTIONS, MPI_FULL, ALL, names);
 	fputs("\nExit status: 0 done, 1 failed (the database is left as it was), 2 usage.\n", f);
 	/* Only the command's own example: the help of one command names no option
 	 * of another. */
 	for (int i = 0, n = 0; i < NCOMMANDS; i++)
 		if (only ? only == &commands[i] : (commands[i].bit & BUILD) != 0) {
 			fputs(n++ ? "          " : only ? "Example:  " : "Examples: ", f);
-			fprintf(f, commands[i].example, mpi_flavour ? "mpirun -n 4 slidedb-gen-mpi"
-			                                            : cli_prog);
+			fprintf(f, commands[i].example, o->mpi ? "mpirun -n 4 slidedb-gen-mpi" : cli_prog);
 			fputc('\n', f);
 		}
 }
 
-/* Parse the options of cmd into o; -1 to go on, or an exit code. */
-static int parse_options(options *o, const struct command *cmd, int argc, char **argv)
+/* A folder to write checkpoints in, this build's alone: 0, or 1 said. */
+static int checkpoint_folder(const char *dir)
 {
-	int c;
-	long v;
-	optind = 1;
-	while ((c = cli_getopt(argc, argv, gen_options, NOPTIONS, option_bits(cmd))) != -1) {
-		switch (c) {
-		case 'g': o->goal_text = optarg; break;
-		case 'a': o->all_goals = 1; break;
-		case OPT_BITS:
-			if (strcmp(optarg, "8") && strcmp(optarg, "2"))
-				return cli_usage("--bits '%s': expected 8 or 2", optarg);
-			o->bits = atoi(optarg);
-			break;
-		case 'P': o->partition = optarg; break;
-		case 'b': o->blank = optarg; break;
-		case 'n': o->set_name = optarg; break;
-		case OPT_PARTIAL: o->partial = 1; break;
-		case 'o': o->output = optarg; break;
-		case OPT_REPLACE: o->replace = 1; break;
-		case 'd': o->db_path = optarg; break;
-		case OPT_SHARDS: o->shards = optarg; break;
-		case OPT_CHECKPOINT: o->checkpoint = optarg; break;
-		case OPT_CHECKPOINT_EVERY:
-			if (!cli_parse_double(&o->checkpoint_minutes, optarg, 0, 1e6))
-				return cli_usage("--checkpoint-every '%s' is not a number of minutes from 0 "
-				                 "to 1000000", optarg);
-			o->checkpoint_minutes_given = 1;
-			break;
-		case 't':
-			if (!cli_parse_long(&v, optarg, 1, 1024))
-				return cli_usage("--threads '%s' is not a number from 1 to 1024", optarg);
-			o->threads = (int)v;
-			break;
-		case 'j': o->json = 1; break;
-		case 'q': o->quiet = 1; break;
-		case OPT_PROGRESS: o->progress_mode = 1; break;
-		case OPT_NO_PROGRESS: o->progress_mode = 0; break;
-		case 'h': usage(stdout, cmd); return 0;
-		case 'V': printf("%s %s\n", cli_prog, sdb_version()); return 0;
-		case ':': return cli_usage("option '%s' needs a value", argv[optind - 1]);
-		default: {
-			char what[32];
-			snprintf(what, sizeof what, "'%s'", cmd->name);
-			return cli_refuse(argv, c, gen_options, NOPTIONS, what);
-		}
-		}
-	}
-	return -1;
+	struct stat st;
+	if (stat(dir, &st))
+		return cli_fail("--checkpoint '%s': %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return cli_fail("--checkpoint '%s': not a directory", dir);
+	if (access(dir, W_OK | X_OK))
+		return cli_fail("--checkpoint '%s': %s", dir, strerror(errno));
+	if (checkpoint_lock(dir))
+		return cli_fail("--checkpoint '%s': %s", dir, errno == EWOULDBLOCK ? "another slidedb-gen "
+		                "is using it (one build per folder)" : strerror(errno));
+	return 0;
 }
 
-int gen_main(int argc, char **argv, int mpi)
+/* What the options of every command need together, before any work. */
+static int options_read(void *opts, const command *c, int rc, int nargs, char **args)
 {
-	mpi_flavour = mpi;
+	gen_options *o = opts;
+	(void)nargs;
+	if (rc >= 0)
+		return rc;
+	if ((c->bit & BUILD) && sdb_size_parse(&o->w, &o->h, args[0]))
+		return cli_usage("%s", sdb_errdetail());
+	if (o->mpi && (rc = o->mpi->parsed(o->shards)))
+		return rc;
+	if (o->checkpoint_every >= 0 && !o->checkpoint)
+		return cli_usage("--checkpoint-every needs --checkpoint DIR");
+	if (o->checkpoint_every < 0)
+		o->checkpoint_every = 10 * 60;
+	if (o->shards && o->json)
+		return cli_usage("--shards writes no database: --json has no tables to print");
+	return o->checkpoint && checkpoint_folder(o->checkpoint) ? 1 : -1;
+}
+
+static const program gen_program = {
+	option_table, NOPTIONS, names, option_bits, usage, options_read
+};
+
+int gen_main(int argc, char **argv, const gen_mpi *mpi)
+{
 	cli_prog = mpi ? "slidedb-gen-mpi" : "slidedb-gen";
 	const char *commands_list = mpi ? "full or pdb" : "full, pdb, export, import, rm, compact "
 	                                                  "or assemble";
-	options o = { .progress_mode = -1, .checkpoint_minutes = 10 };
-	o.threads = cli_default_threads();
+	gen_options o = { .progress_mode = -1, .checkpoint_every = -1, .mpi = mpi,
+	                  .threads = option_default_threads() };
 	if (argc < 2)
 		return cli_usage("missing command (%s)", commands_list);
 	const char *name = argv[1];
 	if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
-		usage(stdout, NULL);
+		usage(stdout, NULL, &o);
 		return cli_finish(0);
 	}
 	if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
 		printf("%s %s\n", cli_prog, sdb_version());
 		return cli_finish(0);
 	}
-	const struct command *cmd = NULL;
-	for (int i = 0; i < NCOMMANDS && !cmd; i++)
-		if (!strcmp(commands[i].name, name))
-			cmd = &commands[i];
-	if (cmd && !offered(cmd))
+	const command *cmd = command_named(commands, NCOMMANDS, name);
+	if (cmd && !offered(cmd, &o))
 		return cli_usage("'%s' is slidedb-gen's: %s builds tables (%s)", name, cli_prog,
 		                 commands_list);
 	if (!cmd)
 		return cli_usage(name[0] == '-' ? "missing command before '%s' (%s)"
 		                 : "unknown command '%s' (%s)", name, commands_list);
-	int rc = parse_options(&o, cmd, argc - 1, argv + 1);
-	if (rc >= 0)
-		return cli_finish(rc);   /* --help, --version, or a usage error */
-	o.args = argv + 1 + optind;
-	o.nargs = argc - 1 - optind;
-	if (o.nargs < cmd->min_args)
-		return cli_usage("%s: missing argument (%s)", cmd->name, cmd->synopsis);
-	if (o.nargs > cmd->max_args)
-		return cli_usage("%s: unexpected argument '%s'", cmd->name, o.args[cmd->max_args]);
-	if ((cmd->bit & BUILD) && sdb_size_parse(&o.w, &o.h, o.args[0]))
-		return cli_usage("%s", sdb_errdetail());
-	if (gen_dist && (rc = gen_dist->parsed(o.shards)))
-		return cli_finish(rc);
-	if (o.checkpoint_minutes_given && !o.checkpoint)
-		return cli_usage("--checkpoint-every needs --checkpoint DIR");
-	if (o.shards && o.json)
-		return cli_usage("--shards writes no database: --json has no tables to print");
-	struct stat dir;   /* a folder to write in, before any work */
-	if (o.checkpoint && stat(o.checkpoint, &dir))
-		return cli_finish(cli_fail("--checkpoint '%s': %s", o.checkpoint, strerror(errno)));
-	if (o.checkpoint && !S_ISDIR(dir.st_mode))
-		return cli_finish(cli_fail("--checkpoint '%s': not a directory", o.checkpoint));
-	if (o.checkpoint && access(o.checkpoint, W_OK | X_OK))
-		return cli_finish(cli_fail("--checkpoint '%s': %s", o.checkpoint, strerror(errno)));
-	if (o.checkpoint && checkpoint_lock(o.checkpoint))
-		return cli_finish(cli_fail("--checkpoint '%s': %s", o.checkpoint,
-		                           errno == EWOULDBLOCK ? "another slidedb-gen is using it "
-		                           "(one build per folder)" : strerror(errno)));
-	return cli_finish(cmd->run(&o));
+	return command_run(&gen_program, cmd, &o, argc, argv);
 }

@@ -1,10 +1,8 @@
-/* slidedb-gen's entry point: the commands are in gen.c, shared with
+/* slidedb-gen's entry point: the commands are gen.c's, shared with
  * slidedb-gen-mpi. */
-#include "gen/gen_mpi.h"
-
-const dist *gen_dist;
+#include "gen/gen.h"
 
 int main(int argc, char **argv)
 {
-	return gen_main(argc, argv, 0);
+	return gen_main(argc, argv, NULL);
 }

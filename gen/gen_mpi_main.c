@@ -12,19 +12,21 @@
 
 #include "cli/cli.h"
 #include "gen/bfs_mpi.h"
-#include "gen/gen_mpi.h"
+#include "gen/gen.h"
 
-const dist *gen_dist;
-static dist the_dist = { .bfs = mpi_bfs, .write_shard = mpi_write_shard,
-                         .finish = mpi_finish };
+static int parsed(const char *shards);
+
+/* This rank, and the engine's hooks (gen_mpi.h). */
+static gen_mpi ranks = { .bfs = bfs_mpi_run, .write_shard = bfs_mpi_write_shard,
+                         .finish = bfs_mpi_finish, .parsed = parsed };
 
 /* Every rank reads the same command line: only rank 0 says what is wrong
  * with it. Once it is read, the others speak again (naming their rank),
  * and each checks its own shard folder. */
 static int parsed(const char *shards)
 {
-	cli_rank_speak("slidedb-gen-mpi", the_dist.rank);
-	the_dist.shards = shards;
+	cli_rank_speak("slidedb-gen-mpi", ranks.rank);
+	ranks.shards = shards;
 	struct stat st;
 	errno = 0;
 	int bad = shards && (stat(shards, &st) || !S_ISDIR(st.st_mode) || access(shards, W_OK));
@@ -38,13 +40,10 @@ static int parsed(const char *shards)
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
-	dist *d = &the_dist;
-	d->parsed = parsed;
-	MPI_Comm_rank(MPI_COMM_WORLD, &d->rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &d->nranks);
-	gen_dist = d;
-	cli_rank_mute(d->rank);   /* data and usage errors come from rank 0 */
-	int rc = gen_main(argc, argv, 1);
+	MPI_Comm_rank(MPI_COMM_WORLD, &ranks.rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &ranks.nranks);
+	cli_rank_mute(ranks.rank);   /* data and usage errors come from rank 0 */
+	int rc = gen_main(argc, argv, &ranks);
 	if (rc == 2) {
 		/* a usage error: every rank read the same command line and stopped
 		 * there. No MPI_Abort: a rank's abort could kill rank 0 before it

@@ -173,23 +173,23 @@ int pdb_group_build(run *r, const sdb_board *canon, const char *setname, uint64_
 	/* The search runs in a working table of its own; the stored table, packed,
 	 * is reserved only once the working one has shrunk to it. */
 	sdb_table_info info;
-	table_info_init(&info, name, SDB_KIND_PATTERN, SDB_ENTRY_DIST8, canon, sdb_pattern_size(p));
+	run_info_init(&info, name, SDB_KIND_PATTERN, SDB_ENTRY_DIST8, canon, sdb_pattern_size(p));
 	snprintf(info.set, sizeof info.set, "%s", setname);
 	info.pattern = tiles;
 	info.blank_mode = mode;
 	info.group = group;
 	info.ngroups = ngroups;
-	/* big_alloc, not malloc: the search reads this table at random, and
+	/* bigmem_alloc, not malloc: the search reads this table at random, and
 	 * in huge pages its translations stay in the TLB (the 7-8 set's build
 	 * 0.95x: 32.6 -> 30.9 s) */
-	if (dist_writes_db() && !(work = big_alloc(work_bytes = info.states))) {
+	if (gen_mpi_writes_db(r->o->mpi) && !(work = bigmem_alloc(work_bytes = info.states))) {
 		err = run_fail(r, SDB_ENOMEM, "%s: out of memory for %llu entries", name,
 		               (unsigned long long)info.states);
 		goto done;
 	}
 	bfs_space space;
 	bfs_pattern_space(&space, p);
-	if ((err = run_bfs(r, &info, work, &space)) || !dist_writes_db())
+	if ((err = run_bfs(r, &info, work, &space)) || !gen_mpi_writes_db(r->o->mpi))
 		goto done;   /* slidedb-gen-mpi: rank 0 has every entry and goes on alone */
 	const sdb_pattern *final = p;
 	if (compact) {
@@ -202,9 +202,9 @@ int pdb_group_build(run *r, const sdb_board *canon, const char *setname, uint64_
 	if (bytes) {
 		info.entry_format = SDB_ENTRY_NIBBLE_MD;
 		/* give the rest back before reserving */
-		const uint64_t keep = (bytes + BIG_PAGE - 1) / BIG_PAGE * BIG_PAGE;
+		const uint64_t keep = (bytes + BIGMEM_PAGE - 1) / BIGMEM_PAGE * BIGMEM_PAGE;
 		if (keep < work_bytes) {
-			big_free(work + keep, work_bytes - keep);
+			bigmem_free(work + keep, work_bytes - keep);
 			work_bytes = keep;
 		}
 	} else {
@@ -217,11 +217,11 @@ int pdb_group_build(run *r, const sdb_board *canon, const char *setname, uint64_
 	info.format_version = SDB_FORMAT_VERSION;   /* as sdb_writer_put_meta() will say */
 	lay_out(data, work, bytes, final, info.entry_format == SDB_ENTRY_NIBBLE_MD,
 	        sdb_table_layout(&info), r->o->threads);
-	big_free(work, work_bytes);
+	bigmem_free(work, work_bytes);
 	work = NULL;
 	err = run_put(r, &info);
 done:
-	big_free(work, work_bytes);
+	bigmem_free(work, work_bytes);
 	sdb_pattern_free(compact);
 	return err;
 }
@@ -253,7 +253,7 @@ int pdb_group_check_min(const sdb_table_info *info, const uint8_t *data, int thr
 		snprintf(why, cap, "a min-mode group this slidedb cannot build (%s)", sdb_errdetail());
 		goto done;
 	}
-	if (!(work = big_alloc(work_bytes = sdb_pattern_size(p))) ||
+	if (!(work = bigmem_alloc(work_bytes = sdb_pattern_size(p))) ||
 	    (orders && !(laid = malloc(bytes)))) {
 		err = SDB_ENOMEM;
 		snprintf(why, cap, "out of memory to build it again (%llu bytes), which proves a "
@@ -263,9 +263,9 @@ int pdb_group_check_min(const sdb_table_info *info, const uint8_t *data, int thr
 	bfs_space space;
 	bfs_pattern_space(&space, p);
 	bfs_result res;
-	level_ctx levels = { bar, work_bytes };
+	run_level_ctx levels = { bar, work_bytes };
 	progress_begin(bar, info->name);
-	err = bfs_run(&res, work, &space, threads, on_level, &levels, NULL);
+	err = bfs_run(&res, work, &space, threads, run_on_level, &levels, NULL);
 	progress_end(bar);
 	if (err) {
 		snprintf(why, cap, "building it again failed (%s)", sdb_strerror(err));
@@ -287,7 +287,7 @@ int pdb_group_check_min(const sdb_table_info *info, const uint8_t *data, int thr
 		         "(a min-mode group is proved by building it)", (unsigned long long)at);
 	}
 done:
-	big_free(work, work_bytes);
+	bigmem_free(work, work_bytes);
 	free(laid);
 	sdb_pattern_free(p);
 	sdb_pattern_free(compact);

@@ -44,7 +44,7 @@ static int write_boards(out *o, const random_opts *r, const sdb_db *db, const sd
 			sdb_answer a;
 			if (sdb_answer_query(&a, db, &q.start, goal, &opts))
 				return cli_fail_lib(NULL);
-			const answer_extra x = { "", blank };
+			const report_extra x = { "", blank };
 			report_answer(o, rep, &q, &a, &x);
 		}
 	} else if (rep->grid) {

@@ -103,7 +103,7 @@ static const cli_option lookup_options[] = {
 enum { NOPTIONS_ALL = sizeof lookup_options / sizeof *lookup_options, NMPI_OPTIONS = 2 };
 
 /* The program's options: slidedb-lookup-mpi's are not slidedb-lookup's. */
-static const lookup_dist *dist;
+static const lookup_mpi *dist;
 #define NOPTIONS (dist ? NOPTIONS_ALL : NOPTIONS_ALL - NMPI_OPTIONS)
 
 typedef struct options {
@@ -111,9 +111,9 @@ typedef struct options {
 	sdb_board goal;   /* --goal, for answers and checks */
 	int histogram;
 	int prove, threads_given;   /* verify --prove, and whether --threads was given */
-	lookup_run run;   /* slidedb-lookup-mpi's */
+	lookup_mpi_run run;   /* slidedb-lookup-mpi's */
 	random_opts random;
-	answer_opts answer;
+	answerer_opts answer;
 } options;
 
 /* A command's work, once its options are parsed: the words after its name
@@ -265,7 +265,7 @@ static int parse_moves(int *d, const char *opt, const char *text)
 /* Returns -1 to go on, or an exit code. */
 static int parse_options(options *o, const struct command *cmd, int argc, char **argv)
 {
-	answer_opts *a = &o->answer;
+	answerer_opts *a = &o->answer;
 	report_opts *r = &a->report;
 	sdb_random_request *req = &o->random.req;
 	int rc;
@@ -401,10 +401,10 @@ static int parse_options(options *o, const struct command *cmd, int argc, char *
 	return -1;
 }
 
-/* Ctrl-C during a search stops it (answer_interrupt), and the program says
+/* Ctrl-C during a search stops it (answerer_interrupt), and the program says
  * what it had reached and exits 130; with no search under way (or a second
  * time), the signal ends the program as it always did. */
-static answer_interrupt interrupt;
+static answerer_interrupt interrupt;
 
 static void on_sigint(int sig)
 {
@@ -416,7 +416,7 @@ static void on_sigint(int sig)
 	raise(sig);
 }
 
-static void catch_sigint(answer_opts *opts)
+static void catch_sigint(answerer_opts *opts)
 {
 	struct sigaction sa;
 	if (sigaction(SIGINT, NULL, &sa) || sa.sa_handler == SIG_IGN)
@@ -434,7 +434,7 @@ static void catch_sigint(answer_opts *opts)
 static int after_interrupt(const answerer *ans, int rc)
 {
 	char what[256];
-	if (!answer_interrupted(ans, what, sizeof what))
+	if (!answerer_interrupted(ans, what, sizeof what))
 		return rc;
 	cli_note("interrupted: %s", what);
 	return EXIT_INTERRUPTED;
@@ -473,7 +473,7 @@ static void emit(void *ctx, out *lines)
  * Answers are written when 64 KiB are ready or before waiting for more
  * input, so an interactive caller gets each answer as soon as its query is
  * read. */
-static int answer_stream(answerer *ans, const answer_opts *opts)
+static int answer_stream(answerer *ans, const answerer_opts *opts)
 {
 	if (isatty(STDIN_FILENO))
 		cli_note("reading queries from standard input, one per line (Ctrl-D ends)");
@@ -482,20 +482,20 @@ static int answer_stream(answerer *ans, const answer_opts *opts)
 	stream_out so = { { 0 }, 0 };
 	char **batch = malloc(BATCH * sizeof *batch);
 	int *linenos = malloc(BATCH * sizeof *linenos);
-	batch_splitter split = { .w = opts->w, .h = opts->h, .no_grids = opts->check };
+	splitter split = { .w = opts->w, .h = opts->h, .no_grids = opts->check };
 	int failed = 0, lineno = 0, more = 1, oom = !batch || !linenos;
 	while (!so.failed && !oom && more) {
 		int n = 0;
 		/* Read while lines are waiting; a grid under way may wait for more. */
-		const int most = (!lineno || answer_searched(ans) ? SEARCH_BATCH : BATCH) - 2;
-		while (n < most && (n == 0 || batch_pending(&split) || line_pending(&in))) {
+		const int most = (!lineno || answerer_searched(ans) ? SEARCH_BATCH : BATCH) - 2;
+		while (n < most && (n == 0 || splitter_pending(&split) || line_reader_pending(&in))) {
 			size_t len;
-			char *line = line_next(&in, &len, flush_before_wait, &so);
+			char *line = line_reader_next(&in, &len, flush_before_wait, &so);
 			if (line)
 				lineno++;
 			else
 				more = 0;
-			int got = batch_feed(&split, line, len, lineno, batch + n, linenos + n);
+			int got = splitter_feed(&split, line, len, lineno, batch + n, linenos + n);
 			if (got < 0) {
 				oom = 1;
 				break;
@@ -505,7 +505,7 @@ static int answer_stream(answerer *ans, const answer_opts *opts)
 				break;
 		}
 		if (n > 0)
-			failed |= answer_batch_to(ans, emit, &so, batch, linenos, n);
+			failed |= answerer_batch_to(ans, emit, &so, batch, linenos, n);
 		for (int i = 0; i < n; i++)
 			free(batch[i]);
 		if (opts->interrupt && atomic_load(&opts->interrupt->stop))
@@ -514,7 +514,7 @@ static int answer_stream(answerer *ans, const answer_opts *opts)
 			flush_before_wait(&so);
 	}
 	flush_before_wait(&so);
-	batch_free(&split);
+	splitter_free(&split);
 	free(batch);
 	free(linenos);
 	int read_error = in.error;
@@ -569,7 +569,7 @@ static int check_args(answerer *ans, int npos, char **pos)
 	snprintf(text, len, "%s ; %s", query, pos[npos - 1]);
 	free(query);
 	out out = { 0 };
-	int rc = answer_batch(ans, &out, &text, NULL, 1);
+	int rc = answerer_batch(ans, &out, &text, NULL, 1);
 	if (out_flush(&out, stdout) || fflush(stdout))
 		rc = cli_fail("writing the answer failed: %s", strerror(errno));
 	out_free(&out);
@@ -634,7 +634,7 @@ static int run_answers(options *o, int npos, char **pos)
 	} else {
 		char *text = join_args(npos, pos);
 		out out = { 0 };
-		rc = text ? answer_batch(ans, &out, &text, NULL, 1) : cli_fail("out of memory");
+		rc = text ? answerer_batch(ans, &out, &text, NULL, 1) : cli_fail("out of memory");
 		if (out_flush(&out, stdout) || fflush(stdout))
 			rc = cli_fail("writing the answer failed: %s", strerror(errno));
 		out_free(&out);
@@ -711,7 +711,7 @@ static int run_verify(options *o, int npos, char **pos)
 	return run_catalog(o, npos, pos, 1);
 }
 
-int lookup_main(int argc, char **argv, const lookup_dist *d)
+int lookup_main(int argc, char **argv, const lookup_mpi *d)
 {
 	dist = d;
 	/* A search stops after a minute unless told otherwise: a hard board

@@ -122,7 +122,7 @@ static int checkpoint_usable(const char *dir)
 	return 1;
 }
 
-static int opened(sdb_db *db, const lookup_run *run)
+static int opened(sdb_db *db, const lookup_mpi_run *run)
 {
 	const char *path = db ? sdb_db_path(db) : "";
 	int ok = db != NULL && (rank || !run->checkpoint || checkpoint_usable(run->checkpoint)), all;
@@ -190,7 +190,7 @@ int main(int argc, char **argv)
 	}
 	signal(SIGTERM, ended);
 	cli_rank_mute(rank);   /* usage errors, --help and answers come from rank 0 */
-	static const lookup_dist d = { parsed, opened, finished, ranks_resumed };
+	static const lookup_mpi d = { parsed, opened, finished, ranks_resumed };
 	const int rc = lookup_main(argc, argv, &d);
 	fflush(stdout);
 	fflush(stderr);

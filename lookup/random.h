@@ -1,6 +1,6 @@
 /* The `random` command: boards of a chosen difficulty. */
-#ifndef SLIDEDB_RANDOM_H
-#define SLIDEDB_RANDOM_H
+#ifndef SLIDEDB_LOOKUP_RANDOM_H
+#define SLIDEDB_LOOKUP_RANDOM_H
 
 #include <stdint.h>
 
@@ -11,7 +11,7 @@ typedef struct random_opts {
 	const char *goal_text;        /* --goal, or NULL */
 	sdb_random_request req;       /* distance or range, walk, count, seed: the library's
 	                                 rules (sdb_random_check) */
-	answer_opts answer;           /* --size, --json and the answer's fields */
+	answerer_opts answer;           /* --size, --json and the answer's fields */
 } random_opts;
 
 /* Draw and print the boards; returns the exit code. */

@@ -84,7 +84,7 @@ typedef struct msg_fail {
 
 static struct {
 	sdb_db *db;
-	const lookup_run *run;
+	const lookup_mpi_run *run;
 	int rank, nranks, threads;
 	uint32_t tables;
 	const ckpt_key *key;          /* rank 0, with --checkpoint: what seals the files */
@@ -543,7 +543,7 @@ static int iteration(void *ctx, sdb_split *sp, int bound, uint64_t last, sdb_spl
 
 static const sdb_split_hooks hooks = { iteration, NULL };
 
-void ranks_lead(sdb_db *db, const lookup_run *run, int nranks, uint32_t tables,
+void ranks_lead(sdb_db *db, const lookup_mpi_run *run, int nranks, uint32_t tables,
                 const ckpt_key *key)
 {
 	g.key = key;
@@ -747,7 +747,7 @@ static void serve_iteration(sdb_split *sp, const msg_iter *it)
 	pthread_cond_destroy(&q.more);
 }
 
-int ranks_serve(sdb_db *db, const lookup_run *run, int rank)
+int ranks_serve(sdb_db *db, const lookup_mpi_run *run, int rank)
 {
 	g.db = db;
 	g.run = run;

@@ -287,7 +287,7 @@ static void stop_within(server *sv, struct MHD_Daemon *d)
 	for (unsigned n = 0; __atomic_load_n(&sv->inflight, __ATOMIC_RELAXED) > 0 &&
 	     budget_now() < end; n++) {
 		if (n % 25 == 0)
-			server_sweep(sv);
+			conn_sweep(sv);
 		nanosleep(&tick, NULL);
 	}
 	__atomic_store_n(&sv->stopping, 1, __ATOMIC_RELAXED);
@@ -348,30 +348,30 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	pthread_mutex_init(&sv.conns_lock, NULL);
 	pthread_mutex_init(&sv.handoff, NULL);
-	if (snapshots_open(&sv.snaps, sv.opts.db_path))
+	if (snapshot_open(&sv.snaps, sv.opts.db_path))
 		return cli_finish(cli_fail_lib(NULL));
 	int err = pool_start(&sv.searches, sv.opts.search_threads, sv.opts.search_queue,
 	                     sv.opts.client_searches);
 	if (err) {
-		snapshots_close(sv.snaps);
+		snapshot_close(sv.snaps);
 		return cli_finish(cli_fail("cannot start %d search threads: %s", sv.opts.search_threads,
 		                           strerror(err)));
 	}
 	struct MHD_Daemon *d = MHD_start_daemon(
 		MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME |
 		(sa.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
-		0, NULL, NULL, server_handle, &sv,
+		0, NULL, NULL, routes_handle, &sv,
 		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
 		MHD_OPTION_THREAD_POOL_SIZE, (unsigned)sv.opts.threads,
 		MHD_OPTION_CONNECTION_LIMIT, connection_limit(sv.opts.max_connections),
 		MHD_OPTION_CONNECTION_TIMEOUT, sv.opts.idle_timeout,
-		MHD_OPTION_NOTIFY_COMPLETED, server_completed, &sv,
-		MHD_OPTION_NOTIFY_CONNECTION, server_connection, &sv,
-		MHD_OPTION_URI_LOG_CALLBACK, server_uri, &sv,
+		MHD_OPTION_NOTIFY_COMPLETED, routes_completed, &sv,
+		MHD_OPTION_NOTIFY_CONNECTION, conn_notify, &sv,
+		MHD_OPTION_URI_LOG_CALLBACK, routes_uri, &sv,
 		MHD_OPTION_END);
 	if (!d) {
 		pool_stop(sv.searches);
-		snapshots_close(sv.snaps);
+		snapshot_close(sv.snaps);
 		return cli_finish(cli_fail("cannot listen on %s: %s", sv.opts.listen,
 		                           errno ? strerror(errno) : "libmicrohttpd refused"));
 	}
@@ -383,9 +383,9 @@ int main(int argc, char **argv)
 	int sig;
 	const struct timespec tick = { 0, 250000000 };
 	while ((sig = sigtimedwait(&stop, NULL, &tick)) < 0)
-		server_sweep(&sv);
+		conn_sweep(&sv);
 	stop_within(&sv, d);
-	snapshots_close(sv.snaps);
+	snapshot_close(sv.snaps);
 	pthread_mutex_destroy(&sv.handoff);
 	pthread_mutex_destroy(&sv.conns_lock);
 	if (!sv.opts.quiet)

@@ -118,7 +118,7 @@ typedef struct request {
  * --idle-timeout seconds of its start or of its last answer, and those opened
  * over --max-connections that sit idle (main's loop calls it a few times a
  * second). */
-void server_sweep(server *sv);
+void conn_sweep(server *sv);
 /* A request is being answered (not slow), or its answer is done. */
 void conn_busy(server *sv, struct MHD_Connection *c, int busy);
 /* The connection's socket, or -1. */
@@ -169,8 +169,8 @@ enum MHD_Result reply_json(struct MHD_Connection *c, request *rq, unsigned statu
 enum MHD_Result reply_error(struct MHD_Connection *c, request *rq, unsigned status,
                             const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* The status of a query that could not be answered (a library code, or
- * ANSWER_ESPENT: 429, or 503 when nobody waits any more). */
-unsigned status_of(const request *rq, int err);
+ * ANSWERER_ESPENT: 429, or 503 when nobody waits any more). */
+unsigned reply_status(const request *rq, int err);
 /* A search the pool did not take (why: POOL_FULL 503, POOL_CLIENT 429, both
  * with Retry-After; POOL_STOPPED 503). */
 enum MHD_Result reply_no_search(struct MHD_Connection *c, request *rq, int why);
@@ -189,10 +189,10 @@ int cors_preflight(struct MHD_Connection *c, request *rq, const char *allow,
  * computed only when the client has taken the previous ones. */
 
 /* POST /v1/solve: the body's query lines (taken from rq), one answer line each. */
-enum MHD_Result stream_batch(struct MHD_Connection *c, request *rq, const answer_opts *a);
+enum MHD_Result stream_batch(struct MHD_Connection *c, request *rq, const answerer_opts *a);
 /* GET /v1/random: the answers (taken: malloc'ed, freed with the stream) as a
  * JSON array. */
-enum MHD_Result stream_random(struct MHD_Connection *c, request *rq, const answer_opts *a,
+enum MHD_Result stream_random(struct MHD_Connection *c, request *rq, const answerer_opts *a,
                               snapshot *snap, sdb_query *queries, sdb_answer *answers, int n,
                               char blank);
 
@@ -202,15 +202,15 @@ enum MHD_Result stream_random(struct MHD_Connection *c, request *rq, const answe
 const char *endpoint_methods(int endpoint, const server *sv);
 
 /* libmicrohttpd's callbacks (the server is their cls). */
-enum MHD_Result server_handle(void *cls, struct MHD_Connection *c, const char *url,
+enum MHD_Result routes_handle(void *cls, struct MHD_Connection *c, const char *url,
                               const char *method, const char *version, const char *upload,
                               size_t *upload_size, void **con_cls);
 /* The URL as it arrives, before its parameters are parsed: a URL of more
  * parameters than any endpoint takes is answered 414 here. */
-void *server_uri(void *cls, const char *uri, struct MHD_Connection *c);
-void server_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+void *routes_uri(void *cls, const char *uri, struct MHD_Connection *c);
+void routes_completed(void *cls, struct MHD_Connection *c, void **con_cls,
                       enum MHD_RequestTerminationCode why);
-void server_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+void conn_notify(void *cls, struct MHD_Connection *c, void **socket_context,
                        enum MHD_ConnectionNotificationCode what);
 
 /* The web page's files, compiled in (assets.c, generated from serve/web/). */

@@ -2,8 +2,8 @@
  *
  * The extension is a thin layer: Python objects in, the library's calls,
  * Python objects out. Everything it answers comes from libslidedb. */
-#ifndef SLIDEDB_EXT_H
-#define SLIDEDB_EXT_H
+#ifndef SLIDEDB_PYTHON_EXT_EXT_H
+#define SLIDEDB_PYTHON_EXT_EXT_H
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
