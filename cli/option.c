@@ -63,7 +63,7 @@ static int refuse_choice(const option_spec *o, const char *text)
 	return cli_usage("--%s '%s': expected %s", o->name, text, words);
 }
 
-int option_take(void *opts, const option_spec *o, const char *text)
+int option_take(void *opts, const option_spec *o, char *text)
 {
 	char *field = (char *)opts + o->field;
 	double v;

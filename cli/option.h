@@ -42,9 +42,9 @@ typedef struct option_spec {
 	int said;                /* a number's usage error says its range */
 	const char *unit;        /* what an OPTION_INT counts ("moves"), for its error */
 	const option_choice *choices;   /* OPTION_CHOICE: the words, ended by { NULL } */
-	/* OPTION_READ: take text into opts; -1, or the exit code with the usage
-	 * error said */
-	int (*read)(void *opts, const char *text);
+	/* OPTION_READ: take text into opts (it may cut the text, which is
+	 * argv's); -1, or the exit code with the usage error said */
+	int (*read)(void *opts, char *text);
 } option_spec;
 
 /* Whether the option takes a value (getopt's required_argument). */
@@ -53,7 +53,7 @@ int option_has_value(const option_spec *o);
 /* Take text as o's value into the program's options opts: -1, or
  * EXIT_USAGE with the error said ("--threads 'x' is not a number from 1 to
  * 1024"). Not for OPTION_HELP and OPTION_VERSION. */
-int option_take(void *opts, const option_spec *o, const char *text);
+int option_take(void *opts, const option_spec *o, char *text);
 
 /* Write the options' help lines: those of the commands `only` (bits), or
  * with only = 0 every option once (a name two commands give two meanings is

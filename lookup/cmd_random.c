@@ -9,28 +9,12 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "lookup/random.h"
+#include "lookup/lookup.h"
 
 enum { CHUNK = 4096, FLUSH_AT = 1 << 16 };
 
-/* The goal: --goal in the size given or its own shape, else the standard
- * goal of --size (3x3 without one). */
-int random_goal(sdb_board *goal, const random_opts *r)
-{
-	int w = r->answer.w, h = r->answer.h;
-	if (r->goal_text) {
-		if (sdb_board_parse(goal, r->goal_text, w, h))
-			return cli_usage("--goal '%s': %s", r->goal_text, sdb_errdetail());
-		return -1;
-	}
-	if (!w)
-		w = h = 3;
-	sdb_board_goal(goal, w, h, w * h - 1);
-	return -1;
-}
-
 /* Write the boards of one chunk. */
-static int write_boards(out *o, const random_opts *r, const sdb_db *db, const sdb_board *goal,
+static int write_boards(out *o, const lookup_options *r, const sdb_db *db, const sdb_board *goal,
                         const sdb_board *boards, int n, uint64_t first)
 {
 	const report_opts *rep = &r->answer.report;
@@ -66,10 +50,17 @@ static int write_boards(out *o, const random_opts *r, const sdb_db *db, const sd
 	return 0;
 }
 
-int random_run(const random_opts *r)
+int cmd_random(void *opts, int nargs, char **args)
 {
+	const lookup_options *r = opts;
+	const report_opts *rep = &r->answer.report;
+	if (nargs > 0)
+		return cli_usage("random takes no words: '%s'", args[0]);
+	if (!rep->json && (rep->path || rep->tiles || rep->all_best))
+		return cli_usage("--path, --tiles and --all-best fill random's --json answers: give "
+		                 "--json too");
 	sdb_board goal;
-	int rc = random_goal(&goal, r);
+	int rc = lookup_goal(&goal, r);
 	if (rc >= 0)
 		return rc;
 	rc = 0;

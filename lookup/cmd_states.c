@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "lookup/random.h"
+#include "lookup/lookup.h"
 
 enum { CHUNK = 4096, FLUSH_AT = 1 << 16 };
 
-static void write_states(out *o, const random_opts *r, const sdb_board *boards,
+static void write_states(out *o, const lookup_options *r, const sdb_board *boards,
                          const int16_t *dist, int n, uint64_t first, char blank)
 {
 	const report_opts *rep = &r->answer.report;
@@ -48,11 +48,14 @@ static void write_states(out *o, const random_opts *r, const sdb_board *boards,
 	}
 }
 
-int states_run(const random_opts *r)
+int cmd_states(void *opts, int nargs, char **args)
 {
+	const lookup_options *r = opts;
+	if (nargs > 0)
+		return cli_usage("states takes no words: '%s'", args[0]);
 	sdb_board g;
 	const sdb_board *goal = &g;
-	int rc = random_goal(&g, r);
+	int rc = lookup_goal(&g, r);
 	if (rc >= 0)
 		return rc;
 	sdb_db *db = NULL;

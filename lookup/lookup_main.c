@@ -1,6 +1,6 @@
 /* slidedb-lookup: lookup.c's program on its own. */
 #include "cli/cli.h"
-#include "lookup/lookup_mpi.h"
+#include "lookup/lookup.h"
 
 int main(int argc, char **argv)
 {

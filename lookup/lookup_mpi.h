@@ -1,5 +1,6 @@
 /* slidedb-lookup's program as a rank of slidedb-lookup-mpi: the hooks by
- * which lookup.c hands its searches to the ranks (ranks.c). */
+ * which its answers hand their searches to the ranks (ranks.c), given to
+ * lookup_main() (lookup.h) by slidedb-lookup-mpi's main. */
 #ifndef SLIDEDB_LOOKUP_LOOKUP_MPI_H
 #define SLIDEDB_LOOKUP_LOOKUP_MPI_H
 
@@ -25,8 +26,5 @@ typedef struct lookup_mpi {
 	/* Rank 0, after a query's searches: what they resumed (answerer_opts). */
 	int (*resumed)(sdb_fields_resumed *r);
 } lookup_mpi;
-
-/* slidedb-lookup's main; d is NULL but in slidedb-lookup-mpi. */
-int lookup_main(int argc, char **argv, const lookup_mpi *d);
 
 #endif

@@ -17,7 +17,7 @@
 
 #include "cli/cli.h"
 #include "cli/durable.h"
-#include "lookup/lookup_mpi.h"
+#include "lookup/lookup.h"
 #include "lookup/ranks.h"
 
 static int rank, nranks;

@@ -10,8 +10,9 @@ const char *const params_api_words[][2] = {
 	{ NULL, NULL },
 };
 
-const char *const params_answer_names[] = { "start", "goal", "size", "path", "all_best", "solutions",
-	                              "all", "limit", "tiles", "grid", NULL };
+const char *const params_answer_names[] = { "start", "goal", "size", "path", "all_best",
+	                                          "solutions", "all", "limit", "tiles", "grid",
+	                                          NULL };
 
 static enum MHD_Result check_name(void *cls, enum MHD_ValueKind kind, const char *key,
                                   size_t key_size, const char *value, size_t value_size)
