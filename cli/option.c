@@ -37,17 +37,18 @@ static int number(double *v, const char *text, double lo, double hi)
  * what o takes, its unit and range as the table says. */
 static int refuse_number(const option_spec *o, const char *text)
 {
+	const char *name = o->said_as ? o->said_as : o->name;
 	const char *what = o->kind == OPTION_INT ? o->unit : o->kind == OPTION_SECONDS ? "seconds"
 	                   : o->kind == OPTION_MINUTES ? "minutes" : NULL;
 	char range[64] = "";
 	if (o->said)
 		snprintf(range, sizeof range, " from %.15g to %.15g", o->lo, o->hi);
 	if (o->kind == OPTION_WHOLE)
-		return cli_usage("--%s '%s' is not a %swhole number", o->name, text,
+		return cli_usage("--%s '%s' is not a %swhole number", name, text,
 		                 o->lo >= 1 ? "positive " : "");
 	if (o->kind == OPTION_BYTES)
-		return cli_usage("--%s '%s' is not a number of bytes", o->name, text);
-	return cli_usage("--%s '%s' is not a number%s%s%s", o->name, text, what ? " of " : "",
+		return cli_usage("--%s '%s' is not a number of bytes", name, text);
+	return cli_usage("--%s '%s' is not a number%s%s%s", name, text, what ? " of " : "",
 	                 what ? what : "", range);
 }
 

@@ -42,6 +42,8 @@ typedef struct option_spec {
 	int said;                /* a number's usage error says its range */
 	const char *unit;        /* what an OPTION_INT counts ("moves"), for its error */
 	const option_choice *choices;   /* OPTION_CHOICE: the words, ended by { NULL } */
+	const char *said_as;     /* the name its usage errors give it, if not its own (an
+	                            older name speaks as the new one) */
 	/* OPTION_READ: take text into opts (it may cut the text, which is
 	 * argv's); -1, or the exit code with the usage error said */
 	int (*read)(void *opts, char *text);

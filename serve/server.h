@@ -211,7 +211,11 @@ void *routes_uri(void *cls, const char *uri, struct MHD_Connection *c);
 void routes_completed(void *cls, struct MHD_Connection *c, void **con_cls,
                       enum MHD_RequestTerminationCode why);
 void conn_notify(void *cls, struct MHD_Connection *c, void **socket_context,
-                       enum MHD_ConnectionNotificationCode what);
+                 enum MHD_ConnectionNotificationCode what);
+
+/* --- The command (cmd_serve.c): listen with the options (a server_opts),
+ * answer until SIGTERM or SIGINT, stop within --timeout; the exit code. */
+int cmd_serve(void *opts, int nargs, char **args);
 
 /* The web page's files, compiled in (assets.c, generated from serve/web/). */
 typedef struct asset {
