@@ -130,7 +130,7 @@ int command_run(const program *p, const command *c, void *opts, int argc, char *
 		rc = p->read(opts, c, rc, nargs, args);
 	if (rc >= 0)
 		return cli_finish(rc);   /* --help, --version, or a usage error */
-	return cli_finish(c->run(opts, nargs, args));
+	return cli_finish(c->fn(opts, nargs, args));
 }
 
 const command *command_named(const command *cmds, int n, const char *name)

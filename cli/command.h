@@ -16,8 +16,8 @@ typedef struct command {
 	unsigned bit;             /* its bit in the options' .commands */
 	/* Its work, the options read into the program's options struct: the
 	 * words after them (its name taken out). The exit code. */
-	int (*run)(void *opts, int nargs, char **args);
-	int min_args, max_args;   /* the words it takes; max_args -1: run() judges them */
+	int (*fn)(void *opts, int nargs, char **args);
+	int min_args, max_args;   /* the words it takes; max_args -1: fn() judges them */
 	const char *synopsis, *summary;
 	const char *example;      /* for --help: a printf format of the program's name */
 } command;
@@ -43,7 +43,7 @@ typedef struct program {
  * holds their defaults: the options read by the table (an option of another
  * command or a value out of range is a usage error, --help and --version
  * answered), the words counted against what c takes, p->read() called,
- * then c->run(). The exit code, with standard output flushed
+ * then c->fn(). The exit code, with standard output flushed
  * (cli_finish()). */
 int command_run(const program *p, const command *c, void *opts, int argc, char **argv);
 

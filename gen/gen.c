@@ -26,7 +26,7 @@ enum {
 #define FIELD(f) offsetof(gen_options, f)
 
 /* What takes each bit of the options' commands, for --help. */
-static const char *const names[] = { "full", "pdb", "export", "import", "rm", "compact",
+static const char *const bit_names[] = { "full", "pdb", "export", "import", "rm", "compact",
 	                             "assemble", "full under slidedb-gen-mpi", "full, pdb" };
 
 static const option_choice bits_words[] = { { "8", 8 }, { "2", 2 }, { NULL, 0 } };
@@ -90,7 +90,7 @@ static const option_spec option_table[] = {
 };
 enum { NOPTIONS = sizeof option_table / sizeof *option_table };
 
-static const command commands[] = {
+static const command gen_commands[] = {
 	{ "full", FULL, cmd_full, 1, 1, "full WxH [--goal STATE | --all-goals]",
 	  "every reachable state of a board of W columns and H rows, W*H <= "
 	  CLI_STR(SDB_MAX_FULL_CELLS) ": distance\n"
@@ -119,7 +119,7 @@ static const command commands[] = {
 	  "      into the database, as one build on one machine would have written it",
 	  "%s assemble shards/ --db big.lmdb" },
 };
-enum { NCOMMANDS = sizeof commands / sizeof *commands };
+enum { NCOMMANDS = sizeof gen_commands / sizeof *gen_commands };
 
 int gen_goal(sdb_board *goal, const gen_options *o)
 {
@@ -148,9 +148,9 @@ static void usage(FILE *f, const command *only, const void *opts)
 {
 	const gen_options *o = opts;
 	for (int i = 0, n = 0; i < NCOMMANDS; i++)
-		if ((!only || only == &commands[i]) && offered(&commands[i], o))
+		if ((!only || only == &gen_commands[i]) && offered(&gen_commands[i], o))
 			fprintf(f, "%s %s %s [OPTIONS]\n", n++ ? "      " : "Usage:", cli_prog,
-			        commands[i].synopsis);
+			        gen_commands[i].synopsis);
 	fputs(o->mpi
 	      ? "Build distance tables across the ranks of an MPI job (mpirun -n N), each rank\n"
 	        "holding a slice of the index space; the bytes are those of slidedb-gen.\n"
@@ -160,21 +160,21 @@ static void usage(FILE *f, const command *only, const void *opts)
 	      : "Build distance tables and keep the database. Every command that writes does\n"
 	        "it in one transaction: all its tables appear at once, or none.\n\n", f);
 	for (int i = 0; i < NCOMMANDS; i++)
-		if ((!only || only == &commands[i]) && offered(&commands[i], o))
-			fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		if ((!only || only == &gen_commands[i]) && offered(&gen_commands[i], o))
+			fprintf(f, "  %-8s %s\n", gen_commands[i].name, gen_commands[i].summary);
 	fputs("\nOptions:\n", f);
 	const unsigned all = o->mpi ? BUILD | MPI_FULL : ALL | SOLO;
 	option_help(f, option_table, NOPTIONS, only ? option_bits(only, o) : all & ~MPI_FULL,
-	            all & ~MPI_FULL, names);
+	            all & ~MPI_FULL, bit_names);
 	if (o->mpi && !only)
-		option_help(f, option_table, NOPTIONS, MPI_FULL, ALL, names);
+		option_help(f, option_table, NOPTIONS, MPI_FULL, ALL, bit_names);
 	fputs("\nExit status: 0 done, 1 failed (the database is left as it was), 2 usage.\n", f);
 	/* Only the command's own example: the help of one command names no option
 	 * of another. */
 	for (int i = 0, n = 0; i < NCOMMANDS; i++)
-		if (only ? only == &commands[i] : (commands[i].bit & BUILD) != 0) {
+		if (only ? only == &gen_commands[i] : (gen_commands[i].bit & BUILD) != 0) {
 			fputs(n++ ? "          " : only ? "Example:  " : "Examples: ", f);
-			fprintf(f, commands[i].example, o->mpi ? "mpirun -n 4 slidedb-gen-mpi" : cli_prog);
+			fprintf(f, gen_commands[i].example, o->mpi ? "mpirun -n 4 slidedb-gen-mpi" : cli_prog);
 			fputc('\n', f);
 		}
 }
@@ -216,7 +216,7 @@ static int options_read(void *opts, const command *c, int rc, int nargs, char **
 }
 
 static const program gen_program = {
-	option_table, NOPTIONS, names, option_bits, usage, options_read
+	option_table, NOPTIONS, bit_names, option_bits, usage, options_read
 };
 
 int gen_main(int argc, char **argv, const gen_mpi *mpi)
@@ -237,7 +237,7 @@ int gen_main(int argc, char **argv, const gen_mpi *mpi)
 		printf("%s %s\n", cli_prog, sdb_version());
 		return cli_finish(0);
 	}
-	const command *cmd = command_named(commands, NCOMMANDS, name);
+	const command *cmd = command_named(gen_commands, NCOMMANDS, name);
 	if (cmd && !offered(cmd, &o))
 		return cli_usage("'%s' is slidedb-gen's: %s builds tables (%s)", name, cli_prog,
 		                 commands_list);

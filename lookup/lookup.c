@@ -27,7 +27,7 @@ enum { ANSWER = 1 << 0, CHECK = 1 << 1, RANDOM = 1 << 2, INFO = 1 << 3, VERIFY =
 #define FIELD(f) offsetof(lookup_options, f)
 
 /* What takes each bit of the options' commands, for --help and refusals. */
-static const char *const names[] = { "answers", "check", "random", "info", "verify", "states" };
+static const char *const bit_names[] = { "answers", "check", "random", "info", "verify", "states" };
 
 /* --size WxH: the board's shape, when its number of cells fits several. */
 static int read_size(void *opts, char *text)
@@ -134,7 +134,7 @@ static const option_spec option_table[] = {
 };
 enum { NOPTIONS_ALL = sizeof option_table / sizeof *option_table, NMPI_OPTIONS = 2 };
 
-static const command commands[] = {
+static const command lookup_commands[] = {
 	{ NULL, ANSWER, cmd_answer, 0, -1, "[START [GOAL]]",
 	  "the distance, best move and an optimal sequence (standard input: a batch)", NULL },
 	{ "check", CHECK, cmd_check, 0, -1, "check [START [GOAL] MOVES]",
@@ -149,15 +149,15 @@ static const command commands[] = {
 	  "states [--distance D | --min-distance A --max-distance B]",
 	  "every state at those distances once, with its distance (a dataset)", NULL },
 };
-enum { NCOMMANDS = sizeof commands / sizeof *commands };
+enum { NCOMMANDS = sizeof lookup_commands / sizeof *lookup_commands };
 
 static void usage(FILE *f, const command *only, const lookup_options *o)
 {
 	const int dist = o->mpi != NULL;
 	for (int i = 0; i < NCOMMANDS; i++)
-		if ((!only || only == &commands[i]) && (!dist || (commands[i].bit & DIST)))
+		if ((!only || only == &lookup_commands[i]) && (!dist || (lookup_commands[i].bit & DIST)))
 			fprintf(f, "%s %s [OPTIONS] %s\n", i && !only ? "      " : "Usage:", cli_prog,
-			        commands[i].synopsis);
+			        lookup_commands[i].synopsis);
 	if (dist && (!only || only->bit == ANSWER))
 		fputs("Run under mpirun: rank 0 reads the queries and writes the answers, the same\n"
 		      "as slidedb-lookup's, byte for byte; each search that outgrows a moment is\n"
@@ -198,11 +198,11 @@ static void usage(FILE *f, const command *only, const lookup_options *o)
 		      "with no distance, every state that reaches the goal.\n", f);
 	fputc('\n', f);
 	for (int i = 0; i < NCOMMANDS; i++)
-		if (!only && commands[i].name && (!dist || (commands[i].bit & DIST)))
-			fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		if (!only && lookup_commands[i].name && (!dist || (lookup_commands[i].bit & DIST)))
+			fprintf(f, "  %-8s %s\n", lookup_commands[i].name, lookup_commands[i].summary);
 	fputs(only ? "Options:\n" : "\nOptions:\n", f);
 	option_help(f, option_table, dist ? NOPTIONS_ALL : NOPTIONS_ALL - NMPI_OPTIONS,
-	            only ? only->bit : dist ? DIST : 0, dist ? DIST : ALL, names);
+	            only ? only->bit : dist ? DIST : 0, dist ? DIST : ALL, bit_names);
 	fputs(dist ? "\nExit status: 0 all answered, 1 a query or the database failed, 2 usage.\n"
 	           : "\nExit status: 0 all answered, 1 a query or the database failed, 2 usage, 130\n"
 	             "Ctrl-C stopped a search (what it reached is said on stderr).\n", f);
@@ -293,10 +293,10 @@ static int options_read(void *opts, const command *c, int rc, int nargs, char **
 }
 
 static const program lookup_program = {
-	option_table, NOPTIONS_ALL - NMPI_OPTIONS, names, NULL, help, options_read
+	option_table, NOPTIONS_ALL - NMPI_OPTIONS, bit_names, NULL, help, options_read
 };
 static const program lookup_mpi_program = {
-	option_table, NOPTIONS_ALL, names, NULL, help, options_read
+	option_table, NOPTIONS_ALL, bit_names, NULL, help, options_read
 };
 
 int lookup_main(int argc, char **argv, const lookup_mpi *mpi)
@@ -305,8 +305,8 @@ int lookup_main(int argc, char **argv, const lookup_mpi *mpi)
 	                     .req = SDB_RANDOM_REQUEST_INIT,
 	                     .run = { .checkpoint_every = 60 }, .mpi = mpi };
 	const program *p = mpi ? &lookup_mpi_program : &lookup_program;
-	const command *c = command_find(p, commands, NCOMMANDS, argc, argv);
-	return command_run(p, c ? c : &commands[0], &o, argc, argv);
+	const command *c = command_find(p, lookup_commands, NCOMMANDS, argc, argv);
+	return command_run(p, c ? c : &lookup_commands[0], &o, argc, argv);
 }
 
 int lookup_goal(sdb_board *goal, const lookup_options *o)

@@ -144,8 +144,8 @@ static void usage(FILE *f, const command *c, const void *opts)
 	        "2 usage.\nExample: %s --db slidedb.lmdb --listen 127.0.0.1:8080\n", cli_prog);
 }
 
-static const char *const names[] = { "slidedb-serve" };
-static const program serve_program = { option_table, NOPTIONS, names, NULL, usage, NULL };
+static const char *const bit_names[] = { "slidedb-serve" };
+static const program serve_program = { option_table, NOPTIONS, bit_names, NULL, usage, NULL };
 static const command serve = { NULL, SERVE, cmd_serve, 0, 0, "", "", NULL };
 
 /* OpenMP threads that wait for work must sleep, not spin on the cores the
