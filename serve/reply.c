@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "serve/metrics.h"
+#include "serve/endpoint.h"
 #include "serve/params.h"
 #include "serve/server.h"
 
@@ -25,7 +25,8 @@ enum MHD_Result reply_response(struct MHD_Connection *c, request *rq, unsigned s
 	if (status == MHD_HTTP_SERVICE_UNAVAILABLE)   /* short of a slot or memory: */
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");   /* give it back */
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, endpoint_methods(rq->endpoint, sv));
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW,
+		                        endpoint_methods(rq->endpoint, sv->opts.ncors));
 	rq->status = status;
 	enum MHD_Result ok = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);

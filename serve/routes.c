@@ -12,19 +12,12 @@
 #include <time.h>
 
 #include "cli/catalog.h"
+#include "serve/endpoint.h"
 #include "serve/metrics.h"
 #include "serve/params.h"
 #include "serve/server.h"
 
 enum { MAX_RANDOM = 1000 };
-
-const char *endpoint_methods(int endpoint, const server *sv)
-{
-	const int solve = endpoint == EP_SOLVE || endpoint == EP_SOLVE_BATCH;
-	if (sv->opts.ncors)
-		return solve ? "GET, HEAD, POST, OPTIONS" : "GET, HEAD, OPTIONS";
-	return solve ? "GET, HEAD, POST" : "GET, HEAD";
-}
 
 /* 1 if params_scan() and the values read so far found nothing, else 0 with
  * a 400 queued for the first problem. (Endpoints scan the names first: a
@@ -412,16 +405,27 @@ static const asset *asset_of(const char *url)
 	return NULL;
 }
 
-static int endpoint_of(const char *url)
+/* An OPTIONS request that is a CORS preflight: answered (204 with the
+ * methods its path takes, or 403) with 1, else 0 (a 405 like any other
+ * method). */
+static int preflight(struct MHD_Connection *c, request *rq, enum MHD_Result *ret)
 {
-	static const struct { const char *path; int ep; } routes[] = {
-		{ "/v1/solve", EP_SOLVE }, { "/v1/random", EP_RANDOM }, { "/v1/check", EP_CHECK },
-		{ "/v1/tables", EP_TABLES }, { "/healthz", EP_HEALTHZ }, { "/metrics", EP_METRICS },
-	};
-	for (size_t i = 0; i < sizeof routes / sizeof *routes; i++)
-		if (!strcmp(routes[i].path, url))
-			return routes[i].ep;
-	return asset_of(url) ? EP_PAGE : EP_OTHER;
+	char why[256];
+	const int verdict = cors_preflight(c, rq->sv, why, sizeof why);
+	if (verdict == CORS_NONE)
+		return 0;
+	if (verdict == CORS_FORBIDDEN) {
+		*ret = reply_error(c, rq, MHD_HTTP_FORBIDDEN, "%s", why);
+		return 1;
+	}
+	struct MHD_Response *r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+	if (!r) {
+		*ret = MHD_NO;
+		return 1;
+	}
+	cors_preflight_headers(r, endpoint_methods(rq->endpoint, rq->sv->opts.ncors));
+	*ret = reply_response(c, rq, MHD_HTTP_NO_CONTENT, r);
+	return 1;
 }
 
 static enum MHD_Result dispatch(server *sv, struct MHD_Connection *c, request *rq,
@@ -431,8 +435,7 @@ static enum MHD_Result dispatch(server *sv, struct MHD_Connection *c, request *r
 	enum MHD_Result ret;
 	if (rq->endpoint == EP_OTHER)
 		return reply_error(c, rq, MHD_HTTP_NOT_FOUND, "no such path: %.200s", url);
-	if (!strcmp(method, "OPTIONS") &&
-	    cors_preflight(c, rq, endpoint_methods(rq->endpoint, sv), &ret))
+	if (!strcmp(method, "OPTIONS") && preflight(c, rq, &ret))
 		return ret;
 	if (rq->endpoint == EP_SOLVE_BATCH)
 		return batch(c, rq);
@@ -472,9 +475,9 @@ static request *request_new(server *sv, struct MHD_Connection *c, const char *ur
 		return NULL;
 	rq->sv = sv;
 	rq->started = budget_now();
-	rq->endpoint = endpoint_of(url);
-	if (rq->endpoint == EP_SOLVE && !strcmp(method, "POST"))
-		rq->endpoint = EP_SOLVE_BATCH;
+	rq->endpoint = endpoint_of(url, method);
+	if (rq->endpoint == EP_OTHER && asset_of(url))
+		rq->endpoint = EP_PAGE;
 	rq->who = (client){ sv, conn_fd(c), 0 };
 	rq->budget = (budget){ .max_nodes = sv->opts.request_nodes,
 		               .seconds = sv->opts.request_timeout,

@@ -87,7 +87,7 @@ typedef struct client {
 typedef struct request {
 	server *sv;
 	double started;
-	int endpoint;                /* enum endpoint (metrics.h) */
+	int endpoint;                /* enum endpoint (endpoint.h) */
 	unsigned status;             /* answered with, once queued */
 	client who;
 	budget budget;               /* nodes and seconds of the whole request (ctx: &who) */
@@ -135,7 +135,7 @@ void conn_sleep(struct MHD_Connection *c, int *waiting);
 /* Under sv->handoff, from anywhere: resume c if it sleeps on *waiting. */
 void conn_wake(struct MHD_Connection *c, int *waiting);
 
-/* --- The memory budget (body.c): bytes held by requests, --max-memory. */
+/* --- The memory budget (memory.c): bytes held by requests, --max-memory. */
 
 /* Count n more bytes in *held: 1, or 0 (nothing counted) if that would pass
  * --max-memory. */
@@ -175,15 +175,19 @@ unsigned reply_status(const request *rq, int err);
  * with Retry-After; POOL_STOPPED 503). */
 enum MHD_Result reply_no_search(struct MHD_Connection *c, request *rq, int why);
 
-/* --- CORS (cors.c). */
+/* --- CORS (cors.c): headers and verdicts; routes.c replies. */
 
 /* Access-Control-Allow-Origin and Vary for rq's Origin, if --cors allows it. */
 void cors_headers(struct MHD_Connection *c, struct MHD_Response *r, const server *sv);
-/* An OPTIONS request: a CORS preflight answered (204, or 403 for an origin
- * --cors does not name), or 0 when it is none (no --cors, no
- * Access-Control-Request-Method: then it is a 405 like any other method). */
-int cors_preflight(struct MHD_Connection *c, request *rq, const char *allow,
-                   enum MHD_Result *ret);
+/* What an OPTIONS request is: CORS_NONE no preflight (no --cors, no
+ * Access-Control-Request-Method: a 405 like any other method),
+ * CORS_FORBIDDEN a preflight from an origin --cors does not name (why: the
+ * 403's message), CORS_ALLOWED one to answer 204. */
+enum { CORS_NONE, CORS_ALLOWED, CORS_FORBIDDEN };
+int cors_preflight(struct MHD_Connection *c, const server *sv, char *why, size_t cap);
+/* The headers of an allowed preflight's answer: the methods its path takes
+ * (allow), Content-Type, and how long a browser may keep the answer. */
+void cors_preflight_headers(struct MHD_Response *r, const char *allow);
 
 /* --- Streamed answers (stream.c), with backpressure: the next answers are
  * computed only when the client has taken the previous ones. */
@@ -197,9 +201,6 @@ enum MHD_Result stream_random(struct MHD_Connection *c, request *rq, const answe
                               char blank);
 
 /* --- Routes (routes.c). */
-
-/* The methods an endpoint takes, for Allow and CORS preflights. */
-const char *endpoint_methods(int endpoint, const server *sv);
 
 /* libmicrohttpd's callbacks (the server is their cls). */
 enum MHD_Result routes_handle(void *cls, struct MHD_Connection *c, const char *url,
