@@ -65,9 +65,12 @@ typedef struct ext_database {
 
 /* The handle of d for a call that may release the GIL, pinned so that a
  * close() from another thread waits for the call; NULL (raised) when d is
- * closed. Every ext_pin is followed by one ext_unpin, with the GIL held. */
+ * closed. Every ext_pin is followed by one ext_unpin, with the GIL held
+ * (ext_pin.c). */
 const sdb_db *ext_pin(ext_database *d);
 void ext_unpin(ext_database *d);
+/* Close d's handle now (its last pin is gone, or it is deallocated). */
+void ext_release(ext_database *d);
 
 /* The text of str (a str) for the library, which reads C strings: NULL
  * (raised: InvalidBoardError naming `what` and the position) when it holds

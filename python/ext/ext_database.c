@@ -8,46 +8,6 @@
 
 #include "ext.h"
 
-static void db_release(ext_database *d)
-{
-	sdb_db_close(d->db);
-	d->db = NULL;
-}
-
-const sdb_db *ext_pin(ext_database *d)
-{
-	if (!d->db) {   /* __init__ failed, or was never called */
-		PyErr_SetString(PyExc_ValueError, "the database is closed");
-		return NULL;
-	}
-	return ext_guard_pin(&d->guard, "database") ? NULL : d->db;
-}
-
-void ext_unpin(ext_database *d)
-{
-	if (ext_guard_unpin(&d->guard))
-		db_release(d);
-}
-
-int ext_hold(ext_database **slot, ext_database *d)
-{
-	*slot = NULL;
-	if (!ext_pin(d))
-		return -1;
-	*slot = (ext_database *)Py_NewRef(d);
-	return 0;
-}
-
-void ext_let_go(ext_database **slot)
-{
-	ext_database *d = *slot;
-	if (d) {
-		*slot = NULL;
-		ext_unpin(d);
-		Py_DECREF(d);
-	}
-}
-
 static int db_closed(const ext_database *d)
 {
 	return !d->db || d->guard.closing;
@@ -109,7 +69,7 @@ static int db_init(ext_database *self, PyObject *args, PyObject *kw)
 static void db_dealloc(ext_database *self)
 {
 	/* Every pin holds a reference: none are left here. */
-	db_release(self);
+	ext_release(self);
 	Py_XDECREF(self->path);
 	Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -118,7 +78,7 @@ static PyObject *db_close(ext_database *self, PyObject *noargs)
 {
 	(void)noargs;
 	if (self->db && ext_guard_close(&self->guard))
-		db_release(self);
+		ext_release(self);
 	Py_RETURN_NONE;
 }
 
