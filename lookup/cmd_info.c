@@ -1,5 +1,5 @@
-/* slidedb-lookup info: what the database holds (cli/catalog.h). */
-#include "cli/catalog.h"
+/* slidedb-lookup info: what the database holds (cli/inventory.h). */
+#include "cli/inventory.h"
 #include "lookup/lookup.h"
 
 int cmd_info(void *opts, int nargs, char **args)
@@ -9,7 +9,7 @@ int cmd_info(void *opts, int nargs, char **args)
 	int rc = lookup_open(&db, o, 0, NULL);
 	if (rc >= 0)
 		return rc;
-	rc = catalog_info(db, (const char *const *)args, nargs, o->answer.report.json, o->histogram);
+	rc = inventory_info(db, (const char *const *)args, nargs, o->answer.report.json, o->histogram);
 	sdb_db_close(db);
 	return rc;
 }

@@ -1,6 +1,6 @@
 /* slidedb-lookup verify: whether the tables are intact, and with --prove
- * every entry against its neighbours (cli/catalog.h). */
-#include "cli/catalog.h"
+ * every entry against its neighbours (cli/inventory.h). */
+#include "cli/inventory.h"
 #include "lookup/lookup.h"
 
 int cmd_verify(void *opts, int nargs, char **args)
@@ -10,10 +10,10 @@ int cmd_verify(void *opts, int nargs, char **args)
 	int rc = lookup_open(&db, o, 0, NULL);
 	if (rc >= 0)
 		return rc;
-	/* --prove's threads: those given, else every core (catalog_verify's 0) */
-	const verify_opts v = { o->answer.report.json, o->prove,
+	/* --prove's threads: those given, else every core (inventory_verify's 0) */
+	const inventory_verify_opts v = { o->answer.report.json, o->prove,
 	                        o->threads_given ? o->answer.threads : 0, -1 };
-	rc = catalog_verify(db, (const char *const *)args, nargs, &v);
+	rc = inventory_verify(db, (const char *const *)args, nargs, &v);
 	sdb_db_close(db);
 	return rc;
 }

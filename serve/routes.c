@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/catalog.h"
+#include "cli/inventory.h"
 #include "serve/endpoint.h"
 #include "serve/metrics.h"
 #include "serve/params.h"
@@ -349,7 +349,7 @@ static enum MHD_Result tables(server *sv, struct MHD_Connection *c, request *rq)
 	if (list) {
 		for (int i = 0; i < n; i++)
 			list[i] = sdb_table_at(db, i);
-		catalog_json(&o, db, list, n);
+		inventory_json(&o, db, list, n);
 	}
 	free(list);
 	snapshot_put(sv->snaps, snap);

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/catalog.h"
 #include "cli/cli.h"
+#include "cli/inventory.h"
 #include "cli/out.h"
 #include "cli/progress.h"
 #include "cli/report.h"
@@ -164,7 +164,7 @@ static void info_text(out *o, const sdb_table *t)
 	free(f);
 }
 
-void catalog_json(out *o, const sdb_db *db, const sdb_table **list, int n)
+void inventory_json(out *o, const sdb_db *db, const sdb_table **list, int n)
 {
 	out_str(o, "{\"path\":");
 	out_json_str(o, sdb_db_path(db));
@@ -200,8 +200,8 @@ static void histogram(out *o, const sdb_table_info *in)
 	}
 }
 
-int catalog_info(const sdb_db *db, const char *const *names, int nnames, int json,
-                 int with_histogram)
+int inventory_info(const sdb_db *db, const char *const *names, int nnames, int json,
+                   int with_histogram)
 {
 	out o = { 0 };
 	const sdb_table **list;
@@ -209,7 +209,7 @@ int catalog_info(const sdb_db *db, const char *const *names, int nnames, int jso
 	if (n < 0)
 		return 1;
 	if (json) {
-		catalog_json(&o, db, list, n);
+		inventory_json(&o, db, list, n);
 	} else {
 		out_printf(&o, "%s: %d table%s\n", sdb_db_path(db), n, n == 1 ? "" : "s");
 		for (int i = 0; i < n; i++) {
@@ -265,7 +265,7 @@ static void prove_progress(void *ctx, uint64_t done, uint64_t total)
 }
 
 /* The proof of a table found intact: 0 or the error, with why. */
-static int prove(const sdb_db *db, const sdb_table *t, const verify_opts *v, int *proof,
+static int prove(const sdb_db *db, const sdb_table *t, const inventory_verify_opts *v, int *proof,
                  char *why, size_t cap)
 {
 	progress bar;
@@ -282,7 +282,8 @@ static int prove(const sdb_db *db, const sdb_table *t, const verify_opts *v, int
 	return err;
 }
 
-int catalog_verify(const sdb_db *db, const char *const *names, int nnames, const verify_opts *v)
+int inventory_verify(const sdb_db *db, const char *const *names, int nnames,
+                     const inventory_verify_opts *v)
 {
 	int bad = 0, proved[3] = { 0 };
 	out o = { 0 };
