@@ -95,9 +95,9 @@ static uint64_t pack_nibbles(uint8_t *table, uint64_t n, const sdb_pattern *p, i
  * layout the format stores (SDB_LAYOUT_ORDERS): the entry of block b and
  * order q goes to q * blocks + b. In tiles of ROWS orders by COLS blocks, so
  * that each line read serves every order it holds while it is in the L1
- * cache (read row by row, the copy added 2.1 s to the 7-8 build). A thread
- * takes ROWS orders at a time: they start on a byte (ROWS is even), so
- * threads share no byte of nibbles. */
+ * cache (read row by row, each line is fetched again for every order it
+ * holds: bench/RESULTS.md). A thread takes ROWS orders at a time: they
+ * start on a byte (ROWS is even), so threads share no byte of nibbles. */
 enum { ROWS = 128, COLS = 256 };
 
 /* Nibbles j .. j + n - 1 of dst set to v[0 .. n-1], two a byte where both
@@ -180,8 +180,7 @@ int pdb_group_build(run *r, const sdb_board *canon, const char *setname, uint64_
 	info.group = group;
 	info.ngroups = ngroups;
 	/* bigmem_alloc, not malloc: the search reads this table at random, and
-	 * in huge pages its translations stay in the TLB (the 7-8 set's build
-	 * 0.95x: 32.6 -> 30.9 s) */
+	 * in huge pages its translations stay in the TLB (bench/RESULTS.md) */
 	if (gen_mpi_writes_db(r->o->mpi) && !(work = bigmem_alloc(work_bytes = info.states))) {
 		err = run_fail(r, SDB_ENOMEM, "%s: out of memory for %llu entries", name,
 		               (unsigned long long)info.states);
