@@ -13,7 +13,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "bfs.h"
+#include "gen/bfs.h"
 #include "slidedb_engine.h"
 
 /* Answers without the move sequence: the distance and best move only. */

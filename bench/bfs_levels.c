@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "bfs.h"
-#include "bigmem.h"
+#include "gen/bfs.h"
+#include "gen/bigmem.h"
 
 static double now(void)
 {
@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 	}
 	int threads = argc > 2 ? atoi(argv[2]) : 0;
 	const uint64_t states = sdb_rank_count(w, h), bytes = bfs_2bit_bytes(states);
-	uint8_t *t = big_alloc(bytes);
+	uint8_t *t = bigmem_alloc(bytes);
 	if (!states || !t) {
 		fprintf(stderr, "bfs_levels: %s: no table\n", argv[1]);
 		return 1;
@@ -72,6 +72,6 @@ int main(int argc, char **argv)
 	int err = bfs_full_2bit(&res, t, w, h, 0, threads, on_level, &c);
 	printf("%s: max distance %d, %llu states, %.1f s\n", argv[1], res.max_distance,
 	       (unsigned long long)res.reached, now() - c.t_start);
-	big_free(t, bytes);
+	bigmem_free(t, bytes);
 	return err ? 1 : 0;
 }

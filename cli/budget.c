@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "budget.h"
+#include "cli/budget.h"
 
 double budget_now(void)
 {

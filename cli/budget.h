@@ -8,8 +8,8 @@
  * walks, or a batch of hard lines. The searches poll it every 16384 nodes;
  * once it is spent, the queries not yet answered fail at once, without
  * searching, so that a batch still gets one line per query. */
-#ifndef SLIDEDB_BUDGET_H
-#define SLIDEDB_BUDGET_H
+#ifndef SLIDEDB_CLI_BUDGET_H
+#define SLIDEDB_CLI_BUDGET_H
 
 #include <stddef.h>
 #include <stdint.h>

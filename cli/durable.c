@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "durable.h"
+#include "cli/durable.h"
 
 int durable_write_all(int fd, const void *p, size_t n)
 {

@@ -1,7 +1,7 @@
 /* Files replaced or made whole or not at all: what checkpoints and keys are
  * written with. */
-#ifndef SLIDEDB_DURABLE_H
-#define SLIDEDB_DURABLE_H
+#ifndef SLIDEDB_CLI_DURABLE_H
+#define SLIDEDB_CLI_DURABLE_H
 
 #include <stddef.h>
 

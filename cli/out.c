@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "out.h"
+#include "cli/out.h"
 
 static void reserve(out *o, size_t extra)
 {

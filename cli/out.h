@@ -1,7 +1,7 @@
 /* Output helpers shared by the programs: a growable text buffer with
  * number, string and JSON appenders, written to a stream in one go. */
-#ifndef SLIDEDB_OUT_H
-#define SLIDEDB_OUT_H
+#ifndef SLIDEDB_CLI_OUT_H
+#define SLIDEDB_CLI_OUT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -4,7 +4,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "progress.h"
+#include "cli/progress.h"
 
 double progress_now(void)
 {

@@ -1,8 +1,8 @@
 /* A one-line progress bar on stderr, shown only when stderr is a terminal
  * (or when forced), refreshed at most a few times a second: builds, exports
  * and imports, and verify --prove. */
-#ifndef SLIDEDB_PROGRESS_H
-#define SLIDEDB_PROGRESS_H
+#ifndef SLIDEDB_CLI_PROGRESS_H
+#define SLIDEDB_CLI_PROGRESS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report.h"
+#include "cli/report.h"
 
 enum { GRID_COLUMNS = 80, GRID_GAP = 3 };
 
@@ -187,7 +187,7 @@ static unsigned fields_wanted(const report_opts *r)
 }
 
 static void answer_json(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a,
-                        const answer_extra *x, const sdb_fields_resumed *resumed)
+                        const report_extra *x, const sdb_fields_resumed *resumed)
 {
 	const sdb_fields_opts fo = { fields_wanted(r), x->all, x->blank };
 	report_fields j;
@@ -207,7 +207,7 @@ static void text_best_moves(out *o, unsigned best_moves)
 }
 
 static void answer_text(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a,
-                        const answer_extra *x)
+                        const report_extra *x)
 {
 	if (!a->solvable) {
 		out_str(o, "unsolvable\n");
@@ -273,7 +273,7 @@ static void answer_text(out *o, const report_opts *r, const sdb_query *q, const 
 }
 
 void report_answer_resumed(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a,
-                           const answer_extra *x, const sdb_fields_resumed *resumed)
+                           const report_extra *x, const sdb_fields_resumed *resumed)
 {
 	if (r->json)
 		answer_json(o, r, q, a, x, resumed);
@@ -282,7 +282,7 @@ void report_answer_resumed(out *o, const report_opts *r, const sdb_query *q, con
 }
 
 void report_answer(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a,
-                   const answer_extra *x)
+                   const report_extra *x)
 {
 	report_answer_resumed(o, r, q, a, x, NULL);
 }

@@ -1,9 +1,9 @@
 /* Writing answers: the text line, the JSON object, the path boards, grids,
  * and the checker's verdicts. */
-#ifndef SLIDEDB_REPORT_H
-#define SLIDEDB_REPORT_H
+#ifndef SLIDEDB_CLI_REPORT_H
+#define SLIDEDB_CLI_REPORT_H
 
-#include "out.h"
+#include "cli/out.h"
 #include "slidedb.h"
 
 enum report_only { ONLY_ALL, ONLY_DISTANCE, ONLY_MOVES, ONLY_BEST, ONLY_BEST_MOVES,
@@ -22,10 +22,10 @@ typedef struct report_opts {
 } report_opts;
 
 /* What an answer has beyond sdb_answer. */
-typedef struct answer_extra {
+typedef struct report_extra {
 	const char *all;   /* --all: the sequences, each ended by '\n' */
 	char blank;        /* how the input wrote the blank: '0', 'x', '_', ... */
-} answer_extra;
+} report_extra;
 
 /* How a query's text writes the blank: the first blank character of any
  * notation (x X _ .) it holds, else '0'. */
@@ -46,12 +46,12 @@ int report_field(void *ctx, const sdb_field *f);
 /* Append the answer a to query q (searched answers add their nodes and
  * heuristic in JSON). */
 void report_answer(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a,
-                   const answer_extra *x);
+                   const report_extra *x);
 
 /* report_answer() of an answer whose searches resumed an earlier run's work
  * (resumed: JSON adds "resumed"; NULL: none). */
 void report_answer_resumed(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a,
-                           const answer_extra *x, const sdb_fields_resumed *resumed);
+                           const report_extra *x, const sdb_fields_resumed *resumed);
 
 /* Append the checker's verdict on moves (the text verdicts of the man page;
  * JSON: the fields, and the verdict as "verdict", then "resumed" when the

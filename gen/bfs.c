@@ -18,14 +18,15 @@
 #include <omp.h>
 #endif
 
-#include "bfs.h"
-#include "bfs_entry.h"
-#include "bigmem.h"
+#include "gen/bfs.h"
+#include "gen/bfs_entry.h"
+#include "gen/bigmem.h"
 
 /* Passes hand out chunks of 4096 entries to 64 Ki (a multiple of 512, the
  * entries of a frontier word): at least 1024 chunks a pass for balance,
- * and few enough on a big table that handing them out costs nothing (4 Ki
- * on a 7x2 table was 10.6 million a pass, 0.7 s of scheduling a level). */
+ * and few enough on a big table that handing them out costs nothing (with
+ * a fixed 4 Ki, a 7x2 table's passes spent a measurable part of each level
+ * scheduling them: bench/RESULTS.md). */
 enum { MIN_CHUNK = 1 << 12, MAX_CHUNK = 1 << 16, MAX_OUT = 4 * SDB_MAX_PATTERN };
 
 static uint64_t chunk_for(uint64_t total)
@@ -62,10 +63,8 @@ static void fill(uint8_t *table, int byte, uint64_t bytes, int threads)
 /* Pull once the frontier is at least twice the unreached entries
  * (frontier * PULL_NUM >= unreached * PULL_DEN): on 3x3 and the 6-6-3
  * groups this was as fast as any ratio tried (1/4 .. 8), and pulling always
- * or never was slower. The 7-8 set (2 threads, one run each): 71.7 s as
- * it is; pulling once the frontier is half the unreached 73.9 s, a quarter
- * 94.1 s; once it is 8 times them 69.2 s, never 68.8 s (this VM drifts by
- * more than that). */
+ * or never was slower; on the 7-8 set it, 8 and never were alike within the
+ * machine's drift, and pulling earlier was slower (bench/RESULTS.md). */
 enum { PULL_NUM = 1, PULL_DEN = 2 };
 
 typedef struct pass {
@@ -98,9 +97,9 @@ static int first_at(const pass *ps, const uint64_t *nbr, int count, int d)
  * are worked out and their table bytes prefetched before any is read or
  * claimed. A claim is an atomic operation, which waits for its line before
  * the next one starts: one entry's claims alone were a chain of cache
- * misses. The 7-8 set's build, against batches of 1 (3 pairs each): 8
- * 0.95x, 16 0.88x (32 as 16); the 4x3 full table 0.94x. The two-bit
- * engine's batches are these too (7x2: 8 and 16 alike). */
+ * misses. 16 was the best size tried on the 7-8 set and the 4x3 full table
+ * (32 no better; bench/RESULTS.md). The two-bit engine's batches are these
+ * too. */
 enum { BATCH = 16 };
 
 typedef struct visits {
@@ -393,10 +392,9 @@ static inline uint64_t count2(uint64_t m)
 /* Which entries a push must expand: one bit per group of 8 entries (two
  * bytes of the table) that holds an entry reached at the last level. Without
  * them a push would expand every entry holding k mod 3, levels k-3, k-6, ...
- * included: 4.1 entries per state over a 7x2 build instead of about 1.1
- * (measured on the 3x4 and 2x5 tables: 2.06 and 2.55 without, 1.13 and 1.10
- * with). Two sets (this level's, the next one's) cost an eighth of the table
- * together. */
+ * included: each state several times over a build instead of about once
+ * (bench/RESULTS.md). Two sets (this level's, the next one's) cost an eighth
+ * of the table together. */
 enum { GROUP_SHIFT = 3, WORD_SHIFT = GROUP_SHIFT + 6 };   /* 8 entries a bit, 512 a word */
 
 typedef struct pass2 {
@@ -696,8 +694,8 @@ int bfs_run_2bit(bfs_result *res, uint8_t *table, const bfs_space *sp, int threa
 	const uint64_t set_bytes = bfs_2bit_mark_bytes(sp->size);
 	pass2 ps = { .table = table, .sp = sp, .words = set_bytes / sizeof *ps.front,
 		     .sweep = sp->row_block > 0, .bytes = bfs_2bit_bytes(sp->size) };
-	ps.front = big_alloc(set_bytes);
-	ps.reached = big_alloc(set_bytes);
+	ps.front = bigmem_alloc(set_bytes);
+	ps.reached = bigmem_alloc(set_bytes);
 	int err = SDB_ENOMEM;
 	bfs_state st = { .table = table, .table_bytes = ps.bytes, .marks = ps.reached,
 		         .mark_bytes = set_bytes };
@@ -713,8 +711,8 @@ int bfs_run_2bit(bfs_result *res, uint8_t *table, const bfs_space *sp, int threa
 		const engine e = { begin_2bit, scan_2bit, marks_2bit, &ps, sp->size, SDB_MAX_DISTANCE };
 		err = run_levels(res, &st, &e, threads, progress, ctx, restart);
 	}
-	big_free(ps.front, set_bytes);
-	big_free(ps.reached, set_bytes);
+	bigmem_free(ps.front, set_bytes);
+	bigmem_free(ps.reached, set_bytes);
 	return err;
 }
 

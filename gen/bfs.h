@@ -1,7 +1,7 @@
 /* One breadth-first search over an index space, shared by every table the
  * generator builds: full tables and pattern databases. */
-#ifndef SLIDEDB_BFS_H
-#define SLIDEDB_BFS_H
+#ifndef SLIDEDB_GEN_BFS_H
+#define SLIDEDB_GEN_BFS_H
 
 #include <stdint.h>
 

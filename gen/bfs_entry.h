@@ -2,8 +2,8 @@
  * threads of one process, or a rank applying updates from others): relaxed
  * atomics, since every writer of an entry stores the same value or the
  * smaller best move. Shared by the OpenMP engine (bfs.c) and the MPI one. */
-#ifndef SLIDEDB_BFS_ENTRY_H
-#define SLIDEDB_BFS_ENTRY_H
+#ifndef SLIDEDB_GEN_BFS_ENTRY_H
+#define SLIDEDB_GEN_BFS_ENTRY_H
 
 #include <stdint.h>
 

@@ -29,11 +29,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bfs_entry.h"
-#include "bigmem.h"
-#include "dist.h"
-#include "mpi_engine.h"
-#include "opts.h"
+#include "cli/cli.h"
+#include "gen/bfs_entry.h"
+#include "gen/bfs_mpi.h"
+#include "gen/bigmem.h"
 
 enum { ALIGN = 4096, MAX_OUT = 4 * SDB_MAX_PATTERN, MOVE_SHIFT = 60 };
 /* Indices queued for other ranks before a round of exchange: 32 MiB. */
@@ -62,12 +61,16 @@ typedef struct outbox {
 
 static int nranks(void)
 {
-	return gen_dist->nranks;
+	int n;
+	MPI_Comm_size(MPI_COMM_WORLD, &n);
+	return n;
 }
 
 static int my_rank(void)
 {
-	return gen_dist->rank;
+	int r;
+	MPI_Comm_rank(MPI_COMM_WORLD, &r);
+	return r;
 }
 
 /* The statistics file of SLIDEDB_MPI_STATS (rank 0): "LEVEL RANK BYTES"
@@ -287,9 +290,9 @@ static slice kept;
 
 static void slice_free(slice *s)
 {
-	big_free(s->t, s->bytes);
-	big_free(s->front, s->words * sizeof *s->front);
-	big_free(s->reached, s->words * sizeof *s->reached);
+	bigmem_free(s->t, s->bytes);
+	bigmem_free(s->front, s->words * sizeof *s->front);
+	bigmem_free(s->reached, s->words * sizeof *s->reached);
 	memset(s, 0, sizeof *s);
 }
 
@@ -306,16 +309,16 @@ static int slice_init(slice *s, const bfs_space *sp, int two_bit)
 	s->distmask = dist_mask(sp->best_moves);
 	const uint64_t n = s->hi - s->lo, bytes = two_bit ? (n + 3) / 4 : n;
 	s->bytes = bytes ? bytes : 1;
-	s->t = big_alloc(s->bytes);
+	s->t = bigmem_alloc(s->bytes);
 	s->words = (n >> 9) + 1;
 	if (two_bit) {
-		s->front = big_alloc(s->words * sizeof *s->front);
-		s->reached = big_alloc(s->words * sizeof *s->reached);
+		s->front = bigmem_alloc(s->words * sizeof *s->front);
+		s->reached = bigmem_alloc(s->words * sizeof *s->reached);
 	}
 	if (!s->t || (two_bit && (!s->front || !s->reached))) {
-		big_free(s->t, s->bytes);   /* the bounds stay, for the message */
-		big_free(s->front, s->words * sizeof *s->front);
-		big_free(s->reached, s->words * sizeof *s->reached);
+		bigmem_free(s->t, s->bytes);   /* the bounds stay, for the message */
+		bigmem_free(s->front, s->words * sizeof *s->front);
+		bigmem_free(s->reached, s->words * sizeof *s->reached);
 		s->t = NULL;
 		s->front = s->reached = NULL;
 		return SDB_ENOMEM;
@@ -415,8 +418,8 @@ static int search(bfs_result *res, slice *s, const bfs_space *sp, bfs_progress_f
 	return err;
 }
 
-int mpi_bfs(bfs_result *res, uint8_t *table, const bfs_space *sp, int two_bit,
-            bfs_progress_fn *progress, void *ctx, char *why, size_t cap)
+int bfs_mpi_run(const gen_mpi *m, bfs_result *res, uint8_t *table, const bfs_space *sp,
+                int two_bit, bfs_progress_fn *progress, void *ctx, char *why, size_t cap)
 {
 	slice_free(&kept);
 	slice s;
@@ -435,9 +438,9 @@ int mpi_bfs(bfs_result *res, uint8_t *table, const bfs_space *sp, int two_bit,
 	if (err && err != SDB_ETOOBIG)
 		snprintf(why, cap, err == SDB_ENOMEM ? "rank %d: out of memory for its exchange buffers"
 		         : "rank %d: another rank failed", my_rank());
-	if (!err && !gen_dist->shards)
+	if (!err && !m->shards)
 		gather(&s, table);
-	if (!err && gen_dist->shards)
+	if (!err && m->shards)
 		kept = s;
 	else
 		slice_free(&s);
@@ -449,12 +452,12 @@ int mpi_bfs(bfs_result *res, uint8_t *table, const bfs_space *sp, int two_bit,
 static sdb_shard *shard;
 static uint64_t run_id;
 
-int mpi_write_shard(const sdb_table_info *info)
+int bfs_mpi_write_shard(const gen_mpi *m, const sdb_table_info *info)
 {
 	int err = SDB_OK;
 	if (!shard) {
 		char path[4096];
-		snprintf(path, sizeof path, "%s/shard-%d.lmdb", gen_dist->shards, my_rank());
+		snprintf(path, sizeof path, "%s/shard-%d.lmdb", m->shards, my_rank());
 		run_id = (uint64_t)time(NULL) << 20 ^ (uint64_t)getpid() ^ (uint64_t)clock() << 40;
 		MPI_Bcast(&run_id, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
 		err = sdb_shard_create(&shard, path);
@@ -468,8 +471,9 @@ int mpi_write_shard(const sdb_table_info *info)
 	return err;
 }
 
-int mpi_finish(int ok, char *why, size_t cap)
+int bfs_mpi_finish(const gen_mpi *m, int ok, char *why, size_t cap)
 {
+	(void)m;
 	if (!shard)
 		return SDB_OK;
 	/* renamed into place only once every rank has written all of its own */

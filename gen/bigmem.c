@@ -1,9 +1,9 @@
-#include "bigmem.h"
+#include "gen/bigmem.h"
 
 #include <stddef.h>
 #include <sys/mman.h>
 
-void *big_alloc(uint64_t bytes)
+void *bigmem_alloc(uint64_t bytes)
 {
 	if (bytes == 0 || bytes > SIZE_MAX)
 		return NULL;
@@ -17,7 +17,7 @@ void *big_alloc(uint64_t bytes)
 	return p;
 }
 
-void big_free(void *p, uint64_t bytes)
+void bigmem_free(void *p, uint64_t bytes)
 {
 	if (p && bytes)
 		munmap(p, (size_t)bytes);

@@ -21,9 +21,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "checkpoint.h"
-#include "durable.h"
-#include "opts.h"
+#include "cli/cli.h"
+#include "cli/durable.h"
+#include "gen/checkpoint.h"
 
 enum { CKPT_VERSION = 2 };   /* 2: 64 cells, 64-bit tile masks */
 static const char ckpt_magic[8] = "SDBCKPT";

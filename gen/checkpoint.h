@@ -2,13 +2,13 @@
  * table's search written to DIR/NAME.ckpt (a pattern group's SET/gN as
  * SET.gN) after a level, at most every so
  * many seconds, and read back when the same build is run again. */
-#ifndef SLIDEDB_CHECKPOINT_H
-#define SLIDEDB_CHECKPOINT_H
+#ifndef SLIDEDB_GEN_CHECKPOINT_H
+#define SLIDEDB_GEN_CHECKPOINT_H
 
 #include <stddef.h>
 
-#include "bfs.h"
-#include "progress.h"
+#include "cli/progress.h"
+#include "gen/bfs.h"
 
 typedef struct checkpoint {
 	char dir[4096];

@@ -1,32 +1,38 @@
-/* What the subcommands of slidedb-gen share: options, one write run (open,
- * one transaction, commit, report), and the progress of a BFS. */
-#ifndef SLIDEDB_GEN_H
-#define SLIDEDB_GEN_H
+/* What the commands of slidedb-gen share: their options, one write run
+ * (open, one transaction, commit, report), and the progress of a BFS. */
+#ifndef SLIDEDB_GEN_GEN_H
+#define SLIDEDB_GEN_GEN_H
 
-#include "bfs.h"
-#include "opts.h"
-#include "out.h"
-#include "progress.h"
+#include "cli/cli.h"
+#include "cli/out.h"
+#include "cli/progress.h"
+#include "gen/bfs.h"
+#include "gen/gen_mpi.h"
 #include "slidedb_engine.h"
 
-/* The options and arguments of one subcommand (main.c parses only those
- * that apply to it). */
-typedef struct options {
+/* The options of one command (gen.c reads only those that apply to it). */
+typedef struct gen_options {
 	const char *db_path, *goal_text, *partition, *output, *blank, *set_name;
-	const char *shards;   /* slidedb-gen-mpi full --shards DIR */
+	const char *shards;          /* slidedb-gen-mpi full --shards DIR */
 	const char *checkpoint;      /* --checkpoint DIR: restartable levels */
-	double checkpoint_minutes;   /* between checkpoints */
-	int checkpoint_minutes_given;
+	double checkpoint_every;     /* seconds between checkpoints */
 	int all_goals, threads, json, quiet, progress_mode, partial, replace;
 	int bits;          /* full: 8 (distance and best move) or 2 (distance mod 3) */
 	int w, h;          /* the size argument of full and pdb */
-	char **args;       /* positional arguments after the subcommand */
-	int nargs;
-} options;
+	const gen_mpi *mpi;   /* slidedb-gen-mpi's ranks, or NULL */
+} gen_options;
+
+/* slidedb-gen, or with mpi slidedb-gen-mpi (only the commands that build):
+ * the command argv names, run; the exit code. */
+int gen_main(int argc, char **argv, const gen_mpi *mpi);
+
+/* The goal of --goal (default: tiles in order, blank last); 0, or an
+ * SDB_E* code with sdb_errdetail() saying why. */
+int gen_goal(sdb_board *goal, const gen_options *o);
 
 /* One run: every table it writes appears in one transaction. */
 typedef struct run {
-	const options *o;
+	const gen_options *o;
 	sdb_db *db;
 	sdb_writer *wr;
 	progress bar;
@@ -48,7 +54,7 @@ int run_fail_lib(run *r, int err);
 
 /* Open the database read-write (created if missing) and begin the
  * transaction; an SDB_E* code on failure (recorded for run_end). */
-int run_begin(run *r, const options *o);
+int run_begin(run *r, const gen_options *o);
 /* Commit (err == 0) or abandon (err != 0), print the summary or the one
  * failure message, close. Returns the exit code. The only place a write run
  * prints an error. */
@@ -57,7 +63,7 @@ int run_end(run *r, int err);
 /* Before any work (the database not yet opened): 1 with the message
  * printed when a table of bytes would not fit one LMDB value or the table
  * would not fit the memory the machine has available, else 0. */
-int check_table_fits(const char *what, uint64_t bytes, int two_bit);
+int run_check_fits(const char *what, uint64_t bytes, int two_bit);
 /* Where the entries of the table info describes are built: the database's
  * own pages (reserved) when the table fits one LMDB value, else memory of
  * the run's own (two-bit tables), which run_put() copies into the database
@@ -70,38 +76,26 @@ int run_bfs(run *r, sdb_table_info *info, uint8_t *table, const bfs_space *space
 /* Record a finished table (CRC, catalog entry) and report it. */
 int run_put(run *r, sdb_table_info *info);
 
-/* A BFS's progress on a bar (on_level's ctx): the level, the states
+/* A BFS's progress on a bar (run_on_level's ctx): the level, the states
  * reached of total. */
-typedef struct level_ctx {
+typedef struct run_level_ctx {
 	progress *bar;
 	uint64_t total;
-} level_ctx;
-void on_level(void *ctx, int level, uint64_t reached);
+} run_level_ctx;
+void run_on_level(void *ctx, int level, uint64_t reached);
 
 /* A catalog entry with the common fields set. */
-void table_info_init(sdb_table_info *info, const char *name, int kind, int format,
-                     const sdb_board *goal, uint64_t states);
+void run_info_init(sdb_table_info *info, const char *name, int kind, int format,
+                   const sdb_board *goal, uint64_t states);
 
-/* The goal of --goal (default: tiles in order, blank last); 0, or an
- * SDB_E* code with sdb_errdetail() saying why. */
-int parse_goal(sdb_board *goal, const options *o);
-
-/* slidedb-gen import's proof of a min-mode pattern group, which the
- * library has none of (its entries are minima over the blank's regions,
- * which its neighbours do not bound): the group built again as `pdb` builds
- * it, on threads, folded, packed and laid out as info says, and compared
- * with data byte for byte. Costs the group's build. 0, or an SDB_E* code
- * with the reason in why. */
-int pdb_check_min(const sdb_table_info *info, const uint8_t *data, int threads, progress *bar,
-                  char *why, size_t cap);
-
-/* The subcommands: each returns the exit code. */
-int cmd_full(const options *o);
-int cmd_pdb(const options *o);
-int cmd_export(const options *o);
-int cmd_import(const options *o);
-int cmd_rm(const options *o);
-int cmd_compact(const options *o);
-int cmd_assemble(const options *o);
+/* The commands, each in its file: the options (a gen_options) and the
+ * words after them; each returns the exit code. */
+int cmd_full(void *opts, int nargs, char **args);
+int cmd_pdb(void *opts, int nargs, char **args);
+int cmd_export(void *opts, int nargs, char **args);
+int cmd_import(void *opts, int nargs, char **args);
+int cmd_rm(void *opts, int nargs, char **args);
+int cmd_compact(void *opts, int nargs, char **args);
+int cmd_assemble(void *opts, int nargs, char **args);
 
 #endif

@@ -7,17 +7,9 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "bigmem.h"
-#include "checkpoint.h"
-#include "dist.h"
-#include "gen.h"
-
-int parse_goal(sdb_board *goal, const options *o)
-{
-	if (!o->goal_text)
-		return sdb_board_goal(goal, o->w, o->h, o->w * o->h - 1);
-	return sdb_board_parse(goal, o->goal_text, o->w, o->h);
-}
+#include "gen/bigmem.h"
+#include "gen/checkpoint.h"
+#include "gen/gen.h"
 
 int run_fail(run *r, int err, const char *fmt, ...)
 {
@@ -33,13 +25,13 @@ int run_fail_lib(run *r, int err)
 	return run_fail(r, err, "%s", sdb_errdetail());
 }
 
-int run_begin(run *r, const options *o)
+int run_begin(run *r, const gen_options *o)
 {
 	memset(r, 0, sizeof *r);
 	r->o = o;
 	r->started = progress_now();
-	progress_init(&r->bar, gen_dist && gen_dist->rank ? 0 : o->progress_mode);
-	if (!dist_writes_db())
+	progress_init(&r->bar, o->mpi && o->mpi->rank ? 0 : o->progress_mode);
+	if (!gen_mpi_writes_db(o->mpi))
 		return SDB_OK;   /* another rank writes, or each writes a shard */
 	int err = sdb_db_open(&r->db, o->db_path, SDB_CREATE);
 	if (!err)
@@ -69,7 +61,7 @@ static uint64_t memory_available(void)
 	return (uint64_t)kib << 10;
 }
 
-int check_table_fits(const char *what, uint64_t bytes, int two_bit)
+int run_check_fits(const char *what, uint64_t bytes, int two_bit)
 {
 	const uint64_t avail = memory_available();
 	const uint64_t need = two_bit ? bytes + bytes / 8 : bytes;   /* + the frontier marks */
@@ -94,7 +86,7 @@ int run_table_begin(run *r, const sdb_table_info *info, uint8_t **data)
 		int err = sdb_writer_reserve(r->wr, data, info->name, bytes);
 		return err ? run_fail_lib(r, err) : SDB_OK;
 	}
-	void *p = big_alloc(bytes);
+	void *p = bigmem_alloc(bytes);
 	if (!p)
 		return run_fail(r, SDB_ENOMEM, "%s: cannot map %.1f GB of memory", info->name,
 		                (double)bytes / 1e9);
@@ -113,7 +105,7 @@ static int store_own(run *r, const sdb_table_info *info)
 	while (r->own_done < r->own_bytes && !err) {
 		uint64_t n = r->own_bytes - r->own_done < part ? r->own_bytes - r->own_done : part;
 		err = sdb_writer_append(r->wr, r->own + r->own_done, n);
-		big_free(r->own + r->own_done, n);
+		bigmem_free(r->own + r->own_done, n);
 		r->own_done += n;
 	}
 	if (err)
@@ -127,15 +119,16 @@ static int store_own(run *r, const sdb_table_info *info)
 static void free_own(run *r)
 {
 	if (r->own && r->own_done < r->own_bytes)
-		big_free(r->own + r->own_done, r->own_bytes - r->own_done);
+		bigmem_free(r->own + r->own_done, r->own_bytes - r->own_done);
 	r->own = NULL;
 }
 
 int run_end(run *r, int err)
 {
 	free_own(r);
-	if (gen_dist && r->o->shards) {
-		int e = gen_dist->finish(!err, r->why, sizeof r->why);
+	const gen_mpi *m = r->o->mpi;
+	if (m && r->o->shards) {
+		int e = m->finish(m, !err, r->why, sizeof r->why);
 		if (e && !err)
 			err = e;
 	}
@@ -156,7 +149,7 @@ int run_end(run *r, int err)
 			       peak_mib());
 		else if (r->o->shards)   /* rank 0 speaks for all */
 			printf("wrote %d table%s as %d shards in %s in %.3f s (peak memory of rank 0 "
-			       "%.1f MiB)\n", r->ntables, r->ntables == 1 ? "" : "s", gen_dist->nranks,
+			       "%.1f MiB)\n", r->ntables, r->ntables == 1 ? "" : "s", m->nranks,
 			       r->o->shards, progress_now() - r->started, peak_mib());
 	}
 	out_free(&r->text);
@@ -164,7 +157,7 @@ int run_end(run *r, int err)
 	return err ? 1 : 0;
 }
 
-void table_info_init(sdb_table_info *info, const char *name, int kind, int format,
+void run_info_init(sdb_table_info *info, const char *name, int kind, int format,
                      const sdb_board *goal, uint64_t states)
 {
 	memset(info, 0, sizeof *info);
@@ -175,9 +168,9 @@ void table_info_init(sdb_table_info *info, const char *name, int kind, int forma
 	info->states = states;
 }
 
-void on_level(void *ctx, int level, uint64_t reached)
+void run_on_level(void *ctx, int level, uint64_t reached)
 {
-	level_ctx *l = ctx;
+	run_level_ctx *l = ctx;
 	progress_update(l->bar, level, reached, l->total);
 }
 
@@ -201,7 +194,7 @@ static int prove_resumed(const sdb_table_info *info, const uint8_t *table,
 
 int run_bfs(run *r, sdb_table_info *info, uint8_t *table, const bfs_space *space)
 {
-	level_ctx ctx = { &r->bar, info->states };
+	run_level_ctx ctx = { &r->bar, info->states };
 	progress_begin(&r->bar, r->label[0] ? r->label : info->name);
 	double t0 = progress_now();
 	bfs_result res;
@@ -209,17 +202,17 @@ int run_bfs(run *r, sdb_table_info *info, uint8_t *table, const bfs_space *space
 	checkpoint ck;
 	bfs_restart restart;
 	if (r->o->checkpoint) {
-		int err = checkpoint_init(&ck, r->o->checkpoint, r->o->checkpoint_minutes * 60, info,
+		int err = checkpoint_init(&ck, r->o->checkpoint, r->o->checkpoint_every, info,
 		                          &r->bar, r->o->quiet, r->why, sizeof r->why);
 		if (err)
 			return err;
 		restart = checkpoint_restart(&ck);
 	}
 	const bfs_restart *rs = r->o->checkpoint ? &restart : NULL;
-	int err = gen_dist ? gen_dist->bfs(&res, table, space, two_bit, on_level, &ctx, r->why,
-	                                   sizeof r->why)
-	          : two_bit ? bfs_run_2bit(&res, table, space, r->o->threads, on_level, &ctx, rs)
-	          : bfs_run(&res, table, space, r->o->threads, on_level, &ctx, rs);
+	const gen_mpi *m = r->o->mpi;
+	int err = m ? m->bfs(m, &res, table, space, two_bit, run_on_level, &ctx, r->why, sizeof r->why)
+	          : two_bit ? bfs_run_2bit(&res, table, space, r->o->threads, run_on_level, &ctx, rs)
+	          : bfs_run(&res, table, space, r->o->threads, run_on_level, &ctx, rs);
 	/* a resumed search counts the runs before it too */
 	info->build_seconds = r->o->checkpoint ? checkpoint_seconds(&ck) : progress_now() - t0;
 	progress_end(&r->bar);
@@ -265,7 +258,7 @@ int run_put(run *r, sdb_table_info *info)
 	info->built_at = (int64_t)time(NULL);
 	snprintf(info->tool_version, sizeof info->tool_version, "%s", sdb_version());
 	if (!r->wr) {   /* slidedb-gen-mpi: rank 0 writes, or every rank its shard */
-		int err = r->o->shards ? gen_dist->write_shard(info) : SDB_OK;
+		int err = r->o->shards ? r->o->mpi->write_shard(r->o->mpi, info) : SDB_OK;
 		if (err)
 			return run_fail_lib(r, err);
 		r->ntables++;

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ckpt_key.h"
-#include "durable.h"
+#include "cli/durable.h"
+#include "lookup/ckpt_key.h"
 #include "slidedb_engine.h"
 
 static int refuse(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -19,7 +19,7 @@
  * the search. Only the thread that runs the hook (rank 0, one search at a
  * time) or the main thread (the others) calls MPI: MPI_THREAD_SERIALIZED.
  *
- * A rank that dies ends the whole run (mpirun aborts it; mpi_main.c has
+ * A rank that dies ends the whole run (mpirun aborts it; lookup_mpi_main.c has
  * every rank say so): no answer is written from a partial search. With
  * --checkpoint, rank 0 keeps the iteration's bound and its finished
  * subtrees in a file; the same search run again skips what it holds. */
@@ -35,9 +35,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "opts.h"
-#include "ranks.h"
-#include "search_ckpt.h"
+#include "cli/cli.h"
+#include "lookup/ranks.h"
+#include "lookup/search_ckpt.h"
 #include "slidedb_engine.h"
 
 enum {
@@ -84,7 +84,7 @@ typedef struct msg_fail {
 
 static struct {
 	sdb_db *db;
-	const lookup_run *run;
+	const lookup_mpi_run *run;
 	int rank, nranks, threads;
 	uint32_t tables;
 	const ckpt_key *key;          /* rank 0, with --checkpoint: what seals the files */
@@ -387,24 +387,66 @@ static void share_search(sdb_split *sp)
 
 /* The iteration at bound over every rank; l holds a restart point loaded
  * (l->ck.n >= 0 when one was). */
+/* What the checkpoint an earlier run left says of bound: 1 when the bound
+ * was searched to the end (res->next_bound set), else 0, with *depth its
+ * cut's depth when the checkpoint had cut it. The earlier runs' nodes are
+ * counted once: every file this run writes has them. */
+static int resumed(lead *l, sdb_split *sp, int bound, int *depth, sdb_split_result *res)
+{
+	if (l->ck.bound <= 0)
+		return 0;
+	const uint64_t now = sdb_split_nodes(sp);
+	if (l->ck.nodes > now)
+		sdb_split_add_nodes(sp, l->ck.nodes - now);
+	if (l->ck.bound > bound) {   /* this bound was searched to the end */
+		res->next_bound = l->ck.bound;
+		return 1;
+	}
+	if (l->ck.bound == bound && l->ck.n > 0) {   /* (n 0: the bound not yet cut) */
+		*depth = l->ck.depth;
+		l->ckpt_next = l->ck.next_bound;
+	}
+	return 0;
+}
+
+/* Take what the other ranks have sent (into m): their reports, and their
+ * failures in this iteration, which stop it. Whether anything came. */
+static int take_messages(lead *l, msg_report *m)
+{
+	MPI_Status st;
+	int any = 0;
+	while (waiting(MPI_ANY_SOURCE, &st)) {
+		any = 1;
+		int bytes = 0;
+		MPI_Get_count(&st, MPI_BYTE, &bytes);
+		if (st.MPI_TAG == TAG_REPORT && bytes <= (int)sizeof *m) {
+			receive(&st, m, sizeof *m);
+			on_report(l, st.MPI_SOURCE, m, bytes);
+		} else if (st.MPI_TAG == TAG_FAIL && bytes == (int)sizeof(msg_fail)) {
+			msg_fail f;
+			receive(&st, &f, sizeof f);
+			f.why[sizeof f.why - 1] = '\0';
+			if (f.iter == g.iter) {
+				if (!l->error[0])
+					snprintf(l->error, sizeof l->error, "rank %d: %.200s", st.MPI_SOURCE,
+					         f.why);
+				l->active--;
+				stop_all(l);
+			}
+		} else {
+			char junk[64];
+			receive(&st, junk, sizeof junk);   /* (nothing else comes to rank 0) */
+		}
+	}
+	return any;
+}
+
 static int distribute(lead *l, sdb_split *sp, int bound, sdb_split_result *res)
 {
 	int depth = 0;
 	const char *dir = g.run->checkpoint;
-	if (l->ck.bound > 0) {
-		/* the earlier runs' nodes, once: every file this run writes has them */
-		const uint64_t now = sdb_split_nodes(sp);
-		if (l->ck.nodes > now)
-			sdb_split_add_nodes(sp, l->ck.nodes - now);
-		if (l->ck.bound > bound) {   /* this bound was searched to the end */
-			res->next_bound = l->ck.bound;
-			return 0;
-		}
-		if (l->ck.bound == bound && l->ck.n > 0) {   /* (n 0: the bound not yet cut) */
-			depth = l->ck.depth;
-			l->ckpt_next = l->ck.next_bound;
-		}
-	}
+	if (resumed(l, sp, bound, &depth, res))
+		return 0;
 	share_search(sp);
 	const int want = SUBTREES_PER_THREAD * g.threads * g.nranks;
 	l->n = sdb_split_cut(sp, bound, &depth, want);
@@ -444,31 +486,7 @@ static int distribute(lead *l, sdb_split *sp, int bound, sdb_split_result *res)
 	sdb_split_result local;
 	long wait = 50;
 	for (;;) {
-		MPI_Status st;
-		int any = 0;
-		while (m && waiting(MPI_ANY_SOURCE, &st)) {
-			any = 1;
-			int bytes = 0;
-			MPI_Get_count(&st, MPI_BYTE, &bytes);
-			if (st.MPI_TAG == TAG_REPORT && bytes <= (int)sizeof *m) {
-				receive(&st, m, sizeof *m);
-				on_report(l, st.MPI_SOURCE, m, bytes);
-			} else if (st.MPI_TAG == TAG_FAIL && bytes == (int)sizeof(msg_fail)) {
-				msg_fail f;
-				receive(&st, &f, sizeof f);
-				f.why[sizeof f.why - 1] = '\0';
-				if (f.iter == g.iter) {
-					if (!l->error[0])
-						snprintf(l->error, sizeof l->error, "rank %d: %.200s", st.MPI_SOURCE,
-						         f.why);
-					l->active--;
-					stop_all(l);
-				}
-			} else {
-				char junk[64];
-				receive(&st, junk, sizeof junk);   /* (nothing else comes to rank 0) */
-			}
-		}
+		const int any = m && take_messages(l, m);
 		sdb_split_found(sp, &local);
 		if (local.found)
 			found_at(l, local.subtree, local.path, local.length);
@@ -543,7 +561,7 @@ static int iteration(void *ctx, sdb_split *sp, int bound, uint64_t last, sdb_spl
 
 static const sdb_split_hooks hooks = { iteration, NULL };
 
-void ranks_lead(sdb_db *db, const lookup_run *run, int nranks, uint32_t tables,
+void ranks_lead(sdb_db *db, const lookup_mpi_run *run, int nranks, uint32_t tables,
                 const ckpt_key *key)
 {
 	g.key = key;
@@ -747,7 +765,7 @@ static void serve_iteration(sdb_split *sp, const msg_iter *it)
 	pthread_cond_destroy(&q.more);
 }
 
-int ranks_serve(sdb_db *db, const lookup_run *run, int rank)
+int ranks_serve(sdb_db *db, const lookup_mpi_run *run, int rank)
 {
 	g.db = db;
 	g.run = run;

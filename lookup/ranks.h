@@ -1,17 +1,17 @@
-/* slidedb-lookup-mpi's searches over ranks (ranks.c); mpi_main.c starts
+/* slidedb-lookup-mpi's searches over ranks (ranks.c); lookup_mpi_main.c starts
  * them. */
 #ifndef SLIDEDB_LOOKUP_RANKS_H
 #define SLIDEDB_LOOKUP_RANKS_H
 
 #include <stdint.h>
 
-#include "ckpt_key.h"
-#include "dist.h"
+#include "lookup/ckpt_key.h"
+#include "lookup/lookup_mpi.h"
 
 /* Rank 0: hand every large iteration of this process's searches to the
  * ranks (sdb_split_install); tables: the database's digest; key: what
  * seals --checkpoint's files (NULL without one; kept, not copied). */
-void ranks_lead(sdb_db *db, const lookup_run *run, int nranks, uint32_t tables,
+void ranks_lead(sdb_db *db, const lookup_mpi_run *run, int nranks, uint32_t tables,
                 const ckpt_key *key);
 
 /* Rank 0, on a query's thread once its searches are over: 1 when one of
@@ -26,6 +26,6 @@ void ranks_dismiss(void);
 
 /* The other ranks: search what rank 0 hands out until it dismisses them.
  * The exit code. */
-int ranks_serve(sdb_db *db, const lookup_run *run, int rank);
+int ranks_serve(sdb_db *db, const lookup_mpi_run *run, int rank);
 
 #endif

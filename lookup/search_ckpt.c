@@ -29,8 +29,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "durable.h"
-#include "search_ckpt.h"
+#include "cli/durable.h"
+#include "lookup/search_ckpt.h"
 #include "slidedb_engine.h"
 
 /* 3: sealed (2: subtrees cut under the automaton of duplicate words up to 12

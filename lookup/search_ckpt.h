@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ckpt_key.h"
+#include "lookup/ckpt_key.h"
 #include "slidedb.h"
 
 /* Which search a file is for: boards, sets, and the tables' digest. */

@@ -1,34 +1,15 @@
-/* Request bodies and the memory budget. Every body counts against
- * --max-memory (all requests together) as it is allocated, as does an answer
- * held whole beyond HOLD_FREE; a request over it gets 503 with Retry-After,
- * and one over --max-body 413. A refused body is read and thrown away
- * before the answer goes out (up to LINGER_BYTES, within --idle-timeout), as
- * nginx's lingering close does: a client that writes its whole body before
- * it reads (Python's http.client and urllib, most scripts) would otherwise
- * meet a reset connection, never the answer. */
+/* Request bodies. Every body counts against --max-memory (all requests
+ * together, memory.c) as it is allocated; a request over it gets 503 with
+ * Retry-After, and one over --max-body 413. A refused body is read and
+ * thrown away before the answer goes out (up to LINGER_BYTES, within
+ * --idle-timeout), as nginx's lingering close does: a client that writes its
+ * whole body before it reads (Python's http.client and urllib, most scripts)
+ * would otherwise meet a reset connection, never the answer. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "server.h"
-
-int memory_take(server *sv, size_t *mine, size_t n)
-{
-	size_t held = __atomic_load_n(&sv->held, __ATOMIC_RELAXED);
-	do {
-		if (held + n > sv->opts.max_memory || held + n < held)
-			return 0;
-	} while (!__atomic_compare_exchange_n(&sv->held, &held, held + n, 1, __ATOMIC_RELAXED,
-	                                      __ATOMIC_RELAXED));
-	*mine += n;
-	return 1;
-}
-
-void memory_give(server *sv, size_t *mine)
-{
-	__atomic_fetch_sub(&sv->held, *mine, __ATOMIC_RELAXED);
-	*mine = 0;
-}
+#include "serve/server.h"
 
 /* The client waits for "100 Continue" before it sends the body: answer now
  * and it never sends it. */

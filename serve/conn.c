@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics.h"
-#include "server.h"
+#include "serve/metrics.h"
+#include "serve/server.h"
 
 /* An idle connection opened over --max-connections lives this long: long
  * enough to send a request and read its 503, short enough that idle
@@ -40,7 +40,7 @@ void conn_busy(server *sv, struct MHD_Connection *c, int busy)
 	pthread_mutex_unlock(&sv->conns_lock);
 }
 
-void server_sweep(server *sv)
+void conn_sweep(server *sv)
 {
 	const double t = budget_now(), deadline = t - sv->opts.idle_timeout, over = t - OVER_GRACE;
 	pthread_mutex_lock(&sv->conns_lock);
@@ -98,7 +98,7 @@ void conn_wake(struct MHD_Connection *c, int *waiting)
 	}
 }
 
-void server_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+void conn_notify(void *cls, struct MHD_Connection *c, void **socket_context,
                        enum MHD_ConnectionNotificationCode what)
 {
 	server *sv = cls;

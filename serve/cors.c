@@ -4,11 +4,12 @@
  * the headers depend on it); preflights (OPTIONS with
  * Access-Control-Request-Method) are answered 204 with the methods the path
  * takes and Content-Type allowed (a batch's body). Nothing is credentialed:
- * the API has no cookies or users. */
+ * the API has no cookies or users. Here, the headers and the verdicts; the
+ * replies are routes.c's, so that replies and CORS do not call each other. */
 #include <stdio.h>
 #include <string.h>
 
-#include "server.h"
+#include "serve/server.h"
 
 enum { PREFLIGHT_MAX_AGE = 600 };   /* seconds a browser may keep a preflight's answer */
 
@@ -35,30 +36,25 @@ void cors_headers(struct MHD_Connection *c, struct MHD_Response *r, const server
 	MHD_add_response_header(r, "Vary", "Origin");
 }
 
-int cors_preflight(struct MHD_Connection *c, request *rq, const char *allow,
-                   enum MHD_Result *ret)
+int cors_preflight(struct MHD_Connection *c, const server *sv, char *why, size_t cap)
 {
 	const char *method = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 	                                                 "Access-Control-Request-Method");
-	if (!rq->sv->opts.ncors || !method)
-		return 0;
+	if (!sv->opts.ncors || !method)
+		return CORS_NONE;
 	const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
-	if (!origin || !allowed(rq->sv, origin)) {
-		*ret = reply_error(c, rq, MHD_HTTP_FORBIDDEN, "origin '%.100s' may not call this "
-		                   "server from a browser (--cors names the origins that may)",
-		                   origin ? origin : "");
-		return 1;
-	}
-	struct MHD_Response *r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
-	if (!r) {
-		*ret = MHD_NO;
-		return 1;
-	}
+	if (origin && allowed(sv, origin))
+		return CORS_ALLOWED;
+	snprintf(why, cap, "origin '%.100s' may not call this server from a browser (--cors "
+	         "names the origins that may)", origin ? origin : "");
+	return CORS_FORBIDDEN;
+}
+
+void cors_preflight_headers(struct MHD_Response *r, const char *allow)
+{
 	char age[16];
 	snprintf(age, sizeof age, "%d", PREFLIGHT_MAX_AGE);
 	MHD_add_response_header(r, "Access-Control-Allow-Methods", allow);
 	MHD_add_response_header(r, "Access-Control-Allow-Headers", "Content-Type");
 	MHD_add_response_header(r, "Access-Control-Max-Age", age);
-	*ret = reply_response(c, rq, MHD_HTTP_NO_CONTENT, r);
-	return 1;
 }

@@ -1,9 +1,6 @@
 /* Prometheus counters; see metrics.h. */
-#include "metrics.h"
-
-const char *const endpoint_name[EP_COUNT] = {
-	"solve", "solve_batch", "random", "check", "tables", "healthz", "metrics", "page", "other",
-};
+#include "serve/endpoint.h"
+#include "serve/metrics.h"
 
 /* The statuses the server answers with; any other counts as the last. */
 static const unsigned statuses[] = { 200, 204, 400, 403, 404, 405, 413, 414, 422, 429, 500, 503, 0 };
@@ -62,10 +59,10 @@ void metrics_text(out *o, const metrics_gauges *g)
 			unsigned long n = __atomic_load_n(&requests[e][s], __ATOMIC_RELAXED);
 			if (n && statuses[s])
 				out_printf(o, "slidedb_requests_total{endpoint=\"%s\",status=\"%u\"} %lu\n",
-				           endpoint_name[e], statuses[s], n);
+				           endpoint_metric(e), statuses[s], n);
 			else if (n)
 				out_printf(o, "slidedb_requests_total{endpoint=\"%s\",status=\"other\"} %lu\n",
-				           endpoint_name[e], n);
+				           endpoint_metric(e), n);
 		}
 	out_str(o, "# HELP slidedb_request_duration_seconds Time from a request's first byte to "
 	           "its answer.\n# TYPE slidedb_request_duration_seconds histogram\n");
@@ -80,16 +77,16 @@ void metrics_text(out *o, const metrics_gauges *g)
 			cum += __atomic_load_n(&buckets[e][b], __ATOMIC_RELAXED);
 			if (b < NBOUNDS)
 				out_printf(o, "slidedb_request_duration_seconds_bucket{endpoint=\"%s\",le=\"%g\"} "
-				           "%lu\n", endpoint_name[e], bounds[b], cum);
+				           "%lu\n", endpoint_metric(e), bounds[b], cum);
 			else
 				out_printf(o, "slidedb_request_duration_seconds_bucket{endpoint=\"%s\","
-				           "le=\"+Inf\"} %lu\n", endpoint_name[e], cum);
+				           "le=\"+Inf\"} %lu\n", endpoint_metric(e), cum);
 		}
 		double sum;
 		__atomic_load(&seconds_sum[e], &sum, __ATOMIC_RELAXED);
 		out_printf(o, "slidedb_request_duration_seconds_sum{endpoint=\"%s\"} %.6f\n"
 		           "slidedb_request_duration_seconds_count{endpoint=\"%s\"} %lu\n",
-		           endpoint_name[e], sum, endpoint_name[e], cum);
+		           endpoint_metric(e), sum, endpoint_metric(e), cum);
 	}
 	out_printf(o, "# HELP slidedb_answers_total Queries answered (every line of a batch).\n"
 	           "# TYPE slidedb_answers_total counter\nslidedb_answers_total %lu\n"

@@ -5,15 +5,9 @@
 
 #include <stddef.h>
 
-#include "out.h"
+#include "cli/out.h"
 
-/* Endpoints, as the "endpoint" label names them. */
-enum endpoint { EP_SOLVE, EP_SOLVE_BATCH, EP_RANDOM, EP_CHECK, EP_TABLES, EP_HEALTHZ,
-                EP_METRICS, EP_PAGE, EP_OTHER, EP_COUNT };
-
-extern const char *const endpoint_name[EP_COUNT];
-
-/* A request finished: its endpoint, status and wall time. */
+/* A request finished: its endpoint (endpoint.h), status and wall time. */
 void metrics_request(int endpoint, unsigned status, double seconds);
 /* Queries answered (every line of a batch counts). */
 void metrics_answers(unsigned long n);

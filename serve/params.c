@@ -3,15 +3,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "params.h"
+#include "serve/params.h"
 
-const char *const api_words[][2] = {
+const char *const params_api_words[][2] = {
 	{ "(--size WxH)", "(size=WxH)" },
 	{ NULL, NULL },
 };
 
-const char *const answer_params[] = { "start", "goal", "size", "path", "all_best", "solutions",
-	                              "all", "limit", "tiles", "grid", NULL };
+const char *const params_answer_names[] = { "start", "goal", "size", "path", "all_best",
+	                                          "solutions", "all", "limit", "tiles", "grid",
+	                                          NULL };
 
 static enum MHD_Result check_name(void *cls, enum MHD_ValueKind kind, const char *key,
                                   size_t key_size, const char *value, size_t value_size)
@@ -42,14 +43,14 @@ int params_scan(params *p)
 	return !p->bad[0];
 }
 
-const char *param(const params *p, const char *name)
+const char *params_get(const params *p, const char *name)
 {
 	return MHD_lookup_connection_value(p->c, MHD_GET_ARGUMENT_KIND, name);
 }
 
-int param_flag(params *p, const char *name)
+int params_flag(params *p, const char *name)
 {
-	const char *v = param(p, name);
+	const char *v = params_get(p, name);
 	int present = MHD_lookup_connection_value_n(p->c, MHD_GET_ARGUMENT_KIND, name,
 	                                            strlen(name), NULL, NULL) == MHD_YES;
 	if (!present)
@@ -63,9 +64,9 @@ int param_flag(params *p, const char *name)
 	return 0;
 }
 
-long param_number(params *p, const char *name, long lo, long hi, long dflt)
+long params_number(params *p, const char *name, long lo, long hi, long dflt)
 {
-	const char *v = param(p, name);
+	const char *v = params_get(p, name);
 	if (!v)
 		return dflt;
 	char *end;
@@ -79,26 +80,26 @@ long param_number(params *p, const char *name, long lo, long hi, long dflt)
 	return n;
 }
 
-void param_answer_options(answer_opts *a, params *p, request *rq, int count_flag)
+void params_answer_options(answerer_opts *a, params *p, request *rq, int count_flag)
 {
 	const server *sv = rq->sv;
 	memset(a, 0, sizeof *a);
 	a->report.json = 1;
-	a->report.path = param_flag(p, "path");
-	a->report.all_best = param_flag(p, "all_best");
-	a->report.count = count_flag && param_flag(p, "solutions");
-	a->report.all = param_flag(p, "all");
-	a->report.limit = (uint64_t)param_number(p, "limit", 1, 100000, 100);
-	if (param(p, "limit") && !a->report.all && !p->bad[0])
+	a->report.path = params_flag(p, "path");
+	a->report.all_best = params_flag(p, "all_best");
+	a->report.count = count_flag && params_flag(p, "solutions");
+	a->report.all = params_flag(p, "all");
+	a->report.limit = (uint64_t)params_number(p, "limit", 1, 100000, 100);
+	if (params_get(p, "limit") && !a->report.all && !p->bad[0])
 		snprintf(p->bad, sizeof p->bad, "limit bounds the sequences of all=1: give all=1 too");
-	a->report.tiles = param_flag(p, "tiles");
-	a->report.grid = param_flag(p, "grid");
+	a->report.tiles = params_flag(p, "tiles");
+	a->report.grid = params_flag(p, "grid");
 	a->limits = sv->opts.limits;
 	a->threads = 1;
 	a->quiet = 1;
 	a->budget = &rq->budget;
-	a->words = api_words;
-	const char *size = param(p, "size");
+	a->words = params_api_words;
+	const char *size = params_get(p, "size");
 	if (size && sdb_size_parse(&a->w, &a->h, size) && !p->bad[0])
 		snprintf(p->bad, sizeof p->bad, "size: %s", sdb_errdetail());
 }

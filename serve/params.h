@@ -5,8 +5,8 @@
 #ifndef SLIDEDB_SERVE_PARAMS_H
 #define SLIDEDB_SERVE_PARAMS_H
 
-#include "answer.h"
-#include "server.h"
+#include "cli/answerer.h"
+#include "serve/server.h"
 
 typedef struct params {
 	struct MHD_Connection *c;
@@ -17,24 +17,24 @@ typedef struct params {
 
 /* The library's and the command line's words said as the API says them:
  * {from, to} pairs for report_reword(), ended by {NULL, NULL}. */
-extern const char *const api_words[][2];
+extern const char *const params_api_words[][2];
 
 /* The names known, none twice, no NUL in a name or a value: 1, else 0 with
  * the problem in p->bad. Call before reading any value. */
 int params_scan(params *p);
 
 /* A value, or NULL. */
-const char *param(const params *p, const char *name);
+const char *params_get(const params *p, const char *name);
 /* A yes/no flag: absent 0; "", "1", "true", "yes" 1; "0", "false", "no" 0. */
-int param_flag(params *p, const char *name);
+int params_flag(params *p, const char *name);
 /* A whole number lo..hi, or dflt when absent. */
-long param_number(params *p, const char *name, long lo, long hi, long dflt);
+long params_number(params *p, const char *name, long lo, long hi, long dflt);
 
 /* The answer options every answering endpoint takes (random's "count" is a
  * number of boards, not the count flag: count_flag 0). */
-void param_answer_options(answer_opts *a, params *p, request *rq, int count_flag);
+void params_answer_options(answerer_opts *a, params *p, request *rq, int count_flag);
 
 /* The answer options' names. */
-extern const char *const answer_params[];
+extern const char *const params_answer_names[];
 
 #endif

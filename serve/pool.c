@@ -10,7 +10,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "pool.h"
+#include "serve/pool.h"
 
 /* Searches run a little below the I/O threads (nice 5): when both want a
  * core, the thread with a request to read or an answer to send gets it

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "metrics.h"
-#include "params.h"
-#include "server.h"
+#include "serve/endpoint.h"
+#include "serve/params.h"
+#include "serve/server.h"
 
 enum MHD_Result reply_response(struct MHD_Connection *c, request *rq, unsigned status,
                                struct MHD_Response *r)
@@ -25,7 +25,8 @@ enum MHD_Result reply_response(struct MHD_Connection *c, request *rq, unsigned s
 	if (status == MHD_HTTP_SERVICE_UNAVAILABLE)   /* short of a slot or memory: */
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");   /* give it back */
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, endpoint_methods(rq->endpoint, sv));
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW,
+		                        endpoint_methods(rq->endpoint, sv->opts.ncors));
 	rq->status = status;
 	enum MHD_Result ok = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
@@ -60,19 +61,19 @@ enum MHD_Result reply_error(struct MHD_Connection *c, request *rq, unsigned stat
 	va_end(ap);
 	out o = { 0 };
 	out_str(&o, "{\"error\":");
-	out_json_str(&o, report_reword(said, sizeof said, msg, api_words));
+	out_json_str(&o, report_reword(said, sizeof said, msg, params_api_words));
 	out_str(&o, "}\n");
 	return reply_json(c, rq, status, &o);
 }
 
-unsigned status_of(const request *rq, int err)
+unsigned reply_status(const request *rq, int err)
 {
 	switch (err) {
 	case 0: return MHD_HTTP_OK;
 	case SDB_EINVAL: case SDB_EAMBIGUOUS: case SDB_ETOOBIG: return MHD_HTTP_BAD_REQUEST;
 	case SDB_ENOTFOUND: return MHD_HTTP_NOT_FOUND;
 	case SDB_ELIMIT: return MHD_HTTP_UNPROCESSABLE_CONTENT;
-	case ANSWER_ESPENT:
+	case ANSWERER_ESPENT:
 		return rq->budget.state == BUDGET_ABANDONED ? MHD_HTTP_SERVICE_UNAVAILABLE
 		                                            : MHD_HTTP_TOO_MANY_REQUESTS;
 	default: return MHD_HTTP_INTERNAL_SERVER_ERROR;

@@ -1,5 +1,5 @@
 /* The endpoints. Every answer is built by the code slidedb-lookup answers
- * with (cli/answer.c, cli/report.c), so the JSON is the same, field for
+ * with (cli/answerer.c, cli/report.c), so the JSON is the same, field for
  * field; the statuses of errors are reply.c's. Every request has a budget
  * (--request-nodes, --request-timeout) that its searches share, and stops
  * its work when its client goes. */
@@ -11,20 +11,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "catalog.h"
-#include "metrics.h"
-#include "params.h"
-#include "server.h"
+#include "cli/inventory.h"
+#include "serve/endpoint.h"
+#include "serve/metrics.h"
+#include "serve/params.h"
+#include "serve/server.h"
 
 enum { MAX_RANDOM = 1000 };
-
-const char *endpoint_methods(int endpoint, const server *sv)
-{
-	const int solve = endpoint == EP_SOLVE || endpoint == EP_SOLVE_BATCH;
-	if (sv->opts.ncors)
-		return solve ? "GET, HEAD, POST, OPTIONS" : "GET, HEAD, OPTIONS";
-	return solve ? "GET, HEAD, POST" : "GET, HEAD";
-}
 
 /* 1 if params_scan() and the values read so far found nothing, else 0 with
  * a 400 queued for the first problem. (Endpoints scan the names first: a
@@ -103,7 +96,7 @@ static enum MHD_Result answer(struct MHD_Connection *c, request *rq, int searche
 typedef struct query_work {
 	snapshot *snap;
 	answerer *ans;
-	answer_group *group;
+	answerer_group *group;
 	out text;                    /* the query, as a batch line says it */
 	out o;                       /* its answer */
 	int err;
@@ -112,14 +105,14 @@ typedef struct query_work {
 static void query_compute(request *rq)
 {
 	query_work *w = rq->work;
-	answer_group_solve(w->ans, w->group, 0);
-	w->err = answer_group_report(w->ans, w->group, 0, &w->o);
+	answerer_group_solve(w->ans, w->group, 0);
+	w->err = answerer_group_report(w->ans, w->group, 0, &w->o);
 }
 
 static void query_drop(request *rq)
 {
 	query_work *w = rq->work;
-	answer_group_free(w->group);
+	answerer_group_free(w->group);
 	answerer_free(w->ans);
 	snapshot_put(rq->sv->snaps, w->snap);
 	out_free(&w->text);
@@ -141,23 +134,23 @@ static enum MHD_Result query_finish(struct MHD_Connection *c, request *rq)
 		out_free(&o);
 		return reply_error(c, rq, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
 	}
-	return reply_held(c, rq, status_of(rq, err), &o);
+	return reply_held(c, rq, reply_status(rq, err), &o);
 }
 
 static enum MHD_Result one_query(server *sv, struct MHD_Connection *c, request *rq, int check)
 {
 	static const char *const check_params[] = { "start", "goal", "moves", "size", "grid",
 		                                    NULL };
-	params p = { c, check ? check_params : answer_params, "", 0 };
-	answer_opts a;
+	params p = { c, check ? check_params : params_answer_names, "", 0 };
+	answerer_opts a;
 	if (params_scan(&p))
-		param_answer_options(&a, &p, rq, 1);
+		params_answer_options(&a, &p, rq, 1);
 	a.check = check;
 	enum MHD_Result ret;
 	if (!params_ok(&p, c, rq, &ret))
 		return ret;
-	const char *start = param(&p, "start"), *goal = param(&p, "goal");
-	const char *moves = param(&p, "moves");
+	const char *start = params_get(&p, "start"), *goal = params_get(&p, "goal");
+	const char *moves = params_get(&p, "moves");
 	if (!start)
 		return reply_error(c, rq, MHD_HTTP_BAD_REQUEST, "missing parameter 'start'");
 	if (check && !moves)
@@ -187,12 +180,12 @@ static enum MHD_Result one_query(server *sv, struct MHD_Connection *c, request *
 	w->ans = answerer_new(snapshot_db(w->snap), &a);
 	char *text = w->text.buf;
 	if (w->ans && w->text.buf)
-		w->group = answer_group_new(w->ans, &text, NULL, 1);
+		w->group = answerer_group_new(w->ans, &text, NULL, 1);
 	if (!w->group) {
 		query_drop(rq);
 		return reply_error(c, rq, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
 	}
-	return answer(c, rq, answer_group_searches(w->group));
+	return answer(c, rq, answerer_group_searches(w->group));
 }
 
 /* random's request from the parameters (numbers parsed here, the rules the
@@ -201,12 +194,12 @@ static int random_request(params *p, sdb_random_request *r, struct MHD_Connectio
                           request *rq, enum MHD_Result *ret)
 {
 	const long any = INT32_MAX;
-	r->distance = (int)param_number(p, "distance", 0, any, -1);
-	r->min_distance = (int)param_number(p, "min_distance", 0, any, -1);
-	r->max_distance = (int)param_number(p, "max_distance", 0, any, -1);
-	r->walk = (int)param_number(p, "walk", 0, any, -1);
-	r->count = (uint64_t)param_number(p, "count", 1, MAX_RANDOM, 1);
-	const char *text = param(p, "seed");
+	r->distance = (int)params_number(p, "distance", 0, any, -1);
+	r->min_distance = (int)params_number(p, "min_distance", 0, any, -1);
+	r->max_distance = (int)params_number(p, "max_distance", 0, any, -1);
+	r->walk = (int)params_number(p, "walk", 0, any, -1);
+	r->count = (uint64_t)params_number(p, "count", 1, MAX_RANDOM, 1);
+	const char *text = params_get(p, "seed");
 	if (!params_ok(p, c, rq, ret))
 		return -1;
 	if (text) {
@@ -230,7 +223,7 @@ static int random_request(params *p, sdb_random_request *r, struct MHD_Connectio
 /* GET /v1/random: a JSON array of answer objects, computed within the
  * request's budget, then streamed. */
 typedef struct random_work {
-	answer_opts a;
+	answerer_opts a;
 	sdb_random_request req;
 	sdb_board goal;
 	char blank;
@@ -257,7 +250,7 @@ static void random_compute(request *rq)
 	sdb_random_close(rd);
 	for (int i = 0; !err && i < count; i++) {
 		w->queries[i] = (sdb_query){ boards[i], w->goal };
-		err = answer_query(ans, &w->answers[i], &w->queries[i], w->why, sizeof w->why);
+		err = answerer_query(ans, &w->answers[i], &w->queries[i], w->why, sizeof w->why);
 	}
 	answerer_free(ans);
 	w->err = err;
@@ -278,7 +271,7 @@ static enum MHD_Result random_finish(struct MHD_Connection *c, request *rq)
 {
 	random_work *w = rq->work;
 	if (w->err) {
-		const unsigned status = status_of(rq, w->err);
+		const unsigned status = reply_status(rq, w->err);
 		char why[sizeof w->why];
 		memcpy(why, w->why, sizeof why);
 		random_drop(rq);
@@ -305,9 +298,9 @@ static enum MHD_Result random_boards(server *sv, struct MHD_Connection *c, reque
 	rq->compute = random_compute;
 	rq->finish = random_finish;
 	rq->drop = random_drop;
-	answer_opts *a = &w->a;
+	answerer_opts *a = &w->a;
 	if (params_scan(&p))
-		param_answer_options(a, &p, rq, 0);
+		params_answer_options(a, &p, rq, 0);
 	w->req = (sdb_random_request)SDB_RANDOM_REQUEST_INIT;
 	enum MHD_Result ret;
 	if (random_request(&p, &w->req, c, rq, &ret)) {
@@ -315,8 +308,8 @@ static enum MHD_Result random_boards(server *sv, struct MHD_Connection *c, reque
 		return ret;
 	}
 	const int count = (int)w->req.count;
-	const char *goal_text = param(&p, "goal");
-	if (param(&p, "start")) {
+	const char *goal_text = params_get(&p, "goal");
+	if (params_get(&p, "start")) {
 		random_drop(rq);
 		return reply_error(c, rq, MHD_HTTP_BAD_REQUEST, "random draws the start: give no "
 		                   "'start'");
@@ -356,7 +349,7 @@ static enum MHD_Result tables(server *sv, struct MHD_Connection *c, request *rq)
 	if (list) {
 		for (int i = 0; i < n; i++)
 			list[i] = sdb_table_at(db, i);
-		catalog_json(&o, db, list, n);
+		inventory_json(&o, db, list, n);
 	}
 	free(list);
 	snapshot_put(sv->snaps, snap);
@@ -369,14 +362,14 @@ static enum MHD_Result tables(server *sv, struct MHD_Connection *c, request *rq)
  * line each, streamed as the client takes them. */
 static enum MHD_Result batch(struct MHD_Connection *c, request *rq)
 {
-	params p = { c, answer_params, "", 0 };
-	answer_opts a;
+	params p = { c, params_answer_names, "", 0 };
+	answerer_opts a;
 	if (params_scan(&p))
-		param_answer_options(&a, &p, rq, 1);
+		params_answer_options(&a, &p, rq, 1);
 	enum MHD_Result ret;
 	if (!params_ok(&p, c, rq, &ret))
 		return ret;
-	if (param(&p, "start") || param(&p, "goal"))
+	if (params_get(&p, "start") || params_get(&p, "goal"))
 		return reply_error(c, rq, MHD_HTTP_BAD_REQUEST, "a batch takes its queries from the "
 		                   "body, one per line: no 'start' or 'goal' parameter");
 	const char *nul = rq->body.len ? memchr(rq->body.buf, '\0', rq->body.len) : NULL;
@@ -412,16 +405,27 @@ static const asset *asset_of(const char *url)
 	return NULL;
 }
 
-static int endpoint_of(const char *url)
+/* An OPTIONS request that is a CORS preflight: answered (204 with the
+ * methods its path takes, or 403) with 1, else 0 (a 405 like any other
+ * method). */
+static int preflight(struct MHD_Connection *c, request *rq, enum MHD_Result *ret)
 {
-	static const struct { const char *path; int ep; } routes[] = {
-		{ "/v1/solve", EP_SOLVE }, { "/v1/random", EP_RANDOM }, { "/v1/check", EP_CHECK },
-		{ "/v1/tables", EP_TABLES }, { "/healthz", EP_HEALTHZ }, { "/metrics", EP_METRICS },
-	};
-	for (size_t i = 0; i < sizeof routes / sizeof *routes; i++)
-		if (!strcmp(routes[i].path, url))
-			return routes[i].ep;
-	return asset_of(url) ? EP_PAGE : EP_OTHER;
+	char why[256];
+	const int verdict = cors_preflight(c, rq->sv, why, sizeof why);
+	if (verdict == CORS_NONE)
+		return 0;
+	if (verdict == CORS_FORBIDDEN) {
+		*ret = reply_error(c, rq, MHD_HTTP_FORBIDDEN, "%s", why);
+		return 1;
+	}
+	struct MHD_Response *r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+	if (!r) {
+		*ret = MHD_NO;
+		return 1;
+	}
+	cors_preflight_headers(r, endpoint_methods(rq->endpoint, rq->sv->opts.ncors));
+	*ret = reply_response(c, rq, MHD_HTTP_NO_CONTENT, r);
+	return 1;
 }
 
 static enum MHD_Result dispatch(server *sv, struct MHD_Connection *c, request *rq,
@@ -431,8 +435,7 @@ static enum MHD_Result dispatch(server *sv, struct MHD_Connection *c, request *r
 	enum MHD_Result ret;
 	if (rq->endpoint == EP_OTHER)
 		return reply_error(c, rq, MHD_HTTP_NOT_FOUND, "no such path: %.200s", url);
-	if (!strcmp(method, "OPTIONS") &&
-	    cors_preflight(c, rq, endpoint_methods(rq->endpoint, sv), &ret))
+	if (!strcmp(method, "OPTIONS") && preflight(c, rq, &ret))
 		return ret;
 	if (rq->endpoint == EP_SOLVE_BATCH)
 		return batch(c, rq);
@@ -451,7 +454,7 @@ static enum MHD_Result dispatch(server *sv, struct MHD_Connection *c, request *r
 		out_str(&o, "ok\n");
 		return reply(c, rq, MHD_HTTP_OK, "text/plain; charset=utf-8", &o);
 	case EP_METRICS: {
-		metrics_gauges g = { snapshots_age(sv->snaps), snapshots_taken(sv->snaps),
+		metrics_gauges g = { snapshot_age(sv->snaps), snapshot_taken(sv->snaps),
 		                     __atomic_load_n(&sv->held, __ATOMIC_RELAXED), 0, 0, 0, 0 };
 		pool_counts(sv->searches, &g.searches_queued, &g.searches_running, &g.refused_full,
 		            &g.refused_client);
@@ -472,9 +475,9 @@ static request *request_new(server *sv, struct MHD_Connection *c, const char *ur
 		return NULL;
 	rq->sv = sv;
 	rq->started = budget_now();
-	rq->endpoint = endpoint_of(url);
-	if (rq->endpoint == EP_SOLVE && !strcmp(method, "POST"))
-		rq->endpoint = EP_SOLVE_BATCH;
+	rq->endpoint = endpoint_of(url, method);
+	if (rq->endpoint == EP_OTHER && asset_of(url))
+		rq->endpoint = EP_PAGE;
 	rq->who = (client){ sv, conn_fd(c), 0 };
 	rq->budget = (budget){ .max_nodes = sv->opts.request_nodes,
 		               .seconds = sv->opts.request_timeout,
@@ -482,7 +485,7 @@ static request *request_new(server *sv, struct MHD_Connection *c, const char *ur
 	return rq;
 }
 
-enum MHD_Result server_handle(void *cls, struct MHD_Connection *c, const char *url,
+enum MHD_Result routes_handle(void *cls, struct MHD_Connection *c, const char *url,
                               const char *method, const char *version, const char *upload,
                               size_t *upload_size, void **con_cls)
 {
@@ -529,7 +532,7 @@ enum MHD_Result server_handle(void *cls, struct MHD_Connection *c, const char *u
  * whole) and the connection shut down, which libmicrohttpd then closes. */
 enum { MAX_PARAMS = 64 };
 
-void *server_uri(void *cls, const char *uri, struct MHD_Connection *c)
+void *routes_uri(void *cls, const char *uri, struct MHD_Connection *c)
 {
 	(void)cls;
 	const char *query = strchr(uri, '?');
@@ -555,7 +558,7 @@ void *server_uri(void *cls, const char *uri, struct MHD_Connection *c)
 	return NULL;
 }
 
-void server_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+void routes_completed(void *cls, struct MHD_Connection *c, void **con_cls,
                       enum MHD_RequestTerminationCode why)
 {
 	(void)why;

@@ -12,12 +12,12 @@
 #include <sys/types.h>
 #include <microhttpd.h>
 
-#include "answer.h"
-#include "budget.h"
-#include "out.h"
-#include "pool.h"
+#include "cli/answerer.h"
+#include "cli/budget.h"
+#include "cli/out.h"
+#include "serve/pool.h"
+#include "serve/snapshot.h"
 #include "slidedb.h"
-#include "snapshot.h"
 
 enum {
 	MAX_ORIGINS = 32,           /* --cors */
@@ -87,7 +87,7 @@ typedef struct client {
 typedef struct request {
 	server *sv;
 	double started;
-	int endpoint;                /* enum endpoint (metrics.h) */
+	int endpoint;                /* enum endpoint (endpoint.h) */
 	unsigned status;             /* answered with, once queued */
 	client who;
 	budget budget;               /* nodes and seconds of the whole request (ctx: &who) */
@@ -118,7 +118,7 @@ typedef struct request {
  * --idle-timeout seconds of its start or of its last answer, and those opened
  * over --max-connections that sit idle (main's loop calls it a few times a
  * second). */
-void server_sweep(server *sv);
+void conn_sweep(server *sv);
 /* A request is being answered (not slow), or its answer is done. */
 void conn_busy(server *sv, struct MHD_Connection *c, int busy);
 /* The connection's socket, or -1. */
@@ -135,7 +135,7 @@ void conn_sleep(struct MHD_Connection *c, int *waiting);
 /* Under sv->handoff, from anywhere: resume c if it sleeps on *waiting. */
 void conn_wake(struct MHD_Connection *c, int *waiting);
 
-/* --- The memory budget (body.c): bytes held by requests, --max-memory. */
+/* --- The memory budget (memory.c): bytes held by requests, --max-memory. */
 
 /* Count n more bytes in *held: 1, or 0 (nothing counted) if that would pass
  * --max-memory. */
@@ -169,49 +169,54 @@ enum MHD_Result reply_json(struct MHD_Connection *c, request *rq, unsigned statu
 enum MHD_Result reply_error(struct MHD_Connection *c, request *rq, unsigned status,
                             const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* The status of a query that could not be answered (a library code, or
- * ANSWER_ESPENT: 429, or 503 when nobody waits any more). */
-unsigned status_of(const request *rq, int err);
+ * ANSWERER_ESPENT: 429, or 503 when nobody waits any more). */
+unsigned reply_status(const request *rq, int err);
 /* A search the pool did not take (why: POOL_FULL 503, POOL_CLIENT 429, both
  * with Retry-After; POOL_STOPPED 503). */
 enum MHD_Result reply_no_search(struct MHD_Connection *c, request *rq, int why);
 
-/* --- CORS (cors.c). */
+/* --- CORS (cors.c): headers and verdicts; routes.c replies. */
 
 /* Access-Control-Allow-Origin and Vary for rq's Origin, if --cors allows it. */
 void cors_headers(struct MHD_Connection *c, struct MHD_Response *r, const server *sv);
-/* An OPTIONS request: a CORS preflight answered (204, or 403 for an origin
- * --cors does not name), or 0 when it is none (no --cors, no
- * Access-Control-Request-Method: then it is a 405 like any other method). */
-int cors_preflight(struct MHD_Connection *c, request *rq, const char *allow,
-                   enum MHD_Result *ret);
+/* What an OPTIONS request is: CORS_NONE no preflight (no --cors, no
+ * Access-Control-Request-Method: a 405 like any other method),
+ * CORS_FORBIDDEN a preflight from an origin --cors does not name (why: the
+ * 403's message), CORS_ALLOWED one to answer 204. */
+enum { CORS_NONE, CORS_ALLOWED, CORS_FORBIDDEN };
+int cors_preflight(struct MHD_Connection *c, const server *sv, char *why, size_t cap);
+/* The headers of an allowed preflight's answer: the methods its path takes
+ * (allow), Content-Type, and how long a browser may keep the answer. */
+void cors_preflight_headers(struct MHD_Response *r, const char *allow);
 
 /* --- Streamed answers (stream.c), with backpressure: the next answers are
  * computed only when the client has taken the previous ones. */
 
 /* POST /v1/solve: the body's query lines (taken from rq), one answer line each. */
-enum MHD_Result stream_batch(struct MHD_Connection *c, request *rq, const answer_opts *a);
+enum MHD_Result stream_batch(struct MHD_Connection *c, request *rq, const answerer_opts *a);
 /* GET /v1/random: the answers (taken: malloc'ed, freed with the stream) as a
  * JSON array. */
-enum MHD_Result stream_random(struct MHD_Connection *c, request *rq, const answer_opts *a,
+enum MHD_Result stream_random(struct MHD_Connection *c, request *rq, const answerer_opts *a,
                               snapshot *snap, sdb_query *queries, sdb_answer *answers, int n,
                               char blank);
 
 /* --- Routes (routes.c). */
 
-/* The methods an endpoint takes, for Allow and CORS preflights. */
-const char *endpoint_methods(int endpoint, const server *sv);
-
 /* libmicrohttpd's callbacks (the server is their cls). */
-enum MHD_Result server_handle(void *cls, struct MHD_Connection *c, const char *url,
+enum MHD_Result routes_handle(void *cls, struct MHD_Connection *c, const char *url,
                               const char *method, const char *version, const char *upload,
                               size_t *upload_size, void **con_cls);
 /* The URL as it arrives, before its parameters are parsed: a URL of more
  * parameters than any endpoint takes is answered 414 here. */
-void *server_uri(void *cls, const char *uri, struct MHD_Connection *c);
-void server_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+void *routes_uri(void *cls, const char *uri, struct MHD_Connection *c);
+void routes_completed(void *cls, struct MHD_Connection *c, void **con_cls,
                       enum MHD_RequestTerminationCode why);
-void server_connection(void *cls, struct MHD_Connection *c, void **socket_context,
-                       enum MHD_ConnectionNotificationCode what);
+void conn_notify(void *cls, struct MHD_Connection *c, void **socket_context,
+                 enum MHD_ConnectionNotificationCode what);
+
+/* --- The command (cmd_serve.c): listen with the options (a server_opts),
+ * answer until SIGTERM or SIGINT, stop within --timeout; the exit code. */
+int cmd_serve(void *opts, int nargs, char **args);
 
 /* The web page's files, compiled in (assets.c, generated from serve/web/). */
 typedef struct asset {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "opts.h"
-#include "snapshot.h"
+#include "cli/cli.h"
+#include "serve/snapshot.h"
 
 enum { WATCH_MS = 200 };
 
@@ -112,7 +112,7 @@ static void *watch(void *arg)
 	return NULL;
 }
 
-int snapshots_open(snapshots **out, const char *path)
+int snapshot_open(snapshots **out, const char *path)
 {
 	*out = NULL;
 	sdb_db *db;
@@ -137,7 +137,7 @@ int snapshots_open(snapshots **out, const char *path)
 	return 0;
 }
 
-void snapshots_close(snapshots *s)
+void snapshot_close(snapshots *s)
 {
 	if (!s)
 		return;
@@ -174,7 +174,7 @@ void snapshot_put(snapshots *s, snapshot *snap)
 	destroy(done);
 }
 
-double snapshots_age(snapshots *s)
+double snapshot_age(snapshots *s)
 {
 	pthread_mutex_lock(&s->lock);
 	double age = now() - s->current->taken;
@@ -182,7 +182,7 @@ double snapshots_age(snapshots *s)
 	return age;
 }
 
-unsigned long snapshots_taken(snapshots *s)
+unsigned long snapshot_taken(snapshots *s)
 {
 	pthread_mutex_lock(&s->lock);
 	unsigned long n = s->taken;

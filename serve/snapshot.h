@@ -11,9 +11,9 @@ typedef struct snapshots snapshots;
 typedef struct snapshot snapshot;
 
 /* Open the database and start watching it. 0 or the library's error. */
-int snapshots_open(snapshots **s, const char *path);
+int snapshot_open(snapshots **s, const char *path);
 /* Stop watching and close (every snapshot must have been put back). */
-void snapshots_close(snapshots *s);
+void snapshot_close(snapshots *s);
 
 /* The current snapshot, held until snapshot_put(). */
 snapshot *snapshot_get(snapshots *s);
@@ -21,7 +21,7 @@ const sdb_db *snapshot_db(const snapshot *snap);
 void snapshot_put(snapshots *s, snapshot *snap);
 
 /* Seconds since the current snapshot was taken, and how many were taken. */
-double snapshots_age(snapshots *s);
-unsigned long snapshots_taken(snapshots *s);
+double snapshot_age(snapshots *s);
+unsigned long snapshot_taken(snapshots *s);
 
 #endif

@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
-#include "metrics.h"
-#include "server.h"
+#include "cli/splitter.h"
+#include "serve/metrics.h"
+#include "serve/server.h"
 
 enum { MAX_GROUP = 2048, GROUP_BYTES = 2 << 20, STREAM_BLOCK = 64 * 1024 };
 
@@ -58,12 +58,12 @@ typedef struct batch_stream {
 	out body;                /* its queries, split as they are answered */
 	size_t pos;              /* of the next line in body */
 	int lineno;
-	batch_splitter split;
+	splitter split;
 	char *queries[MAX_GROUP + 2];
 	int linenos[MAX_GROUP + 2];
 	int n;                   /* queries in the group */
 	int eof;                 /* every line of the body is in a group */
-	answer_group *group;     /* the group to answer next, or NULL */
+	answerer_group *group;     /* the group to answer next, or NULL */
 	out line;                /* the pool thread's line under way */
 	task task;               /* the group on the search pool */
 	size_t most;             /* bytes an answer line may take at most, for the options */
@@ -138,7 +138,7 @@ static size_t line_most(const batch_stream *b, const char *text)
 
 static void group_free(batch_stream *b)
 {
-	answer_group_free(b->group);
+	answerer_group_free(b->group);
 	b->group = NULL;
 	for (int i = 0; i < b->n; i++)
 		free(b->queries[i]);
@@ -163,7 +163,7 @@ static int next_group(batch_stream *b)
 			b->pos += len + 1;
 			b->lineno++;
 		}
-		int got = batch_feed(&b->split, line, len, b->lineno, b->queries + n, b->linenos + n);
+		int got = splitter_feed(&b->split, line, len, b->lineno, b->queries + n, b->linenos + n);
 		if (got < 0) {
 			b->n = n;
 			group_free(b);
@@ -175,7 +175,7 @@ static int next_group(batch_stream *b)
 		b->eof = !line;
 	}
 	b->n = n;
-	if (n && !(b->group = answer_group_new(b->ans, b->queries, b->linenos, n))) {
+	if (n && !(b->group = answerer_group_new(b->ans, b->queries, b->linenos, n))) {
 		group_free(b);
 		return -1;
 	}
@@ -194,9 +194,9 @@ static void group_run(task *t)
 	const int n = b->n;
 	budget_resume(&st->budget);
 	for (int i = 0; i < n; i++) {
-		answer_group_solve(b->ans, b->group, i);
+		answerer_group_solve(b->ans, b->group, i);
 		out_reset(&b->line);
-		answer_group_report(b->ans, b->group, i, &b->line);
+		answerer_group_report(b->ans, b->group, i, &b->line);
 		pthread_mutex_lock(&sv->handoff);
 		out_mem(&st->buf, b->line.buf, b->line.len);
 		conn_wake(st->c, &st->waiting);
@@ -221,9 +221,9 @@ static void group_run(task *t)
 static int answer_next_group(batch_stream *b, int admit)
 {
 	stream *st = &b->s;
-	if (!answer_group_searches(b->group)) {
+	if (!answerer_group_searches(b->group)) {
 		budget_resume(&st->budget);
-		answer_group_run(b->ans, b->group, &st->buf);
+		answerer_group_run(b->ans, b->group, &st->buf);
 		budget_pause(&st->budget);
 		metrics_answers((unsigned long)b->n);
 		group_free(b);
@@ -260,7 +260,7 @@ static int random_refill(stream *st)
 	if (r->next == 0)
 		out_char(&st->buf, '[');
 	for (; r->next < r->n && st->buf.len < STREAM_BLOCK; r->next++) {
-		const answer_extra x = { "", r->blank };
+		const report_extra x = { "", r->blank };
 		if (r->next)
 			out_char(&st->buf, ',');
 		report_answer(&st->buf, &r->report, &r->queries[r->next], &r->answers[r->next], &x);
@@ -278,7 +278,7 @@ static void batch_release(stream *st)
 	batch_stream *b = (batch_stream *)st;
 	group_free(b);
 	answerer_free(b->ans);
-	batch_free(&b->split);
+	splitter_free(&b->split);
 	out_free(&b->body);
 	out_free(&b->line);
 }
@@ -343,7 +343,7 @@ static enum MHD_Result start(struct MHD_Connection *c, request *rq, stream *st,
 	return reply_response(c, rq, MHD_HTTP_OK, r);
 }
 
-enum MHD_Result stream_batch(struct MHD_Connection *c, request *rq, const answer_opts *a)
+enum MHD_Result stream_batch(struct MHD_Connection *c, request *rq, const answerer_opts *a)
 {
 	batch_stream *b = calloc(1, sizeof *b);
 	if (!b)
@@ -358,7 +358,7 @@ enum MHD_Result stream_batch(struct MHD_Connection *c, request *rq, const answer
 	b->split.h = a->h;
 	b->most = answer_most(&a->report);
 	b->named = 2 * 6 * strlen(sdb_db_path(snapshot_db(b->s.snap)));
-	answer_opts opts = *a;
+	answerer_opts opts = *a;
 	opts.budget = &b->s.budget;
 	b->ans = answerer_new(snapshot_db(b->s.snap), &opts);
 	/* The first group now: with a search, the pool admits the batch or
@@ -368,14 +368,14 @@ enum MHD_Result stream_batch(struct MHD_Connection *c, request *rq, const answer
 		stream_destroy(&b->s);
 		return reply_error(c, rq, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
 	}
-	if (b->group && answer_group_searches(b->group) && (why = answer_next_group(b, 1))) {
+	if (b->group && answerer_group_searches(b->group) && (why = answer_next_group(b, 1))) {
 		stream_destroy(&b->s);
 		return reply_no_search(c, rq, why);
 	}
 	return start(c, rq, &b->s, "application/x-ndjson");
 }
 
-enum MHD_Result stream_random(struct MHD_Connection *c, request *rq, const answer_opts *a,
+enum MHD_Result stream_random(struct MHD_Connection *c, request *rq, const answerer_opts *a,
                               snapshot *snap, sdb_query *queries, sdb_answer *answers, int n,
                               char blank)
 {

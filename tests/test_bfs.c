@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bfs.h"
-#include "progress.h"
+#include "cli/progress.h"
+#include "gen/bfs.h"
 #include "testkit.h"
 
 /* OEIS A090036: 5x2 (and 2x5) states by distance from a corner-blank goal. */

@@ -21,7 +21,7 @@
 
 #include <sys/resource.h>
 
-#include "answer.h"
+#include "cli/answerer.h"
 #include "clikit.h"
 
 enum { ARGS_MAX = 4096, TEXT_MAX = 512, MAX_COLS = 16, COL_MAX = 64 };
@@ -983,7 +983,7 @@ static void batch_cpu(answerer *ans, char **queries, int n, int rounds, double *
 	getrusage(RUSAGE_THREAD, &me[0]);
 	for (int r = 0; r < rounds; r++) {
 		out o = { 0 };
-		cr_assert_eq(answer_batch(ans, &o, queries, NULL, n), 1, "the bad lines fail");
+		cr_assert_eq(answerer_batch(ans, &o, queries, NULL, n), 1, "the bad lines fail");
 		cr_assert_eq(tk_lines(o.buf), n, "one line per query");
 		out_free(&o);
 	}
@@ -1045,7 +1045,7 @@ Test(answers, a_batch_of_table_answers_uses_the_threads, .timeout = 120)
 	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_errdetail());
 	double all[2], caller[2];
 	for (int t = 0; t < 2; t++) {
-		answer_opts opts = { .threads = t + 1, .quiet = 1, .report = { .json = 1, .path = 1 } };
+		answerer_opts opts = { .threads = t + 1, .quiet = 1, .report = { .json = 1, .path = 1 } };
 		answerer *ans = answerer_new(h, &opts);
 		cr_assert(ans);
 		batch_cpu(ans, queries, N, 120, &all[t], &caller[t]);

@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/out.h"
 #include "clikit.h"
-#include "out.h"
 
 enum { CMD_MAX = 8192, TEXT_MAX = 512 };
 

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bfs.h"
 #include "clikit.h"
+#include "gen/bfs.h"
 
 /* --- The independent search: state = cells of the group's tiles (in tile
  * order) and the blank's cell, 4 bits each. */

@@ -6,9 +6,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bfs.h"
 #include "clikit.h"
 #include "forge.h"
+#include "gen/bfs.h"
 #include "testkit.h"
 
 const uint64_t tk_a089473[TK_A089473_LEN] = { 1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396,

@@ -2,15 +2,15 @@
  *
  * The extension is a thin layer: Python objects in, the library's calls,
  * Python objects out. Everything it answers comes from libslidedb. */
-#ifndef SLIDEDB_EXT_H
-#define SLIDEDB_EXT_H
+#ifndef SLIDEDB_PYTHON_EXT_EXT_H
+#define SLIDEDB_PYTHON_EXT_EXT_H
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include "slidedb.h"
 
-/* Every file but module.c uses the NumPy C API through the table module.c
+/* Every file but ext_module.c uses the NumPy C API through the table ext_module.c
  * imports (NumPy's rule for extensions of several files). */
 #define PY_ARRAY_UNIQUE_SYMBOL slidedb_ARRAY_API
 #ifndef EXT_IMPORTS_NUMPY
@@ -65,9 +65,12 @@ typedef struct ext_database {
 
 /* The handle of d for a call that may release the GIL, pinned so that a
  * close() from another thread waits for the call; NULL (raised) when d is
- * closed. Every ext_pin is followed by one ext_unpin, with the GIL held. */
+ * closed. Every ext_pin is followed by one ext_unpin, with the GIL held
+ * (ext_pin.c). */
 const sdb_db *ext_pin(ext_database *d);
 void ext_unpin(ext_database *d);
+/* Close d's handle now (its last pin is gone, or it is deallocated). */
+void ext_release(ext_database *d);
 
 /* The text of str (a str) for the library, which reads C strings: NULL
  * (raised: InvalidBoardError naming `what` and the position) when it holds

@@ -1451,9 +1451,9 @@ def test_sigterm_finishes_the_response_in_flight(env, big_batch):
 
 def test_second_signal_during_the_drain(env, big_batch):
     """A second SIGTERM (or a SIGINT) while the server finishes its requests must
-    not kill it: main.c says "The signals are taken by sigwait() below: every
-    thread blocks them", but the snapshot watcher thread is started (by
-    snapshots_open) before the signals are blocked, so it does not block them, and
+    not kill it: serve/cmd_serve.c says "The signals are taken by sigwait() below:
+    every thread blocks them", but the snapshot watcher thread is started (by
+    snapshot_open) before the signals are blocked, so it does not block them, and
     once sigwait() has returned a second signal is delivered to it: the default
     action ends the process mid-response, killed by the signal instead of exit 0."""
     rest, rc, alive, refused, s = stream_through_signals(env, big_batch,

@@ -1,0 +1,125 @@
+/* slidedb-gen pdb: additive pattern-database sets.
+ *
+ * A set is a partition of the tiles into disjoint groups; each group's table
+ * counts only the moves of its own tiles, so the sum over the groups never
+ * exceeds the true distance. Sets are built for the canonical goal of the
+ * goal's blank class (tiles in order, blank in the class's first cell) and
+ * serve every goal of that class through relabelling and symmetry. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/bigmem.h"
+#include "gen/gen.h"
+#include "gen/gen_mpi.h"
+#include "gen/pdb_group.h"
+
+enum { MAX_GROUPS = SDB_MAX_GROUPS };
+
+/* The set's name: --name, else pdb-WxH-bCELL-SPELLING[-min], the groups in
+ * the user's tiles ('/' written '_': it separates a set from its groups); a
+ * spelling too long for a name is replaced by a checksum of the groups. 0,
+ * or an exit code after printing why. */
+static int set_name(char *name, size_t cap, const gen_options *o, const sdb_partition *pt,
+                    int rep, int mode)
+{
+	if (o->set_name) {
+		const char *bad = strpbrk(o->set_name, "/ \t\n'\"");
+		if (!o->set_name[0] || bad || strlen(o->set_name) >= cap ||
+		    !strncmp(o->set_name, "full-", 5))
+			return cli_usage("--name '%s': a set name is 1 to %zu characters, no '/', blanks "
+			                 "or quotes, and does not start with 'full-'", o->set_name, cap - 1);
+		snprintf(name, cap, "%s", o->set_name);
+		return 0;
+	}
+	const char *min = mode == SDB_BLANK_MIN ? "-min" : "";
+	int len = snprintf(name, cap, "pdb-%dx%d-b%d-%s%s", o->w, o->h, rep, pt->spelling, min);
+	if (len < 0 || (size_t)len >= cap || pt->truncated) {
+		/* FNV-1a of the groups, tiles in order: 4 bytes a group up to 32
+		 * cells, as slidedb 0.1 named them, 8 past that */
+		uint32_t hash = 2166136261u;
+		for (int g = 0; g < pt->ngroups; g++)
+			for (int k = 0; k < (o->w * o->h > 32 ? 8 : 4); k++)
+				hash = (hash ^ (uint8_t)(pt->groups[g] >> 8 * k)) * 16777619u;
+		snprintf(name, cap, "pdb-%dx%d-b%d-x%08x%s", o->w, o->h, rep, hash, min);
+	}
+	return 0;
+}
+
+/* The user's tiles of a mask, as "7 8" (for messages). */
+static void tile_list(char *buf, size_t cap, uint64_t tiles, int n)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int t = 1; t < n && len + 4 < cap; t++)
+		if (tiles >> t & 1)
+			len += (size_t)snprintf(buf + len, cap - len, "%s%d", len ? " " : "", t);
+}
+
+int cmd_pdb(void *opts, int nargs, char **args)
+{
+	const gen_options *o = opts;
+	(void)nargs;
+	(void)args;
+	if (!o->partition)
+		return cli_usage("pdb: --partition SPEC is required (5-5-5, 6-6-3, 7-8, 6-6-6-6, 2x2, 5s or "
+		                 "groups like 1,2,3/4,5,6)");
+	int mode = SDB_BLANK_REGION;
+	if (o->blank && !strcmp(o->blank, "min"))
+		mode = SDB_BLANK_MIN;
+	else if (o->blank && strcmp(o->blank, "region"))
+		return cli_usage("--blank '%s': expected region or min", o->blank);
+	sdb_board goal, canon;
+	if (gen_goal(&goal, o))
+		return cli_fail_lib("--goal");
+	int rep = sdb_sym_representative(o->w, o->h, goal.blank);
+	sdb_board_goal(&canon, o->w, o->h, rep);
+	sdb_partition pt;
+	if (sdb_partition_parse(&pt, o->partition, &goal))
+		return cli_fail_lib(NULL);
+	const int n = o->w * o->h;
+	const uint64_t all = (n >= 64 ? ~0ull : (1ull << n) - 1) & ~1ull;
+	if (pt.tiles != all && !o->partial) {
+		char left[256];
+		tile_list(left, sizeof left, all & ~pt.tiles, o->w * o->h);
+		return cli_fail("--partition '%s' leaves tile%s %s out: add --partial to build a set "
+		                "that ignores %s (a weaker heuristic)", o->partition,
+		                strchr(left, ' ') ? "s" : "", left, strchr(left, ' ') ? "them" : "it");
+	}
+	char setname[SDB_NAME_MAX - 4];   /* room for "/gNN" */
+	int rc = set_name(setname, sizeof setname, o, &pt, rep, mode);
+	if (rc)
+		return rc;
+	run r;
+	int err = run_begin(&r, o);
+	/* Every group's space first: the progress bar is the set's ("group 2/4:
+	 * 6 tiles", the whole set's percent and ETA), each group's share its
+	 * entries. */
+	sdb_pattern *space[MAX_GROUPS] = { NULL };
+	uint64_t whole = 0, before = 0;
+	for (int g = 0; g < pt.ngroups && !err; g++)
+		if ((err = sdb_pattern_new(&space[g], &canon, pt.groups[g], SDB_BLANK_REGION)))
+			run_fail_lib(&r, err);
+		else
+			whole += sdb_pattern_size(space[g]);
+	progress_job(&r.bar, whole);
+	for (int g = 0; g < pt.ngroups && !err; g++) {
+		snprintf(r.label, sizeof r.label, "group %d/%d: %d tiles", g + 1, pt.ngroups,
+		         __builtin_popcountll(pt.groups[g]));
+		progress_within(&r.bar, before);
+		err = pdb_group_build(&r, &canon, setname, pt.groups[g], space[g], g, pt.ngroups, mode);
+		before += sdb_pattern_size(space[g]);
+	}
+	for (int g = 0; g < pt.ngroups; g++)
+		sdb_pattern_free(space[g]);
+	/* A set rebuilt under its name with fewer groups: the old groups go in
+	 * the same transaction, or they would still count as part of it. */
+	for (int g = pt.ngroups; g < MAX_GROUPS && !err && r.wr; g++) {
+		char name[SDB_NAME_MAX];
+		snprintf(name, sizeof name, "%.*s/g%u", SDB_NAME_MAX - 5, setname,
+		         (unsigned)g % SDB_MAX_GROUPS);
+		if ((err = sdb_writer_delete(r.wr, name)))
+			run_fail_lib(&r, err);
+	}
+	return run_end(&r, err);
+}
