@@ -1593,7 +1593,7 @@ static void damage_group_1(const char *db)
  * turned a 2-move answer into "distance 32". */
 Test(pdb_4x4, a_damaged_set_never_answers)
 {
-	setenv("SLIDEDB_VERIFY_SLICE", "8192", 1);   /* the check beside a search, in slices */
+	tk_knob("SLIDEDB_VERIFY_SLICE", "8192");   /* the check beside a search, in slices */
 	char db[PATH_LEN];
 	tk_tmp_path(db, sizeof db, "pdb-damaged.lmdb");
 	build_pdb(db, "4x4", "5-5-5", NULL);
@@ -1612,7 +1612,7 @@ Test(pdb_4x4, a_damaged_set_never_answers)
 	free(out);
 	free(err);
 	ck_db_remove(db);
-	unsetenv("SLIDEDB_VERIFY_SLICE");
+	tk_knob("SLIDEDB_VERIFY_SLICE", NULL);
 }
 
 /* A batch's searches run beside the set's check, not after it
@@ -1634,9 +1634,9 @@ Test(pdb_4x4, a_damaged_set_never_answers_a_batch)
 	free(out);
 	free(err);
 	damage_group_1(db);
-	setenv("SLIDEDB_VERIFY_SLICE", "4096", 1);
+	tk_knob("SLIDEDB_VERIFY_SLICE", "4096");
 	rc = ck_lookup(db, lines, &out, &err, "--only moves");
-	unsetenv("SLIDEDB_VERIFY_SLICE");
+	tk_knob("SLIDEDB_VERIFY_SLICE", NULL);
 	cr_assert_eq(rc, 1, "a damaged set answered: '%s'", out);
 	cr_assert_eq(tk_lines(out), 3, "'%s'", out);
 	for (const char *line = out; *line; line = strchr(line, '\n') + 1)
@@ -1645,7 +1645,7 @@ Test(pdb_4x4, a_damaged_set_never_answers_a_batch)
 	free(out);
 	free(err);
 	/* the library's side: a deferred answer may come back, the wait says no */
-	setenv("SLIDEDB_VERIFY_SLICE", "4096", 1);
+	tk_knob("SLIDEDB_VERIFY_SLICE", "4096");
 	sdb_db *h;
 	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_errdetail());
 	const sdb_board start = ck_parse_board("1 2 0 3 4 5 6 7 8 9 10 11 12 13 14 15", 0, 0),
@@ -1659,7 +1659,7 @@ Test(pdb_4x4, a_damaged_set_never_answers_a_batch)
 	cr_assert(strstr(sdb_errdetail(), "pdb-4x4-b0-5-5-5/g1"), "%s", sdb_errdetail());
 	cr_assert_eq(sdb_answer_query(&a, h, &start, &goal, &opts), SDB_ECORRUPT);
 	sdb_db_close(h);
-	unsetenv("SLIDEDB_VERIFY_SLICE");
+	tk_knob("SLIDEDB_VERIFY_SLICE", NULL);
 	ck_db_remove(db);
 }
 
@@ -1711,7 +1711,7 @@ Test(pdb_4x4, a_damaged_set_stops_a_long_search, .timeout = 60)
 	tk_tmp_path(db, sizeof db, "pdb-damaged-long.lmdb");
 	build_pdb(db, "4x4", "5-5-5", NULL);
 	damage_group_1(db);
-	setenv("SLIDEDB_VERIFY_SLICE", "4096", 1);
+	tk_knob("SLIDEDB_VERIFY_SLICE", "4096");
 	sdb_db *h;
 	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_errdetail());
 	const sdb_board start = ck_parse_board("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1", 0, 0),
@@ -1724,6 +1724,6 @@ Test(pdb_4x4, a_damaged_set_stops_a_long_search, .timeout = 60)
 		          strstr(sdb_errdetail(), "CRC"), "%s", sdb_errdetail());
 	}
 	sdb_db_close(h);
-	unsetenv("SLIDEDB_VERIFY_SLICE");
+	tk_knob("SLIDEDB_VERIFY_SLICE", NULL);
 	ck_db_remove(db);
 }

@@ -276,7 +276,7 @@ static void verify_on_threads(const char *build_extra, const char *name, const c
 	char *err;
 	cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 0, "%s", err);
 	free(err);
-	setenv("SLIDEDB_VERIFY_BYTES", "4096", 1);
+	tk_knob("SLIDEDB_VERIFY_BYTES", "4096");
 	sdb_db *db;
 	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
 	cr_assert_eq(sdb_table_verify(sdb_table_find(db, name)), 0, "%s", sdb_errdetail());
@@ -299,7 +299,7 @@ static void verify_on_threads(const char *build_extra, const char *name, const c
 		cr_assert(strstr(sdb_errdetail(), "fails its CRC check"), "%s", sdb_errdetail());
 		sdb_db_close(db);
 	}
-	unsetenv("SLIDEDB_VERIFY_BYTES");
+	tk_knob("SLIDEDB_VERIFY_BYTES", NULL);
 	free(l.file);
 	unlink(path);
 	unlink(bad);

@@ -824,9 +824,9 @@ static void answers_equal_the_byte_tables(const char *chunk_bytes)
 	build_all_classes(p8, sizeof p8, 3, 3, "mod3-bytes.lmdb");
 	tk_tmp_path(p2, sizeof p2, "mod3-bits.lmdb");
 	if (chunk_bytes)
-		setenv("SLIDEDB_CHUNK_BYTES", chunk_bytes, 1);
+		tk_knob("SLIDEDB_CHUNK_BYTES", chunk_bytes);
 	tk_build(p2, "3x3", "--bits 2");
-	unsetenv("SLIDEDB_CHUNK_BYTES");
+	tk_knob("SLIDEDB_CHUNK_BYTES", NULL);
 	sdb_db *d8, *d2;
 	cr_assert_eq(sdb_db_open(&d8, p8, SDB_RDONLY), 0);
 	cr_assert_eq(sdb_db_open(&d2, p2, SDB_RDONLY), 0);

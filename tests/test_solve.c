@@ -495,7 +495,7 @@ Test(solve, reports_the_depth_found_not_the_bound, .timeout = 60)
  * splits every iteration, so small searches take the threaded path too. */
 Test(solve, threads_give_the_single_threads_answer, .timeout = 600)
 {
-	setenv("SLIDEDB_SPLIT_NODES", "0", 1);
+	tk_knob("SLIDEDB_SPLIT_NODES", "0");
 	sdb_db *db;
 	sdb_board goal;
 	sdb_board_goal(&goal, 4, 4, 15);
@@ -628,7 +628,7 @@ static int bfs_distance(const sdb_board *a, const sdb_board *b)
  * set's value at the start a lower bound. */
 Test(solve, a_24_puzzle_board_30_moves_out, .timeout = 900)
 {
-	setenv("SLIDEDB_SPLIT_NODES", "0", 1);
+	tk_knob("SLIDEDB_SPLIT_NODES", "0");
 	sdb_db *db;
 	sdb_board goal, start;
 	sdb_board_goal(&goal, 5, 5, 24);

@@ -375,7 +375,7 @@ Test(transfer, chunked_tables_round_trip)
 	tk_tmp_path(whole, sizeof whole, "whole-2bit.lmdb");
 	tk_tmp_path(chunked, sizeof chunked, "chunked-2bit.lmdb");
 	tk_build(whole, "3x3", "--bits 2");
-	setenv("SLIDEDB_CHUNK_BYTES", "4096", 1);
+	tk_knob("SLIDEDB_CHUNK_BYTES", "4096");
 	tk_build(chunked, "3x3", "--bits 2");
 	cr_assert_eq(chunks_in(chunked), 12, "45360 bytes in chunks of 4096");
 	cr_assert_eq(chunks_in(whole), 1);
@@ -394,20 +394,20 @@ Test(transfer, chunked_tables_round_trip)
 	cr_assert_eq(chunks_in(back), 12);
 	same_tables(whole, back, 3);
 	/* larger chunks replace smaller ones without leftovers */
-	setenv("SLIDEDB_CHUNK_BYTES", "16384", 1);
+	tk_knob("SLIDEDB_CHUNK_BYTES", "16384");
 	tk_build(back, "3x3", "--bits 2");
 	cr_assert_eq(chunks_in(back), 3);
 	same_tables(whole, back, 3);
 	/* and whole again: an import with no chunking */
-	unsetenv("SLIDEDB_CHUNK_BYTES");
+	tk_knob("SLIDEDB_CHUNK_BYTES", NULL);
 	cr_assert_eq(import_into(back, file, &n), 0, "%s", sdb_errdetail());
 	cr_assert_eq(chunks_in(back), 1);
 	same_tables(whole, back, 3);
 	/* removing a chunked table removes its chunks: after rm and compact the
 	 * file is no larger than one that never held it */
-	setenv("SLIDEDB_CHUNK_BYTES", "4096", 1);
+	tk_knob("SLIDEDB_CHUNK_BYTES", "4096");
 	tk_build(back, "3x3", "--bits 2");
-	unsetenv("SLIDEDB_CHUNK_BYTES");
+	tk_knob("SLIDEDB_CHUNK_BYTES", NULL);
 	cr_assert_eq(sdb_db_open(&db, back, 0), 0);
 	cr_assert_eq(sdb_remove(db, (const char *[]){ "full-3x3" }, 1, &n), 0, "%s",
 	             sdb_errdetail());
@@ -417,12 +417,12 @@ Test(transfer, chunked_tables_round_trip)
 	cr_assert_eq(sdb_compact(back, &before, &after), 0, "%s", sdb_errdetail());
 	cr_assert_lt(after, 12 * 4096, "chunks left behind: %llu bytes", (unsigned long long)after);
 	/* a bad setting is refused before anything is written */
-	setenv("SLIDEDB_CHUNK_BYTES", "5000", 1);
+	tk_knob("SLIDEDB_CHUNK_BYTES", "5000");
 	cr_assert_eq(sdb_db_open(&db, back, 0), 0);
 	sdb_writer *w;
 	cr_assert_eq(sdb_writer_begin(&w, db), SDB_EINVAL);
 	cr_assert(strstr(sdb_errdetail(), "SLIDEDB_CHUNK_BYTES"), "%s", sdb_errdetail());
-	unsetenv("SLIDEDB_CHUNK_BYTES");
+	tk_knob("SLIDEDB_CHUNK_BYTES", NULL);
 	sdb_db_close(db);
 	ck_db_remove(whole);
 	ck_db_remove(chunked);
@@ -593,11 +593,11 @@ Test(transfer, crafted_pattern_groups_are_refused, .timeout = 120)
 			 * block by block that memory allows here */
 			names_forged(why, at);
 			char again[512];
-			setenv("SLIDEDB_PROVE_IN_PLACE", "1", 1);
+			tk_knob("SLIDEDB_PROVE_IN_PLACE", "1");
 			cr_assert_eq(import_forged(text, len, bad, again, sizeof again), SDB_ECORRUPT);
 			names_forged(why, at);
 			cr_assert_eq(import_into(again, file, &n), 0, "%s", sdb_errdetail());
-			unsetenv("SLIDEDB_PROVE_IN_PLACE");
+			tk_knob("SLIDEDB_PROVE_IN_PLACE", NULL);
 		} else {
 			cr_assert_eq(got, SDB_EINVAL, "a min-mode group was imported unproved");
 			cr_assert(strstr(why, "min-mode"), "%s", why);

@@ -204,6 +204,14 @@ void tk_build(const char *db, const char *size, const char *extra)
 	free(err);
 }
 
+void tk_knob(const char *name, const char *value)
+{
+	if (value)
+		setenv(name, value, 1);
+	else
+		unsetenv(name);
+}
+
 int tk_lines(const char *s)
 {
 	int n = 0;

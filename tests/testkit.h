@@ -57,6 +57,10 @@ int tk_run(const char *cmd, const char *input, char **out, char **err);
 void tk_build(const char *db, const char *size, const char *extra);
 /* Count lines of s. */
 int tk_lines(const char *s);
+/* Set a test knob (SLIDEDB_CHUNK_BYTES, SLIDEDB_VERIFY_SLICE ...; value
+ * NULL: unset it) for the programs this test runs and for the library in
+ * this process alike. */
+void tk_knob(const char *name, const char *value);
 
 /* A malloc'ed copy of a table's entries, whole or in chunks (asserts). */
 uint8_t *tk_table_copy(const sdb_table *t);
