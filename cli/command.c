@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/command.h"
+#include "cli/env_tuning.h"
 #include "slidedb.h"
 
 /* getopt_long's value for an option that only other commands take; a long
@@ -128,6 +129,8 @@ int command_run(const program *p, const command *c, void *opts, int argc, char *
 		rc = cli_usage("%s%sunexpected argument '%s'", name, colon, args[c->max_args]);
 	if (p->read)
 		rc = p->read(opts, c, rc, nargs, args);
+	if (rc < 0)
+		rc = env_tuning_apply();
 	if (rc >= 0)
 		return cli_finish(rc);   /* --help, --version, or a usage error */
 	return cli_finish(c->fn(opts, nargs, args));

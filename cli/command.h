@@ -43,7 +43,8 @@ typedef struct program {
  * holds their defaults: the options read by the table (an option of another
  * command or a value out of range is a usage error, --help and --version
  * answered), the words counted against what c takes, p->read() called,
- * then c->fn(). The exit code, with standard output flushed
+ * the environment's test knobs handed to the library (env_tuning.h), then
+ * c->fn(). The exit code, with standard output flushed
  * (cli_finish()). */
 int command_run(const program *p, const command *c, void *opts, int argc, char **argv);
 

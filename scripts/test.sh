@@ -66,7 +66,7 @@ echo "== threads on one database handle (ThreadSanitizer)"
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DSLIDEDB_TSAN=ON -DSLIDEDB_WERROR=ON \
 	-DSLIDEDB_BENCH=OFF -DCMAKE_C_FLAGS="-O1" >/dev/null
 cmake --build build-tsan -j"$(nproc)" --target test_threads slidedb-gen >/dev/null
-SLIDEDB_VERIFY_BYTES=4096 TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_threads \
+TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_threads \
 	build-tsan/slidedb-gen "$scratch/tsan"
 echo "== slidedb-serve's threads (ThreadSanitizer): requests while tables are committed"
 cmake --build build-tsan -j"$(nproc)" --target slidedb-serve >/dev/null

@@ -163,6 +163,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "test_threads: building the tables failed\n");
 		return 1;
 	}
+	/* every pattern set's verify split over threads too (TSan sees them): a
+	 * thread per 4 KiB */
+	sdb_tuning tuning = SDB_TUNING_INIT;
+	tuning.verify_bytes = 4096;
+	sdb_engine_tune(&tuning);
 	sdb_db *db;
 	if (sdb_db_open(&db, path, SDB_RDONLY)) {
 		fprintf(stderr, "test_threads: %s\n", sdb_errdetail());
@@ -188,8 +193,8 @@ int main(int argc, char **argv)
 		answers += w[i].answers;
 		failures += w[i].failures;
 	}
-	/* a set's recount on threads (SLIDEDB_VERIFY_BYTES, set by ctest and
-	 * scripts/test.sh: a thread per 4 KiB): the counts the build stored */
+	/* a set's recount on threads (the tuning's verify_bytes: a thread per
+	 * 4 KiB): the counts the build stored */
 	for (int i = 0; i < sdb_table_count(db); i++) {
 		const sdb_table *t = sdb_table_at(db, i);
 		const sdb_table_info *in = sdb_table_meta(t);
@@ -203,7 +208,8 @@ int main(int argc, char **argv)
 		}
 	}
 	/* one search on several threads: the same moves as one thread's */
-	setenv("SLIDEDB_SPLIT_NODES", "0", 1);
+	tuning.split_nodes = 0;   /* every iteration split */
+	sdb_engine_tune(&tuning);
 	sdb_board g4;
 	sdb_board_goal(&g4, 4, 4, 15);
 	sdb_heuristic *h;

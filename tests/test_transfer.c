@@ -416,14 +416,11 @@ Test(transfer, chunked_tables_round_trip)
 	uint64_t before, after;
 	cr_assert_eq(sdb_compact(back, &before, &after), 0, "%s", sdb_errdetail());
 	cr_assert_lt(after, 12 * 4096, "chunks left behind: %llu bytes", (unsigned long long)after);
-	/* a bad setting is refused before anything is written */
-	tk_knob("SLIDEDB_CHUNK_BYTES", "5000");
-	cr_assert_eq(sdb_db_open(&db, back, 0), 0);
-	sdb_writer *w;
-	cr_assert_eq(sdb_writer_begin(&w, db), SDB_EINVAL);
-	cr_assert(strstr(sdb_errdetail(), "SLIDEDB_CHUNK_BYTES"), "%s", sdb_errdetail());
-	tk_knob("SLIDEDB_CHUNK_BYTES", NULL);
-	sdb_db_close(db);
+	/* a bad setting is refused, and the tuning left as it was */
+	sdb_tuning bad = SDB_TUNING_INIT;
+	bad.chunk_bytes = 5000;
+	cr_assert_eq(sdb_engine_tune(&bad), SDB_EINVAL);
+	cr_assert(strstr(sdb_errdetail(), "chunk_bytes 5000"), "%s", sdb_errdetail());
 	ck_db_remove(whole);
 	ck_db_remove(chunked);
 	ck_db_remove(back);

@@ -9,6 +9,7 @@
 #include "clikit.h"
 #include "forge.h"
 #include "gen/bfs.h"
+#include "cli/env_tuning.h"
 #include "testkit.h"
 
 const uint64_t tk_a089473[TK_A089473_LEN] = { 1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396,
@@ -210,6 +211,8 @@ void tk_knob(const char *name, const char *value)
 		setenv(name, value, 1);
 	else
 		unsetenv(name);
+	/* as the programs take them (cli/env_tuning.h) */
+	cr_assert_eq(env_tuning_apply(), -1, "%s='%s' refused", name, value ? value : "");
 }
 
 int tk_lines(const char *s)

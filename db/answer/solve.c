@@ -491,14 +491,12 @@ static int limit_error(const shared *s, uint64_t nodes, double seconds, const ch
 }
 
 /* Nodes an iteration must have taken for the next to be split over the
- * threads: PARALLEL_MIN, or SLIDEDB_SPLIT_NODES (tests split every
+ * threads: PARALLEL_MIN, or the tuning's split_nodes (tests split every
  * iteration of small searches with 0, to compare the answers). */
 static uint64_t split_nodes(void)
 {
-	const char *env = getenv("SLIDEDB_SPLIT_NODES");
-	char *end;
-	unsigned long long v = env ? strtoull(env, &end, 10) : 0;
-	return env && *env && !*end ? v : PARALLEL_MIN;
+	const int64_t tuned = sdbi_tuning()->split_nodes;
+	return tuned >= 0 ? (uint64_t)tuned : PARALLEL_MIN;
 }
 
 /* Iterations from the root until one finds the goal (or a limit). */

@@ -23,6 +23,13 @@
  *    blank, 0.
  *  - A move is named by the direction the @b blank travels: u d l r (the
  *    convention of POJ 1077).
+ *  - The library reads two settings of the user's from the environment, and
+ *    nothing else: SLIDEDB_DB (sdb_db_default_path()) and
+ *    SLIDEDB_BUSY_TIMEOUT (how long sdb_db_open() waits for a compact).
+ *    They are the user's, as the database path of every front end is, so
+ *    the library, which every front end shares, reads them once for all;
+ *    the knobs of the tests are set with sdb_engine_tune()
+ *    (slidedb_engine.h), never read here.
  *
  * @section caveats Caveats
  *  - A table pointer (sdb_table_data()) lives exactly as long as the sdb_db

@@ -203,7 +203,7 @@ SDB_API int sdb_writer_begin(sdb_writer **w, sdb_db *db);
 SDB_API int sdb_writer_reserve(sdb_writer *w, uint8_t **data, const char *name, uint64_t size);
 
 /** @brief The largest table sdb_writer_reserve() takes: 4 GiB - 1 (LMDB's
- * largest value), or less when SLIDEDB_CHUNK_BYTES is set (tests). */
+ * largest value), or less when tuned (sdb_tuning's chunk_bytes: tests). */
 SDB_API uint64_t sdb_writer_max_whole(const sdb_writer *w);
 
 /** @brief Begin table @p name of @p size bytes whose entries will be
@@ -644,6 +644,49 @@ SDB_API int sdb_split_next_bound(sdb_split *sp);
 SDB_API int sdb_split_finish(sdb_split *sp, sdb_split_result *res);
 /**@}*/
 
+/** @name Tuning for tests and benchmarks
+ *
+ * What the tests turn to reach, on small boards, what otherwise happens only
+ * on large ones (a table stored in chunks, a verify split over threads and
+ * slices, a search split at every iteration, a proof read in place) and to
+ * race programs against a compact. Process-wide, for tests and benchmarks
+ * only: a program that wants them reads them from wherever it likes (the
+ * slidedb programs read SLIDEDB_CHUNK_BYTES, SLIDEDB_COMPACT_PAUSE,
+ * SLIDEDB_VERIFY_BYTES, SLIDEDB_VERIFY_SLICE, SLIDEDB_SPLIT_NODES and
+ * SLIDEDB_PROVE_IN_PLACE from their environment) and hands them over here;
+ * the library itself reads no environment for them. Each value is read
+ * where its work begins (a writer, a compact, a verify, a search), never on
+ * a hot path. Set it before other threads use the library. */
+/**@{*/
+/** @brief Values that change how work is split, never what it computes
+ * (but sdb_compact()'s pause). 0 leaves a value at its default. Start from
+ * #SDB_TUNING_INIT. */
+typedef struct sdb_tuning {
+	unsigned version;       /**< #SDB_TUNING_VERSION */
+	uint64_t chunk_bytes;   /**< store every two-bit table over this many bytes in
+	                             chunks of it: a power of two, 4096 .. 128 MiB
+	                             (default: chunks of 128 MiB past 4 GiB - 1) */
+	double compact_pause;   /**< seconds sdb_compact() waits between its copy and
+	                             the rename, under 3600 (default 0) */
+	uint64_t verify_bytes;  /**< bytes of a table a verifying thread is started
+	                             for, at least 4096 (default 16 MiB) */
+	uint64_t verify_slice;  /**< bytes a paced verify checks between looks at
+	                             its pace, at least 4096 (default 64 MiB) */
+	int64_t split_nodes;    /**< nodes an iteration of a search must take for
+	                             the next one to be split over threads;
+	                             -1: the default (0 splits every one) */
+	int prove_in_place;     /**< 1: a pattern table is proved as stored, never
+	                             from a copy in another layout (default 0) */
+} sdb_tuning;
+#define SDB_TUNING_VERSION 1
+#define SDB_TUNING_INIT { SDB_TUNING_VERSION, 0, 0, 0, 0, -1, 0 }
+
+/** @brief Tune the library for this process (NULL: the defaults again).
+ * Nothing changes unless every value is valid.
+ * @return 0, or #SDB_EINVAL naming the value out of range (or another
+ * version of the struct). */
+SDB_API int sdb_engine_tune(const sdb_tuning *t);
+/**@}*/
 
 #ifdef __cplusplus
 }

@@ -113,13 +113,13 @@ static int count_line(const char *msg, void *ctx)
 	return 0;
 }
 
-/* Test hook: SLIDEDB_COMPACT_PAUSE=S sleeps S seconds between the copy and
- * the rename, so that the tests can race other programs against a compact. */
+/* Test hook: the tuning's compact_pause sleeps that many seconds between
+ * the copy and the rename, so that the tests can race other programs
+ * against a compact. */
 static void test_pause(void)
 {
-	const char *env = getenv("SLIDEDB_COMPACT_PAUSE");
-	const double s = env && *env ? atof(env) : 0;
-	if (s > 0 && s < 3600)
+	const double s = sdbi_tuning()->compact_pause;
+	if (s > 0)
 		nanosleep(&(struct timespec){ (time_t)s, (long)((s - (time_t)s) * 1e9) }, NULL);
 }
 

@@ -474,12 +474,11 @@ static void *to_blocks(void *arg)
 
 /* Whether a copy of bytes fits in half the memory free now: a malloc
  * that succeeds can still be more than the machine has, and the copy is
- * only a matter of speed. SLIDEDB_PROVE_IN_PLACE (set, not empty) says no:
- * how the tests prove tables as stored, order by order. */
+ * only a matter of speed. The tuning's prove_in_place says no: how the
+ * tests prove tables as stored, order by order. */
 static int copy_fits(uint64_t bytes)
 {
-	const char *env = getenv("SLIDEDB_PROVE_IN_PLACE");
-	if (env && *env)
+	if (sdbi_tuning()->prove_in_place)
 		return 0;
 	const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
 	return pages > 0 && size > 0 && bytes <= (uint64_t)pages * (uint64_t)size / 2;

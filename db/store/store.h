@@ -42,6 +42,10 @@ struct sdb_table {
 	sdb_pattern *pattern;      /* a pattern table's pattern, made on first use (atomic) */
 };
 
+/* The tuning set with sdb_engine_tune() (tuning.c): read where a piece of
+ * work begins, never on a hot path. */
+const sdb_tuning *sdbi_tuning(void);
+
 /* --- The handle (open.c, env.c). */
 
 /* The plain open of a database (open.c): sdb_db_open() without the advice a

@@ -10,12 +10,6 @@
 
 enum { PER_THREAD = 16 << 20 };   /* bytes a thread is worth starting for */
 
-uint64_t sdbi_env_bytes(const char *name, uint64_t dflt)
-{
-	const char *env = getenv(name);
-	return env && strtoull(env, NULL, 10) >= SDBI_BLOCK_SIZE ? strtoull(env, NULL, 10) : dflt;
-}
-
 int sdbi_usable_cores(void)
 {
 	cpu_set_t set;
@@ -27,7 +21,8 @@ int sdbi_usable_cores(void)
 
 int sdbi_threads_for(uint64_t bytes, uint64_t parts, int leave)
 {
-	const uint64_t per_thread = sdbi_env_bytes("SLIDEDB_VERIFY_BYTES", PER_THREAD);
+	const uint64_t tuned = sdbi_tuning()->verify_bytes;
+	const uint64_t per_thread = tuned ? tuned : PER_THREAD;
 	int threads = sdbi_usable_cores() - leave > 1 ? sdbi_usable_cores() - leave : 1;
 	if ((uint64_t)threads > bytes / per_thread)
 		threads = bytes / per_thread > 1 ? (int)(bytes / per_thread) : 1;

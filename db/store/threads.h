@@ -12,12 +12,8 @@ int sdbi_usable_cores(void);
 
 /* Threads for work over `bytes` of a table in `parts` that can go apart: the
  * usable cores but `leave` (one at least), at most one per 16 MiB
- * ($SLIDEDB_VERIFY_BYTES: tests on small tables), at most one a part. */
+ * (the tuning's verify_bytes: tests on small tables), at most one a part. */
 int sdbi_threads_for(uint64_t bytes, uint64_t parts, int leave);
-
-/* A size in bytes from the environment, at least a block, else dflt: the
- * tests split small tables over threads and slices with it. */
-uint64_t sdbi_env_bytes(const char *name, uint64_t dflt);
 
 /* fn on each of n (<= SDBI_MAX_THREADS) arguments of `size` bytes at args,
  * on threads of their own but the first (the calling thread's); returns

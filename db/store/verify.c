@@ -259,8 +259,9 @@ static void verify_slice(const sdb_table *t, uint64_t first, uint64_t end, int l
 static void blocks_verify(const sdb_table *t, const sdbi_pace *pace, uint32_t *whole,
                           uint64_t *bad)
 {
-	const uint64_t step = pace ? sdbi_env_bytes("SLIDEDB_VERIFY_SLICE", VERIFY_SLICE) >> SDBI_BLOCK_SHIFT
-	                           : t->nblocks;
+	const uint64_t slice = sdbi_tuning()->verify_slice ? sdbi_tuning()->verify_slice
+	                                                   : VERIFY_SLICE;
+	const uint64_t step = pace ? slice >> SDBI_BLOCK_SHIFT : t->nblocks;
 	uLong crc = sdbi_crc_start();
 	*bad = UINT64_MAX;
 	for (uint64_t first = 0; first < t->nblocks; first += step) {

@@ -17,8 +17,8 @@
  * another and filled before the next: a chunk of 32768 pages keeps LMDB from
  * spilling (writing out and freeing) dirty pages of the transaction while
  * they are still being written. Readers find the layout from the size of the
- * first value. SLIDEDB_CHUNK_BYTES (a power of two, at least 4096) makes
- * every two-bit table larger than it chunked at that size: how the tests
+ * first value. The tuning's chunk_bytes (sdb_engine_tune()) makes every
+ * two-bit table larger than it chunked at that size: how the tests
  * exercise chunks on small boards. */
 #define WHOLE_MAX ((uint64_t)UINT32_MAX)
 
@@ -53,17 +53,8 @@ int sdb_writer_begin(sdb_writer **out, sdb_db *db)
 	w->db = db;
 	w->whole_max = WHOLE_MAX;
 	w->chunk_size = CHUNK_BYTES;
-	const char *env = getenv("SLIDEDB_CHUNK_BYTES");
-	if (env && *env) {
-		char *end;
-		unsigned long long v = strtoull(env, &end, 10);
-		if (*end || v < 4096 || v > CHUNK_BYTES || (v & (v - 1))) {
-			free(w);
-			return sdbi_fail(SDB_EINVAL, "SLIDEDB_CHUNK_BYTES='%s': not a power of two from "
-			                "4096 to %llu", env, (unsigned long long)CHUNK_BYTES);
-		}
-		w->whole_max = w->chunk_size = v;
-	}
+	if (sdbi_tuning()->chunk_bytes)   /* checked by sdb_engine_tune() */
+		w->whole_max = w->chunk_size = sdbi_tuning()->chunk_bytes;
 	int err = sdbi_env_begin(db, 0, &w->txn, "starting a write");
 	if (err) {
 		free(w);
