@@ -93,7 +93,7 @@ static void bench_lookups(const char *db_path)
 {
 	sdb_db *db;
 	if (sdb_db_open(&db, db_path, SDB_RDONLY)) {
-		fprintf(stderr, "bench: %s\n", sdb_errdetail());
+		fprintf(stderr, "bench: %s\n", sdb_error_detail());
 		exit(1);
 	}
 	const sdb_table *t = sdb_table_find(db, "full-3x3-b0");
@@ -102,7 +102,7 @@ static void bench_lookups(const char *db_path)
 	sdb_board *boards = malloc(N * sizeof *boards);
 	unsigned seed = 1;
 	for (int i = 0; i < N; i++)   /* uniformly random states of the table's class */
-		sdb_unrank(&boards[i], 3, 3, 0, (uint64_t)rand_r(&seed) % 181440);
+		sdb_board_unrank(&boards[i], 3, 3, 0, (uint64_t)rand_r(&seed) % 181440);
 	double v[7];
 	volatile unsigned sink = 0;
 	for (int r = 0; r < 7; r++) {
@@ -119,8 +119,9 @@ static void bench_lookups(const char *db_path)
 	enum { Q = 1 << 17 };
 	sdb_board *goals = malloc(Q * sizeof *goals);
 	for (int i = 0; i < Q; i++) {
-		sdb_unrank(&goals[i], 3, 3, 0, (uint64_t)rand_r(&seed) % 181440);
-		sdb_unrank(&boards[i], 3, 3, sdb_rank_class(&goals[i]), (uint64_t)rand_r(&seed) % 181440);
+		sdb_board_unrank(&goals[i], 3, 3, 0, (uint64_t)rand_r(&seed) % 181440);
+		sdb_board_unrank(&boards[i], 3, 3, sdb_rank_class(&goals[i]),
+		                 (uint64_t)rand_r(&seed) % 181440);
 		/* a random goal is as likely of either class; keep pairs solvable */
 	}
 	double qv[5], dv[5];
@@ -215,8 +216,8 @@ static double seed_queries_per_second(const char *db_path, double *agree)
 	double t0 = now();
 	for (int i = 0; i < Q; i++) {
 		sdb_board s, g;
-		sdb_unrank(&g, 3, 3, 0, (uint64_t)rand_r(&seed) % 181440);
-		sdb_unrank(&s, 3, 3, 0, (uint64_t)rand_r(&seed) % 181440);
+		sdb_board_unrank(&g, 3, 3, 0, (uint64_t)rand_r(&seed) % 181440);
+		sdb_board_unrank(&s, 3, 3, 0, (uint64_t)rand_r(&seed) % 181440);
 		int d = seed_bfs(s.cell, g.cell, visited, queue);
 		sdb_answer a;
 		sdb_answer_query(&a, db, &s, &g, &NO_MOVES);
@@ -265,8 +266,8 @@ static void bench_programs(const char *gen, const char *lookup, const char *dir)
 		sdb_board s, g;
 		char a[64], b[64];
 		int cls = rand_r(&seed) & 1;   /* same class: every pair solvable, every line walks */
-		sdb_unrank(&g, 3, 3, cls, (uint64_t)rand_r(&seed) % 181440);
-		sdb_unrank(&s, 3, 3, cls, (uint64_t)rand_r(&seed) % 181440);
+		sdb_board_unrank(&g, 3, 3, cls, (uint64_t)rand_r(&seed) % 181440);
+		sdb_board_unrank(&s, 3, 3, cls, (uint64_t)rand_r(&seed) % 181440);
 		sdb_board_format(a, sizeof a, &s);
 		sdb_board_format(b, sizeof b, &g);
 		fprintf(f, "%s %s\n", a, b);

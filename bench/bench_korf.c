@@ -50,7 +50,7 @@ static int load(instance *in, const char *path)
 			cells[i] = (uint8_t)strtol(p, &p, 10);
 		in[n].optimal = (int)strtol(p, &p, 10);
 		if (sdb_board_set(&in[n].start, 4, 4, cells)) {
-			fprintf(stderr, "%s: %s\n", path, sdb_errdetail());
+			fprintf(stderr, "%s: %s\n", path, sdb_error_detail());
 			exit(1);
 		}
 		n++;
@@ -67,8 +67,8 @@ static double run(instance *in, int n, const sdb_heuristic *h, const sdb_board *
 	for (int i = 0; i < n; i++) {
 		sdb_answer a;
 		sdb_solve_stats st;
-		if (sdb_solve(&a, &st, h, &in[i].start, goal, NULL)) {
-			fprintf(stderr, "instance %d: %s\n", i + 1, sdb_errdetail());
+		if (sdb_answer_search(&a, &st, h, &in[i].start, goal, NULL)) {
+			fprintf(stderr, "instance %d: %s\n", i + 1, sdb_error_detail());
 			exit(1);
 		}
 		in[i].length = a.distance;
@@ -89,7 +89,7 @@ int main(int argc, char **argv)
 	sdb_board goal;
 	sdb_board_goal(&goal, 4, 4, 0);   /* Korf's goal: blank top-left */
 	if (sdb_db_open(&db, argv[1], SDB_RDONLY) || sdb_heuristic_open(&h, db, &goal, NULL)) {
-		fprintf(stderr, "%s: %s\n", argv[0], sdb_errdetail());
+		fprintf(stderr, "%s: %s\n", argv[0], sdb_error_detail());
 		return 1;
 	}
 	static instance in[N];

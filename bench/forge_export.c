@@ -20,7 +20,7 @@ int main(int argc, char **argv)
 	const sdb_table *t;
 	if (sdb_db_open(&db, argv[1], SDB_RDONLY) || !(t = sdb_table_find(db, argv[2])) ||
 	    !sdb_table_data(t)) {
-		fprintf(stderr, "%s: %s\n", argv[0], sdb_errdetail());
+		fprintf(stderr, "%s: %s\n", argv[0], sdb_error_detail());
 		return 1;
 	}
 	const sdb_table_info *in = sdb_table_meta(t);

@@ -289,7 +289,7 @@ if [ -x "$build/slidedb-lookup-mpi" ]; then
 	done
 fi
 
-# 8. Compacts (sdb_compact writes and syncs its own copy): killed (SIGKILL) at
+# 8. Compacts (sdb_db_compact writes and syncs its own copy): killed (SIGKILL) at
 #    a random moment, or unable to write the copy whole (a file-size limit:
 #    the write fails with EFBIG). Afterwards the database must verify and
 #    answer as before; a failed compact must say so and leave no copy, and

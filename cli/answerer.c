@@ -141,8 +141,8 @@ static void stop_reason(const answerer *a, const query_poll *qp, char *buf, size
 		         "together)", l->timeout, (unsigned long long)qp->nodes);
 	else if (qp->why)
 		budget_reason(a->opts.budget, buf, cap);
-	else if (report_reword(buf, cap, sdb_errdetail(), a->opts.words) != buf)
-		snprintf(buf, cap, "%s", sdb_errdetail());
+	else if (report_reword(buf, cap, sdb_error_detail(), a->opts.words) != buf)
+		snprintf(buf, cap, "%s", sdb_error_detail());
 }
 
 /* Keep the reason of a failure (batches are mostly good queries: no room
@@ -152,7 +152,8 @@ static void keep_reason(const answerer *a, job *j, const query_poll *qp)
 	char why[1024];
 	if (qp)
 		stop_reason(a, qp, why, sizeof why);
-	j->why = strdup(qp ? why : report_reword(why, sizeof why, sdb_errdetail(), a->opts.words));
+	j->why = strdup(qp ? why : report_reword(why, sizeof why, sdb_error_detail(),
+	                                         a->opts.words));
 }
 
 answerer *answerer_new(const sdb_db *db, const answerer_opts *opts)
@@ -308,7 +309,7 @@ static void solve(answerer *a, job *j)
 {
 	if (j->err)
 		return;
-	const char *note = sdb_search_note(a->db, &j->q.goal);   /* (tables: at once, NULL) */
+	const char *note = sdb_db_search_note(a->db, &j->q.goal);   /* (tables: at once, NULL) */
 	if (note && sdb_board_solvable(&j->q.start, &j->q.goal) == 1)   /* else nothing is searched */
 		say_note(a, note);
 	query_poll qp = { .a = a };

@@ -49,8 +49,8 @@ void cli_note(const char *fmt, ...)
 int cli_fail_lib(const char *context)
 {
 	if (context)
-		return cli_fail("%s: %s", context, sdb_errdetail());
-	return cli_fail("%s", sdb_errdetail());
+		return cli_fail("%s: %s", context, sdb_error_detail());
+	return cli_fail("%s", sdb_error_detail());
 }
 
 int cli_finish(int rc)

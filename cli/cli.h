@@ -25,7 +25,7 @@ int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "prog: MESSAGE" on stderr for what is not a failure (a note, a prompt). */
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* "prog: CONTEXT: " and the library's sdb_errdetail() (no context: none);
+/* "prog: CONTEXT: " and the library's sdb_error_detail() (no context: none);
  * returns 1. */
 int cli_fail_lib(const char *context);
 

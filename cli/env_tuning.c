@@ -48,6 +48,7 @@ int env_tuning_apply(void)
 			return cli_usage("%s='%s': not a number", knobs[i].name, v);
 	}
 	if (sdb_engine_tune(&t))
-		return cli_usage("the environment's test knobs (SLIDEDB_*): %s", sdb_errdetail());
+		return cli_usage("the environment's test knobs (SLIDEDB_*): %s",
+		                 sdb_error_detail());
 	return -1;
 }

@@ -231,7 +231,7 @@ static int check_counts(const sdb_db *db, const sdb_table *t, char *why, size_t 
 	uint64_t counts[SDB_MAX_DISTANCE], want[SDB_MAX_DISTANCE];
 	int err = sdb_table_count_entries(counts, t);
 	if (err) {
-		snprintf(why, cap, "%s", sdb_errdetail());
+		snprintf(why, cap, "%s", sdb_error_detail());
 		return err;
 	}
 	sdb_table_expected_counts(want, in);
@@ -278,7 +278,7 @@ static int prove(const sdb_db *db, const sdb_table *t, const inventory_verify_op
 	int err = sdb_table_prove(proof, t, &opts);
 	progress_end(&bar);
 	if (err)
-		snprintf(why, cap, "%s: %s", sdb_db_path(db), sdb_errdetail());
+		snprintf(why, cap, "%s: %s", sdb_db_path(db), sdb_error_detail());
 	return err;
 }
 
@@ -296,7 +296,7 @@ int inventory_verify(const sdb_db *db, const char *const *names, int nnames,
 		char why[1024] = "";
 		int proof = SDB_PROOF_NONE, err = sdb_table_verify(t);
 		if (err)
-			snprintf(why, sizeof why, "%s", sdb_errdetail());
+			snprintf(why, sizeof why, "%s", sdb_error_detail());
 		else
 			err = check_counts(db, t, why, sizeof why);
 		if (!err && v->prove && !(err = prove(db, t, v, &proof, why, sizeof why)))

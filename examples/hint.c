@@ -18,14 +18,14 @@ int main(int argc, char **argv)
 	sdb_answer a;
 	if (sdb_db_open(&db, argv[1], SDB_RDONLY) != SDB_OK ||
 	    sdb_board_parse(&start, argv[2], 0, 0) != SDB_OK) {
-		fprintf(stderr, "%s: %s\n", argv[0], sdb_errdetail());
+		fprintf(stderr, "%s: %s\n", argv[0], sdb_error_detail());
 		sdb_db_close(db);
 		return 1;
 	}
 	sdb_board_goal(&goal, start.w, start.h, start.n - 1);   /* blank last */
 	int err = sdb_answer_query(&a, db, &start, &goal, NULL);
 	if (err)
-		fprintf(stderr, "%s: %s\n", argv[0], sdb_errdetail());
+		fprintf(stderr, "%s: %s\n", argv[0], sdb_error_detail());
 	else if (!a.solvable)
 		printf("unsolvable\n");
 	else

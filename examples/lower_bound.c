@@ -20,7 +20,7 @@ int main(int argc, char **argv)
 	if (sdb_db_open(&db, argv[1], SDB_RDONLY) || sdb_board_parse(&start, argv[2], 0, 0) ||
 	    sdb_board_goal(&goal, start.w, start.h, start.n - 1) ||
 	    sdb_heuristic_open(&h, db, &goal, NULL)) {
-		fprintf(stderr, "%s: %s\n", argv[0], sdb_errdetail());
+		fprintf(stderr, "%s: %s\n", argv[0], sdb_error_detail());
 		sdb_db_close(db);
 		return 1;
 	}
@@ -36,9 +36,9 @@ int main(int argc, char **argv)
 	}
 	sdb_answer a;
 	sdb_solve_stats stats;
-	int err = sdb_solve(&a, &stats, h, &start, &goal, NULL);
+	int err = sdb_answer_search(&a, &stats, h, &start, &goal, NULL);
 	if (err)
-		fprintf(stderr, "%s: %s\n", argv[0], sdb_errdetail());
+		fprintf(stderr, "%s: %s\n", argv[0], sdb_error_detail());
 	else if (!a.solvable)
 		printf("unsolvable\n");
 	else

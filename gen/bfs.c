@@ -325,7 +325,7 @@ void bfs_full_space(bfs_space *sp, bfs_full_ctx *ctx, int w, int h, int goal_bla
 	ctx->cls = sdb_rank_class(&goal);
 	memset(sp, 0, sizeof *sp);
 	sp->size = sdb_rank_count(w, h);
-	sp->start = sdb_rank(&goal);
+	sp->start = sdb_board_rank(&goal);
 	sp->neighbors = full_neighbors;
 	sp->cursor_init = full_cursor_init;
 	sp->ctx = ctx;

@@ -87,7 +87,8 @@ static FILE *stats_file(void)
 		if (fd >= 0 && !(f = fdopen(fd, "a")))
 			close(fd);
 		if (path && *path && my_rank() == 0 && !f)
-			cli_note("warning: SLIDEDB_MPI_STATS: %s", fd < 0 ? sdb_errdetail() : "out of memory");
+			cli_note("warning: SLIDEDB_MPI_STATS: %s",
+			         fd < 0 ? sdb_error_detail() : "out of memory");
 	}
 	return f;
 }
@@ -488,6 +489,6 @@ int bfs_mpi_finish(const gen_mpi *m, int ok, char *why, size_t cap)
 	}
 	int err = sdb_shard_commit(s);
 	if (err)
-		snprintf(why, cap, "%s", sdb_errdetail());
+		snprintf(why, cap, "%s", sdb_error_detail());
 	return err;
 }

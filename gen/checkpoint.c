@@ -134,7 +134,7 @@ static int load(void *ctx, bfs_state *st)
 		return 0;
 	if (fd < 0) {
 		const int odd = errno == EINVAL;
-		snprintf(c->why, c->why_cap, "%s%s", sdb_errdetail(),
+		snprintf(c->why, c->why_cap, "%s%s", sdb_error_detail(),
 		         odd ? ": remove it to start the build afresh" : "");
 		return odd ? SDB_EINVAL : SDB_EIO;
 	}

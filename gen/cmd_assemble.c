@@ -46,7 +46,7 @@ static int open_folder(shard_set *set, const char *dir)
 		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
 		sdb_shard *sh;
 		if (sdb_shard_open(&sh, path)) {
-			rc = cli_fail("assemble: %s", sdb_errdetail());
+			rc = cli_fail("assemble: %s", sdb_error_detail());
 			break;
 		}
 		const sdb_shard_info *in = sdb_shard_table(sh, 0);
@@ -126,16 +126,16 @@ static int append_slice(sdb_writer *w, const sdb_shard *sh, int i, uint64_t *cou
 		uint64_t bytes;
 		const uint8_t *data = sdb_shard_chunk(sh, i, at, &bytes);
 		if (!data)
-			return cli_fail("assemble: %s", sdb_errdetail());
+			return cli_fail("assemble: %s", sdb_error_detail());
 		crc = crc32_z(crc, data, bytes);
 		part.states = two_bit ? (left < 4 * bytes ? left : 4 * bytes) : bytes;
 		left -= part.states;
 		if (sdb_table_recount(got, &part, data))
-			return cli_fail("assemble: %s", sdb_errdetail());
+			return cli_fail("assemble: %s", sdb_error_detail());
 		for (int d = 0; d < SDB_MAX_DISTANCE; d++)
 			counts[d] += got[d];
 		if (sdb_writer_append(w, data, bytes))
-			return cli_fail("assemble: %s", sdb_errdetail());
+			return cli_fail("assemble: %s", sdb_error_detail());
 		at += bytes;
 	}
 	if ((uint32_t)crc != s->crc32)
@@ -153,7 +153,7 @@ static int assemble_table(sdb_writer *w, const sdb_db *db, const shard_set *set,
 		return cli_fail("assemble: table '%s' exists in %s (assemble --replace replaces it)",
 		                info.name, sdb_db_path(db));
 	if (sdb_writer_open_table(w, info.name, sdb_table_bytes(&info)))
-		return cli_fail("assemble: %s", sdb_errdetail());
+		return cli_fail("assemble: %s", sdb_error_detail());
 	uint64_t counts[SDB_MAX_DISTANCE] = { 0 }, want[SDB_MAX_DISTANCE];
 	for (int r = 0; r < set->n; r++)
 		if (append_slice(w, set->shard[r], i, counts))
@@ -163,7 +163,7 @@ static int assemble_table(sdb_writer *w, const sdb_db *db, const shard_set *set,
 		return cli_fail("assemble: table '%s': its entries do not have the counts per "
 		                "distance its catalog entry gives", info.name);
 	if (sdb_writer_put_meta(w, &info))
-		return cli_fail("assemble: %s", sdb_errdetail());
+		return cli_fail("assemble: %s", sdb_error_detail());
 	/* a slice's CRC-32 is its writer's word, which a file crafted with its
 	 * CRC computed again keeps: every entry is proved against its neighbours
 	 * before the commit, as an import's are */
@@ -171,7 +171,7 @@ static int assemble_table(sdb_writer *w, const sdb_db *db, const shard_set *set,
 	po.threads = threads;
 	int proof;
 	if (sdb_writer_prove(w, &proof, &info, &po))
-		return cli_fail("assemble: table '%s': %s", info.name, sdb_errdetail());
+		return cli_fail("assemble: table '%s': %s", info.name, sdb_error_detail());
 	if (proof == SDB_PROOF_NONE)
 		return cli_fail("assemble: table '%s' is of a kind no proof knows", info.name);
 	return 0;

@@ -9,9 +9,9 @@ int cmd_rm(void *opts, int nargs, char **args)
 	sdb_db *db;
 	int n = 0, err = sdb_db_open(&db, o->db_path, 0);
 	if (!err)
-		err = sdb_remove(db, (const char *const *)args, nargs, &n);
+		err = sdb_db_remove(db, (const char *const *)args, nargs, &n);
 	if (err) {
-		cli_fail("rm: %s; nothing was removed", sdb_errdetail());
+		cli_fail("rm: %s; nothing was removed", sdb_error_detail());
 	} else if (!o->quiet) {
 		printf("removed %d table%s from %s\n", n, n == 1 ? "" : "s", sdb_db_path(db));
 	}

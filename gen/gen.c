@@ -202,8 +202,8 @@ static int options_read(void *opts, const command *c, int rc, int nargs, char **
 	(void)nargs;
 	if (rc >= 0)
 		return rc;
-	if ((c->bit & BUILD) && sdb_size_parse(&o->w, &o->h, args[0]))
-		return cli_usage("%s", sdb_errdetail());
+	if ((c->bit & BUILD) && sdb_board_size_parse(&o->w, &o->h, args[0]))
+		return cli_usage("%s", sdb_error_detail());
 	if (o->mpi && (rc = o->mpi->parsed(o->shards)))
 		return rc;
 	if (o->checkpoint_every >= 0 && !o->checkpoint)

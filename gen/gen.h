@@ -27,7 +27,7 @@ typedef struct gen_options {
 int gen_main(int argc, char **argv, const gen_mpi *mpi);
 
 /* The goal of --goal (default: tiles in order, blank last); 0, or an
- * SDB_E* code with sdb_errdetail() saying why. */
+ * SDB_E* code with sdb_error_detail() saying why. */
 int gen_goal(sdb_board *goal, const gen_options *o);
 
 /* One run: every table it writes appears in one transaction. */
@@ -49,7 +49,7 @@ typedef struct run {
 
 /* Record why the run fails (printed by run_end) and return err. */
 int run_fail(run *r, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* The same with the library's sdb_errdetail() as the reason. */
+/* The same with the library's sdb_error_detail() as the reason. */
 int run_fail_lib(run *r, int err);
 
 /* Open the database read-write (created if missing) and begin the

@@ -249,7 +249,8 @@ int pdb_group_check_min(const sdb_table_info *info, const uint8_t *data, int thr
 	if (!err && sdb_pattern_size(compact) != info->states)
 		err = SDB_EINVAL;
 	if (err) {
-		snprintf(why, cap, "a min-mode group this slidedb cannot build (%s)", sdb_errdetail());
+		snprintf(why, cap, "a min-mode group this slidedb cannot build (%s)",
+		         sdb_error_detail());
 		goto done;
 	}
 	if (!(work = bigmem_alloc(work_bytes = sdb_pattern_size(p))) ||

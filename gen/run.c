@@ -22,7 +22,7 @@ int run_fail(run *r, int err, const char *fmt, ...)
 
 int run_fail_lib(run *r, int err)
 {
-	return run_fail(r, err, "%s", sdb_errdetail());
+	return run_fail(r, err, "%s", sdb_error_detail());
 }
 
 int run_begin(run *r, const gen_options *o)
@@ -189,7 +189,7 @@ static int prove_resumed(const sdb_table_info *info, const uint8_t *table,
 	sdb_prove_opts opts = SDB_PROVE_OPTS_INIT;
 	opts.threads = threads;
 	int proof;
-	return sdb_entries_prove(&proof, &searched, space->pattern, table, &opts);
+	return sdb_table_prove_entries(&proof, &searched, space->pattern, table, &opts);
 }
 
 int run_bfs(run *r, sdb_table_info *info, uint8_t *table, const bfs_space *space)
@@ -226,7 +226,7 @@ int run_bfs(run *r, sdb_table_info *info, uint8_t *table, const bfs_space *space
 	if (r->o->checkpoint && ck.resumed && prove_resumed(info, table, space, &res, r->o->threads))
 		return run_fail(r, SDB_ECORRUPT, "%s: the table resumed from %s is wrong (%s): the "
 		                "checkpoint was altered; remove it and build again", info->name,
-		                ck.path, sdb_errdetail());
+		                ck.path, sdb_error_detail());
 	memcpy(info->counts, res.counts, sizeof info->counts);
 	info->max_distance = res.max_distance;
 	info->threads = r->o->threads;

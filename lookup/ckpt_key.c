@@ -146,7 +146,8 @@ int ckpt_key_load(ckpt_key *k, int *created, char *why, size_t cap)
 			return rc;
 		}
 		if (fd != SDB_ENOTFOUND)
-			return refuse(why, cap, "%s (the key that seals checkpoints)", sdb_errdetail());
+			return refuse(why, cap, "%s (the key that seals checkpoints)",
+			              sdb_error_detail());
 		if (make_key(k, dir, created, why, cap))
 			return -1;
 	}

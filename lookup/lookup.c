@@ -33,8 +33,8 @@ static const char *const bit_names[] = { "answers", "check", "random", "info", "
 static int read_size(void *opts, char *text)
 {
 	answerer_opts *a = &((lookup_options *)opts)->answer;
-	if (sdb_size_parse(&a->w, &a->h, text))
-		return cli_usage("--size: %s", sdb_errdetail());
+	if (sdb_board_size_parse(&a->w, &a->h, text))
+		return cli_usage("--size: %s", sdb_error_detail());
 	return -1;
 }
 
@@ -247,7 +247,7 @@ static int options_check(lookup_options *o, const command *c)
 		return cli_usage("--histogram draws a chart: with --json the counts are in \"counts\"");
 	if ((c->bit & DIST) && o->goal_text) {   /* every query's, in its size */
 		if (sdb_board_parse(&o->goal, o->goal_text, a->w, a->h))
-			return cli_usage("--goal '%s': %s", o->goal_text, sdb_errdetail());
+			return cli_usage("--goal '%s': %s", o->goal_text, sdb_error_detail());
 		a->goal = &o->goal;
 		a->w = o->goal.w;
 		a->h = o->goal.h;
@@ -259,7 +259,8 @@ static int options_check(lookup_options *o, const command *c)
 		{ NULL, NULL } };
 	char why[1024];
 	if ((c->bit & DRAWING) && sdb_random_check(&o->req))
-		return cli_usage("%s", report_reword(why, sizeof why, sdb_errdetail(), options_words));
+		return cli_usage("%s", report_reword(why, sizeof why, sdb_error_detail(),
+		                                     options_words));
 	return -1;
 }
 
@@ -314,7 +315,7 @@ int lookup_goal(sdb_board *goal, const lookup_options *o)
 	int w = o->answer.w, h = o->answer.h;
 	if (o->goal_text) {
 		if (sdb_board_parse(goal, o->goal_text, w, h))
-			return cli_usage("--goal '%s': %s", o->goal_text, sdb_errdetail());
+			return cli_usage("--goal '%s': %s", o->goal_text, sdb_error_detail());
 		return -1;
 	}
 	if (!w)
@@ -352,12 +353,12 @@ char *lookup_words(int nargs, char **args, int moves)
 static int missing_database(const lookup_options *o, int nargs, char **args)
 {
 	char why[1200];
-	snprintf(why, sizeof why, "%s", sdb_errdetail());
+	snprintf(why, sizeof why, "%s", sdb_error_detail());
 	char *text = nargs > 0 ? lookup_words(o->answer.check ? nargs - 1 : nargs, args, 0) : NULL;
 	sdb_query q;
 	char build[1024];
 	const int known = text && sdb_query_parse(&q, text, o->answer.w, o->answer.h, NULL) == 0 &&
-	                  sdb_hint_build(build, sizeof build, o->db_path, &q.goal) > 0;
+	                  sdb_db_build_hint(build, sizeof build, o->db_path, &q.goal) > 0;
 	free(text);
 	if (!known)
 		return cli_fail("%s", why);

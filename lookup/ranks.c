@@ -451,7 +451,7 @@ static int distribute(lead *l, sdb_split *sp, int bound, sdb_split_result *res)
 	const int want = SUBTREES_PER_THREAD * g.threads * g.nranks;
 	l->n = sdb_split_cut(sp, bound, &depth, want);
 	if (l->n < 0) {
-		snprintf(res->error, sizeof res->error, "%s", sdb_errdetail());
+		snprintf(res->error, sizeof res->error, "%s", sdb_error_detail());
 		return l->n;
 	}
 	if (l->ck.bound == bound && l->ck.n > 0) {
@@ -578,7 +578,8 @@ void ranks_lead(sdb_db *db, const lookup_mpi_run *run, int nranks, uint32_t tabl
 	if (fd >= 0 && !(g.stats = fdopen(fd, "a")))
 		close(fd);
 	if (stats && *stats && !g.stats)
-		cli_note("warning: SLIDEDB_MPI_STATS: %s", fd < 0 ? sdb_errdetail() : "out of memory");
+		cli_note("warning: SLIDEDB_MPI_STATS: %s",
+		         fd < 0 ? sdb_error_detail() : "out of memory");
 	if (g.stats)
 		fprintf(g.stats, "# iteration bound depth subtrees seconds nodes messages bytes "
 		        "(%d ranks of %d threads)\n", nranks, g.threads);
@@ -685,7 +686,7 @@ static void serve_iteration(sdb_split *sp, const msg_iter *it)
 	if (n != it->n) {
 		char why[200];
 		if (n < 0)
-			snprintf(why, sizeof why, "%.190s", sdb_errdetail());
+			snprintf(why, sizeof why, "%.190s", sdb_error_detail());
 		else
 			snprintf(why, sizeof why, "cut the iteration into %d subtrees where rank 0 cut %d: "
 			         "the databases differ", n, it->n);
@@ -790,7 +791,7 @@ int ranks_serve(sdb_db *db, const lookup_mpi_run *run, int rank)
 			sdb_split_close(sp);
 			sp = NULL;
 			if (sdb_split_open(&sp, db, m.sets, &m.start, &m.goal))
-				snprintf(why, sizeof why, "%s", sdb_errdetail());
+				snprintf(why, sizeof why, "%s", sdb_error_detail());
 		} else if (st.MPI_TAG == TAG_ITER) {
 			msg_iter it;
 			receive(&st, &it, sizeof it);

@@ -166,7 +166,7 @@ int search_ckpt_load(const char *path, const search_id *id, const ckpt_key *key,
 	if (fd == SDB_ENOTFOUND)
 		return 0;
 	if (fd < 0) {   /* the library's words, past the path they begin with */
-		const char *d = sdb_errdetail();
+		const char *d = sdb_error_detail();
 		const size_t n = strlen(path);
 		return refuse(why, cap, path, strncmp(d, path, n) || d[n] != ':' ? d : d + n + 2);
 	}

@@ -100,6 +100,6 @@ void params_answer_options(answerer_opts *a, params *p, request *rq, int count_f
 	a->budget = &rq->budget;
 	a->words = params_api_words;
 	const char *size = params_get(p, "size");
-	if (size && sdb_size_parse(&a->w, &a->h, size) && !p->bad[0])
-		snprintf(p->bad, sizeof p->bad, "size: %s", sdb_errdetail());
+	if (size && sdb_board_size_parse(&a->w, &a->h, size) && !p->bad[0])
+		snprintf(p->bad, sizeof p->bad, "size: %s", sdb_error_detail());
 }

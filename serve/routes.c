@@ -214,7 +214,7 @@ static int random_request(params *p, sdb_random_request *r, struct MHD_Connectio
 		}
 	}
 	if (sdb_random_check(r)) {
-		*ret = reply_error(c, rq, MHD_HTTP_BAD_REQUEST, "%s", sdb_errdetail());
+		*ret = reply_error(c, rq, MHD_HTTP_BAD_REQUEST, "%s", sdb_error_detail());
 		return -1;
 	}
 	return 0;
@@ -243,10 +243,10 @@ static void random_compute(request *rq)
 	sdb_random *rd = NULL;
 	int err = !w->queries || !w->answers || !ans ? SDB_ENOMEM
 	          : sdb_random_open(&rd, db, &w->goal, &w->req);
-	snprintf(w->why, sizeof w->why, "%s", err ? sdb_errdetail() : "");
+	snprintf(w->why, sizeof w->why, "%s", err ? sdb_error_detail() : "");
 	sdb_board boards[MAX_RANDOM];
 	if (!err && (err = sdb_random_draw(rd, boards, (size_t)count)))
-		snprintf(w->why, sizeof w->why, "%s", sdb_errdetail());
+		snprintf(w->why, sizeof w->why, "%s", sdb_error_detail());
 	sdb_random_close(rd);
 	for (int i = 0; !err && i < count; i++) {
 		w->queries[i] = (sdb_query){ boards[i], w->goal };
@@ -316,7 +316,7 @@ static enum MHD_Result random_boards(server *sv, struct MHD_Connection *c, reque
 	}
 	if (goal_text && sdb_board_parse(&w->goal, goal_text, a->w, a->h)) {
 		random_drop(rq);
-		return reply_error(c, rq, MHD_HTTP_BAD_REQUEST, "goal: %s", sdb_errdetail());
+		return reply_error(c, rq, MHD_HTTP_BAD_REQUEST, "goal: %s", sdb_error_detail());
 	}
 	if (!goal_text)
 		sdb_board_goal(&w->goal, a->w ? a->w : 3, a->w ? a->h : 3, (a->w ? a->w * a->h : 9) - 1);

@@ -71,7 +71,8 @@ static void refresh(snapshots *s)
 			s->failing = 0;
 		} else if (!s->failing) {
 			s->failing = 1;   /* keep serving the old snapshot; say so once */
-			cli_note("keeping the previous snapshot of the database: %s", sdb_errdetail());
+			cli_note("keeping the previous snapshot of the database: %s",
+			         sdb_error_detail());
 		}
 	}
 	snapshot *next = fresh ? snapshot_new(fresh) : NULL;

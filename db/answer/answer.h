@@ -18,7 +18,7 @@ const char *sdbi_hint_path(const char *path, char *buf, size_t cap);
 const char *sdbi_hint_goal(const sdb_board *goal, char *buf, size_t cap);
 
 /* SDB_OK for NULL or options of this library's version, else SDB_EINVAL
- * with the reason in sdb_errdetail(). */
+ * with the reason in sdb_error_detail(). */
 int sdbi_answer_opts_check(const sdb_answer_opts *opts);
 
 /* Reset an answer to "unsolvable"; then 1 if goal can be reached from start
@@ -64,7 +64,7 @@ static inline int sdbi_count_add(sdb_count *c, uint64_t v)
 	return carry && ++c->hi == 0 ? -1 : 0;
 }
 
-/* sdb_solve(), then, with en, a second pass at the optimal bound that
+/* sdb_answer_search(), then, with en, a second pass at the optimal bound that
  * visits the optimal sequences as en asks (solve.c). */
 int sdbi_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
                       const sdb_board *start, const sdb_board *goal,
@@ -103,7 +103,7 @@ int sdbi_db_heuristic(const sdb_heuristic **h, const char **note, const sdb_db *
                      const sdb_board *goal, const char *sets);
 
 /* The tables' check of h: SDB_OK once passed (waiting for it if it runs),
- * else its error (SDB_ECORRUPT, the message in sdb_errdetail()). */
+ * else its error (SDB_ECORRUPT, the message in sdb_error_detail()). */
 int sdbi_heuristic_checked(const sdb_heuristic *h);
 
 /* Whether h's check has failed already (no wait): a search polls it to stop

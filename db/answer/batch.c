@@ -10,7 +10,7 @@
 #include "store/blocks.h"
 
 
-int sdb_cells_size(int *w, int *h, int count, const sdb_db *db)
+int sdb_board_cells_size(int *w, int *h, int count, const sdb_db *db)
 {
 	return sdbi_done(sdbi_size_for_cells(w, h, NULL, count, db ? sdbi_db_sizes(db) : 0));
 }
@@ -21,7 +21,7 @@ static int row_board(sdb_board *b, const uint8_t *cells, int w, int h, size_t i,
 	if (sdb_board_set(b, w, h, cells + i * (size_t)(w * h)) == SDB_OK)
 		return SDB_OK;
 	char why[256];
-	snprintf(why, sizeof why, "%s", sdb_errdetail());
+	snprintf(why, sizeof why, "%s", sdb_error_detail());
 	if (bad)
 		*bad = i;
 	return sdbi_fail(SDB_EINVAL, "board %zu: %s", i, why);
@@ -134,7 +134,7 @@ int sdb_batch_distance(int16_t *dist, int8_t *best, const sdb_db *db, const sdb_
 			return row_board(&b, cells, f.w, f.h, i, bad);
 		}
 		if (solvable) {
-			const int e = sdbi_entry_byte(t, sdb_rank(&cur));
+			const int e = sdbi_entry_byte(t, sdb_board_rank(&cur));
 			d = sdb_dist6((unsigned)e);
 			int err = d == SDB_DIST6_UNREACHED ? sdbi_damage_check() : SDB_OK;
 			if (err) {

@@ -311,11 +311,11 @@ int sdb_table_fields(const sdb_table *t, sdb_field_fn fn, void *ctx)
 		return w.stop;
 	}
 	char text[64];
-	put_text(&w, "kind", sdb_kind_name(in->kind));
+	put_text(&w, "kind", sdb_table_kind_name(in->kind));
 	put_size(&w, &in->goal);
 	put_board(&w, "goal", &in->goal);
 	put_bits(&w, "blank_cells", served_cells(in));
-	put_text(&w, "entry_format", sdb_format_name(in->entry_format));
+	put_text(&w, "entry_format", sdb_table_format_name(in->entry_format));
 	put_int(&w, "states", (int64_t)in->states);
 	put_int(&w, "bytes", (int64_t)sdb_table_bytes(in));
 	const int chunks = sdb_table_chunks(t);
@@ -365,12 +365,12 @@ int sdb_count_format(char *buf, size_t cap, const sdb_count *c)
 	return n;
 }
 
-const char *sdb_kind_name(int kind)
+const char *sdb_table_kind_name(int kind)
 {
 	return kind == SDB_KIND_FULL ? "full" : kind == SDB_KIND_PATTERN ? "pattern" : "unknown";
 }
 
-const char *sdb_format_name(int format)
+const char *sdb_table_format_name(int format)
 {
 	switch (format) {
 	case SDB_ENTRY_DIST6_MOVE2: return "dist6-move2";

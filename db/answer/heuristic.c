@@ -348,7 +348,7 @@ static void *check_thread(void *arg)
 	const sdbi_pace pace = { cores_to_leave, h };
 	const int err = check_tables(h, &pace);
 	if (err)
-		snprintf(h->check.detail, sizeof h->check.detail, "%s", sdb_errdetail());
+		snprintf(h->check.detail, sizeof h->check.detail, "%s", sdb_error_detail());
 	atomic_store_explicit(&h->check.state, err, memory_order_release);
 	return NULL;
 }
@@ -597,7 +597,7 @@ int sdbi_db_heuristic(const sdb_heuristic **out, const char **note, const sdb_db
 		char note_text[sizeof c->note] = "";
 		err = open_sets(&h, db, goal, sets, 1);
 		if (err == SDB_ENOTFOUND && !sets) {
-			snprintf(note_text, sizeof note_text, "%s", sdb_errdetail());
+			snprintf(note_text, sizeof note_text, "%s", sdb_error_detail());
 			err = sdb_heuristic_open_manhattan(&h, goal);
 		}
 		if (!err) {

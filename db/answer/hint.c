@@ -54,7 +54,7 @@ const char *sdbi_hint_goal(const sdb_board *goal, char *buf, size_t cap)
 	return buf;
 }
 
-int sdb_hint_build(char *buf, size_t cap, const char *db_path, const sdb_board *goal)
+int sdb_db_build_hint(char *buf, size_t cap, const char *db_path, const sdb_board *goal)
 {
 	sdb_board standard;
 	if (!goal) {
@@ -87,7 +87,7 @@ int sdb_db_open(sdb_db **db, const char *path, unsigned flags)
 	if (err != SDB_ENOTFOUND)
 		return err;
 	char why[1024], cmd[1024];
-	snprintf(why, sizeof why, "%s", sdb_errdetail());
-	sdb_hint_build(cmd, sizeof cmd, path, NULL);
+	snprintf(why, sizeof why, "%s", sdb_error_detail());
+	sdb_db_build_hint(cmd, sizeof cmd, path, NULL);
 	return sdbi_fail(err, "%s (build a database with `%s`)", why, cmd);
 }

@@ -84,7 +84,7 @@ static int count_paths(sdb_count *out, const sdb_table *t, const sdb_board *cur,
 	layer *from = &a, *to = &b;
 	int err = layer_reserve(from, 1);
 	if (!err) {
-		from->index[0] = sdb_rank(cur);
+		from->index[0] = sdb_board_rank(cur);
 		from->paths[0] = 1;
 		from->n = 1;
 	}
@@ -133,7 +133,7 @@ static int list_paths(lister *ls, const sdb_board *b, int d, int g)
 {
 	sdbi_optimal *en = ls->en;
 	if (d == 0) {
-		if (sdb_rank(b) != ls->t->goal_index)
+		if (sdb_board_rank(b) != ls->t->goal_index)
 			return SDB_ECORRUPT;
 		ls->moves[g] = '\0';
 		en->emitted++;
@@ -149,7 +149,7 @@ static int list_paths(lister *ls, const sdb_board *b, int d, int g)
 			continue;
 		sdb_board next = *b;
 		sdb_board_apply(&next, m);
-		if (sdbi_entry_level(ls->t, sdb_rank(&next)) != sdbi_level_of(ls->t, d - 1))
+		if (sdbi_entry_level(ls->t, sdb_board_rank(&next)) != sdbi_level_of(ls->t, d - 1))
 			continue;
 		ways++;
 		ls->moves[g] = sdb_move_letter(k);
@@ -169,7 +169,7 @@ int sdbi_table_optimal(const sdb_table *t, const sdb_frame *f, const sdb_board *
 			continue;
 		sdb_board next = *cur;
 		sdb_board_apply(&next, m);
-		if (sdbi_entry_level(t, sdb_rank(&next)) == sdbi_level_of(t, d - 1))
+		if (sdbi_entry_level(t, sdb_board_rank(&next)) == sdbi_level_of(t, d - 1))
 			en->best_moves |= 1u << f->move_back[m];
 	}
 	int err = SDB_OK;

@@ -24,7 +24,7 @@ int sdb_table_name_full(char *buf, size_t cap, int w, int h, int blank_cell)
 static int walk_mod3(const sdb_table *t, const sdb_board *start, uint8_t *moves)
 {
 	sdb_board cur = *start;
-	uint64_t index = sdb_rank(&cur);
+	uint64_t index = sdb_board_rank(&cur);
 	int v = sdbi_entry_level(t, index), d = 0;
 	if (v == 3)
 		return -1;
@@ -38,7 +38,7 @@ static int walk_mod3(const sdb_table *t, const sdb_board *start, uint8_t *moves)
 				continue;
 			sdb_board n = cur;
 			sdb_board_apply(&n, m);
-			next = sdb_rank(&n);
+			next = sdb_board_rank(&n);
 			if (sdbi_entry_level(t, next) == down)
 				break;
 		}
@@ -57,7 +57,7 @@ static int walk_mod3(const sdb_table *t, const sdb_board *start, uint8_t *moves)
 int sdb_table_distance(const sdb_table *t, const sdb_board *b)
 {
 	if (t->info.entry_format != SDB_ENTRY_MOD3) {
-		const uint64_t i = sdb_rank(b);
+		const uint64_t i = sdb_board_rank(b);
 		if (__builtin_expect(sdbi_byte_ok(t, i), 1))
 			return sdb_dist6(t->data[i]);
 		sdbi_damage_reset();
@@ -150,14 +150,14 @@ static int check_neighbours(const sdb_db *db, const sdb_table *t, const sdb_boar
                             int best)
 {
 	if (d == 0)
-		return sdb_rank(b) == t->goal_index ? SDB_OK : corrupt_path(db, t);
+		return sdb_board_rank(b) == t->goal_index ? SDB_OK : corrupt_path(db, t);
 	unsigned moves = sdb_board_moves(b);
 	for (int m = 0; m < 4; m++) {
 		if (!(moves >> m & 1))
 			continue;
 		sdb_board n = *b;
 		sdb_board_apply(&n, m);
-		int dn = sdbi_entry_dist(t, sdb_rank(&n));
+		int dn = sdbi_entry_dist(t, sdb_board_rank(&n));
 		if ((dn != d - 1 && dn != d + 1) || (m == best && dn != d - 1))
 			return corrupt_path(db, t);
 	}
@@ -227,7 +227,7 @@ static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *sta
 	sdb_frame_board(&frame, &cur, start);
 	if (t->info.entry_format == SDB_ENTRY_MOD3)
 		return answer_by_mod3(a, db, t, &frame, &cur, want_moves, en);
-	uint64_t index = sdb_rank(&cur);
+	uint64_t index = sdb_board_rank(&cur);
 	const int e = sdbi_entry_byte(t, index);
 	int d = sdb_dist6((unsigned)e);
 	if (d == SDB_DIST6_UNREACHED)
@@ -262,7 +262,7 @@ static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *sta
 		else if (m == SDB_RIGHT)
 			index += block;
 		else
-			index = sdb_rank(&cur);
+			index = sdb_board_rank(&cur);
 		if (sdbi_entry_dist(t, index) != d - k - 1) {
 			a->moves[0] = '\0';
 			return corrupt_path(db, t);
@@ -289,7 +289,7 @@ static int answered_by_table(const sdb_db *db, const sdb_board *goal)
 	return class_table(db, goal) != NULL;
 }
 
-const char *sdb_search_note(const sdb_db *db, const sdb_board *goal)
+const char *sdb_db_search_note(const sdb_db *db, const sdb_board *goal)
 {
 	const sdb_heuristic *h;
 	const char *note = NULL;

@@ -59,7 +59,7 @@ static int split_words(char *buf, char **a, char **b)
 static int is_board_size(int n)
 {
 	for (int a = 2; a <= n / 2; a++)
-		if (n % a == 0 && sdb_size_valid(a, n / a))
+		if (n % a == 0 && sdb_board_size_valid(a, n / a))
 			return 1;
 	return 0;
 }
@@ -79,7 +79,7 @@ static int in_role(int err, const char *role)
 	if (!err)
 		return SDB_OK;
 	char why[512];
-	snprintf(why, sizeof why, "%s", sdb_errdetail());
+	snprintf(why, sizeof why, "%s", sdb_error_detail());
 	return sdbi_fail(err, "%s: %s", role, why);
 }
 
@@ -158,10 +158,10 @@ static int two_boards(const sdbi_cells *c)
 static int parse_rows(sdb_query *q, const sdbi_cells *c, int w, int h)
 {
 	int boards = 0;
-	const int halves = c->rows % 2 == 0 && sdb_size_valid(c->cols, c->rows / 2);
+	const int halves = c->rows % 2 == 0 && sdb_board_size_valid(c->cols, c->rows / 2);
 	if (w)
 		boards = c->cols != w ? 0 : c->rows == h ? 1 : c->rows == 2 * h ? 2 : 0;
-	else if (sdb_size_valid(c->cols, c->rows))
+	else if (sdb_board_size_valid(c->cols, c->rows))
 		boards = halves && two_boards(c) ? 2 : 1;
 	else if (halves)
 		boards = 2;
@@ -225,7 +225,7 @@ int sdb_query_parse(sdb_query *q, const char *text, int w, int h, const sdb_db *
 	static const sdb_board none;
 	q->start = none;
 	q->goal = none;
-	if ((w || h) && !sdb_size_valid(w, h))
+	if ((w || h) && !sdb_board_size_valid(w, h))
 		return sdbi_fail(SDB_EINVAL, "%dx%d is not a board slidedb models", w, h);
 	/* A copy to cut in place; text of any length is read whole. */
 	char local[1024], *buf = local, *a, *b;

@@ -200,7 +200,7 @@ static void draw_any(const sdb_sampler *s, sdb_board *b, sdb_rng *rng)
 static void draw_state(const sdb_sampler *s, sdb_board *b, uint64_t i)
 {
 	sdb_board f;
-	sdb_unrank(&f, s->goal.w, s->goal.h, s->cls, i);
+	sdb_board_unrank(&f, s->goal.w, s->goal.h, s->cls, i);
 	sdb_frame_unboard(&s->frame, b, &f);
 }
 

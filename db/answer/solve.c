@@ -469,8 +469,8 @@ static int hooked_iteration(sdb_split *sp, uint64_t last, int threads, int large
 	return iteration_answer(sp, &res);
 }
 
-int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
-              const sdb_board *start, const sdb_board *goal, const sdb_solve_limits *limits)
+int sdb_answer_search(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
+                      const sdb_board *start, const sdb_board *goal, const sdb_solve_limits *limits)
 {
 	return sdbi_solve_optimal(a, stats, h, start, goal, limits, NULL);
 }

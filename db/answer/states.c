@@ -114,7 +114,7 @@ long sdb_states_next(sdb_states *s, uint8_t *cells, int16_t *dist, size_t cap)
 	if (!s->t) {
 		for (; k < cap && s->next < s->end; k++, s->next++) {
 			sdb_board b;
-			if (sdb_unrank(&b, s->goal.w, s->goal.h, s->cls, s->next))
+			if (sdb_board_unrank(&b, s->goal.w, s->goal.h, s->cls, s->next))
 				return SDB_EINVAL;   /* cannot happen: every index is below the count */
 			put_row(cells + k * (size_t)n, dist ? dist + k : NULL, &b, -1);
 		}
@@ -128,7 +128,7 @@ long sdb_states_next(sdb_states *s, uint8_t *cells, int16_t *dist, size_t cap)
 		if ((unsigned)(d - (int)lo) > span)
 			continue;
 		sdb_board f, b;
-		sdb_unrank(&f, s->goal.w, s->goal.h, s->cls, s->next);
+		sdb_board_unrank(&f, s->goal.w, s->goal.h, s->cls, s->next);
 		sdb_frame_unboard(&s->frame, &b, &f);
 		put_row(cells + k * (size_t)n, dist ? dist + k : NULL, &b, d);
 		k++;

@@ -13,9 +13,16 @@
  * include and to read; slidedb_engine.h holds what table builders need).
  *
  * @section conventions Conventions
- *  - Names are sdb_<module>_<verb>. Output parameters come first.
+ *  - Names are sdb_<module>_<verb>, the module the thing the function
+ *    makes or works on: board, move, rank, sym, db, table, query, answer,
+ *    check, count, random, states, heuristic, batch, error
+ *    (slidedb_engine.h adds file, frame, writer, shard, pattern, partition,
+ *    split, engine). Two keep the C library's form, as LMDB's
+ *    mdb_strerror() and mdb_version() do: sdb_strerror() (strerror(3)'s)
+ *    and sdb_version(), names a reader knows at sight. Output parameters
+ *    come first.
  *  - Functions that can fail return 0 (#SDB_OK) on success or a negative
- *    SDB_E* code. sdb_strerror() gives the code's text and sdb_errdetail()
+ *    SDB_E* code. sdb_strerror() gives the code's text and sdb_error_detail()
  *    a one-line description of the last failure in the calling thread (the
  *    input that was wrong and what is wrong with it).
  *  - A board is W columns by H rows, written "WxH"; cells are numbered
@@ -41,7 +48,7 @@
  *    the pages of a table the writer replaces or removes, LMDB keeps those
  *    pages until every older reader has closed: a long-lived reader pins them,
  *    and a rebuild while it is open grows the file by a whole copy of the
- *    table (sdb_compact() gives the space back). Reopen to see new tables.
+ *    table (sdb_db_compact() gives the space back). Reopen to see new tables.
  *  - Do not open the same database file twice in one process for writing,
  *    and do not use an sdb_db across fork() (both are LMDB rules).
  *  - A database file is never rewritten in place: a writer's tables appear
@@ -58,7 +65,7 @@
  *    unchecked: a solver that reads them directly checks them with
  *    sdb_table_verify() first, or reads through sdb_table_distance().
  *  - Every handle holds a shared flock(2) on the database file, and
- *    sdb_compact() an exclusive one: a compact runs only when no other
+ *    sdb_db_compact() an exclusive one: a compact runs only when no other
  *    process has the file open, and sdb_db_open() during a compact waits
  *    for it ($SLIDEDB_BUSY_TIMEOUT seconds, default 60).
  */
@@ -126,7 +133,7 @@ SDB_API const char *sdb_strerror(int err);
  * builds what the failed call needed. Every function of this header that
  * can fail empties it when it succeeds, so it never describes an older,
  * unrelated failure. Empty string when the last such call succeeded. */
-SDB_API const char *sdb_errdetail(void);
+SDB_API const char *sdb_error_detail(void);
 /**@}*/
 
 /** @name Boards and moves */
@@ -171,11 +178,11 @@ typedef struct sdb_board {
 enum sdb_move { SDB_UP = 0, SDB_DOWN = 1, SDB_LEFT = 2, SDB_RIGHT = 3 };
 
 /** @brief Whether W x H is a board slidedb models (2 <= W, H <= 8). */
-SDB_API int sdb_size_valid(int w, int h);
+SDB_API int sdb_board_size_valid(int w, int h);
 
 /** @brief Parse "WxH" (e.g. "3x3", also "3X3") into @p w and @p h.
  * @return 0, or #SDB_EINVAL if @p text is not a valid size. */
-SDB_API int sdb_size_parse(int *w, int *h, const char *text);
+SDB_API int sdb_board_size_parse(int *w, int *h, const char *text);
 
 /** @brief Parse one board from text.
  *
@@ -211,7 +218,7 @@ SDB_API int sdb_board_parse(sdb_board *b, const char *text, int w, int h);
  * @param[out] cells up to @p cap values (blank as 0)
  * @param[out] count number of cells found
  * @return 0 or #SDB_EINVAL (unknown character, too many cells). */
-SDB_API int sdb_cells_parse(uint8_t *cells, int *count, int cap, const char *text);
+SDB_API int sdb_board_cells_parse(uint8_t *cells, int *count, int cap, const char *text);
 
 /** @brief Make a board of size @p w x @p h from @p cells (n = w*h values).
  * @return 0 or #SDB_EINVAL (bad size, repeated, missing or out-of-range tile). */
@@ -300,12 +307,12 @@ SDB_API int sdb_rank_class(const sdb_board *b);
 
 /** @brief Index of @p b, in 0 .. sdb_rank_count()-1.
  * @p b must have at most #SDB_MAX_FULL_CELLS cells (not checked). */
-SDB_API uint64_t sdb_rank(const sdb_board *b);
+SDB_API uint64_t sdb_board_rank(const sdb_board *b);
 
 /** @brief The board of class @p cls whose index is @p index.
  * @return 0, or #SDB_EINVAL if the size is not rankable or the index is out
  * of range. */
-SDB_API int sdb_unrank(sdb_board *b, int w, int h, int cls, uint64_t index);
+SDB_API int sdb_board_unrank(sdb_board *b, int w, int h, int cls, uint64_t index);
 
 /**@}*/
 
@@ -343,7 +350,7 @@ SDB_API int sdb_db_open(sdb_db **db, const char *path, unsigned flags);
  * @p goal NULL: the standard 3x3 goal (the default database).
  * @return the length written, or #SDB_EINVAL if @p cap is too small
  * (1024 bytes always suffice). */
-SDB_API int sdb_hint_build(char *buf, size_t cap, const char *db_path, const sdb_board *goal);
+SDB_API int sdb_db_build_hint(char *buf, size_t cap, const char *db_path, const sdb_board *goal);
 
 /** @brief Close a database; every pointer from it becomes invalid. NULL is ok. */
 SDB_API void sdb_db_close(sdb_db *db);
@@ -450,7 +457,7 @@ SDB_API int sdb_table_count(const sdb_db *db);
  * @return the table, or NULL when @p i is out of range. */
 SDB_API const sdb_table *sdb_table_at(const sdb_db *db, int i);
 
-/** @brief The table with this name, or NULL (sdb_errdetail() says why). */
+/** @brief The table with this name, or NULL (sdb_error_detail() says why). */
 SDB_API const sdb_table *sdb_table_find(const sdb_db *db, const char *name);
 
 /** @brief The catalog entry of a table. */
@@ -458,7 +465,7 @@ SDB_API const sdb_table_info *sdb_table_meta(const sdb_table *t);
 
 /** @brief Why a table cannot be used, or NULL: its catalog entry is damaged
  * (its meta then holds only a printable form of its name, and its kind is
- * 0: sdb_remove() still removes it), or (handles opened read-only) its
+ * 0: sdb_db_remove() still removes it), or (handles opened read-only) its
  * entries or their checksums are missing or of the wrong size. */
 SDB_API const char *sdb_table_problem(const sdb_table *t);
 
@@ -468,7 +475,7 @@ SDB_API uint64_t sdb_table_bytes(const sdb_table_info *info);
 
 /** @brief The entries of a table: sdb_table_bytes() bytes, read
  * zero-copy from the memory map (pages are read on first touch only).
- * @return NULL if the data cannot be read (sdb_errdetail() says why), and
+ * @return NULL if the data cannot be read (sdb_error_detail() says why), and
  * for a table stored in chunks (sdb_table_chunks() > 1): read those with
  * sdb_table_chunk(). */
 SDB_API const uint8_t *sdb_table_data(const sdb_table *t);
@@ -477,7 +484,7 @@ SDB_API const uint8_t *sdb_table_data(const sdb_table *t);
  * over 4 GiB (the largest LMDB value), which are stored in chunks of
  * 128 MiB (two-bit tables of 14-cell boards).
  * @return the number, or #SDB_ECORRUPT (a chunk is missing or of the wrong
- * size; sdb_errdetail() says which) or #SDB_EINVAL (a handle that is not
+ * size; sdb_error_detail() says which) or #SDB_EINVAL (a handle that is not
  * read-only). */
 SDB_API int sdb_table_chunks(const sdb_table *t);
 
@@ -485,7 +492,7 @@ SDB_API int sdb_table_chunks(const sdb_table *t);
  * sdb_table_data(): the entries are the chunks one after another; every
  * chunk but the last has the same size, a power of two.
  * @param[out] bytes  the chunk's size (0 on error)
- * @return the chunk, or NULL (sdb_errdetail() says why). */
+ * @return the chunk, or NULL (sdb_error_detail() says why). */
 SDB_API const uint8_t *sdb_table_chunk(const sdb_table *t, int i, uint64_t *bytes);
 
 /** @brief sdb_table_recount() of a table as stored, whole or in chunks.
@@ -570,7 +577,7 @@ typedef struct sdb_prove_opts {
  *                    table it cannot prove, nothing was read)
  * @param[in] opts    threads and progress (NULL: the defaults)
  * @return 0; #SDB_ECORRUPT when an entry contradicts its neighbours or the
- * counts the catalog (sdb_errdetail() names the table, the entry, for a full
+ * counts the catalog (sdb_error_detail() names the table, the entry, for a full
  * table its board, and what is wrong), or when the entries cannot be read;
  * #SDB_ENOMEM; #SDB_EINVAL (options of another version). */
 SDB_API int sdb_table_prove(int *proof, const sdb_table *t, const sdb_prove_opts *opts);
@@ -599,7 +606,7 @@ SDB_API int sdb_table_name_full(char *buf, size_t cap, int w, int h, int blank_c
  * path for solvers that use the table directly. The bytes read are checked
  * against their block's CRC-32 the first time (a bit test after that).
  * @return the distance, or #SDB_ECORRUPT when the bytes it depends on are
- * damaged (sdb_errdetail() names them). */
+ * damaged (sdb_error_detail() names them). */
 SDB_API int sdb_table_distance(const sdb_table *t, const sdb_board *b);
 /**@}*/
 
@@ -633,7 +640,7 @@ typedef struct sdb_query {
  * @param[in] text   the query (NUL-terminated; may hold newlines: a grid)
  * @param[in] w, h   the size, or 0, 0 to infer it
  * @param[in] db     the database whose sizes settle ambiguous counts, or NULL
- * @return 0, #SDB_EINVAL (a bad board: sdb_errdetail() says "start: ..." or
+ * @return 0, #SDB_EINVAL (a bad board: sdb_error_detail() says "start: ..." or
  * "goal: ..."), #SDB_EAMBIGUOUS (several sizes fit and the tables do not
  * settle it: the detail lists them). */
 SDB_API int sdb_query_parse(sdb_query *q, const char *text, int w, int h, const sdb_db *db);
@@ -669,7 +676,7 @@ typedef struct sdb_search_progress {
 } sdb_search_progress;
 
 /** @brief Called by a search every few milliseconds (every 16384 nodes):
- * return 0 to go on, anything else to stop it (sdb_solve() then returns
+ * return 0 to go on, anything else to stop it (sdb_answer_search() then returns
  * #SDB_ELIMIT, "search stopped by its caller"). A server stops the searches
  * of a client that has gone; a program shows progress. */
 typedef int (*sdb_poll_fn)(void *ctx, const sdb_search_progress *p);
@@ -769,11 +776,11 @@ typedef struct sdb_answer_opts {
  * sdb_answer.note would carry (no set serves them, with the command that
  * builds one). A program says it before a long search rather than after.
  * Valid as long as @p db is open. */
-SDB_API const char *sdb_search_note(const sdb_db *db, const sdb_board *goal);
+SDB_API const char *sdb_db_search_note(const sdb_db *db, const sdb_board *goal);
 
 /** @brief Find the full table that answers goals like @p goal.
  * @return the table, or NULL with #SDB_ENOTFOUND / #SDB_ETOOBIG in
- * sdb_errdetail() naming the `slidedb-gen` command that builds it. */
+ * sdb_error_detail() naming the `slidedb-gen` command that builds it. */
 SDB_API const sdb_table *sdb_table_for_goal(const sdb_db *db, const sdb_board *goal);
 
 /** @brief Whether the database has any table (full, or of a pattern set) of
@@ -787,7 +794,7 @@ SDB_API int sdb_db_has_size(const sdb_db *db, int w, int h);
  * O(1) for the distance and the best move, O(distance) for the sequence,
  * which is walked through the table one read per step and checked on the
  * way (each step must lower the distance by exactly one). Larger boards are
- * solved by IDA* (as sdb_solve()) on the strongest pattern-database set that
+ * solved by IDA* (as sdb_answer_search()) on the strongest pattern-database set that
  * serves the goal, opened once per database and class of goals and kept, or
  * on Manhattan distance with linear conflicts when none does (a->note says
  * so). The set's tables are checked against their CRC-32s (as by
@@ -948,7 +955,7 @@ typedef struct sdb_random_request {
  * most the most, distances are 0 .. #SDB_MAX_DISTANCE - 1, a walk 0 ..
  * #SDB_MAX_WALK, the count at least 1. No database needed: what a front end
  * reports as a usage error (a 400).
- * @return 0, or #SDB_EINVAL with the rule broken in sdb_errdetail(). */
+ * @return 0, or #SDB_EINVAL with the rule broken in sdb_error_detail(). */
 SDB_API int sdb_random_check(const sdb_random_request *r);
 
 /** @brief The distances a request asks: @p lo .. @p hi, or -1, -1 for any
@@ -1052,7 +1059,7 @@ typedef struct sdb_heuristic sdb_heuristic;
  *                  strength is within 5% of it (another partition of about
  *                  the same strength prunes other nodes; a much weaker one
  *                  costs its reads for little)
- * @return 0, #SDB_ENOTFOUND (no such set; sdb_errdetail() names the
+ * @return 0, #SDB_ENOTFOUND (no such set; sdb_error_detail() names the
  * `slidedb-gen pdb` command), #SDB_ECORRUPT (a table of the set is missing or
  * damaged), #SDB_ENOMEM. */
 SDB_API int sdb_heuristic_open(sdb_heuristic **h, const sdb_db *db, const sdb_board *goal,
@@ -1119,9 +1126,9 @@ typedef struct sdb_solve_stats {
  * pairs, which are answered without search), #SDB_EINVAL (sizes differ, or
  * @p h serves another class of goals), #SDB_ELIMIT (a limit was hit; stats
  * and a->nodes say how far it got). */
-SDB_API int sdb_solve(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
-                      const sdb_board *start, const sdb_board *goal,
-                      const sdb_solve_limits *limits);
+SDB_API int sdb_answer_search(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristic *h,
+                              const sdb_board *start, const sdb_board *goal,
+                              const sdb_solve_limits *limits);
 /**@}*/
 
 /** @name Upkeep: choosing, moving, removing and compacting tables
@@ -1147,18 +1154,18 @@ SDB_API int sdb_table_select(const sdb_table **out, int cap, const sdb_db *db, c
  * @param[out] ntables how many tables were written
  * @return 0, #SDB_ENOTFOUND (a name means no table), #SDB_ECORRUPT (a table
  * fails its CRC), #SDB_EIO. */
-SDB_API int sdb_export(const sdb_db *db, const char *const *names, int nnames, const char *path,
-                       int *ntables);
+SDB_API int sdb_db_export(const sdb_db *db, const char *const *names, int nnames, const char *path,
+                          int *ntables);
 
-/** @brief sdb_export(), calling @p fn (when not NULL) with the table bytes
+/** @brief sdb_db_export(), calling @p fn (when not NULL) with the table bytes
  * written so far, every MiB or so: a program's progress bar. */
-SDB_API int sdb_export_progress(const sdb_db *db, const char *const *names, int nnames,
-                                const char *path, int *ntables, sdb_progress_fn fn, void *ctx);
+SDB_API int sdb_db_export_progress(const sdb_db *db, const char *const *names, int nnames,
+                                   const char *path, int *ntables, sdb_progress_fn fn, void *ctx);
 
-/** Flag of sdb_import(): replace tables of the same names. */
+/** Flag of sdb_db_import(): replace tables of the same names. */
 #define SDB_REPLACE 0x1
 
-/** @brief Called by sdb_import_with() for each table of an export once its
+/** @brief Called by sdb_db_import_with() for each table of an export once its
  * checksums, counts and proof (sdb_table_prove()) have passed, before
  * anything is stored: return 0 to take it, or an SDB_E* code with the reason
  * in @p why (the import is refused, naming the table).
@@ -1169,7 +1176,7 @@ SDB_API int sdb_export_progress(const sdb_db *db, const char *const *names, int 
 typedef int (*sdb_import_check_fn)(void *ctx, const sdb_table_info *info, const uint8_t *data,
                                    int proof, char *why, size_t cap);
 
-/** @brief Options of sdb_import_with(). Start from #SDB_IMPORT_OPTS_INIT. */
+/** @brief Options of sdb_db_import_with(). Start from #SDB_IMPORT_OPTS_INIT. */
 typedef struct sdb_import_opts {
 	unsigned version;             /**< #SDB_IMPORT_OPTS_VERSION */
 	unsigned flags;               /**< #SDB_REPLACE, or 0 to refuse tables that exist */
@@ -1197,19 +1204,19 @@ typedef struct sdb_import_opts {
  * contradict), #SDB_EEXIST (a table exists and no #SDB_REPLACE),
  * #SDB_EINVAL (read-only handle, options of another version, a table no
  * proof takes), #SDB_ENOMEM, #SDB_EIO, or what @p opts->check returned. */
-SDB_API int sdb_import_with(sdb_db *db, const char *path, const sdb_import_opts *opts,
-                            int *ntables);
+SDB_API int sdb_db_import_with(sdb_db *db, const char *path, const sdb_import_opts *opts,
+                               int *ntables);
 
-/** @brief sdb_import_with() with @p flags (#SDB_REPLACE, or 0) and the
+/** @brief sdb_db_import_with() with @p flags (#SDB_REPLACE, or 0) and the
  * defaults: proofs on every usable core, min-mode groups refused. */
-SDB_API int sdb_import(sdb_db *db, const char *path, unsigned flags, int *ntables);
+SDB_API int sdb_db_import(sdb_db *db, const char *path, unsigned flags, int *ntables);
 
 /** @brief Remove the tables @p names mean from a database opened
  * read-write, in one transaction: all of them, or (on any error, e.g. a name
  * that means nothing) none.
  * @param[out] ntables how many tables were removed
  * @return 0, #SDB_ENOTFOUND, #SDB_EINVAL (read-only handle), #SDB_EIO. */
-SDB_API int sdb_remove(sdb_db *db, const char *const *names, int nnames, int *ntables);
+SDB_API int sdb_db_remove(sdb_db *db, const char *const *names, int nnames, int *ntables);
 
 /** @brief Rewrite the database file at @p path without its free pages.
  *
@@ -1225,7 +1232,7 @@ SDB_API int sdb_remove(sdb_db *db, const char *const *names, int nnames, int *nt
  * @param[out] before, after  the file's size before and after (NULL: not wanted)
  * @return 0, #SDB_ENOTFOUND, #SDB_ECORRUPT, #SDB_EVERSION, #SDB_EIO (also:
  * in use by readers). */
-SDB_API int sdb_compact(const char *path, uint64_t *before, uint64_t *after);
+SDB_API int sdb_db_compact(const char *path, uint64_t *before, uint64_t *after);
 /**@}*/
 
 /** @name Board symmetries
@@ -1260,7 +1267,7 @@ SDB_API int sdb_sym_representative(int w, int h, int cell);
  * @param[in] db  the database whose tables settle it, or NULL
  * @return 0, #SDB_EINVAL (no board has that many cells), #SDB_EAMBIGUOUS
  * (several sizes fit; the detail lists them). */
-SDB_API int sdb_cells_size(int *w, int *h, int count, const sdb_db *db);
+SDB_API int sdb_board_cells_size(int *w, int *h, int count, const sdb_db *db);
 
 /** @brief Distances and best moves of @p n boards to one goal.
  *
@@ -1294,11 +1301,11 @@ SDB_API int sdb_batch_heuristic(int16_t *value, const sdb_heuristic *h, const ui
 
 /** @brief The name `info` gives a kind of table (enum sdb_kind): "full",
  * "pattern", or "unknown". */
-SDB_API const char *sdb_kind_name(int kind);
+SDB_API const char *sdb_table_kind_name(int kind);
 
 /** @brief The name `info` gives an entry format (enum sdb_format):
  * "dist6-move2", "dist8", "nibble-manhattan", "mod3-2bit", or "unknown". */
-SDB_API const char *sdb_format_name(int format);
+SDB_API const char *sdb_table_format_name(int format);
 
 /** @brief The checker's verdict as a sentence: "optimal", "valid, K moves
  * longer than optimal", "illegal move 'u' at step 3", "does not reach the

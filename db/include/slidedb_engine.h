@@ -33,7 +33,7 @@ extern "C" {
  * @return the descriptor; #SDB_ENOTFOUND (no such file, errno ENOENT);
  * #SDB_EIO, errno EINVAL: not a regular file (a FIFO, a device, a socket, a
  * folder, or a link under O_NOFOLLOW); #SDB_EIO, errno the system's: could
- * not open it. sdb_errdetail() names @p path and says why. */
+ * not open it. sdb_error_detail() names @p path and says why. */
 SDB_API int sdb_file_open(const char *path, int flags, unsigned mode);
 /**@}*/
 
@@ -49,7 +49,7 @@ SDB_API int sdb_file_open(const char *path, int flags, unsigned mode);
  * @param[out] nbr  nbr[m] = index after moving the blank in direction m
  *                  (enum sdb_move), or UINT64_MAX when it would leave the board
  * @param[out] b    the board of @p index, or NULL if not wanted
- * @return 0, or #SDB_EINVAL as sdb_unrank(). */
+ * @return 0, or #SDB_EINVAL as sdb_board_unrank(). */
 SDB_API int sdb_rank_neighbors(uint64_t nbr[4], sdb_board *b, int w, int h, int cls,
                                uint64_t index);
 
@@ -119,7 +119,7 @@ SDB_API int sdb_frame_init(sdb_frame *f, const sdb_board *goal, int rep);
  * tiles in order, the blank last when the standard goal is in the class,
  * else in cell @p rep. Set names and `info` number tiles as this goal does
  * (sdb_table_tiles()). */
-SDB_API void sdb_ordered_goal(sdb_board *b, int w, int h, int rep);
+SDB_API void sdb_frame_goal(sdb_board *b, int w, int h, int rep);
 
 /** @brief @p in seen in the frame: the symmetry applied, tiles relabelled.
  * @p in must have the frame's size (not checked). */
@@ -491,14 +491,14 @@ SDB_API int sdb_pattern_manhattan(const sdb_pattern *p, uint64_t index);
  *                  entry before it is folded and packed)
  * @return as sdb_table_prove(), and #SDB_EINVAL when @p info describes no
  * table the proof knows (*@p proof is then #SDB_PROOF_NONE). */
-SDB_API int sdb_entries_prove(int *proof, const sdb_table_info *info, const sdb_pattern *p,
-                              const uint8_t *data, const sdb_prove_opts *opts);
+SDB_API int sdb_table_prove_entries(int *proof, const sdb_table_info *info, const sdb_pattern *p,
+                                    const uint8_t *data, const sdb_prove_opts *opts);
 /**@}*/
 
 
 /** @name Searches split over processes
  *
- * One IDA* iteration (sdb_solve()'s depth-first search under one bound), cut
+ * One IDA* iteration (sdb_answer_search()'s depth-first search under one bound), cut
  * at a depth, is a list of subtrees in the order of their move sequences;
  * any process that holds the same heuristic can search any of them. The
  * iteration's answer is the first subtree, in that order, that reaches the
@@ -556,7 +556,7 @@ typedef struct sdb_split_hooks {
  * @p hooks (NULL: none). Not thread-safe: call it before any search. */
 SDB_API void sdb_split_install(const sdb_split_hooks *hooks);
 
-/** @brief Open, in another process, the search that sdb_solve() runs from
+/** @brief Open, in another process, the search that sdb_answer_search() runs from
  * @p start to @p goal with the sets named @p sets of @p db (as
  * sdb_split_heuristic() names them), opened once per database handle.
  * @return 0, or the errors of sdb_heuristic_open(). */
@@ -659,14 +659,14 @@ SDB_API int sdb_split_finish(sdb_split *sp, sdb_split_result *res);
  * a hot path. Set it before other threads use the library. */
 /**@{*/
 /** @brief Values that change how work is split, never what it computes
- * (but sdb_compact()'s pause). 0 leaves a value at its default. Start from
+ * (but sdb_db_compact()'s pause). 0 leaves a value at its default. Start from
  * #SDB_TUNING_INIT. */
 typedef struct sdb_tuning {
 	unsigned version;       /**< #SDB_TUNING_VERSION */
 	uint64_t chunk_bytes;   /**< store every two-bit table over this many bytes in
 	                             chunks of it: a power of two, 4096 .. 128 MiB
 	                             (default: chunks of 128 MiB past 4 GiB - 1) */
-	double compact_pause;   /**< seconds sdb_compact() waits between its copy and
+	double compact_pause;   /**< seconds sdb_db_compact() waits between its copy and
 	                             the rename, under 3600 (default 0) */
 	uint64_t verify_bytes;  /**< bytes of a table a verifying thread is started
 	                             for, at least 4096 (default 16 MiB) */

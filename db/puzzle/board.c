@@ -7,7 +7,7 @@
 
 #include "puzzle/puzzle.h"
 
-int sdb_size_valid(int w, int h)
+int sdb_board_size_valid(int w, int h)
 {
 	return w >= 2 && h >= 2 && w <= SDB_MAX_SIDE && h <= SDB_MAX_SIDE;
 }
@@ -24,7 +24,7 @@ static long size_side(const char *p, const char **end)
 	return p == start ? -1 : v;
 }
 
-int sdb_size_parse(int *w, int *h, const char *text)
+int sdb_board_size_parse(int *w, int *h, const char *text)
 {
 	const char *end;
 	long a = size_side(text, &end);
@@ -33,7 +33,7 @@ int sdb_size_parse(int *w, int *h, const char *text)
 	long b = size_side(end + 1, &end);
 	if (b < 0 || *end != '\0')
 		return sdbi_fail(SDB_EINVAL, "size '%s' is not of the form WxH (e.g. 3x3)", text);
-	if (!sdb_size_valid((int)a, (int)b))
+	if (!sdb_board_size_valid((int)a, (int)b))
 		return sdbi_fail(SDB_EINVAL, "size '%s' is not a board slidedb models "
 		                "(2 <= W, H <= %d)", text, SDB_MAX_SIDE);
 	*w = (int)a;
@@ -230,7 +230,7 @@ int sdbi_cells_scan(sdbi_cells *c, const char *text, int check_shape)
 	return SDB_OK;
 }
 
-int sdb_cells_parse(uint8_t *cells, int *count, int cap, const char *text)
+int sdb_board_cells_parse(uint8_t *cells, int *count, int cap, const char *text)
 {
 	sdbi_cells c;
 	*count = 0;
@@ -311,7 +311,7 @@ static int tiles_fault(const uint8_t *cells, int count, int w, int h)
 
 int sdb_board_set(sdb_board *b, int w, int h, const uint8_t *cells)
 {
-	if (!sdb_size_valid(w, h))
+	if (!sdb_board_size_valid(w, h))
 		return sdbi_fail(SDB_EINVAL, "%dx%d is not a board slidedb models", w, h);
 	int n = w * h, blank = -1;
 	uint64_t seen = 0;
@@ -347,7 +347,7 @@ static int count_settles(int *w, int *h, int fits[][2], int *nfit, int count, sd
 	int with_table = 0;
 	*nfit = 0;
 	for (int a = 2; a <= count / 2; a++) {
-		if (count % a || !sdb_size_valid(a, count / a))
+		if (count % a || !sdb_board_size_valid(a, count / a))
 			continue;
 		if (a * a == count) {
 			*w = *h = a;
@@ -423,7 +423,7 @@ int sdbi_board_from_cells(sdb_board *b, const sdbi_cells *c, int w, int h)
 		if (w && (c->cols != w || c->rows != h))
 			return sdbi_fail(SDB_EINVAL, "the rows make a %dx%d board (%d columns, %d rows), "
 			                "not %dx%d", c->cols, c->rows, c->cols, c->rows, w, h);
-		if (!sdb_size_valid(c->cols, c->rows))
+		if (!sdb_board_size_valid(c->cols, c->rows))
 			return sdbi_fail(SDB_EINVAL, "%d rows of %d cells are not a board slidedb "
 			                "models", c->rows, c->cols);
 		w = c->cols;
@@ -451,7 +451,7 @@ int sdb_board_parse(sdb_board *b, const char *text, int w, int h)
 
 int sdb_board_goal(sdb_board *b, int w, int h, int blank_cell)
 {
-	if (!sdb_size_valid(w, h) || blank_cell < 0 || blank_cell >= w * h)
+	if (!sdb_board_size_valid(w, h) || blank_cell < 0 || blank_cell >= w * h)
 		return sdbi_fail(SDB_EINVAL, "no goal with the blank in cell %d of %dx%d",
 		                blank_cell, w, h);
 	uint8_t cells[SDB_MAX_CELLS];

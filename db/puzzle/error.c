@@ -42,7 +42,7 @@ int sdbi_done(int rc)
 	return rc;
 }
 
-const char *sdb_errdetail(void)
+const char *sdb_error_detail(void)
 {
 	return detail;
 }

@@ -59,7 +59,7 @@ void sdb_frame_unboard(const sdb_frame *f, sdb_board *out, const sdb_board *in)
 	}
 }
 
-void sdb_ordered_goal(sdb_board *b, int w, int h, int rep)
+void sdb_frame_goal(sdb_board *b, int w, int h, int rep)
 {
 	int last = w * h - 1;
 	sdb_board_goal(b, w, h, sdb_sym_representative(w, h, last) == rep ? last : rep);
@@ -70,7 +70,7 @@ static uint64_t ordered_tiles(const sdb_table_info *in, uint64_t labels)
 {
 	sdb_board ordered;
 	sdb_frame f;
-	sdb_ordered_goal(&ordered, in->goal.w, in->goal.h, in->goal.blank);
+	sdb_frame_goal(&ordered, in->goal.w, in->goal.h, in->goal.blank);
 	sdb_frame_init(&f, &ordered, in->goal.blank);
 	uint64_t tiles = 0;
 	for (int t = 1; t < in->goal.n; t++)
@@ -85,7 +85,7 @@ int sdb_table_tiles(uint64_t *tiles, uint64_t *left_out, sdb_board *goal,
 	if (in->kind != SDB_KIND_PATTERN)
 		return sdbi_fail(SDB_EINVAL, "table '%s' is not a pattern table", in->name);
 	const uint64_t all = sdbi_tiles_all(in->goal.n);
-	sdb_ordered_goal(goal, in->goal.w, in->goal.h, in->goal.blank);
+	sdb_frame_goal(goal, in->goal.w, in->goal.h, in->goal.blank);
 	*tiles = ordered_tiles(in, in->pattern);
 	*left_out = all & ~ordered_tiles(in, in->set_tiles);
 	return sdbi_done(SDB_OK);

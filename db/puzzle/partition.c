@@ -168,7 +168,7 @@ int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *go
 	 * class, else in the class's first cell): the tiles as typed for that
 	 * goal, and one name per set whatever goal the groups were typed for. */
 	sdb_board ordered;
-	sdb_ordered_goal(&ordered, goal->w, goal->h, rep);
+	sdb_frame_goal(&ordered, goal->w, goal->h, rep);
 	sdb_frame user_frame, ordered_frame;
 	sdb_frame_init(&user_frame, goal, rep);
 	sdb_frame_init(&ordered_frame, &ordered, rep);

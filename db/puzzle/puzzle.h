@@ -6,12 +6,12 @@
 
 #include "slidedb_engine.h"
 
-/* Record a one-line detail for sdb_errdetail() and return err, so that a
+/* Record a one-line detail for sdb_error_detail() and return err, so that a
  * failing function can end with `return sdbi_fail(SDB_EINVAL, "...", ...)`. */
 int sdbi_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Empty the detail and return rc: the end of a public function that
- * succeeded, so sdb_errdetail() never shows an older, unrelated failure
+ * succeeded, so sdb_error_detail() never shows an older, unrelated failure
  * (rc < 0 is passed through with its detail). */
 int sdbi_done(int rc);
 

@@ -80,7 +80,7 @@ static inline unsigned select16(unsigned x, unsigned k)
 uint64_t sdb_rank_count(int w, int h)
 {
 	int n = w * h;
-	if (!sdb_size_valid(w, h))
+	if (!sdb_board_size_valid(w, h))
 		return 0;
 	uint64_t c = 1;
 	for (int k = 3; k <= n; k++) {
@@ -93,7 +93,7 @@ uint64_t sdb_rank_count(int w, int h)
 
 int sdb_rank_count_format(char *buf, size_t cap, int w, int h)
 {
-	if (!sdb_size_valid(w, h))
+	if (!sdb_board_size_valid(w, h))
 		return sdbi_fail(SDB_EINVAL, "%dx%d is not a board slidedb models", w, h);
 	/* n!/2 in limbs of 9 decimal digits, the lowest first: 64!/2 has 89
 	 * digits, and a limb times k <= 64 plus its carry fits 64 bits */
@@ -127,7 +127,7 @@ int sdb_rank_class(const sdb_board *b)
 	return (sdbi_board_parity(b) ^ row) & 1;
 }
 
-uint64_t sdb_rank(const sdb_board *b)
+uint64_t sdb_board_rank(const sdb_board *b)
 {
 	const int m = b->n - 1;
 	const uint32_t *wt = weight[m];
@@ -258,7 +258,7 @@ static void fill_board(sdb_board *b, const sdb_rank_walk *wk)
 		b->cell[c] = c == (int)wk->blank ? 0 : (uint8_t)(wk->tile[i++] + 1);
 }
 
-int sdb_unrank(sdb_board *b, int w, int h, int cls, uint64_t index)
+int sdb_board_unrank(sdb_board *b, int w, int h, int cls, uint64_t index)
 {
 	sdb_rank_walk wk;
 	int err = sdb_rank_walk_init(&wk, w, h, cls);

@@ -52,7 +52,7 @@ __attribute__((constructor)) static void symmetry_tables_init(void)
 	unsigned at = 0;
 	for (int w = 2; w < SIDE; w++)
 		for (int h = 2; h < SIDE; h++) {
-			if (!sdb_size_valid(w, h))
+			if (!sdb_board_size_valid(w, h))
 				continue;
 			maps_at[w][h] = (uint16_t)at;
 			at += (unsigned)(sdb_sym_count(w, h) * w * h);

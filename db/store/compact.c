@@ -174,7 +174,7 @@ static void sweep_copies(const char *path)
 	closedir(d);
 }
 
-int sdb_compact(const char *path, uint64_t *before, uint64_t *after)
+int sdb_db_compact(const char *path, uint64_t *before, uint64_t *after)
 {
 	/* The exclusive hold first (hold.c): no other process has the file
 	 * open, and none opens it until the new file has its name. */

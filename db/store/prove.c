@@ -2,7 +2,7 @@
  * between a table crafted with correct checksums (an export, a file edited
  * in place, a resumed build's checkpoint) and a wrong answer. Import proves
  * every table before its commit, `verify --prove` what is stored, and a
- * resumed build its table before it commits (sdb_entries_prove()).
+ * resumed build its table before it commits (sdb_table_prove_entries()).
  *
  * For whole distances (full tables of bytes, pattern groups in region mode)
  * the rules prove every entry exact: the goal alone holds 0; no entry is
@@ -325,7 +325,7 @@ static int say_fault(const prover *pv, const worker *wk)
 {
 	char where[3 * SDB_MAX_CELLS + 8] = "", what[200];
 	sdb_board b;
-	if (!pv->p && !sdb_unrank(&b, pv->w, pv->h, pv->cls, wk->bad)) {
+	if (!pv->p && !sdb_board_unrank(&b, pv->w, pv->h, pv->cls, wk->bad)) {
 		where[0] = ' ';
 		where[1] = '(';
 		sdb_board_format(where + 2, sizeof where - 4, &b);
@@ -569,7 +569,7 @@ int sdbi_prove(int *proof, const sdb_table_info *info, const sdb_pattern *p,
 		pv.w = info->goal.w;
 		pv.h = info->goal.h;
 		pv.cls = sdb_rank_class(&info->goal);
-		pv.goal = sdb_rank(&info->goal);
+		pv.goal = sdb_board_rank(&info->goal);
 		pv.units = (info->states + FULL_UNIT - 1) / FULL_UNIT;
 		if (sdb_rank_count(pv.w, pv.h) != info->states)
 			err = sdbi_fail(SDB_EINVAL, "table '%s': %llu entries, not a full table's",
@@ -609,8 +609,8 @@ int sdb_table_prove(int *proof, const sdb_table *t, const sdb_prove_opts *opts)
 	return sdbi_prove(proof, &t->info, NULL, &e, opts);
 }
 
-int sdb_entries_prove(int *proof, const sdb_table_info *info, const sdb_pattern *p,
-                      const uint8_t *data, const sdb_prove_opts *opts)
+int sdb_table_prove_entries(int *proof, const sdb_table_info *info, const sdb_pattern *p,
+                            const uint8_t *data, const sdb_prove_opts *opts)
 {
 	*proof = SDB_PROOF_NONE;
 	sdb_board goal;   /* where it is used (a stored or imported entry's was checked) */

@@ -11,7 +11,7 @@ typedef struct sdbi_entries {
 	const uint8_t *const *chunk;
 	int shift;
 } sdbi_entries;
-/* sdb_entries_prove() of entries in chunks: a table being imported. */
+/* sdb_table_prove_entries() of entries in chunks: a table being imported. */
 int sdbi_prove(int *proof, const sdb_table_info *info, const sdb_pattern *p,
                const sdbi_entries *e, const sdb_prove_opts *opts);
 /* The entries of the table the writer recorded last (sdb_writer_put_meta();

@@ -163,7 +163,7 @@ static int decode_v3(sdb_table_info *in, reader *r, uint32_t version)
 	in->kind = (int)get_u32(r);
 	in->entry_format = (int)get_u32(r);
 	const uint8_t *shape = take(r, 3);
-	if (!shape || !sdb_size_valid(shape[0], shape[1]))
+	if (!shape || !sdb_board_size_valid(shape[0], shape[1]))
 		return -1;
 	const uint8_t *cells = take(r, (size_t)shape[0] * shape[1]);
 	if (!cells || sdb_board_set(&in->goal, shape[0], shape[1], cells) ||
@@ -218,7 +218,7 @@ static int decode_v2(sdb_table_info *in, const void *buf, size_t len)
 	if (len != sizeof v)
 		return -1;
 	memcpy(&v, buf, sizeof v);
-	if (!sdb_size_valid(v.goal.w, v.goal.h) || v.goal.n != v.goal.w * v.goal.h ||
+	if (!sdb_board_size_valid(v.goal.w, v.goal.h) || v.goal.n != v.goal.w * v.goal.h ||
 	    sdb_board_set(&in->goal, v.goal.w, v.goal.h, v.goal.cell) ||
 	    v.max_distance < 0 || v.max_distance >= SDB_MAX_DISTANCE)
 		return -1;
@@ -269,7 +269,7 @@ const char *sdbi_info_problem(const sdb_table_info *in)
 {
 	sdb_board canon;
 	const sdb_board *g = &in->goal;
-	if (!in->name[0] || !sdb_size_valid(g->w, g->h) || g->n != g->w * g->h)
+	if (!in->name[0] || !sdb_board_size_valid(g->w, g->h) || g->n != g->w * g->h)
 		return "a board size slidedb does not model";
 	if (sdb_board_goal(&canon, g->w, g->h, g->blank) || !sdb_board_equal(&canon, g) ||
 	    sdb_sym_representative(g->w, g->h, g->blank) != g->blank)

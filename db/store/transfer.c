@@ -105,14 +105,14 @@ static int put_data(gzFile z, const sdb_table *t, export_progress *p)
 	return gzputc(z, '\n') == '\n' ? 0 : -1;
 }
 
-int sdb_export(const sdb_db *db, const char *const *names, int nnames, const char *path,
-               int *ntables)
+int sdb_db_export(const sdb_db *db, const char *const *names, int nnames, const char *path,
+                  int *ntables)
 {
-	return sdb_export_progress(db, names, nnames, path, ntables, NULL, NULL);
+	return sdb_db_export_progress(db, names, nnames, path, ntables, NULL, NULL);
 }
 
-int sdb_export_progress(const sdb_db *db, const char *const *names, int nnames,
-                        const char *path, int *ntables, sdb_progress_fn fn, void *ctx)
+int sdb_db_export_progress(const sdb_db *db, const char *const *names, int nnames,
+                           const char *path, int *ntables, sdb_progress_fn fn, void *ctx)
 {
 	*ntables = 0;
 	const sdb_table **chosen = NULL;
@@ -230,7 +230,7 @@ static int parse_field(sdb_table_info *in, const char *key, const char *val)
 		return snprintf(in->tool_version, sizeof in->tool_version, "%s", val) <
 		       (int)sizeof in->tool_version ? 0 : -1;
 	if (!strcmp(key, "size")) {
-		if (sdb_size_parse(&w, &h, val))
+		if (sdb_board_size_parse(&w, &h, val))
 			return -1;
 		in->goal.w = (uint8_t)w;
 		in->goal.h = (uint8_t)h;
@@ -293,7 +293,7 @@ static int prove_entries(const reader *rd, const sdb_table_info *in, const sdbi_
 	char why[512] = "";
 	int proof, err = sdbi_prove(&proof, in, NULL, e, &opts->prove);
 	if (err) {
-		snprintf(why, sizeof why, "%s", sdb_errdetail());
+		snprintf(why, sizeof why, "%s", sdb_error_detail());
 		return sdbi_fail(err, "%s: %s", rd->file, why);
 	}
 	if (opts->check) {
@@ -426,7 +426,7 @@ static int ends_with_trailer(const reader *r)
 	return ok && crc == (uint32_t)r->crc && size == (uint32_t)r->size;
 }
 
-/* Read an export into the writer's transaction; see sdb_import(). */
+/* Read an export into the writer's transaction; see sdb_db_import(). */
 static int import_into(sdb_writer *w, const sdb_db *db, const char *path,
                        const sdb_import_opts *opts, int *ntables)
 {
@@ -442,7 +442,7 @@ static int import_into(sdb_writer *w, const sdb_db *db, const char *path,
 		if (errno != EINVAL)
 			return rd.fd;   /* said: no such file, or unreadable */
 		char why[1024];   /* (the detail is rewritten: a copy) */
-		snprintf(why, sizeof why, "%s", sdb_errdetail());
+		snprintf(why, sizeof why, "%s", sdb_error_detail());
 		/* a pipe is read as standard input, "-", only */
 		return sdbi_fail(rd.fd, "%s: import a stream as '-', from standard input", why);
 	}
@@ -492,14 +492,14 @@ static int import_into(sdb_writer *w, const sdb_db *db, const char *path,
 	return err;
 }
 
-int sdb_import(sdb_db *db, const char *path, unsigned flags, int *ntables)
+int sdb_db_import(sdb_db *db, const char *path, unsigned flags, int *ntables)
 {
 	sdb_import_opts opts = SDB_IMPORT_OPTS_INIT;
 	opts.flags = flags;
-	return sdb_import_with(db, path, &opts, ntables);
+	return sdb_db_import_with(db, path, &opts, ntables);
 }
 
-int sdb_import_with(sdb_db *db, const char *path, const sdb_import_opts *opts, int *ntables)
+int sdb_db_import_with(sdb_db *db, const char *path, const sdb_import_opts *opts, int *ntables)
 {
 	*ntables = 0;
 	static const sdb_import_opts defaults = SDB_IMPORT_OPTS_INIT;

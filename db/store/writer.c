@@ -1,7 +1,7 @@
 /* The writer: one write transaction in which tables are reserved whole or
  * appended in chunks, with their block checksums and catalog records beside
  * them, or deleted; committed or abandoned as one, so a killed writer leaves
- * the database as it was. `rm` (sdb_remove()) is such a transaction. */
+ * the database as it was. `rm` (sdb_db_remove()) is such a transaction. */
 #include <lmdb.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,7 +260,7 @@ void sdb_writer_abort(sdb_writer *w)
 	free(w);
 }
 
-int sdb_remove(sdb_db *db, const char *const *names, int nnames, int *ntables)
+int sdb_db_remove(sdb_db *db, const char *const *names, int nnames, int *ntables)
 {
 	*ntables = 0;
 	const sdb_table **chosen;

@@ -23,7 +23,7 @@ extern PyTypeObject ext_database_type, ext_answer_type, ext_check_type, ext_heur
                     ext_states_type;
 
 /* Raise the exception of slidedb.errors for a library failure, with
- * sdb_errdetail() as its message (index: the failed row of a batch, or -1;
+ * sdb_error_detail() as its message (index: the failed row of a batch, or -1;
  * opening: the failure is of opening a database, where a missing file is
  * DatabaseNotFoundError and a path that is no file DatabaseIOError; the
  * classes are chosen in errors.py). Returns NULL. */

@@ -5,9 +5,9 @@
 /* The size of rows of `cells` cells when none was given. */
 static int size_of_cells(const sdb_db *db, int cells, int *w, int *h)
 {
-	int err = sdb_cells_size(w, h, cells, db);
+	int err = sdb_board_cells_size(w, h, cells, db);
 	if (err) {
-		ext_fail(err, "states: %s", sdb_errdetail());
+		ext_fail(err, "states: %s", sdb_error_detail());
 		return -1;
 	}
 	return 0;
@@ -113,7 +113,7 @@ PyArrayObject *ext_states(PyObject *obj, const sdb_db *db, int *w, int *h)
 	} else if (nd == 3) {
 		*w = (int)PyArray_DIM(a, 2);
 		*h = (int)PyArray_DIM(a, 1);
-		if (!sdb_size_valid(*w, *h)) {
+		if (!sdb_board_size_valid(*w, *h)) {
 			ext_invalid("states: %dx%d is not a board slidedb models", *w, *h);
 			rc = -1;
 		}

@@ -107,7 +107,7 @@ int ext_size_arg(PyObject *obj, int *w, int *h)
 		const char *text = ext_text(obj, "size");
 		if (!text)
 			return -1;
-		if (sdb_size_parse(w, h, text) == 0)
+		if (sdb_board_size_parse(w, h, text) == 0)
 			return 0;
 		ext_invalid("size: '%.40s' is not a board size (write it WxH, e.g. '3x3')", text);
 		return -1;
@@ -119,7 +119,7 @@ int ext_size_arg(PyObject *obj, int *w, int *h)
 		if (PyErr_Occurred())
 			return -1;
 		if (!over_a && !over_b && a > 0 && b > 0 && a < 100 && b < 100 &&
-		    sdb_size_valid((int)a, (int)b)) {
+		    sdb_board_size_valid((int)a, (int)b)) {
 			*w = (int)a;
 			*h = (int)b;
 			return 0;
@@ -245,12 +245,12 @@ int ext_board(sdb_board *b, const sdb_db *db, PyObject *obj, int w, int h, const
 	if (err == SDB_EAMBIGUOUS) {   /* settled by the tables, as in queries */
 		uint8_t cells[SDB_MAX_CELLS];
 		int count;
-		if (sdb_cells_parse(cells, &count, SDB_MAX_CELLS, text) == 0 &&
-		    (err = sdb_cells_size(&w, &h, count, db)) == 0)
+		if (sdb_board_cells_parse(cells, &count, SDB_MAX_CELLS, text) == 0 &&
+		    (err = sdb_board_cells_size(&w, &h, count, db)) == 0)
 			err = sdb_board_parse(b, text, w, h);
 	}
 	if (err) {
-		ext_fail(err, "%s: %s", what, sdb_errdetail());
+		ext_fail(err, "%s: %s", what, sdb_error_detail());
 		return -1;
 	}
 	return 0;

@@ -11,7 +11,7 @@ static PyObject *raise_as(int err, Py_ssize_t index, int opening, PyObject *node
 {
 	if (err == SDB_ELIMIT && PyErr_Occurred())
 		return NULL;   /* a search stopped by a signal handler's exception (Ctrl-C) */
-	const char *detail = sdb_errdetail();
+	const char *detail = sdb_error_detail();
 	PyObject *at = index >= 0 ? PyLong_FromSsize_t(index) : Py_NewRef(Py_None);
 	PyObject *e = at && nodes ? PyObject_CallFunction(error_factory, "isOOO", err,
 	                                                  *detail ? detail : sdb_strerror(err), at,
