@@ -235,7 +235,7 @@ sdb_board ck_parse_board(const char *text, int w, int h)
 {
 	sdb_board b;
 	cr_assert_eq(sdb_board_parse(&b, text, w, h), 0, "cannot parse '%s': %s", text,
-	             sdb_errdetail());
+	             sdb_error_detail());
 	return b;
 }
 

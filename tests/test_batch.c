@@ -34,7 +34,7 @@ static void check_size(int w, int h, const int *reps, int nreps)
 	tk_tmp_path(path, sizeof path, name);
 	tk_build_lib(path, w, h, reps, nreps);
 	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	enum { N = 3000 };
 	uint8_t *rows = random_rows(w, h, N, 7u * (unsigned)w + (unsigned)h);
 	unsigned seed = 3;
@@ -49,7 +49,7 @@ static void check_size(int w, int h, const int *reps, int nreps)
 		int8_t best[N];
 		size_t bad = 99;
 		cr_assert_eq(sdb_batch_distance(dist, best, db, &goal, rows, N, NULL, &bad), 0, "%s",
-		             sdb_errdetail());
+		             sdb_error_detail());
 		cr_assert_eq(bad, 99, "no failure, no row named");
 		for (int i = 0; i < N; i++) {
 			sdb_board b;
@@ -97,22 +97,22 @@ Test(batch, bad_rows_and_missing_tables)
 	size_t bad = 0;
 	cr_assert_eq(sdb_batch_distance(dist, NULL, db, &goal, &rows[0][0], 3, NULL, &bad), SDB_EINVAL);
 	cr_assert_eq(bad, 2);
-	cr_assert_str_eq(sdb_errdetail(), "board 2: tile 1 appears twice");
+	cr_assert_str_eq(sdb_error_detail(), "board 2: tile 1 appears twice");
 	rows[2][1] = 9;
 	cr_assert_eq(sdb_batch_distance(dist, NULL, db, &goal, &rows[0][0], 3, NULL, &bad), SDB_EINVAL);
-	cr_assert_str_eq(sdb_errdetail(), "board 2: tile 9 is out of range 1..5 for 2x3");
+	cr_assert_str_eq(sdb_error_detail(), "board 2: tile 9 is out of range 1..5 for 2x3");
 	cr_assert_eq(sdb_batch_distance(dist, NULL, db, &goal, &rows[0][0], 2, NULL, &bad), 0);
-	cr_assert(dist[0] == 0 && dist[1] == 1 && !*sdb_errdetail());
+	cr_assert(dist[0] == 0 && dist[1] == 1 && !*sdb_error_detail());
 	sdb_board_goal(&goal, 3, 2, 5);   /* no 3x2 table: the command that builds it */
 	cr_assert_eq(sdb_batch_distance(dist, NULL, db, &goal, &rows[0][0], 1, NULL, NULL),
 	             SDB_ENOTFOUND);
-	cr_assert(strstr(sdb_errdetail(), "`slidedb-gen full 3x2"), "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "`slidedb-gen full 3x2"), "%s", sdb_error_detail());
 	int w, h;
-	cr_assert_eq(sdb_cells_size(&w, &h, 6, db), 0);   /* settled by the 2x3 tables */
+	cr_assert_eq(sdb_board_cells_size(&w, &h, 6, db), 0);   /* settled by the 2x3 tables */
 	cr_assert(w == 2 && h == 3);
-	cr_assert_eq(sdb_cells_size(&w, &h, 6, NULL), SDB_EAMBIGUOUS);
-	cr_assert_eq(sdb_cells_size(&w, &h, 7, NULL), SDB_EINVAL);
-	cr_assert_eq(sdb_cells_size(&w, &h, 16, NULL), 0);
+	cr_assert_eq(sdb_board_cells_size(&w, &h, 6, NULL), SDB_EAMBIGUOUS);
+	cr_assert_eq(sdb_board_cells_size(&w, &h, 7, NULL), SDB_EINVAL);
+	cr_assert_eq(sdb_board_cells_size(&w, &h, 16, NULL), 0);
 	cr_assert(w == 4 && h == 4);
 	sdb_db_close(db);
 }
@@ -142,13 +142,13 @@ Test(batch, heuristic_rows)
 
 Test(batch, words)
 {
-	cr_assert_str_eq(sdb_kind_name(SDB_KIND_FULL), "full");
-	cr_assert_str_eq(sdb_kind_name(SDB_KIND_PATTERN), "pattern");
-	cr_assert_str_eq(sdb_kind_name(0), "unknown");
-	cr_assert_str_eq(sdb_format_name(SDB_ENTRY_DIST6_MOVE2), "dist6-move2");
-	cr_assert_str_eq(sdb_format_name(SDB_ENTRY_NIBBLE_MD), "nibble-manhattan");
-	cr_assert_str_eq(sdb_format_name(SDB_ENTRY_MOD3), "mod3-2bit");
-	cr_assert_str_eq(sdb_format_name(99), "unknown");
+	cr_assert_str_eq(sdb_table_kind_name(SDB_KIND_FULL), "full");
+	cr_assert_str_eq(sdb_table_kind_name(SDB_KIND_PATTERN), "pattern");
+	cr_assert_str_eq(sdb_table_kind_name(0), "unknown");
+	cr_assert_str_eq(sdb_table_format_name(SDB_ENTRY_DIST6_MOVE2), "dist6-move2");
+	cr_assert_str_eq(sdb_table_format_name(SDB_ENTRY_NIBBLE_MD), "nibble-manhattan");
+	cr_assert_str_eq(sdb_table_format_name(SDB_ENTRY_MOD3), "mod3-2bit");
+	cr_assert_str_eq(sdb_table_format_name(99), "unknown");
 	static const struct { sdb_check c; const char *verdict; } cases[] = {
 		{ { .solvable = 0 }, "unsolvable" },
 		{ { .solvable = 1, .legal = 0, .illegal_step = 3, .illegal_move = SDB_UP },

@@ -44,7 +44,7 @@ static void agrees_with_simple_bfs(int w, int h, int blank)
 	int cls = sdb_rank_class(&goal);
 	for (uint64_t i = 0; i < total; i++) {
 		sdb_board b;
-		sdb_unrank(&b, w, h, cls, i);
+		sdb_board_unrank(&b, w, h, cls, i);
 		int d = t[i] & 0x3f;
 		cr_assert_eq(d, simple_bfs_dist(&s, &b), "%dx%d b%d index %llu", w, h, blank,
 		             (unsigned long long)i);
@@ -269,7 +269,7 @@ Test(progress, a_set_s_bar_is_the_whole_set_s)
 	                 "0.1 M states/s  ETA 9 s");
 }
 
-/* The library's proof (sdb_entries_prove(), what a resumed build runs
+/* The library's proof (sdb_table_prove_entries(), what a resumed build runs
  * before it commits, and import and verify --prove as sdb_table_prove()):
  * every table the engine builds is proved, and any one entry changed to any
  * other value (a blanked one, a wrong distance, a wrong best move) is not,
@@ -288,11 +288,11 @@ static int prove_table(const bfs_space *sp, int two_bit, const uint8_t *t,
 	memcpy(in.counts, res->counts, sizeof in.counts);
 	if (!sp->pattern) {
 		const bfs_full_ctx *f = sp->ctx;
-		sdb_unrank(&in.goal, f->w, f->h, f->cls, sp->start);
+		sdb_board_unrank(&in.goal, f->w, f->h, f->cls, sp->start);
 	}
 	sdb_prove_opts opts = SDB_PROVE_OPTS_INIT;
 	opts.threads = threads;
-	int proof, err = sdb_entries_prove(&proof, &in, sp->pattern, t, &opts);
+	int proof, err = sdb_table_prove_entries(&proof, &in, sp->pattern, t, &opts);
 	cr_assert(err || proof == (two_bit ? SDB_PROOF_LOCAL : SDB_PROOF_EXACT));
 	return err;
 }
@@ -303,7 +303,7 @@ static void prove_space(const bfs_space *sp, int two_bit)
 	uint8_t *t = malloc(bytes);
 	bfs_result res;
 	cr_assert_eq((two_bit ? bfs_run_2bit : bfs_run)(&res, t, sp, 2, NULL, NULL, NULL), 0);
-	cr_assert_eq(prove_table(sp, two_bit, t, &res, 2), 0, "%s", sdb_errdetail());
+	cr_assert_eq(prove_table(sp, two_bit, t, &res, 2), 0, "%s", sdb_error_detail());
 	unsigned seed = 5;
 	for (uint64_t i = 0; i < sp->size; i++) {
 		const int per = two_bit ? 3 : 6;
@@ -319,7 +319,7 @@ static void prove_space(const bfs_space *sp, int two_bit)
 			cr_assert_eq(prove_table(sp, two_bit, t, &res, 1), SDB_ECORRUPT,
 			             "entry %llu changed from %#x to %#x was proved",
 			             (unsigned long long)i, keep, *p);
-			const char *why = sdb_errdetail();
+			const char *why = sdb_error_detail();
 			cr_assert(strstr(why, "fails the proof") || strstr(why, "catalog"), "%s", why);
 			*p = keep;
 		}
@@ -327,7 +327,7 @@ static void prove_space(const bfs_space *sp, int two_bit)
 	if (!two_bit && !sp->pattern) {   /* the goal's byte is 0, move bits too */
 		t[sp->start] = sdb_dist6_move2(0, SDB_LEFT);
 		cr_assert_eq(prove_table(sp, two_bit, t, &res, 1), SDB_ECORRUPT);
-		cr_assert(strstr(sdb_errdetail(), "goal"), "%s", sdb_errdetail());
+		cr_assert(strstr(sdb_error_detail(), "goal"), "%s", sdb_error_detail());
 		t[sp->start] = 0;
 	}
 	bfs_result off = res;   /* counts that do not match the table */

@@ -8,7 +8,7 @@ static sdb_board parse_ok(const char *text, int w, int h)
 {
 	sdb_board b;
 	int err = sdb_board_parse(&b, text, w, h);
-	cr_assert_eq(err, 0, "'%s' should parse: %s", text, sdb_errdetail());
+	cr_assert_eq(err, 0, "'%s' should parse: %s", text, sdb_error_detail());
 	return b;
 }
 
@@ -17,8 +17,8 @@ static void parse_bad(const char *text, int w, int h, int want, const char *frag
 	sdb_board b;
 	int err = sdb_board_parse(&b, text, w, h);
 	cr_assert_eq(err, want, "'%s' gave %d, expected %d", text, err, want);
-	cr_assert(strstr(sdb_errdetail(), fragment), "'%s': detail '%s' lacks '%s'", text,
-	          sdb_errdetail(), fragment);
+	cr_assert(strstr(sdb_error_detail(), fragment), "'%s': detail '%s' lacks '%s'", text,
+	          sdb_error_detail(), fragment);
 }
 
 Test(board, seed_notations_agree)
@@ -91,8 +91,8 @@ Test(board, bad_boards_say_what_is_wrong)
 static void parse_says(const char *text, int want, const char *detail)
 {
 	sdb_board b;
-	cr_assert_eq(sdb_board_parse(&b, text, 0, 0), want, "'%s': %s", text, sdb_errdetail());
-	cr_assert_str_eq(sdb_errdetail(), detail, "'%s'", text);
+	cr_assert_eq(sdb_board_parse(&b, text, 0, 0), want, "'%s': %s", text, sdb_error_detail());
+	cr_assert_str_eq(sdb_error_detail(), detail, "'%s'", text);
 }
 
 /* "a b c ... z" for the tiles from..to, then the extra text. */
@@ -138,13 +138,13 @@ Test(board, the_fault_before_the_count)
 	/* and so does a size given */
 	sdb_board b;
 	cr_assert_eq(sdb_board_parse(&b, "1 2 3 4 5 6 7 8", 2, 4), SDB_EINVAL);
-	cr_assert_str_eq(sdb_errdetail(), "tile 8 is out of range 1..7 for 2x4");
+	cr_assert_str_eq(sdb_error_detail(), "tile 8 is out of range 1..7 for 2x4");
 	cr_assert_eq(sdb_board_parse(&b, "1 2 3 4 5 6 7 1", 2, 4), SDB_EINVAL);
-	cr_assert_str_eq(sdb_errdetail(), "tile 1 appears twice");
+	cr_assert_str_eq(sdb_error_detail(), "tile 1 appears twice");
 	cr_assert_eq(sdb_board_parse(&b, "1 2 3 4 5 6 7 6", 2, 4), SDB_EINVAL);
-	cr_assert_str_eq(sdb_errdetail(), "tile 6 appears twice");
+	cr_assert_str_eq(sdb_error_detail(), "tile 6 appears twice");
 	cr_assert_eq(sdb_board_parse(&b, "1 2 3 4 5 0 7 0", 2, 4), SDB_EINVAL);
-	cr_assert_str_eq(sdb_errdetail(), "more than one blank");
+	cr_assert_str_eq(sdb_error_detail(), "more than one blank");
 }
 
 /* Boards past 16 cells: numbers to 63, the compact notation to tile 32 (x is
@@ -177,17 +177,17 @@ Test(board, boards_to_8x8)
 Test(board, size_parse)
 {
 	int w, h;
-	cr_assert_eq(sdb_size_parse(&w, &h, "3x4"), 0);
+	cr_assert_eq(sdb_board_size_parse(&w, &h, "3x4"), 0);
 	cr_assert(w == 3 && h == 4);
-	cr_assert_eq(sdb_size_parse(&w, &h, "4X4"), 0);
-	cr_assert_eq(sdb_size_parse(&w, &h, "8x8"), 0);
+	cr_assert_eq(sdb_board_size_parse(&w, &h, "4X4"), 0);
+	cr_assert_eq(sdb_board_size_parse(&w, &h, "8x8"), 0);
 	cr_assert(w == 8 && h == 8);
 	const char *bad[] = { "3", "x3", "3x", "3x3x", "1x3", "9x2", "2x9", "axb", "3x-3", "" };
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
-		cr_assert_eq(sdb_size_parse(&w, &h, bad[i]), SDB_EINVAL, "'%s'", bad[i]);
+		cr_assert_eq(sdb_board_size_parse(&w, &h, bad[i]), SDB_EINVAL, "'%s'", bad[i]);
 	for (int a = 1; a <= 10; a++)
 		for (int c = 1; c <= 10; c++)
-			cr_assert_eq(sdb_size_valid(a, c), a >= 2 && c >= 2 && a <= 8 && c <= 8);
+			cr_assert_eq(sdb_board_size_valid(a, c), a >= 2 && c >= 2 && a <= 8 && c <= 8);
 }
 
 Test(board, format_round_trip)
@@ -361,10 +361,10 @@ Test(board, lines_are_rows)
 	cr_assert_eq(b.w, 3);
 	cr_assert_eq(b.h, 2);
 	parse_bad("1 2 3\n4 0\n5 6 7", 0, 0, SDB_EINVAL, "line 2 has 2 cells");
-	/* The cells, shape aside, are still read by sdb_cells_parse. */
+	/* The cells, shape aside, are still read by sdb_board_cells_parse. */
 	uint8_t cells[SDB_MAX_CELLS];
 	int n;
-	cr_assert_eq(sdb_cells_parse(cells, &n, SDB_MAX_CELLS, "[[1,2,7],[4,3],[6,5,8,0]]"), 0);
+	cr_assert_eq(sdb_board_cells_parse(cells, &n, SDB_MAX_CELLS, "[[1,2,7],[4,3],[6,5,8,0]]"), 0);
 	cr_assert_eq(n, 9);
 }
 
@@ -379,9 +379,9 @@ Test(board, huge_sizes_are_refused)
 	};
 	int w = 7, h = 7;
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-		cr_assert_eq(sdb_size_parse(&w, &h, bad[i]), SDB_EINVAL, "'%s'", bad[i]);
+		cr_assert_eq(sdb_board_size_parse(&w, &h, bad[i]), SDB_EINVAL, "'%s'", bad[i]);
 		cr_assert(w == 7 && h == 7, "'%s' changed the size", bad[i]);
 	}
-	cr_assert_eq(sdb_size_parse(&w, &h, "04x04"), 0);
+	cr_assert_eq(sdb_board_size_parse(&w, &h, "04x04"), 0);
 	cr_assert(w == 4 && h == 4);
 }

@@ -1042,7 +1042,7 @@ Test(answers, a_batch_of_table_answers_uses_the_threads, .timeout = 120)
 	 * another) takes fewer pieces, so the bar is low; one thread leaves
 	 * nothing to others. */
 	sdb_db *h;
-	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	double all[2], caller[2];
 	for (int t = 0; t < 2; t++) {
 		answerer_opts opts = { .threads = t + 1, .quiet = 1, .report = { .json = 1, .path = 1 } };

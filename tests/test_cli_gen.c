@@ -311,8 +311,8 @@ Test(gen_usage, help_and_version)
 static void assert_same_tables(const char *a, const char *b)
 {
 	sdb_db *da, *dbb;
-	cr_assert_eq(sdb_db_open(&da, a, SDB_RDONLY), 0, "%s", sdb_errdetail());
-	cr_assert_eq(sdb_db_open(&dbb, b, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&da, a, SDB_RDONLY), 0, "%s", sdb_error_detail());
+	cr_assert_eq(sdb_db_open(&dbb, b, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	cr_assert_eq(sdb_table_count(da), sdb_table_count(dbb));
 	for (int i = 0; i < sdb_table_count(da); i++) {
 		const sdb_table *ta = sdb_table_at(da, i), *tb = sdb_table_at(dbb, i);
@@ -320,7 +320,7 @@ static void assert_same_tables(const char *a, const char *b)
 		cr_assert_str_eq(ia->name, ib->name);
 		cr_assert_eq(ia->states, ib->states);
 		const uint8_t *x = sdb_table_data(ta), *y = sdb_table_data(tb);
-		cr_assert(x && y, "%s", sdb_errdetail());
+		cr_assert(x && y, "%s", sdb_error_detail());
 		uint64_t k = 0;
 		while (k < ia->states && x[k] == y[k])
 			k++;

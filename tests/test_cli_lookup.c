@@ -878,14 +878,14 @@ static int find_tables(table_spot *spots, int cap, const char *path)
 	size_t fsize;
 	char *file = ck_read_file(path, &fsize);
 	sdb_db *h;
-	cr_assert_eq(sdb_db_open(&h, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&h, path, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	int n = sdb_table_count(h);
 	cr_assert_leq(n, cap);
 	for (int i = 0; i < n; i++) {
 		const sdb_table *t = sdb_table_at(h, i);
 		const sdb_table_info *in = sdb_table_meta(t);
 		const uint8_t *data = sdb_table_data(t);
-		cr_assert(data, "%s", sdb_errdetail());
+		cr_assert(data, "%s", sdb_error_detail());
 		const char *at = memmem(file, fsize, data, in->states);
 		cr_assert(at, "the entries of %s are not contiguous in the file", in->name);
 		snprintf(spots[i].name, sizeof spots[i].name, "%s", in->name);
@@ -949,7 +949,7 @@ Test(lookup_db, altered_table_bytes_are_caught)
 	simple_bfs bfs;
 	simple_bfs_run(&bfs, &spots[t].goal);
 	for (int k = 0; k < NFLIP; k++) {
-		cr_assert_eq(sdb_unrank(&victims[k], 3, 3, sdb_rank_class(&spots[t].goal),
+		cr_assert_eq(sdb_board_unrank(&victims[k], 3, 3, sdb_rank_class(&spots[t].goal),
 		                        first_rank + (uint64_t)k), 0);
 		truth[k] = simple_bfs_dist(&bfs, &victims[k]);
 		cr_assert_geq(truth[k], 0);

@@ -407,14 +407,14 @@ static uint64_t check_set_3x3(const char *path, const char *set, const char *wea
                               int consistent)
 {
 	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	sdb_board goal = ck_std_goal(3, 3);
 	hcheck c = { 0 };
 	sdb_heuristic *h, *hw = NULL;
-	cr_assert_eq(sdb_heuristic_open(&h, db, &goal, set), 0, "set %s: %s", set, sdb_errdetail());
+	cr_assert_eq(sdb_heuristic_open(&h, db, &goal, set), 0, "set %s: %s", set, sdb_error_detail());
 	cr_assert_str_eq(sdb_heuristic_name(h), set);
 	if (weaker)
-		cr_assert_eq(sdb_heuristic_open(&hw, db, &goal, weaker), 0, "%s", sdb_errdetail());
+		cr_assert_eq(sdb_heuristic_open(&hw, db, &goal, weaker), 0, "%s", sdb_error_detail());
 	c.h = h;
 	c.weaker = hw;
 	c.exact = exact;
@@ -1546,9 +1546,9 @@ Test(pdb_4x4, strongest_set_by_mean_value_not_size, .timeout = 300)
 	free(out);
 	free(err);
 	sdb_db *h;
-	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	const sdb_table *big = sdb_table_find(h, "pdb-4x4-b0-1,2,3,4,5,6/g0");
-	cr_assert(big, "%s", sdb_errdetail());
+	cr_assert(big, "%s", sdb_error_detail());
 	uint64_t entries555 = 0;
 	for (int g = 0; g < 3; g++) {
 		char name[64];
@@ -1558,7 +1558,7 @@ Test(pdb_4x4, strongest_set_by_mean_value_not_size, .timeout = 300)
 	cr_assert_gt(sdb_table_meta(big)->states, entries555, "the partial set must be larger");
 	sdb_board goal = ck_parse_board(STD4, 0, 0);
 	sdb_heuristic *heur;
-	cr_assert_eq(sdb_heuristic_open(&heur, h, &goal, NULL), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_heuristic_open(&heur, h, &goal, NULL), 0, "%s", sdb_error_detail());
 	cr_assert_str_eq(sdb_heuristic_name(heur), "pdb-4x4-b0-5-5-5");
 	sdb_heuristic_close(heur);
 	sdb_db_close(h);
@@ -1647,16 +1647,16 @@ Test(pdb_4x4, a_damaged_set_never_answers_a_batch)
 	/* the library's side: a deferred answer may come back, the wait says no */
 	tk_knob("SLIDEDB_VERIFY_SLICE", "4096");
 	sdb_db *h;
-	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	const sdb_board start = ck_parse_board("1 2 0 3 4 5 6 7 8 9 10 11 12 13 14 15", 0, 0),
 	                goal = ck_parse_board(KORF_GOAL, 0, 0);
 	sdb_answer_opts opts = SDB_ANSWER_OPTS_INIT;
 	opts.defer_check = 1;
 	sdb_answer a;
 	rc = sdb_answer_query(&a, h, &start, &goal, &opts);
-	cr_assert(rc == SDB_OK || rc == SDB_ECORRUPT, "%d: %s", rc, sdb_errdetail());
+	cr_assert(rc == SDB_OK || rc == SDB_ECORRUPT, "%d: %s", rc, sdb_error_detail());
 	cr_assert_eq(sdb_db_checked(h), SDB_ECORRUPT);
-	cr_assert(strstr(sdb_errdetail(), "pdb-4x4-b0-5-5-5/g1"), "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "pdb-4x4-b0-5-5-5/g1"), "%s", sdb_error_detail());
 	cr_assert_eq(sdb_answer_query(&a, h, &start, &goal, &opts), SDB_ECORRUPT);
 	sdb_db_close(h);
 	tk_knob("SLIDEDB_VERIFY_SLICE", NULL);
@@ -1676,21 +1676,21 @@ Test(pdb_4x4, a_set_is_checked_once_per_handle)
 	const sdb_board start = ck_parse_board("1 2 0 3 4 5 6 7 8 9 10 11 12 13 14 15", 0, 0),
 	                goal = ck_parse_board(KORF_GOAL, 0, 0);
 	sdb_db *h, *renewed, *fresh;
-	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	sdb_heuristic *first, *again;
-	cr_assert_eq(sdb_heuristic_open(&first, h, &goal, NULL), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_heuristic_open(&first, h, &goal, NULL), 0, "%s", sdb_error_detail());
 	damage_group_1(db);
 	cr_assert_eq(sdb_heuristic_open(&again, h, &goal, NULL), 0, "checked again: %s",
-	             sdb_errdetail());
+	             sdb_error_detail());
 	sdb_answer a;
 	cr_assert_eq(sdb_answer_query(&a, h, &start, &goal, NULL), 0, "checked again: %s",
-	             sdb_errdetail());
+	             sdb_error_detail());
 	cr_assert_str_eq(a.moves, "ll");
-	cr_assert_eq(sdb_db_checked(h), 0, "%s", sdb_errdetail());
-	cr_assert_eq(sdb_db_reopen(&renewed, h), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_checked(h), 0, "%s", sdb_error_detail());
+	cr_assert_eq(sdb_db_reopen(&renewed, h), 0, "%s", sdb_error_detail());
 	cr_assert_eq(sdb_answer_query(&a, renewed, &start, &goal, NULL), SDB_ECORRUPT);
-	cr_assert(strstr(sdb_errdetail(), "pdb-4x4-b0-5-5-5/g1"), "%s", sdb_errdetail());
-	cr_assert_eq(sdb_db_open(&fresh, db, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "pdb-4x4-b0-5-5-5/g1"), "%s", sdb_error_detail());
+	cr_assert_eq(sdb_db_open(&fresh, db, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	sdb_heuristic *damaged = NULL;
 	cr_assert_eq(sdb_heuristic_open(&damaged, fresh, &goal, NULL), SDB_ECORRUPT);
 	sdb_heuristic_close(again);
@@ -1713,15 +1713,15 @@ Test(pdb_4x4, a_damaged_set_stops_a_long_search, .timeout = 60)
 	damage_group_1(db);
 	tk_knob("SLIDEDB_VERIFY_SLICE", "4096");
 	sdb_db *h;
-	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	const sdb_board start = ck_parse_board("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1", 0, 0),
 	                goal = ck_parse_board(STD4, 0, 0);
 	sdb_answer a;
 	for (int k = 0; k < 2; k++) {
 		const int rc = sdb_answer_query(&a, h, &start, &goal, NULL);
-		cr_assert_eq(rc, SDB_ECORRUPT, "search %d: %d, %s", k, rc, sdb_errdetail());
-		cr_assert(strstr(sdb_errdetail(), "pdb-4x4-b0-5-5-5/g1") &&
-		          strstr(sdb_errdetail(), "CRC"), "%s", sdb_errdetail());
+		cr_assert_eq(rc, SDB_ECORRUPT, "search %d: %d, %s", k, rc, sdb_error_detail());
+		cr_assert(strstr(sdb_error_detail(), "pdb-4x4-b0-5-5-5/g1") &&
+		          strstr(sdb_error_detail(), "CRC"), "%s", sdb_error_detail());
 	}
 	sdb_db_close(h);
 	tk_knob("SLIDEDB_VERIFY_SLICE", NULL);

@@ -11,7 +11,7 @@
  *    help of a subcommand shows only its own options;
  *  - defect 6: a partition that leaves tiles out needs --partial; set names
  *    (--name, groups typed in another order).
- * The library's sdb_table_select, sdb_remove and sdb_compact are checked
+ * The library's sdb_table_select, sdb_db_remove and sdb_db_compact are checked
  * beside the commands that use them. */
 #define _GNU_SOURCE
 #include <glob.h>
@@ -321,7 +321,7 @@ Test(upkeep_rm, library_remove_and_select)
 	tk_tmp_path(path, sizeof path, "rm-lib.lmdb");
 	build_standard(path);
 	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_error_detail());
 
 	/* sdb_table_select: what a name means, in name order; more than cap is
 	 * counted, not written. */
@@ -329,7 +329,7 @@ Test(upkeep_rm, library_remove_and_select)
 	cr_assert_eq(sdb_table_select(t, 8, db, "full-3x3"), 3);
 	cr_assert_str_eq(sdb_table_meta(t[0])->name, "full-3x3-b0");
 	cr_assert_str_eq(sdb_table_meta(t[2])->name, "full-3x3-b4");
-	cr_assert_str_empty(sdb_errdetail());
+	cr_assert_str_empty(sdb_error_detail());
 	cr_assert_eq(sdb_table_select(t, 8, db, SET_3X3), 2);
 	cr_assert_str_eq(sdb_table_meta(t[1])->name, SET_3X3 "/g1");
 	cr_assert_eq(sdb_table_select(t, 8, db, "full-2x3-b2"), 1);
@@ -343,26 +343,26 @@ Test(upkeep_rm, library_remove_and_select)
 		cr_assert_eq(sdb_table_select(t, 8, db, none[i]), SDB_ENOTFOUND, "'%s'", none[i]);
 		char want[64];
 		snprintf(want, sizeof want, "'%s'", none[i]);
-		cr_assert(strstr(sdb_errdetail(), want), "'%s'", sdb_errdetail());
+		cr_assert(strstr(sdb_error_detail(), want), "'%s'", sdb_error_detail());
 	}
 
-	/* sdb_remove needs a read-write handle. */
+	/* sdb_db_remove needs a read-write handle. */
 	int n = -1;
-	cr_assert_eq(sdb_remove(db, (const char *[]){ "full-3x3" }, 1, &n), SDB_EINVAL);
+	cr_assert_eq(sdb_db_remove(db, (const char *[]){ "full-3x3" }, 1, &n), SDB_EINVAL);
 	cr_assert_eq(n, 0);
 	sdb_db_close(db);
 
-	cr_assert_eq(sdb_db_open(&db, path, 0), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&db, path, 0), 0, "%s", sdb_error_detail());
 	n = -1;
-	cr_assert_eq(sdb_remove(db, (const char *[]){ "full-2x3", "no-such", "full-3x3" }, 3, &n),
+	cr_assert_eq(sdb_db_remove(db, (const char *[]){ "full-2x3", "no-such", "full-3x3" }, 3, &n),
 	             SDB_ENOTFOUND);
 	cr_assert_eq(n, 0);
-	cr_assert(strstr(sdb_errdetail(), "'no-such'"), "'%s'", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "'no-such'"), "'%s'", sdb_error_detail());
 	n = -1;
-	cr_assert_eq(sdb_remove(db, (const char *[]){ "full-2x3", SET_3X3 "/g1" }, 2, &n), 0,
-	             "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_remove(db, (const char *[]){ "full-2x3", SET_3X3 "/g1" }, 2, &n), 0,
+	             "%s", sdb_error_detail());
 	cr_assert_eq(n, 3);
-	cr_assert_str_empty(sdb_errdetail());
+	cr_assert_str_empty(sdb_error_detail());
 	sdb_db_close(db);
 
 	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
@@ -543,7 +543,7 @@ Test(upkeep_compact, missing_or_foreign_file_and_library)
 	assert_refused(rc, 2, out, err, "compact with an argument", "'extra'", NULL);
 
 	uint64_t before = 1, after = 1;
-	cr_assert_eq(sdb_compact(db, &before, &after), SDB_ENOTFOUND);
+	cr_assert_eq(sdb_db_compact(db, &before, &after), SDB_ENOTFOUND);
 	cr_assert(!ck_exists(db));
 
 	/* A file that is not a database is refused and left alone. */
@@ -554,19 +554,19 @@ Test(upkeep_compact, missing_or_foreign_file_and_library)
 	rc = ck_gen(junk, &out, &err, "compact");
 	assert_refused(rc, 1, out, err, "compact of a text file", junk, NULL);
 	assert_same_file(&s, junk, "compact of a text file");
-	cr_assert_eq(sdb_compact(junk, NULL, NULL), SDB_ECORRUPT, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_compact(junk, NULL, NULL), SDB_ECORRUPT, "%s", sdb_error_detail());
 	ck_db_remove(junk);
 
 	/* The library reports the sizes. */
 	GEN(db, "full 2x3 -q");
 	GEN(db, "full 2x3 -q");
 	long long size0 = file_size(db);
-	cr_assert_eq(sdb_compact(db, &before, &after), 0, "%s", sdb_errdetail());
-	cr_assert_str_empty(sdb_errdetail());
+	cr_assert_eq(sdb_db_compact(db, &before, &after), 0, "%s", sdb_error_detail());
+	cr_assert_str_empty(sdb_error_detail());
 	cr_assert_eq((long long)before, size0);
 	cr_assert_eq((long long)after, file_size(db));
 	cr_assert_leq(after, before);
-	cr_assert_eq(sdb_compact(db, NULL, NULL), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_compact(db, NULL, NULL), 0, "%s", sdb_error_detail());
 	assert_verify_ok(db, NULL, 2, "after library compacts");
 	ck_db_remove(db);
 }

@@ -37,7 +37,7 @@ static void find_layout(layout *l, const char *path, const char *table)
 	l->file = (uint8_t *)ck_read_file(path, &l->size);
 	cr_assert_not_null(l->file);
 	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	const sdb_table *t = sdb_table_find(db, table);
 	cr_assert_not_null(t);
 	l->nchunks = sdb_table_chunks(t);
@@ -73,9 +73,9 @@ static void answers_of(pristine *p, const char *path, const sdb_board *goal)
 	const sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION };
 	for (uint64_t i = 0; i < N33; i++) {
 		sdb_board s;
-		sdb_unrank(&s, 3, 3, sdb_rank_class(goal), i);
+		sdb_board_unrank(&s, 3, 3, sdb_rank_class(goal), i);
 		sdb_answer a;
-		cr_assert_eq(sdb_answer_query(&a, db, &s, goal, &opts), 0, "%s", sdb_errdetail());
+		cr_assert_eq(sdb_answer_query(&a, db, &s, goal, &opts), 0, "%s", sdb_error_detail());
 		p->dist[i] = (int8_t)a.distance;
 		p->best[i] = (int8_t)a.best_move;
 	}
@@ -92,7 +92,7 @@ static int check_answers(sdb_db *db, const pristine *p, const simple_bfs *bfs,
 	const int cls = sdb_rank_class(goal);
 	for (uint64_t i = 0; i < N33; i++) {
 		sdb_board s;
-		sdb_unrank(&s, 3, 3, cls, i);
+		sdb_board_unrank(&s, 3, 3, cls, i);
 		const int near = i / 4096 == damaged_state / 4096 || i / 16384 == damaged_state / 16384;
 		const int full = near || rand_r(seed) % (N33 / SAMPLE) == 0;
 		sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION,
@@ -102,9 +102,9 @@ static int check_answers(sdb_db *db, const pristine *p, const simple_bfs *bfs,
 		int err = sdb_answer_query(&a, db, &s, goal, &opts);
 		if (err) {
 			cr_assert_eq(err, SDB_ECORRUPT, "state %llu: %s", (unsigned long long)i,
-			             sdb_errdetail());
-			cr_assert(strstr(sdb_errdetail(), "damaged") || strstr(sdb_errdetail(), "CRC"),
-			          "%s", sdb_errdetail());
+			             sdb_error_detail());
+			cr_assert(strstr(sdb_error_detail(), "damaged") || strstr(sdb_error_detail(), "CRC"),
+			          "%s", sdb_error_detail());
 			errors++;
 			continue;
 		}
@@ -148,7 +148,7 @@ static int check_draws(sdb_db *db, const pristine *p, const sdb_board *goal, int
 		sdb_sampler *s;
 		int open_err = sdb_sampler_open(&s, db, goal, d, d);
 		if (open_err) {
-			cr_assert_eq(open_err, SDB_ECORRUPT, "%s", sdb_errdetail());
+			cr_assert_eq(open_err, SDB_ECORRUPT, "%s", sdb_error_detail());
 			errors++;
 			continue;
 		}
@@ -157,16 +157,16 @@ static int check_draws(sdb_db *db, const pristine *p, const sdb_board *goal, int
 		sdb_board b[64];
 		int err = sdb_sampler_draw(s, b, 64, &rng);
 		if (err) {
-			cr_assert_eq(err, SDB_ECORRUPT, "%s", sdb_errdetail());
+			cr_assert_eq(err, SDB_ECORRUPT, "%s", sdb_error_detail());
 			errors++;
 		}
 		for (int k = 0; k < 64 && !err; k++)
-			cr_assert_eq(p->dist[sdb_rank(&b[k])], d, "a random board at the wrong distance");
+			cr_assert_eq(p->dist[sdb_board_rank(&b[k])], d, "a random board at the wrong distance");
 		sdb_sampler_close(s);
 	}
 	if (!two_bit) {
 		sdb_states *st;
-		cr_assert_eq(sdb_states_open(&st, db, goal, 0, 40), 0, "%s", sdb_errdetail());
+		cr_assert_eq(sdb_states_open(&st, db, goal, 0, 40), 0, "%s", sdb_error_detail());
 		static uint8_t cells[1024 * 9];
 		int16_t dist[1024];
 		long n;
@@ -174,11 +174,11 @@ static int check_draws(sdb_db *db, const pristine *p, const sdb_board *goal, int
 			for (long k = 0; k < n; k++) {
 				sdb_board b;
 				cr_assert_eq(sdb_board_set(&b, 3, 3, cells + 9 * k), 0);
-				cr_assert_eq(p->dist[sdb_rank(&b)], dist[k], "a listed state's distance");
+				cr_assert_eq(p->dist[sdb_board_rank(&b)], dist[k], "a listed state's distance");
 			}
 		sdb_states_close(st);
 		if (n < 0) {
-			cr_assert_eq(n, SDB_ECORRUPT, "%s", sdb_errdetail());
+			cr_assert_eq(n, SDB_ECORRUPT, "%s", sdb_error_detail());
 			errors++;
 		}
 	}
@@ -216,7 +216,7 @@ static void damage_trials(const char *build_extra, const char *name, int two_bit
 			byte += l.bytes[k];
 		const uint64_t state = two_bit ? 4 * byte : byte;
 		sdb_db *db;
-		cr_assert_eq(sdb_db_open(&db, bad, SDB_RDONLY), 0, "%s", sdb_errdetail());
+		cr_assert_eq(sdb_db_open(&db, bad, SDB_RDONLY), 0, "%s", sdb_error_detail());
 		int errors = check_answers(db, &p, &bfs, &goal, state, &seed);
 		errors += check_draws(db, &p, &goal, two_bit, &seed);
 		cr_assert_gt(errors, 0, "trial %d: byte %llu changed and no answer noticed", trial,
@@ -254,10 +254,10 @@ Test(damage, table_distance_of_a_damaged_block)
 	cr_assert_eq(sdb_db_open(&db, bad, SDB_RDONLY), 0);
 	const sdb_table *t = sdb_table_find(db, "full-3x3-b0");
 	sdb_board b;
-	sdb_unrank(&b, 3, 3, 0, 5000);
+	sdb_board_unrank(&b, 3, 3, 0, 5000);
 	cr_assert_eq(sdb_table_distance(t, &b), SDB_ECORRUPT);
-	cr_assert(strstr(sdb_errdetail(), "bytes 4096 to 8191"), "%s", sdb_errdetail());
-	sdb_unrank(&b, 3, 3, 0, 100);
+	cr_assert(strstr(sdb_error_detail(), "bytes 4096 to 8191"), "%s", sdb_error_detail());
+	sdb_board_unrank(&b, 3, 3, 0, 100);
 	cr_assert_geq(sdb_table_distance(t, &b), 0, "an intact block still answers");
 	sdb_db_close(db);
 	free(l.file);
@@ -278,8 +278,8 @@ static void verify_on_threads(const char *build_extra, const char *name, const c
 	free(err);
 	tk_knob("SLIDEDB_VERIFY_BYTES", "4096");
 	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
-	cr_assert_eq(sdb_table_verify(sdb_table_find(db, name)), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_error_detail());
+	cr_assert_eq(sdb_table_verify(sdb_table_find(db, name)), 0, "%s", sdb_error_detail());
 	sdb_db_close(db);
 	layout l;
 	find_layout(&l, path, name);
@@ -292,11 +292,11 @@ static void verify_on_threads(const char *build_extra, const char *name, const c
 		while (in_chunk >= l.bytes[c])
 			in_chunk -= l.bytes[c++];
 		write_damaged(bad, &l, l.at[c] + in_chunk, 0x10);
-		cr_assert_eq(sdb_db_open(&db, bad, SDB_RDONLY), 0, "%s", sdb_errdetail());
+		cr_assert_eq(sdb_db_open(&db, bad, SDB_RDONLY), 0, "%s", sdb_error_detail());
 		cr_assert_eq(sdb_table_verify(sdb_table_find(db, name)), SDB_ECORRUPT,
 		             "byte %llu of %llu changed", (unsigned long long)byte,
 		             (unsigned long long)total);
-		cr_assert(strstr(sdb_errdetail(), "fails its CRC check"), "%s", sdb_errdetail());
+		cr_assert(strstr(sdb_error_detail(), "fails its CRC check"), "%s", sdb_error_detail());
 		sdb_db_close(db);
 	}
 	tk_knob("SLIDEDB_VERIFY_BYTES", NULL);
@@ -374,16 +374,16 @@ Test(damage, a_damaged_record_of_a_set_is_named_not_missing, .timeout = 300)
 		sdb_db *db;
 		int err_open = sdb_db_open(&db, bad, SDB_RDONLY);
 		if (err_open) {
-			cr_assert_eq(err_open, SDB_ECORRUPT, "byte %zu: %s", off - first, sdb_errdetail());
+			cr_assert_eq(err_open, SDB_ECORRUPT, "byte %zu: %s", off - first, sdb_error_detail());
 			continue;
 		}
 		opened++;
 		sdb_answer a;
 		const int got = sdb_answer_query(&a, db, &start, &goal, NULL);
 		cr_assert_eq(got, SDB_ECORRUPT, "byte %zu of the key and record changed: %s (%s)",
-		             off - first, got ? "another error" : "answered", sdb_errdetail());
-		cr_assert(strstr(sdb_errdetail(), "damaged") && strstr(sdb_errdetail(), "slidedb-gen rm"),
-		          "%s", sdb_errdetail());
+		             off - first, got ? "another error" : "answered", sdb_error_detail());
+		cr_assert(strstr(sdb_error_detail(), "damaged") && strstr(sdb_error_detail(), "slidedb-gen rm"),
+		          "%s", sdb_error_detail());
 		sdb_db_close(db);
 	}
 	cr_assert_gt(opened, (int)len / 2, "most damaged records open, as damaged entries");

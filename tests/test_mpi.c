@@ -32,8 +32,8 @@ static int mpi_gen(int ranks, char **err, const char *fmt, ...)
 static void same_tables(const char *a_path, const char *b_path, const char *what)
 {
 	sdb_db *a, *b;
-	cr_assert_eq(sdb_db_open(&a, a_path, SDB_RDONLY), 0, "%s", sdb_errdetail());
-	cr_assert_eq(sdb_db_open(&b, b_path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&a, a_path, SDB_RDONLY), 0, "%s", sdb_error_detail());
+	cr_assert_eq(sdb_db_open(&b, b_path, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	cr_assert_eq(sdb_table_count(a), sdb_table_count(b), "%s: tables", what);
 	cr_assert_gt(sdb_table_count(a), 0);
 	for (int i = 0; i < sdb_table_count(a); i++) {
@@ -253,13 +253,13 @@ Test(mpi, a_forged_shard_fails_the_proof, .timeout = 300)
 	snprintf(path, sizeof path, "%s/shard-1.lmdb", dir);
 	snprintf(forged, sizeof forged, "%s/forged.lmdb", dir);
 	sdb_shard *in, *to;
-	cr_assert_eq(sdb_shard_open(&in, path), 0, "%s", sdb_errdetail());
-	cr_assert_eq(sdb_shard_create(&to, forged), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_shard_open(&in, path), 0, "%s", sdb_error_detail());
+	cr_assert_eq(sdb_shard_create(&to, forged), 0, "%s", sdb_error_detail());
 	for (int i = 0; i < sdb_shard_tables(in); i++) {
 		const sdb_shard_info s = *sdb_shard_table(in, i);
 		uint64_t bytes;
 		const uint8_t *data = sdb_shard_chunk(in, i, 0, &bytes);
-		cr_assert(data && bytes == s.hi - s.lo, "%s", sdb_errdetail());
+		cr_assert(data && bytes == s.hi - s.lo, "%s", sdb_error_detail());
 		uint8_t *copy = malloc(bytes);
 		cr_assert(copy);
 		memcpy(copy, data, bytes);
@@ -270,11 +270,11 @@ Test(mpi, a_forged_shard_fails_the_proof, .timeout = 300)
 			cr_assert_eq(forge_entries_to_swap(at, &slice, copy, 0), 0);
 			forge_swap(copy, &slice, at);
 		}
-		cr_assert_eq(sdb_shard_add(to, &s, copy), 0, "%s", sdb_errdetail());
+		cr_assert_eq(sdb_shard_add(to, &s, copy), 0, "%s", sdb_error_detail());
 		free(copy);
 	}
 	sdb_shard_close(in);
-	cr_assert_eq(sdb_shard_commit(to), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_shard_commit(to), 0, "%s", sdb_error_detail());
 	tk_tmp_path(db, sizeof db, "assembled-genuine.lmdb");
 	cr_assert_eq(ck_gen(db, NULL, NULL, "assemble '%s' -q", dir), 0, "the genuine set");
 	ck_db_remove(db);
@@ -284,7 +284,7 @@ Test(mpi, a_forged_shard_fails_the_proof, .timeout = 300)
 	cr_assert_eq(rc, 1, "a forged slice was assembled: %s", out);
 	cr_assert(strstr(err, "full-3x3-b") && strstr(err, "fails the proof"), "%s", err);
 	sdb_db *h;
-	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	cr_assert_eq(sdb_table_count(h), 0, "a refused assembly stores nothing");
 	sdb_db_close(h);
 	ck_db_remove(db);

@@ -92,7 +92,7 @@ static void assert_like_oracle(const sdb_db *db, const oracle *o, const sdb_boar
 	const sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION,
 	                               .want_moves = 1, .want_best_moves = 1, .want_count = 1 };
 	sdb_answer a;
-	cr_assert_eq(sdb_answer_query(&a, db, start, goal, &opts), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_answer_query(&a, db, start, goal, &opts), 0, "%s", sdb_error_detail());
 	int d = simple_bfs_dist(&o->bfs, start);
 	if (d < 0) {
 		cr_assert_eq(a.solvable, 0, "%s: unreachable but solvable", text_of(start));
@@ -117,7 +117,7 @@ static void every_pair(int w, int h, const char *name)
 	char path[512];
 	build_all_classes(path, sizeof path, w, h, name);
 	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	const int n = w * h;
 	uint8_t perm[SDB_MAX_CELLS];
 	for (int i = 0; i < n; i++)
@@ -285,7 +285,7 @@ static void assert_paths(const sdb_db *db, const oracle *o, const sdb_board *sta
 	oracle_paths(o, start, moves, 0, &want);
 	sdb_answer a;
 	cr_assert_eq(sdb_answer_paths(&a, db, start, goal, limit, NULL, collect, &got), 0, "%s",
-	             sdb_errdetail());
+	             sdb_error_detail());
 	size_t expect = want.n < limit ? want.n : (size_t)limit;
 	cr_assert_eq(got.n, expect, "%s: %zu sequences, expected %zu", text_of(start), got.n,
 	             expect);
@@ -312,7 +312,7 @@ Test(optimal, every_sequence_in_order_from_tables, .timeout = 120)
 	sdb_rng_seed(&rng, 11);
 	sdb_sampler *s;
 	for (int d = 0; d <= o.bfs.max; d += 3) {
-		cr_assert_eq(sdb_sampler_open(&s, db, &goal, d, d), 0, "%s", sdb_errdetail());
+		cr_assert_eq(sdb_sampler_open(&s, db, &goal, d, d), 0, "%s", sdb_error_detail());
 		for (int i = 0; i < 10; i++) {
 			sdb_board start;
 			sdb_sampler_draw(s, &start, 1, &rng);
@@ -419,7 +419,7 @@ Test(optimal, search_counts_on_4x4_agree_with_a_bfs_ball, .timeout = 300)
 		sdb_board start;
 		tk_unpack(&start, 4, 4, queue[i]);
 		sdb_answer a;
-		cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, &opts), 0, "%s", sdb_errdetail());
+		cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, &opts), 0, "%s", sdb_error_detail());
 		int d = ball_dist(&b, &start);
 		cr_assert_eq(a.distance, d, "%s", text_of(&start));
 		cr_assert_eq(a.method, SDB_METHOD_SEARCH);
@@ -531,9 +531,9 @@ Test(optimal, checker_verdicts)
 	cr_assert_eq(c.distance, -1);
 	/* malformed: a letter that is not a move, sizes that differ */
 	cr_assert_eq(sdb_check_moves(&c, db, &start, &goal, "rx", NULL), SDB_EINVAL);
-	cr_assert(strstr(sdb_errdetail(), "'x' at position 2"), "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "'x' at position 2"), "%s", sdb_error_detail());
 	cr_assert_eq(sdb_check_moves(&c, db, &start, &goal, "r r", NULL), SDB_EINVAL);
-	cr_assert(strstr(sdb_errdetail(), "one word"), "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "one word"), "%s", sdb_error_detail());
 	sdb_board small;
 	sdb_board_goal(&small, 2, 2, 3);
 	cr_assert_eq(sdb_check_moves(&c, db, &small, &goal, "", NULL), SDB_EINVAL);
@@ -637,7 +637,7 @@ static int key_cmp(const void *x, const void *y)
 static void uniform_within(const sdb_db *db, const sdb_board *goal, int d, int per_state)
 {
 	sdb_sampler *s;
-	cr_assert_eq(sdb_sampler_open(&s, db, goal, d, d), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_sampler_open(&s, db, goal, d, d), 0, "%s", sdb_error_detail());
 	const uint64_t states = sdb_sampler_population(s);
 	const uint64_t n = states * (uint64_t)per_state;
 	sdb_board *boards = malloc(n * sizeof *boards);
@@ -765,8 +765,8 @@ Test(random, same_seed_same_boards_and_errors_are_clear)
 		cr_assert_lt(sdb_rng_below(&r1, 7), 7u);
 	/* Distances that do not exist, and boards without tables. */
 	cr_assert_eq(sdb_sampler_open(&s, db, &goal, 32, 32), SDB_EINVAL);
-	cr_assert(strstr(sdb_errdetail(), "32") && strstr(sdb_errdetail(), "0 to 31"), "%s",
-	          sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "32") && strstr(sdb_error_detail(), "0 to 31"), "%s",
+	          sdb_error_detail());
 	cr_assert_null(s);
 	cr_assert_eq(sdb_sampler_open(&s, db, &goal, 5, 3), SDB_EINVAL);
 	cr_assert_eq(sdb_sampler_open(&s, db, &goal, -2, 3), SDB_EINVAL);
@@ -775,7 +775,7 @@ Test(random, same_seed_same_boards_and_errors_are_clear)
 	cr_assert_eq(sdb_sampler_open(&s, db, &big, 10, 10), SDB_ETOOBIG);
 	sdb_board_goal(&small, 2, 4, 7);
 	cr_assert_eq(sdb_sampler_open(&s, db, &small, 10, 10), SDB_ENOTFOUND);
-	cr_assert(strstr(sdb_errdetail(), "slidedb-gen full 2x4"), "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "slidedb-gen full 2x4"), "%s", sdb_error_detail());
 	/* 4x4 among all boards: every one solvable, the blank anywhere. */
 	cr_assert_eq(sdb_sampler_open(&s, NULL, &big, -1, -1), 0);
 	int cells[16] = { 0 };
@@ -863,7 +863,7 @@ static void answers_equal_the_byte_tables(const char *chunk_bytes)
 			sdb_answer a8, a2;
 			cr_assert_eq(sdb_answer_query(&a8, d8, &start, &goal, &all), 0);
 			cr_assert_eq(sdb_answer_query(&a2, d2, &start, &goal, &all), 0, "%s",
-			             sdb_errdetail());
+			             sdb_error_detail());
 			cr_assert_eq(a2.distance, a8.distance, "%s", text_of(&start));
 			cr_assert(tk_replay(&start, a2.moves, &goal) &&
 			          (int)strlen(a2.moves) == a2.distance);
@@ -891,13 +891,13 @@ static void answers_equal_the_byte_tables(const char *chunk_bytes)
 		/* a distance cannot be drawn from distances mod 3: a clear error */
 		sdb_sampler *s;
 		cr_assert_eq(sdb_sampler_open(&s, d2, &goal, 5, 5), SDB_EINVAL);
-		cr_assert(strstr(sdb_errdetail(), "--bits 8"), "%s", sdb_errdetail());
+		cr_assert(strstr(sdb_error_detail(), "--bits 8"), "%s", sdb_error_detail());
 	}
 	/* the direct read of the hot path walks too */
 	const sdb_table *t2 = sdb_table_find(d2, "full-3x3-b0"), *t8 = sdb_table_find(d8, "full-3x3-b0");
 	for (uint64_t i = 0; i < 181440; i += 997) {
 		sdb_board b;
-		sdb_unrank(&b, 3, 3, sdb_rank_class(&sdb_table_meta(t8)->goal), i);
+		sdb_board_unrank(&b, 3, 3, sdb_rank_class(&sdb_table_meta(t8)->goal), i);
 		cr_assert_eq(sdb_table_distance(t2, &b), sdb_table_distance(t8, &b));
 	}
 	sdb_db_close(d8);
@@ -955,7 +955,7 @@ Test(mod3, a_damaged_entry_is_an_error)
 		sdb_answer a;
 		int err = sdb_answer_query(&a, db, &start, &goal, NULL);
 		if (err) {
-			cr_assert_eq(err, SDB_ECORRUPT, "%s", sdb_errdetail());
+			cr_assert_eq(err, SDB_ECORRUPT, "%s", sdb_error_detail());
 			errors++;
 			continue;
 		}

@@ -23,7 +23,7 @@ static void mark_table_pages(uint8_t *data_page, const uint8_t *file, size_t siz
                              const char *path)
 {
 	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	for (int i = 0; i < sdb_table_count(db); i++) {
 		const sdb_table *t = sdb_table_at(db, i);
 		for (int c = 0; c < sdb_table_chunks(t); c++) {
@@ -245,7 +245,7 @@ Test(pages, a_meta_page_of_the_wrong_parity_is_refused)
 		sdb_db *db;
 		cr_assert_eq(sdb_db_open(&db, bad, SDB_RDONLY), SDB_ECORRUPT, "meta %d, txnid %llu", m,
 		             (unsigned long long)(txnid ^ flip));
-		cr_assert(strstr(sdb_errdetail(), "meta"), "%s", sdb_errdetail());
+		cr_assert(strstr(sdb_error_detail(), "meta"), "%s", sdb_error_detail());
 		cr_assert_eq(sdb_db_open(&db, bad, 0), SDB_ECORRUPT);
 		unlink(bad);
 	}

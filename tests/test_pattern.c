@@ -496,7 +496,7 @@ Test(pattern, stored_groups_are_the_bfs_order_by_order, .timeout = 300)
 	             "%s", err);
 	free(err);
 	sdb_db *h;
-	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&h, db, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	cr_assert_eq(sdb_table_count(h), 1);
 	const sdb_table *t = sdb_table_at(h, 0);
 	const sdb_table_info *in = sdb_table_meta(t);

@@ -19,7 +19,7 @@ static sdb_db *open_3x3(void)
 	tk_tmp_path(path, sizeof path, "q.lmdb");
 	tk_build_lib(path, 3, 3, reps3x3, 3);
 	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	return db;
 }
 
@@ -43,7 +43,7 @@ Test(query, any_goal_matches_bfs_from_that_goal, .timeout = 300)
 			sdb_board start;
 			tk_random_walk(&start, &goal, 1 + k % 80, &seed);
 			sdb_answer a;
-			cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, NULL), 0, "%s", sdb_errdetail());
+			cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, NULL), 0, "%s", sdb_error_detail());
 			cr_assert_eq(a.solvable, 1);
 			cr_assert_eq(a.distance, simple_bfs_dist(&s, &start));
 			cr_assert_eq((int)strlen(a.moves), a.distance);
@@ -102,14 +102,14 @@ Test(query, options_carry_their_version)
 	cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, &o), 0);
 	cr_assert_str_eq(a.moves, "rr");
 	o.version = 2;   /* before defer_check: still read (a struct without it) */
-	cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, &o), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, &o), 0, "%s", sdb_error_detail());
 	cr_assert_str_eq(a.moves, "rr");
 	cr_assert_eq(sdb_db_checked(db), 0, "no set opened: nothing to wait for");
 	const unsigned other[] = { 0, 1, SDB_ANSWER_OPTS_VERSION + 1 };
 	for (int i = 0; i < 3; i++) {
 		o.version = other[i];
 		cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, &o), SDB_EINVAL);
-		cr_assert(strstr(sdb_errdetail(), "SDB_ANSWER_OPTS_INIT"), "%s", sdb_errdetail());
+		cr_assert(strstr(sdb_error_detail(), "SDB_ANSWER_OPTS_INIT"), "%s", sdb_error_detail());
 		cr_assert_eq(sdb_answer_paths(&a, db, &start, &goal, 5, &o, NULL, NULL), SDB_EINVAL);
 		cr_assert_eq(sdb_check_moves(&c, db, &start, &goal, "rr", &o), SDB_EINVAL);
 	}
@@ -144,19 +144,19 @@ Test(query, missing_tables_name_the_command)
 	sdb_board_goal(&g, 2, 4, 7);
 	sdb_answer a;
 	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, NULL), SDB_ENOTFOUND);
-	cr_assert(strstr(sdb_errdetail(), "slidedb-gen full 2x4"), "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "slidedb-gen full 2x4"), "%s", sdb_error_detail());
 	cr_assert_eq(sdb_db_has_size(db, 2, 4), 0);
 	cr_assert_eq(sdb_db_has_size(db, 3, 3), 1);
 	sdb_board_parse(&s, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", 0, 0);
 	sdb_board_goal(&g, 4, 4, 15);
 	/* Too large for full tables: searched, with the hint of a set to build. */
-	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, NULL), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, NULL), 0, "%s", sdb_error_detail());
 	cr_assert_eq(a.method, SDB_METHOD_SEARCH);
 	cr_assert_eq(a.distance, 1);
 	cr_assert_str_eq(a.moves, "r");
 	cr_assert(a.note && strstr(a.note, "slidedb-gen pdb 4x4 --partition 6-6-3"), "%s",
 	          a.note ? a.note : "(no note)");
-	cr_assert_str_empty(sdb_errdetail(), "a success leaves no stale detail");
+	cr_assert_str_empty(sdb_error_detail(), "a success leaves no stale detail");
 	sdb_board_goal(&g, 3, 3, 8);
 	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, NULL), SDB_EINVAL, "sizes differ");
 	sdb_db_close(db);
@@ -180,7 +180,7 @@ Test(query, one_class_only)
 	cr_assert_str_eq(a.moves, "rr");
 	sdb_board_parse(&g, "1 2 3 4 0 5 6 7 8", 0, 0);
 	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, NULL), SDB_ENOTFOUND);
-	cr_assert(strstr(sdb_errdetail(), "--goal"), "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "--goal"), "%s", sdb_error_detail());
 	sdb_db_close(db);
 }
 
@@ -196,7 +196,7 @@ Test(query, damaged_start_entry_is_refused_without_walk)
 	sdb_board_goal(&goal, 3, 3, 0);   /* the table's own goal: no mapping */
 	unsigned seed = 3;
 	tk_random_walk(&start, &goal, 60, &seed);
-	uint64_t index = sdb_rank(&start);
+	uint64_t index = sdb_board_rank(&start);
 	sdb_db *db;
 	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
 	const uint8_t *data = sdb_table_data(sdb_table_at(db, 0));
@@ -237,7 +237,7 @@ Test(query, damaged_start_entry_is_refused_without_walk)
 static sdb_board ck_board(const char *text)
 {
 	sdb_board b;
-	cr_assert_eq(sdb_board_parse(&b, text, 0, 0), 0, "'%s': %s", text, sdb_errdetail());
+	cr_assert_eq(sdb_board_parse(&b, text, 0, 0), 0, "'%s': %s", text, sdb_error_detail());
 	return b;
 }
 
@@ -245,7 +245,7 @@ static sdb_board ck_board(const char *text)
 static sdb_query query_ok(const char *text, int w, int h, const sdb_db *db)
 {
 	sdb_query q;
-	cr_assert_eq(sdb_query_parse(&q, text, w, h, db), 0, "'%s': %s", text, sdb_errdetail());
+	cr_assert_eq(sdb_query_parse(&q, text, w, h, db), 0, "'%s': %s", text, sdb_error_detail());
 	return q;
 }
 
@@ -254,8 +254,8 @@ static void query_bad(const char *text, int w, int h, const sdb_db *db, int want
 {
 	sdb_query q;
 	cr_assert_eq(sdb_query_parse(&q, text, w, h, db), want, "'%s'", text);
-	cr_assert(strstr(sdb_errdetail(), fragment), "'%s': '%s' lacks '%s'", text,
-	          sdb_errdetail(), fragment);
+	cr_assert(strstr(sdb_error_detail(), fragment), "'%s': '%s' lacks '%s'", text,
+	          sdb_error_detail(), fragment);
 }
 
 Test(query, parse_every_form)
@@ -335,7 +335,7 @@ Test(query, sixteen_cells_follow_the_cells)
 	cr_assert_eq(q.start.h, 4);
 	/* and the one answer call solves it by IDA* on the set */
 	sdb_answer a;
-	cr_assert_eq(sdb_answer_query(&a, db, &q.start, &q.goal, NULL), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_answer_query(&a, db, &q.start, &q.goal, NULL), 0, "%s", sdb_error_detail());
 	cr_assert_eq(a.method, SDB_METHOD_SEARCH);
 	cr_assert_eq(a.distance, 3);
 	cr_assert_str_eq(a.moves, "rdr");
@@ -344,17 +344,17 @@ Test(query, sixteen_cells_follow_the_cells)
 	const sdb_answer_opts few = { .version = SDB_ANSWER_OPTS_VERSION,
 	                              .want_moves = 1, .limits = { .max_nodes = 2 } };
 	cr_assert_eq(sdb_answer_query(&a, db, &q.start, &q.goal, &few), SDB_ELIMIT);
-	cr_assert(strstr(sdb_errdetail(), "limit"), "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "limit"), "%s", sdb_error_detail());
 	cr_assert_eq(a.nodes, 2, "the nodes searched belong in the answer after SDB_ELIMIT");
 	cr_assert_eq(a.method, SDB_METHOD_SEARCH);
-	cr_assert(strstr(sdb_errdetail(), "(2 searched"), "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "(2 searched"), "%s", sdb_error_detail());
 	/* Heuristics refuse a board of another size instead of a number. */
 	sdb_heuristic *h;
 	cr_assert_eq(sdb_heuristic_open(&h, db, &q.goal, NULL), 0);
 	cr_assert_geq(sdb_heuristic_value(h, &q.start), 0);
 	sdb_board small = ck_board("1 2 3 4 5 6 7 8 0");
 	cr_assert_eq(sdb_heuristic_value(h, &small), SDB_EINVAL);
-	cr_assert(strstr(sdb_errdetail(), "3x3"), "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "3x3"), "%s", sdb_error_detail());
 	sdb_hstate st;
 	cr_assert_eq(sdb_heuristic_start(h, &st, &small), SDB_EINVAL);
 	sdb_heuristic_close(h);

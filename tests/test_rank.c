@@ -33,11 +33,11 @@ static void bijection(int w, int h)
 			sdb_board b, back;
 			tk_unpack(&b, w, h, s.keys[slot]);
 			cr_assert_eq(sdb_rank_class(&b), cls, "a move changed the class");
-			uint64_t r = sdb_rank(&b);
+			uint64_t r = sdb_board_rank(&b);
 			cr_assert_lt(r, total);
 			cr_assert_eq(seen[r], 0, "index %llu taken twice", (unsigned long long)r);
 			seen[r] = 1;
-			cr_assert_eq(sdb_unrank(&back, w, h, cls, r), 0);
+			cr_assert_eq(sdb_board_unrank(&back, w, h, cls, r), 0);
 			cr_assert(sdb_board_equal(&b, &back), "unrank(rank(b)) != b");
 		}
 		simple_bfs_free(&s);
@@ -121,8 +121,8 @@ Test(rank, unrank_every_index_3x3)
 	for (int cls = 0; cls < 2; cls++)
 		for (uint64_t i = 0; i < sdb_rank_count(3, 3); i++) {
 			sdb_board b;
-			cr_assert_eq(sdb_unrank(&b, 3, 3, cls, i), 0);
-			cr_assert_eq(sdb_rank(&b), i);
+			cr_assert_eq(sdb_board_unrank(&b, 3, 3, cls, i), 0);
+			cr_assert_eq(sdb_board_rank(&b), i);
 			cr_assert_eq(sdb_rank_class(&b), cls);
 		}
 }
@@ -142,13 +142,13 @@ Test(rank, random_round_trips_12_and_14_cells)
 		for (int k = 0; k < 20000; k++) {
 			sdb_board b, back;
 			tk_random_walk(&b, &goal, 200, &seed);
-			uint64_t r = sdb_rank(&b);
+			uint64_t r = sdb_board_rank(&b);
 			cr_assert_lt(r, total);
-			cr_assert_eq(sdb_unrank(&back, w, h, sdb_rank_class(&b), r), 0);
+			cr_assert_eq(sdb_board_unrank(&back, w, h, sdb_rank_class(&b), r), 0);
 			cr_assert(sdb_board_equal(&b, &back));
 			uint64_t i = ((uint64_t)rand_r(&seed) << 16 ^ (uint64_t)rand_r(&seed)) % total;
-			cr_assert_eq(sdb_unrank(&back, w, h, k & 1, i), 0);
-			cr_assert_eq(sdb_rank(&back), i);
+			cr_assert_eq(sdb_board_unrank(&back, w, h, k & 1, i), 0);
+			cr_assert_eq(sdb_board_rank(&back), i);
 		}
 	}
 }
@@ -156,11 +156,11 @@ Test(rank, random_round_trips_12_and_14_cells)
 Test(rank, unrank_refuses_bad_input)
 {
 	sdb_board b;
-	cr_assert_eq(sdb_unrank(&b, 3, 3, 0, 181440), SDB_EINVAL);
-	cr_assert_eq(sdb_unrank(&b, 4, 4, 0, 0), SDB_EINVAL);
-	cr_assert_eq(sdb_unrank(&b, 5, 3, 0, 0), SDB_EINVAL);
-	cr_assert_eq(sdb_unrank(&b, 7, 2, 0, 43589145600ull), SDB_EINVAL);
-	cr_assert_eq(sdb_unrank(&b, 1, 3, 0, 0), SDB_EINVAL);
+	cr_assert_eq(sdb_board_unrank(&b, 3, 3, 0, 181440), SDB_EINVAL);
+	cr_assert_eq(sdb_board_unrank(&b, 4, 4, 0, 0), SDB_EINVAL);
+	cr_assert_eq(sdb_board_unrank(&b, 5, 3, 0, 0), SDB_EINVAL);
+	cr_assert_eq(sdb_board_unrank(&b, 7, 2, 0, 43589145600ull), SDB_EINVAL);
+	cr_assert_eq(sdb_board_unrank(&b, 1, 3, 0, 0), SDB_EINVAL);
 }
 
 /* Neighbour indices equal the ranks of the moved boards: every state of every
@@ -172,7 +172,7 @@ static void neighbors_match(int w, int h, uint64_t step)
 			sdb_board b, plain;
 			uint64_t nbr[4];
 			cr_assert_eq(sdb_rank_neighbors(nbr, &b, w, h, cls, i), 0);
-			cr_assert_eq(sdb_unrank(&plain, w, h, cls, i), 0);
+			cr_assert_eq(sdb_board_unrank(&plain, w, h, cls, i), 0);
 			cr_assert(sdb_board_equal(&b, &plain));
 			for (int m = 0; m < 4; m++) {
 				sdb_board moved = b;
@@ -180,7 +180,7 @@ static void neighbors_match(int w, int h, uint64_t step)
 					cr_assert_eq(nbr[m], UINT64_MAX);
 					continue;
 				}
-				cr_assert_eq(nbr[m], sdb_rank(&moved), "%dx%d index %llu move %c", w, h,
+				cr_assert_eq(nbr[m], sdb_board_rank(&moved), "%dx%d index %llu move %c", w, h,
 				             (unsigned long long)i, sdb_move_letter(m));
 			}
 		}

@@ -36,7 +36,7 @@ static sdb_heuristic *one_set(sdb_db **db, const char *pdb_args, const sdb_board
 	build_db(path, sizeof path, &pdb_args, 1);
 	cr_assert_eq(sdb_db_open(db, path, SDB_RDONLY), 0);
 	sdb_heuristic *h;
-	cr_assert_eq(sdb_heuristic_open(&h, *db, goal, NULL), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_heuristic_open(&h, *db, goal, NULL), 0, "%s", sdb_error_detail());
 	return h;
 }
 
@@ -47,14 +47,14 @@ static void admissible_everywhere(const sdb_db *db, const char *set, const sdb_b
 {
 	int w = goal->w, h = goal->h;
 	sdb_heuristic *heur;
-	cr_assert_eq(sdb_heuristic_open(&heur, db, goal, set), 0, "%s: %s", set, sdb_errdetail());
+	cr_assert_eq(sdb_heuristic_open(&heur, db, goal, set), 0, "%s: %s", set, sdb_error_detail());
 	cr_assert_str_eq(sdb_heuristic_name(heur), set);
 	cr_assert_eq(sdb_heuristic_value(heur, goal), 0);
 	int cls = sdb_rank_class(goal);
 	uint64_t tight = 0;
 	for (uint64_t i = 0; i < sdb_rank_count(w, h); i++) {
 		sdb_board s;
-		sdb_unrank(&s, w, h, cls, i);
+		sdb_board_unrank(&s, w, h, cls, i);
 		if (!sdb_board_solvable(&s, goal))
 			continue;
 		sdb_answer a;
@@ -231,8 +231,8 @@ Test(solve, ida_matches_tables_3x3, .timeout = 300)
 				const sdb_heuristic *h = which ? md : pdb;
 				if (!h)
 					continue;
-				cr_assert_eq(sdb_solve(&got, &st, h, &start, &goal, NULL), 0, "%s",
-				             sdb_errdetail());
+				cr_assert_eq(sdb_answer_search(&got, &st, h, &start, &goal, NULL), 0, "%s",
+				             sdb_error_detail());
 				cr_assert_eq(got.distance, want.distance);
 				cr_assert_str_eq(got.moves, first, "%s search, walk %d: %s, first %s",
 				                 which ? "Manhattan" : "pattern", 10 + k, got.moves, first);
@@ -277,8 +277,8 @@ Test(solve, first_optimal_on_narrow_boards, .timeout = 300)
 				first_optimal(first, db, &start, &goal);
 				sdb_answer got;
 				sdb_solve_stats st;
-				cr_assert_eq(sdb_solve(&got, &st, md, &start, &goal, NULL), 0, "%s",
-				             sdb_errdetail());
+				cr_assert_eq(sdb_answer_search(&got, &st, md, &start, &goal, NULL), 0, "%s",
+				             sdb_error_detail());
 				cr_assert_str_eq(got.moves, first, "%dx%d, walk %d: %s, first %s",
 				                 sizes[z][0], sizes[z][1], 20 + 2 * k, got.moves, first);
 			}
@@ -344,7 +344,7 @@ Test(solve, every_pruned_word_in_a_board_its_size, .timeout = 300)
 		first_optimal(first, db, &start, &goal);
 		sdb_answer got;
 		sdb_solve_stats st;
-		cr_assert_eq(sdb_solve(&got, &st, md, &start, &goal, NULL), 0, "%s", sdb_errdetail());
+		cr_assert_eq(sdb_answer_search(&got, &st, md, &start, &goal, NULL), 0, "%s", sdb_error_detail());
 		cr_assert_str_eq(got.moves, first, "word %s on %dx%d: %s, first %s", word, w, h,
 		                 got.moves, first);
 		sdb_heuristic_close(md);
@@ -383,7 +383,7 @@ Test(solve, korf_easy_instances_4x4, .timeout = 600)
 		cr_assert_eq(sdb_board_parse(&start, korf_easy[i].board, 0, 0), 0);
 		sdb_answer a;
 		sdb_solve_stats st;
-		cr_assert_eq(sdb_solve(&a, &st, h, &start, &goal, NULL), 0, "%s", sdb_errdetail());
+		cr_assert_eq(sdb_answer_search(&a, &st, h, &start, &goal, NULL), 0, "%s", sdb_error_detail());
 		cr_assert_eq(a.distance, korf_easy[i].optimal, "instance '%s'", korf_easy[i].board);
 		cr_assert(tk_replay(&start, a.moves, &goal));
 		cr_assert_leq(st.heuristic, a.distance);
@@ -395,13 +395,13 @@ Test(solve, korf_easy_instances_4x4, .timeout = 600)
 	sdb_board_parse(&poj, "1 2 3 4 5 6 7 8 9 x 10 12 13 14 11 15", 0, 0);
 	sdb_answer a;
 	sdb_solve_stats st;
-	cr_assert_eq(sdb_solve(&a, &st, h, &poj, &std_goal, NULL), 0);
+	cr_assert_eq(sdb_answer_search(&a, &st, h, &poj, &std_goal, NULL), 0);
 	cr_assert_str_eq(a.moves, "rdr", "POJ 1077's 15-puzzle example");
 	/* Limits stop a search with SDB_ELIMIT. */
 	sdb_board hard;
 	sdb_board_parse(&hard, "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", 0, 0);
 	sdb_solve_limits lim = { .max_nodes = 1000 };
-	cr_assert_eq(sdb_solve(&a, &st, h, &hard, &goal, &lim), SDB_ELIMIT);
+	cr_assert_eq(sdb_answer_search(&a, &st, h, &hard, &goal, &lim), SDB_ELIMIT);
 	cr_assert_geq(st.nodes, 1000);
 	/* and the answer says what the stopped search took, as its message does */
 	cr_assert_eq(a.nodes, st.nodes);
@@ -410,18 +410,18 @@ Test(solve, korf_easy_instances_4x4, .timeout = 600)
 	cr_assert_eq(a.solvable, 0, "no answer was found");
 	char searched[64];
 	snprintf(searched, sizeof searched, "(%llu searched", (unsigned long long)a.nodes);
-	cr_assert(strstr(sdb_errdetail(), searched), "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), searched), "%s", sdb_error_detail());
 	/* Unsolvable pairs are answered at once. */
 	sdb_board loyd;
 	sdb_board_parse(&loyd, "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0", 0, 0);
-	cr_assert_eq(sdb_solve(&a, &st, h, &loyd, &std_goal, NULL), 0);
+	cr_assert_eq(sdb_answer_search(&a, &st, h, &loyd, &std_goal, NULL), 0);
 	cr_assert_eq(a.solvable, 0);
 	/* A heuristic serves only its class of goals. */
 	sdb_board edge_goal, near_edge;
 	sdb_board_goal(&edge_goal, 4, 4, 1);
 	near_edge = edge_goal;
 	sdb_board_apply(&near_edge, SDB_DOWN);
-	cr_assert_eq(sdb_solve(&a, &st, h, &near_edge, &edge_goal, NULL), SDB_EINVAL);
+	cr_assert_eq(sdb_answer_search(&a, &st, h, &near_edge, &edge_goal, NULL), SDB_EINVAL);
 	sdb_heuristic_close(h);
 	sdb_db_close(db);
 }
@@ -467,22 +467,22 @@ Test(solve, reports_the_depth_found_not_the_bound, .timeout = 60)
 	cr_assert_eq(sdb_writer_begin(&w, out), 0);
 	cr_assert_eq(sdb_writer_reserve(w, &data, info.name, bytes), 0);
 	memcpy(data, raised, bytes);
-	cr_assert_eq(sdb_writer_put_meta(w, &info), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_writer_put_meta(w, &info), 0, "%s", sdb_error_detail());
 	cr_assert_eq(sdb_writer_commit(w), 0);
 	sdb_db_close(out);
 	free(raised);
 
 	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, dst, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&db, dst, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	sdb_board goal, start;
 	sdb_board_goal(&goal, 3, 3, 8);
 	sdb_heuristic *h;
-	cr_assert_eq(sdb_heuristic_open(&h, db, &goal, info.set), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_heuristic_open(&h, db, &goal, info.set), 0, "%s", sdb_error_detail());
 	sdb_board_parse(&start, "1 2 3 4 5 6 0 7 8", 3, 3);   /* two moves: rr */
 	cr_assert_gt(sdb_heuristic_value(h, &start), 2, "the raised set must overestimate");
 	sdb_answer a;
 	sdb_solve_stats st;
-	cr_assert_eq(sdb_solve(&a, &st, h, &start, &goal, NULL), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_answer_search(&a, &st, h, &start, &goal, NULL), 0, "%s", sdb_error_detail());
 	cr_assert_eq(a.distance, (int)strlen(a.moves), "distance %d for moves '%s'", a.distance,
 	             a.moves);
 	cr_assert(tk_replay(&start, a.moves, &goal), "moves '%s' do not replay", a.moves);
@@ -514,10 +514,10 @@ Test(solve, threads_give_the_single_threads_answer, .timeout = 600)
 		}
 		sdb_answer one, many;
 		sdb_solve_stats st;
-		cr_assert_eq(sdb_solve(&one, &st, h, &start, &goal, NULL), 0, "%s", sdb_errdetail());
+		cr_assert_eq(sdb_answer_search(&one, &st, h, &start, &goal, NULL), 0, "%s", sdb_error_detail());
 		for (int threads = 2; threads <= 3; threads++) {
 			sdb_solve_limits lim = { .threads = threads };
-			cr_assert_eq(sdb_solve(&many, &st, h, &start, &goal, &lim), 0, "%s", sdb_errdetail());
+			cr_assert_eq(sdb_answer_search(&many, &st, h, &start, &goal, &lim), 0, "%s", sdb_error_detail());
 			cr_assert_eq(many.distance, one.distance);
 			cr_assert_str_eq(many.moves, one.moves, "%d threads", threads);
 			cr_assert(tk_replay(&start, many.moves, &goal));
@@ -530,7 +530,7 @@ Test(solve, threads_give_the_single_threads_answer, .timeout = 600)
 	sdb_solve_limits lim = { .max_nodes = 100000, .threads = 2 };
 	sdb_answer a;
 	sdb_solve_stats st;
-	cr_assert_eq(sdb_solve(&a, &st, h, &hard, &goal, &lim), SDB_ELIMIT);
+	cr_assert_eq(sdb_answer_search(&a, &st, h, &hard, &goal, &lim), SDB_ELIMIT);
 	cr_assert_geq(st.nodes, 100000);
 	cr_assert_lt(st.nodes, 100000 + 2 * 2048, "%llu nodes", (unsigned long long)st.nodes);
 	cr_assert_eq(a.nodes, st.nodes, "the answer's nodes after SDB_ELIMIT");
@@ -642,16 +642,16 @@ Test(solve, a_24_puzzle_board_30_moves_out, .timeout = 900)
 	cr_log_info("a 5x5 board %d moves from the goal", want);
 	sdb_answer one, two;
 	sdb_solve_stats st;
-	cr_assert_eq(sdb_solve(&one, &st, h, &start, &goal, NULL), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_answer_search(&one, &st, h, &start, &goal, NULL), 0, "%s", sdb_error_detail());
 	cr_assert_eq(one.distance, want);
 	cr_assert(tk_replay(&start, one.moves, &goal));
 	cr_assert_leq(st.heuristic, want);
 	sdb_solve_limits lim = { .threads = 2 };
-	cr_assert_eq(sdb_solve(&two, &st, h, &start, &goal, &lim), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_answer_search(&two, &st, h, &start, &goal, &lim), 0, "%s", sdb_error_detail());
 	cr_assert_str_eq(two.moves, one.moves);
 	/* and through the one answer call, as the programs ask */
 	sdb_answer a;
-	cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, NULL), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, NULL), 0, "%s", sdb_error_detail());
 	cr_assert_eq(a.method, SDB_METHOD_SEARCH);
 	cr_assert_eq(a.distance, want);
 	sdb_heuristic_close(h);
@@ -692,12 +692,12 @@ Test(solve, sets_are_maxed, .timeout = 300)
 	sdb_board goal;
 	sdb_board_goal(&goal, 3, 3, 8);
 	sdb_heuristic *a, *b, *both, *chosen;
-	cr_assert_eq(sdb_heuristic_open(&a, db, &goal, names[0]), 0, "%s", sdb_errdetail());
-	cr_assert_eq(sdb_heuristic_open(&b, db, &goal, names[1]), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_heuristic_open(&a, db, &goal, names[0]), 0, "%s", sdb_error_detail());
+	cr_assert_eq(sdb_heuristic_open(&b, db, &goal, names[1]), 0, "%s", sdb_error_detail());
 	snprintf(both_name, sizeof both_name, "%s+%s", names[0], names[1]);
-	cr_assert_eq(sdb_heuristic_open(&both, db, &goal, both_name), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_heuristic_open(&both, db, &goal, both_name), 0, "%s", sdb_error_detail());
 	cr_assert_str_eq(sdb_heuristic_name(both), both_name);
-	cr_assert_eq(sdb_heuristic_open(&chosen, db, &goal, NULL), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_heuristic_open(&chosen, db, &goal, NULL), 0, "%s", sdb_error_detail());
 	const double sa = strength(db, names[0]), sb = strength(db, names[1]);
 	const double lo = sa < sb ? sa : sb, hi = sa < sb ? sb : sa;
 	const int maxed = lo >= 0.95 * hi;
@@ -706,7 +706,7 @@ Test(solve, sets_are_maxed, .timeout = 300)
 	int above = 0;
 	for (uint64_t i = 0; i < sdb_rank_count(3, 3); i++) {
 		sdb_board s;
-		sdb_unrank(&s, 3, 3, sdb_rank_class(&goal), i);
+		sdb_board_unrank(&s, 3, 3, sdb_rank_class(&goal), i);
 		sdb_answer ans;
 		cr_assert_eq(sdb_answer_query(&ans, db, &s, &goal, &NO_MOVES), 0);
 		const int va = sdb_heuristic_value(a, &s), vb = sdb_heuristic_value(b, &s);
@@ -734,7 +734,7 @@ Test(solve, sets_are_maxed, .timeout = 300)
 		sdb_answer want, got;
 		sdb_solve_stats stats;
 		cr_assert_eq(sdb_answer_query(&want, db, &s, &goal, &NO_MOVES), 0);
-		cr_assert_eq(sdb_solve(&got, &stats, both, &s, &goal, NULL), 0, "%s", sdb_errdetail());
+		cr_assert_eq(sdb_answer_search(&got, &stats, both, &s, &goal, NULL), 0, "%s", sdb_error_detail());
 		cr_assert_eq(got.distance, want.distance);
 		cr_assert(tk_replay(&s, got.moves, &goal));
 	}
@@ -742,7 +742,7 @@ Test(solve, sets_are_maxed, .timeout = 300)
 	snprintf(bad, sizeof bad, "%s+pdb-3x3-b0-nonesuch", names[0]);
 	sdb_heuristic *none;
 	cr_assert_eq(sdb_heuristic_open(&none, db, &goal, bad), SDB_ENOTFOUND);
-	cr_assert(strstr(sdb_errdetail(), "nonesuch"), "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "nonesuch"), "%s", sdb_error_detail());
 	sdb_heuristic_close(a);
 	sdb_heuristic_close(b);
 	sdb_heuristic_close(both);

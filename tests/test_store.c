@@ -50,8 +50,8 @@ Test(store, missing_file_is_not_found)
 	sdb_db *db = (sdb_db *)1;
 	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), SDB_ENOTFOUND);
 	cr_assert_null(db);
-	cr_assert(strstr(sdb_errdetail(), path));
-	cr_assert(strstr(sdb_errdetail(), "slidedb-gen"));
+	cr_assert(strstr(sdb_error_detail(), path));
+	cr_assert(strstr(sdb_error_detail(), "slidedb-gen"));
 	cr_assert_eq(sdb_db_open(&db, path, 0), SDB_ENOTFOUND, "no SDB_CREATE: must not create");
 	cr_assert_neq(access(path, F_OK), 0);
 }
@@ -91,18 +91,18 @@ Test(store, files_are_opened_without_waiting, .timeout = 20)
 		cr_assert_eq(errno, EINVAL, "%s", odd[i].path);
 		char want[700];
 		snprintf(want, sizeof want, "%s: not a regular file (%s)", odd[i].path, odd[i].kind);
-		cr_assert_str_eq(sdb_errdetail(), want);
+		cr_assert_str_eq(sdb_error_detail(), want);
 	}
 	cr_assert_eq(sdb_file_open(missing, O_RDONLY, 0), SDB_ENOTFOUND);
 	cr_assert_eq(errno, ENOENT);
-	cr_assert(strstr(sdb_errdetail(), missing), "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), missing), "%s", sdb_error_detail());
 	int fd = sdb_file_open(link, O_RDONLY, 0);   /* a link, followed when allowed */
-	cr_assert_geq(fd, 0, "%s", sdb_errdetail());
+	cr_assert_geq(fd, 0, "%s", sdb_error_detail());
 	cr_assert_eq(fcntl(fd, F_GETFL) & O_NONBLOCK, 0, "blocking again");
 	cr_assert_neq(fcntl(fd, F_GETFD) & FD_CLOEXEC, 0, "closed on exec");
 	close(fd);
 	fd = sdb_file_open(missing, O_WRONLY | O_CREAT | O_EXCL, 0600);
-	cr_assert_geq(fd, 0, "%s", sdb_errdetail());
+	cr_assert_geq(fd, 0, "%s", sdb_error_detail());
 	close(fd);
 	snprintf(cmd, sizeof cmd, "rm -r '%s'", base);
 	cr_assert_eq(system(cmd), 0);
@@ -114,7 +114,7 @@ Test(store, write_then_read)
 	tk_tmp_path(path, sizeof path, "rw.lmdb");
 	tk_build_lib(path, 3, 3, corner, 1);
 	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	cr_assert_str_eq(sdb_db_path(db), path);
 	cr_assert_eq(sdb_table_count(db), 1);
 	const sdb_table *t = sdb_table_at(db, 0);
@@ -157,7 +157,7 @@ Test(store, crc32_is_zlibs)
 	         path);
 	cr_assert_eq(system(cmd), 0, "%s", cmd);
 	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	cr_assert_eq(sdb_table_count(db), 4);
 	cr_assert_gt(sdb_table_chunks(sdb_table_find(db, "full-2x5-b0")), 1);
 	for (int i = 0; i < sdb_table_count(db); i++) {
@@ -166,11 +166,11 @@ Test(store, crc32_is_zlibs)
 		for (int c = 0; c < sdb_table_chunks(t); c++) {
 			uint64_t bytes;
 			const uint8_t *p = sdb_table_chunk(t, c, &bytes);
-			cr_assert_not_null(p, "%s", sdb_errdetail());
+			cr_assert_not_null(p, "%s", sdb_error_detail());
 			crc = crc32_z(crc, p, bytes);
 		}
 		cr_assert_eq((uint32_t)crc, sdb_table_meta(t)->crc32, "%s", sdb_table_meta(t)->name);
-		cr_assert_eq(sdb_table_verify(t), 0, "%s", sdb_errdetail());
+		cr_assert_eq(sdb_table_verify(t), 0, "%s", sdb_error_detail());
 	}
 	sdb_db_close(db);
 }
@@ -209,7 +209,7 @@ Test(store, tables_are_advised_into_huge_pages)
 	const int blanks[] = { 0, 2, 4 };   /* three tables of 1.8 MB: 5.4 MB */
 	tk_build_lib(path, 2, 5, blanks, 3);
 	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	uintptr_t lo = UINTPTR_MAX, hi = 0;
 	for (int i = 0; i < 3; i++) {
 		const sdb_table *t = sdb_table_at(db, i);
@@ -318,8 +318,8 @@ static void refused_unchanged(const char *path, unsigned flags, int want)
 	sdb_db *db;
 	int err = sdb_db_open(&db, path, flags);
 	cr_assert_eq(err, want, "opening %s gave %d (%s), expected %d", path, err,
-	             sdb_errdetail(), want);
-	cr_assert(strstr(sdb_errdetail(), path), "the message names the file: %s", sdb_errdetail());
+	             sdb_error_detail(), want);
+	cr_assert(strstr(sdb_error_detail(), path), "the message names the file: %s", sdb_error_detail());
 	char *after = read_file(path, &after_len);
 	cr_assert_eq(before_len, after_len);
 	cr_assert_eq(memcmp(before, after, (size_t)before_len), 0, "the file was changed");
@@ -388,10 +388,10 @@ Test(store, empty_lmdb_file_of_a_stopped_build)
 	mdb_env_close(env);
 	sdb_db *db;
 	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), SDB_ECORRUPT);
-	cr_assert(strstr(sdb_errdetail(), "empty LMDB file") && strstr(sdb_errdetail(), "slidedb-gen"),
-	          "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "empty LMDB file") && strstr(sdb_error_detail(), "slidedb-gen"),
+	          "%s", sdb_error_detail());
 	tk_build_lib(path, 2, 2, corner, 1);
-	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	cr_assert_eq(sdb_table_count(db), 1);
 	sdb_db_close(db);
 	unlink(path);
@@ -416,7 +416,7 @@ Test(store, fuzzed_files_that_crashed_are_refused)
 		cr_assert_eq(system(cmd), 0);
 		sdb_db *db;
 		int err = sdb_db_open(&db, path, SDB_RDONLY);
-		cr_assert_eq(err, SDB_ECORRUPT, "%s: opened (%d: %s)", name, err, sdb_errdetail());
+		cr_assert_eq(err, SDB_ECORRUPT, "%s: opened (%d: %s)", name, err, sdb_error_detail());
 		snprintf(cmd, sizeof cmd, "rm -f '%s' '%s-lock'", path, path);
 		cr_assert_eq(system(cmd), 0);
 		n++;
@@ -440,7 +440,7 @@ Test(store, other_format_version_is_refused)
 	mdb_env_close(env);
 	refused_unchanged(path, SDB_RDONLY, SDB_EVERSION);
 	refused_unchanged(path, 0, SDB_EVERSION);
-	cr_assert(strstr(sdb_errdetail(), "version 99"));
+	cr_assert(strstr(sdb_error_detail(), "version 99"));
 }
 
 Test(store, truncated_file_is_refused)
@@ -459,7 +459,7 @@ Test(store, truncated_file_is_refused)
 		cr_assert_eq(truncate(cut, st.st_size * part / 4), 0);
 		sdb_db *db;
 		int err = sdb_db_open(&db, cut, SDB_RDONLY);
-		cr_assert_eq(err, SDB_ECORRUPT, "%s: %d %s", cut, err, sdb_errdetail());
+		cr_assert_eq(err, SDB_ECORRUPT, "%s: %d %s", cut, err, sdb_error_detail());
 	}
 }
 
@@ -487,8 +487,8 @@ Test(store, altered_entries_fail_verify)
 	close(fd);
 	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
 	cr_assert_eq(sdb_table_verify(sdb_table_at(db, 0)), SDB_ECORRUPT);
-	cr_assert(strstr(sdb_errdetail(), "full-3x3-b0"));
-	cr_assert(strstr(sdb_errdetail(), "CRC"));
+	cr_assert(strstr(sdb_error_detail(), "full-3x3-b0"));
+	cr_assert(strstr(sdb_error_detail(), "CRC"));
 	sdb_db_close(db);
 }
 
@@ -514,9 +514,9 @@ Test(store, detail_is_cleared_by_a_success)
 {
 	sdb_board b;
 	cr_assert_eq(sdb_board_parse(&b, "1 2 3 3", 0, 0), SDB_EINVAL);
-	cr_assert(strstr(sdb_errdetail(), "tile 3 appears twice"));
+	cr_assert(strstr(sdb_error_detail(), "tile 3 appears twice"));
 	cr_assert_eq(sdb_board_parse(&b, "1 2 3 0", 0, 0), 0);
-	cr_assert_str_empty(sdb_errdetail(), "stale: '%s'", sdb_errdetail());
+	cr_assert_str_empty(sdb_error_detail(), "stale: '%s'", sdb_error_detail());
 
 	char path[512];
 	tk_tmp_path(path, sizeof path, "detail.lmdb");
@@ -524,19 +524,19 @@ Test(store, detail_is_cleared_by_a_success)
 	sdb_db *db;
 	cr_assert_eq(sdb_db_open(&db, "/nonexistent/x.lmdb", SDB_RDONLY), SDB_ENOTFOUND);
 	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
-	cr_assert_str_empty(sdb_errdetail(), "stale after open: '%s'", sdb_errdetail());
+	cr_assert_str_empty(sdb_error_detail(), "stale after open: '%s'", sdb_error_detail());
 	cr_assert_null(sdb_table_find(db, "nope"));
-	cr_assert(strstr(sdb_errdetail(), "nope"));
+	cr_assert(strstr(sdb_error_detail(), "nope"));
 	sdb_board s, g;
 	sdb_board_parse(&s, "1 2 0 3", 0, 0);
 	sdb_board_parse(&g, "1 2 3 0", 0, 0);
 	sdb_answer a;
 	cr_assert_eq(sdb_answer_query(&a, db, &s, &g, NULL), 0);
-	cr_assert_str_empty(sdb_errdetail(), "stale after an answer: '%s'", sdb_errdetail());
+	cr_assert_str_empty(sdb_error_detail(), "stale after an answer: '%s'", sdb_error_detail());
 	sdb_query q;
 	cr_assert_eq(sdb_query_parse(&q, "1 2 3", 0, 0, db), SDB_EINVAL);
 	cr_assert_eq(sdb_query_parse(&q, "1 2 0 3 ; 1 2 3 0", 0, 0, db), 0);
-	cr_assert_str_empty(sdb_errdetail(), "stale after a query: '%s'", sdb_errdetail());
+	cr_assert_str_empty(sdb_error_detail(), "stale after a query: '%s'", sdb_error_detail());
 	sdb_db_close(db);
 	unlink(path);
 }
@@ -553,7 +553,7 @@ Test(store, format_2_is_read_and_converted_by_a_write)
 	uint32_t version;
 	sdb_db *db;
 	for (int pass = 0; pass < 2; pass++) {
-		cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "pass %d: %s", pass, sdb_errdetail());
+		cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "pass %d: %s", pass, sdb_error_detail());
 		cr_assert_eq(sdb_table_count(db), pass ? 2 : 1);
 		const sdb_table *t = sdb_table_find(db, "full-2x2-b0");
 		cr_assert_not_null(t);
@@ -567,12 +567,12 @@ Test(store, format_2_is_read_and_converted_by_a_write)
 		for (int d = 0; d <= in->max_distance; d++)
 			total += in->counts[d];
 		cr_assert_eq(total, 12);
-		cr_assert_eq(sdb_table_verify(t), 0, "%s", sdb_errdetail());
+		cr_assert_eq(sdb_table_verify(t), 0, "%s", sdb_error_detail());
 		sdb_board s, g;
 		sdb_board_parse(&s, "0 1 2 3", 0, 0);
 		sdb_board_goal(&g, 2, 2, 3);
 		sdb_answer a;
-		cr_assert_eq(sdb_answer_query(&a, db, &s, &g, NULL), 0, "%s", sdb_errdetail());
+		cr_assert_eq(sdb_answer_query(&a, db, &s, &g, NULL), 0, "%s", sdb_error_detail());
 		cr_assert(!a.solvable || tk_replay(&s, a.moves, &g));
 		sdb_db_close(db);
 		/* The file's own format marker. */
@@ -621,7 +621,7 @@ Test(store, format_4_pattern_tiles_survive_the_conversion)
 	int values[2][360];
 	for (int pass = 0; pass < 2; pass++) {
 		sdb_db *db;
-		cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "pass %d: %s", pass, sdb_errdetail());
+		cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "pass %d: %s", pass, sdb_error_detail());
 		const sdb_table *t = sdb_table_find(db, "pdb-2x3-b0-1,2_3,4,5/g1");
 		cr_assert_not_null(t);
 		uint64_t tiles, left;
@@ -632,10 +632,10 @@ Test(store, format_4_pattern_tiles_survive_the_conversion)
 		sdb_board goal;
 		sdb_board_goal(&goal, 2, 3, 0);
 		sdb_heuristic *h;
-		cr_assert_eq(sdb_heuristic_open(&h, db, &goal, NULL), 0, "%s", sdb_errdetail());
+		cr_assert_eq(sdb_heuristic_open(&h, db, &goal, NULL), 0, "%s", sdb_error_detail());
 		for (uint64_t i = 0; i < 360; i++) {
 			sdb_board s;
-			sdb_unrank(&s, 2, 3, sdb_rank_class(&goal), i);
+			sdb_board_unrank(&s, 2, 3, sdb_rank_class(&goal), i);
 			values[pass][i] = sdb_heuristic_value(h, &s);
 			cr_assert_geq(values[pass][i], 0);
 		}
@@ -683,7 +683,7 @@ static sdb_db *edit_record(const char *path, void (*edit)(uint8_t *rec, size_t *
 	mdb_env_close(env);
 	sdb_db *db;
 	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "a damaged entry leaves the rest: %s",
-	             sdb_errdetail());
+	             sdb_error_detail());
 	*t = sdb_table_find(db, "full-2x2-b0");
 	cr_assert_not_null(*t, "the damaged entry is listed under its name");
 	return db;
@@ -805,7 +805,7 @@ Test(store, snapshots_see_new_tables_and_close_in_any_order)
 	tk_build(path, "2x3", NULL);   /* another process commits */
 	cr_assert_eq(sdb_db_changed(old), 1);
 	cr_assert_eq(sdb_table_count(old), 1, "the old snapshot is unchanged");
-	cr_assert_eq(sdb_db_reopen(&fresh, old), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_reopen(&fresh, old), 0, "%s", sdb_error_detail());
 	cr_assert_eq(sdb_db_changed(fresh), 0);
 	cr_assert_gt(sdb_table_count(fresh), 1);
 	cr_assert_not_null(sdb_table_find(fresh, "full-2x3-b0"));
@@ -857,7 +857,7 @@ Test(store, a_replaced_file_is_noticed_and_never_written_blind)
 	cr_assert_eq(sdb_db_changed(db), SDB_DB_REPLACED);
 	sdb_db *fresh;
 	cr_assert_eq(sdb_db_reopen(&fresh, db), SDB_EIO);
-	cr_assert(strstr(sdb_errdetail(), "replaced"), "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "replaced"), "%s", sdb_error_detail());
 	char cmd[1200], *err;
 	snprintf(cmd, sizeof cmd, "%s full 2x2 --db '%s' -q", SLIDEDB_GEN, path);
 	cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 1, "a writer went on: %s", err);
@@ -878,14 +878,14 @@ Test(store, a_replaced_file_is_noticed_and_never_written_blind)
 static int layout_and_values(const char *path, const char *set, int *values)
 {
 	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	sdb_board goal;
 	sdb_board_goal(&goal, 3, 3, 0);
 	sdb_heuristic *h;
-	cr_assert_eq(sdb_heuristic_open(&h, db, &goal, set), 0, "%s: %s", path, sdb_errdetail());
+	cr_assert_eq(sdb_heuristic_open(&h, db, &goal, set), 0, "%s: %s", path, sdb_error_detail());
 	for (uint64_t i = 0; i < 181440; i++) {
 		sdb_board s;
-		sdb_unrank(&s, 3, 3, sdb_rank_class(&goal), i);
+		sdb_board_unrank(&s, 3, 3, sdb_rank_class(&goal), i);
 		values[i] = sdb_heuristic_value(h, &s);
 	}
 	sdb_heuristic_close(h);

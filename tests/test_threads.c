@@ -170,14 +170,14 @@ int main(int argc, char **argv)
 	sdb_engine_tune(&tuning);
 	sdb_db *db;
 	if (sdb_db_open(&db, path, SDB_RDONLY)) {
-		fprintf(stderr, "test_threads: %s\n", sdb_errdetail());
+		fprintf(stderr, "test_threads: %s\n", sdb_error_detail());
 		return 1;
 	}
 	sdb_board g3;
 	sdb_board_goal(&g3, 3, 3, 8);
 	sdb_sampler *sampler;
 	if (sdb_sampler_open(&sampler, db, &g3, 20, 20)) {
-		fprintf(stderr, "test_threads: %s\n", sdb_errdetail());
+		fprintf(stderr, "test_threads: %s\n", sdb_error_detail());
 		return 1;
 	}
 	pthread_t th[THREADS];
@@ -214,7 +214,7 @@ int main(int argc, char **argv)
 	sdb_board_goal(&g4, 4, 4, 15);
 	sdb_heuristic *h;
 	if (sdb_heuristic_open(&h, db, &g4, NULL)) {
-		fprintf(stderr, "test_threads: %s\n", sdb_errdetail());
+		fprintf(stderr, "test_threads: %s\n", sdb_error_detail());
 		return 1;
 	}
 	unsigned seed = 5;
@@ -226,7 +226,7 @@ int main(int argc, char **argv)
 		sdb_answer one, three;
 		sdb_solve_stats st;
 		const sdb_solve_limits lim = { .threads = 3 };
-		if (sdb_solve(&one, &st, h, &s, &g4, NULL) || sdb_solve(&three, &st, h, &s, &g4, &lim) ||
+		if (sdb_answer_search(&one, &st, h, &s, &g4, NULL) || sdb_answer_search(&three, &st, h, &s, &g4, &lim) ||
 		    strcmp(one.moves, three.moves) || !replays(&s, three.moves, &g4))
 			failures++;
 		split++;
@@ -243,9 +243,9 @@ int main(int argc, char **argv)
 		sdb_split_install(NULL);
 		sdb_answer one, two;
 		sdb_solve_stats st;
-		const int err = sdb_solve(&one, &st, h, &s, &g4, NULL);
+		const int err = sdb_answer_search(&one, &st, h, &s, &g4, NULL);
 		sdb_split_install(&hooks);
-		if (err || sdb_solve(&two, &st, h, &s, &g4, NULL) || strcmp(one.moves, two.moves) ||
+		if (err || sdb_answer_search(&two, &st, h, &s, &g4, NULL) || strcmp(one.moves, two.moves) ||
 		    !replays(&s, two.moves, &g4))
 			failures++;
 		split++;

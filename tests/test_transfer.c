@@ -34,8 +34,8 @@ static int export_built(char *file, size_t cap, const char *name, const char *ta
 	int n;
 	cr_assert_eq(sdb_db_open(&db, src, SDB_RDONLY), 0);
 	tk_tmp_path(file, cap, name);
-	cr_assert_eq(sdb_export(db, (const char *[]){ table }, 1, file, &n), 0, "%s",
-	             sdb_errdetail());
+	cr_assert_eq(sdb_db_export(db, (const char *[]){ table }, 1, file, &n), 0, "%s",
+	             sdb_error_detail());
 	sdb_db_close(db);
 	return n;
 }
@@ -43,8 +43,8 @@ static int export_built(char *file, size_t cap, const char *name, const char *ta
 static int import_into(const char *db_path, const char *file, int *n)
 {
 	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, db_path, SDB_CREATE), 0, "%s", sdb_errdetail());
-	int err = sdb_import(db, file, SDB_REPLACE, n);
+	cr_assert_eq(sdb_db_open(&db, db_path, SDB_CREATE), 0, "%s", sdb_error_detail());
+	int err = sdb_db_import(db, file, SDB_REPLACE, n);
 	sdb_db_close(db);
 	return err;
 }
@@ -94,16 +94,16 @@ Test(transfer, round_trip_tables_and_sets)
 			set = sdb_table_meta(sdb_table_at(db, i))->set;
 	cr_assert_not_null(set);
 	tk_tmp_path(file, sizeof file, "set.gz");
-	cr_assert_eq(sdb_export(db, (const char *[]){ set }, 1, file, &n), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_export(db, (const char *[]){ set }, 1, file, &n), 0, "%s", sdb_error_detail());
 	cr_assert_eq(n, 2);
 	char one[512];
 	tk_tmp_path(one, sizeof one, "one.gz");
-	cr_assert_eq(sdb_export(db, (const char *[]){ "full-2x4-b0" }, 1, one, &n), 0);
+	cr_assert_eq(sdb_db_export(db, (const char *[]){ "full-2x4-b0" }, 1, one, &n), 0);
 	cr_assert_eq(n, 1);
-	cr_assert_eq(sdb_export(db, (const char *[]){ "no-such-table" }, 1, one, &n), SDB_ENOTFOUND);
+	cr_assert_eq(sdb_db_export(db, (const char *[]){ "no-such-table" }, 1, one, &n), SDB_ENOTFOUND);
 	sdb_db_close(db);
 	tk_tmp_path(dst, sizeof dst, "dst.lmdb");
-	cr_assert_eq(import_into(dst, file, &n), 0, "%s", sdb_errdetail());
+	cr_assert_eq(import_into(dst, file, &n), 0, "%s", sdb_error_detail());
 	cr_assert_eq(n, 2);
 	cr_assert_eq(import_into(dst, one, &n), 0);
 	same_tables(src, dst, 3);
@@ -133,7 +133,7 @@ Test(transfer, damaged_exports_are_refused, .timeout = 300)
 		fwrite(bytes, 1, (size_t)(st.st_size * cut / 16), f);
 		fclose(f);
 		cr_assert_eq(import_into(dst, bad, &n), SDB_ECORRUPT, "cut at %d/16: %s", cut,
-		             sdb_errdetail());
+		             sdb_error_detail());
 	}
 	for (long at = 30; at < st.st_size - 8; at += st.st_size / 7) {
 		f = fopen(bad, "wb");
@@ -151,7 +151,7 @@ Test(transfer, damaged_exports_are_refused, .timeout = 300)
 	fputs("not an export\n", f);
 	fclose(f);
 	cr_assert_eq(import_into(dst, bad, &n), SDB_ECORRUPT);
-	cr_assert(strstr(sdb_errdetail(), "not a slidedb export"), "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "not a slidedb export"), "%s", sdb_error_detail());
 	cr_assert_eq(import_into(dst, "/nonexistent/x.gz", &n), SDB_ENOTFOUND);
 	/* the target still has exactly its own tables, intact */
 	cr_assert_eq(sdb_db_open(&db, dst, SDB_RDONLY), 0);
@@ -200,7 +200,7 @@ Test(transfer, edited_metadata_and_trailing_data_are_refused)
 	size_t len;
 	char *text = gunzip_file(file, &len);
 	gzip_text(bad, text, len);   /* unchanged, re-gzipped: accepted */
-	cr_assert_eq(import_into(dst, bad, &n), 0, "%s", sdb_errdetail());
+	cr_assert_eq(import_into(dst, bad, &n), 0, "%s", sdb_error_detail());
 	static const char *const edits[][2] = {
 		{ "size 2x4", "size 4x2" },
 		{ "goal 0 1 2 3 4 5 6 7", "goal 1 0 2 3 4 5 6 7" },
@@ -225,7 +225,7 @@ Test(transfer, edited_metadata_and_trailing_data_are_refused)
 	snprintf(cmd, sizeof cmd, "cp '%s' '%s' && printf 'junk' >>'%s'", file, bad, bad);
 	cr_assert_eq(system(cmd), 0);
 	cr_assert_eq(import_into(dst, bad, &n), SDB_ECORRUPT, "trailing bytes accepted");
-	cr_assert(strstr(sdb_errdetail(), "after the end"), "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "after the end"), "%s", sdb_error_detail());
 	/* A table twice in one stream. */
 	const char *tbl = memmem(text, len, "table\n", 6), *end = memmem(text, len, "end 1\n", 6);
 	cr_assert(tbl && end);
@@ -236,13 +236,13 @@ Test(transfer, edited_metadata_and_trailing_data_are_refused)
 	memcpy(twice + head + body, "end 2\n", 6);
 	gzip_text(bad, twice, head + body + 6);
 	cr_assert_eq(import_into(dst, bad, &n), SDB_ECORRUPT, "a table twice accepted");
-	cr_assert(strstr(sdb_errdetail(), "twice"), "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "twice"), "%s", sdb_error_detail());
 	free(twice);
 	/* slidedb 0.1's format, whose metadata has no checksum. */
 	const char *v1 = "slidedb-export 1\nend 0\n";
 	gzip_text(bad, v1, strlen(v1));
 	cr_assert_eq(import_into(dst, bad, &n), SDB_ECORRUPT);
-	cr_assert(strstr(sdb_errdetail(), "slidedb 0.1"), "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "slidedb 0.1"), "%s", sdb_error_detail());
 	free(text);
 	/* the target holds its own tables and the good import, intact */
 	cr_assert_eq(sdb_db_open(&db, dst, SDB_RDONLY), 0);
@@ -265,8 +265,8 @@ Test(transfer, export_refuses_special_files, .timeout = 60)
 	tk_tmp_path(fifo, sizeof fifo, "export.fifo");
 	cr_assert_eq(mkfifo(fifo, 0600), 0);
 	const char *names[] = { "full-2x4-b0" };
-	cr_assert_eq(sdb_export(db, names, 1, fifo, &n), SDB_EINVAL);
-	cr_assert(strstr(sdb_errdetail(), "not a regular file"), "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_export(db, names, 1, fifo, &n), SDB_EINVAL);
+	cr_assert(strstr(sdb_error_detail(), "not a regular file"), "%s", sdb_error_detail());
 	struct stat st;
 	cr_assert_eq(lstat(fifo, &st), 0);
 	cr_assert(S_ISFIFO(st.st_mode), "the FIFO was replaced");
@@ -276,10 +276,10 @@ Test(transfer, export_refuses_special_files, .timeout = 60)
 	fputs("keep me\n", f);
 	fclose(f);
 	cr_assert_eq(symlink(target, link), 0);
-	cr_assert_eq(sdb_export(db, names, 1, link, &n), SDB_EINVAL);
+	cr_assert_eq(sdb_db_export(db, names, 1, link, &n), SDB_EINVAL);
 	cr_assert_eq(lstat(link, &st), 0);
 	cr_assert(S_ISLNK(st.st_mode), "the link was replaced");
-	cr_assert_eq(sdb_export(db, names, 1, "/dev/null", &n), SDB_EINVAL);
+	cr_assert_eq(sdb_db_export(db, names, 1, "/dev/null", &n), SDB_EINVAL);
 	/* a FIFO or a link planted where the export is written first (it waited
 	 * for a reader for ever; the link was written through) */
 	char out[512], tmp[600];
@@ -287,14 +287,14 @@ Test(transfer, export_refuses_special_files, .timeout = 60)
 	snprintf(tmp, sizeof tmp, "%s.tmp%d", out, (int)getpid());
 	unlink(tmp);
 	cr_assert_eq(mkfifo(tmp, 0600), 0);
-	cr_assert_eq(sdb_export(db, names, 1, out, &n), SDB_EIO);
-	cr_assert(strstr(sdb_errdetail(), tmp) && strstr(sdb_errdetail(), "not a regular file (a FIFO)"),
-	          "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_export(db, names, 1, out, &n), SDB_EIO);
+	cr_assert(strstr(sdb_error_detail(), tmp) && strstr(sdb_error_detail(), "not a regular file (a FIFO)"),
+	          "%s", sdb_error_detail());
 	cr_assert(lstat(out, &st) && lstat(tmp, &st) == 0 && S_ISFIFO(st.st_mode));
 	unlink(tmp);
 	cr_assert_eq(symlink(target, tmp), 0);
-	cr_assert_eq(sdb_export(db, names, 1, out, &n), SDB_EIO);
-	cr_assert(strstr(sdb_errdetail(), "a symbolic link"), "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_export(db, names, 1, out, &n), SDB_EIO);
+	cr_assert(strstr(sdb_error_detail(), "a symbolic link"), "%s", sdb_error_detail());
 	char kept[16] = "";
 	f = fopen(target, "r");
 	cr_assert(f && fgets(kept, sizeof kept, f));
@@ -321,12 +321,12 @@ Test(transfer, two_bit_tables_round_trip)
 	cr_assert_eq(sdb_table_meta(sdb_table_at(db, 0))->entry_format, SDB_ENTRY_MOD3);
 	tk_tmp_path(file, sizeof file, "2bit.gz");
 	int n;
-	cr_assert_eq(sdb_export(db, (const char *[]){ "full-3x2" }, 1, file, &n), 0, "%s",
-	             sdb_errdetail());
+	cr_assert_eq(sdb_db_export(db, (const char *[]){ "full-3x2" }, 1, file, &n), 0, "%s",
+	             sdb_error_detail());
 	cr_assert_eq(n, tables);
 	sdb_db_close(db);
 	tk_tmp_path(dst, sizeof dst, "dst-2bit.lmdb");
-	cr_assert_eq(import_into(dst, file, &n), 0, "%s", sdb_errdetail());
+	cr_assert_eq(import_into(dst, file, &n), 0, "%s", sdb_error_detail());
 	same_tables(src, dst, tables);
 	/* the counts at distances 1 and 2 swapped: the same total, other
 	 * residues mod 3 */
@@ -385,12 +385,12 @@ Test(transfer, chunked_tables_round_trip)
 	sdb_db *db;
 	int n;
 	cr_assert_eq(sdb_db_open(&db, chunked, SDB_RDONLY), 0);
-	cr_assert_eq(sdb_export(db, (const char *[]){ "full-3x3" }, 1, file, &n), 0, "%s",
-	             sdb_errdetail());
+	cr_assert_eq(sdb_db_export(db, (const char *[]){ "full-3x3" }, 1, file, &n), 0, "%s",
+	             sdb_error_detail());
 	cr_assert_eq(n, 3);
 	sdb_db_close(db);
 	tk_tmp_path(back, sizeof back, "chunked-back.lmdb");
-	cr_assert_eq(import_into(back, file, &n), 0, "%s", sdb_errdetail());
+	cr_assert_eq(import_into(back, file, &n), 0, "%s", sdb_error_detail());
 	cr_assert_eq(chunks_in(back), 12);
 	same_tables(whole, back, 3);
 	/* larger chunks replace smaller ones without leftovers */
@@ -400,7 +400,7 @@ Test(transfer, chunked_tables_round_trip)
 	same_tables(whole, back, 3);
 	/* and whole again: an import with no chunking */
 	tk_knob("SLIDEDB_CHUNK_BYTES", NULL);
-	cr_assert_eq(import_into(back, file, &n), 0, "%s", sdb_errdetail());
+	cr_assert_eq(import_into(back, file, &n), 0, "%s", sdb_error_detail());
 	cr_assert_eq(chunks_in(back), 1);
 	same_tables(whole, back, 3);
 	/* removing a chunked table removes its chunks: after rm and compact the
@@ -409,18 +409,18 @@ Test(transfer, chunked_tables_round_trip)
 	tk_build(back, "3x3", "--bits 2");
 	tk_knob("SLIDEDB_CHUNK_BYTES", NULL);
 	cr_assert_eq(sdb_db_open(&db, back, 0), 0);
-	cr_assert_eq(sdb_remove(db, (const char *[]){ "full-3x3" }, 1, &n), 0, "%s",
-	             sdb_errdetail());
+	cr_assert_eq(sdb_db_remove(db, (const char *[]){ "full-3x3" }, 1, &n), 0, "%s",
+	             sdb_error_detail());
 	cr_assert_eq(n, 3);
 	sdb_db_close(db);
 	uint64_t before, after;
-	cr_assert_eq(sdb_compact(back, &before, &after), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_compact(back, &before, &after), 0, "%s", sdb_error_detail());
 	cr_assert_lt(after, 12 * 4096, "chunks left behind: %llu bytes", (unsigned long long)after);
 	/* a bad setting is refused, and the tuning left as it was */
 	sdb_tuning bad = SDB_TUNING_INIT;
 	bad.chunk_bytes = 5000;
 	cr_assert_eq(sdb_engine_tune(&bad), SDB_EINVAL);
-	cr_assert(strstr(sdb_errdetail(), "chunk_bytes 5000"), "%s", sdb_errdetail());
+	cr_assert(strstr(sdb_error_detail(), "chunk_bytes 5000"), "%s", sdb_error_detail());
 	ck_db_remove(whole);
 	ck_db_remove(chunked);
 	ck_db_remove(back);
@@ -452,8 +452,8 @@ Test(transfer, a_pattern_table_claiming_another_layout_is_refused)
 	gzip_text(bad, text, len);
 	tk_tmp_path(dst, sizeof dst, "layout-dst.lmdb");
 	cr_assert_eq(import_into(dst, bad, &n), SDB_ECORRUPT, "a false layout accepted");
-	cr_assert(strstr(sdb_errdetail(), "counts"), "%s", sdb_errdetail());
-	cr_assert_eq(import_into(dst, file, &n), 0, "%s", sdb_errdetail());   /* the real one is */
+	cr_assert(strstr(sdb_error_detail(), "counts"), "%s", sdb_error_detail());
+	cr_assert_eq(import_into(dst, file, &n), 0, "%s", sdb_error_detail());   /* the real one is */
 	free(text);
 }
 
@@ -482,7 +482,7 @@ static int import_forged(const char *text, size_t len, char *bad, char *dst, siz
 	ck_db_remove(dst);
 	int n = -1;
 	const int err = import_into(dst, bad, &n);
-	snprintf(why, sizeof why, "%s", sdb_errdetail());
+	snprintf(why, sizeof why, "%s", sdb_error_detail());
 	sdb_db *db;
 	cr_assert_eq(sdb_db_open(&db, dst, SDB_RDONLY), 0);
 	cr_assert_eq(sdb_table_count(db), err ? 0 : n, "%s: tables stored by a refused import",
@@ -526,7 +526,7 @@ Test(transfer, a_crafted_full_table_with_its_checksums_remade_is_refused)
 	}
 	int n;
 	tk_tmp_path(file, sizeof file, "forge-full.gz");
-	cr_assert_eq(sdb_export(db, (const char *[]){ "full-3x3-b0" }, 1, file, &n), 0);
+	cr_assert_eq(sdb_db_export(db, (const char *[]){ "full-3x3-b0" }, 1, file, &n), 0);
 	sdb_db_close(db);
 	size_t len;
 	char *text = forge(file, &in, at, &len);
@@ -543,7 +543,7 @@ Test(transfer, a_crafted_full_table_with_its_checksums_remade_is_refused)
 	          tk_lines(err) == 1, "%s", err);
 	free(out);
 	free(err);
-	cr_assert_eq(import_into(dst, file, &n), 0, "%s", sdb_errdetail());
+	cr_assert_eq(import_into(dst, file, &n), 0, "%s", sdb_error_detail());
 	cr_assert_eq(n, 1);
 	free(text);
 }
@@ -551,7 +551,7 @@ Test(transfer, a_crafted_full_table_with_its_checksums_remade_is_refused)
 /* The same attack on pattern groups: two entries of the same Manhattan
  * distance swapped (their values swap, the counts stay), checksums remade.
  * A region-mode group is proved and refused by the library; a min-mode
- * group, which the library cannot prove, is refused by sdb_import whatever
+ * group, which the library cannot prove, is refused by sdb_db_import whatever
  * its bytes, and slidedb-gen import builds it again: it takes the genuine
  * one and refuses the crafted one. */
 Test(transfer, crafted_pattern_groups_are_refused, .timeout = 120)
@@ -576,7 +576,7 @@ Test(transfer, crafted_pattern_groups_are_refused, .timeout = 120)
 		int n;
 		snprintf(tag, sizeof tag, "forge-set%d.gz", s);
 		tk_tmp_path(file, sizeof file, tag);
-		cr_assert_eq(sdb_export(db, &sets[s], 1, file, &n), 0, "%s", sdb_errdetail());
+		cr_assert_eq(sdb_db_export(db, &sets[s], 1, file, &n), 0, "%s", sdb_error_detail());
 		sdb_db_close(db);
 		size_t len;
 		char *text = forge(file, &in, at, &len);
@@ -585,7 +585,7 @@ Test(transfer, crafted_pattern_groups_are_refused, .timeout = 120)
 		if (s == 0) {
 			cr_assert_eq(got, SDB_ECORRUPT, "a crafted region-mode group was imported");
 			cr_assert(strstr(why, group) && strstr(why, "fails the proof"), "%s", why);
-			cr_assert_eq(import_into(dst, file, &n), 0, "%s", sdb_errdetail());
+			cr_assert_eq(import_into(dst, file, &n), 0, "%s", sdb_error_detail());
 			/* the same, proved as stored (order by order), without the copy
 			 * block by block that memory allows here */
 			names_forged(why, at);
@@ -593,7 +593,7 @@ Test(transfer, crafted_pattern_groups_are_refused, .timeout = 120)
 			tk_knob("SLIDEDB_PROVE_IN_PLACE", "1");
 			cr_assert_eq(import_forged(text, len, bad, again, sizeof again), SDB_ECORRUPT);
 			names_forged(why, at);
-			cr_assert_eq(import_into(again, file, &n), 0, "%s", sdb_errdetail());
+			cr_assert_eq(import_into(again, file, &n), 0, "%s", sdb_error_detail());
 			tk_knob("SLIDEDB_PROVE_IN_PLACE", NULL);
 		} else {
 			cr_assert_eq(got, SDB_EINVAL, "a min-mode group was imported unproved");

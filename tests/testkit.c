@@ -226,7 +226,7 @@ int tk_lines(const char *s)
 void tk_build_lib(const char *path, int w, int h, const int *blanks, int nblanks)
 {
 	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, path, SDB_CREATE), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&db, path, SDB_CREATE), 0, "%s", sdb_error_detail());
 	sdb_writer *wr;
 	cr_assert_eq(sdb_writer_begin(&wr, db), 0);
 	for (int i = 0; i < nblanks; i++) {
@@ -245,7 +245,7 @@ void tk_build_lib(const char *path, int w, int h, const int *blanks, int nblanks
 		info.max_distance = res.max_distance;
 		cr_assert_eq(sdb_writer_put_meta(wr, &info), 0);
 	}
-	cr_assert_eq(sdb_writer_commit(wr), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_writer_commit(wr), 0, "%s", sdb_error_detail());
 	sdb_db_close(db);
 }
 
@@ -256,11 +256,11 @@ uint8_t *tk_table_copy(const sdb_table *t)
 	cr_assert_not_null(copy);
 	uint64_t at = 0;
 	const int n = sdb_table_chunks(t);
-	cr_assert_gt(n, 0, "%s", sdb_errdetail());
+	cr_assert_gt(n, 0, "%s", sdb_error_detail());
 	for (int c = 0; c < n; c++) {
 		uint64_t bytes;
 		const uint8_t *data = sdb_table_chunk(t, c, &bytes);
-		cr_assert_not_null(data, "%s", sdb_errdetail());
+		cr_assert_not_null(data, "%s", sdb_error_detail());
 		cr_assert_leq(at + bytes, total);
 		memcpy(copy + at, data, bytes);
 		at += bytes;
@@ -278,7 +278,7 @@ void tk_entries_to_swap(uint64_t at[2], const sdb_table_info *in, const uint8_t 
 void tk_rewrite_swapped(const char *path, const char *name)
 {
 	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_error_detail());
 	const sdb_table *t = sdb_table_find(db, name);
 	cr_assert_not_null(t, "%s", name);
 	sdb_table_info in = *sdb_table_meta(t);
@@ -287,15 +287,15 @@ void tk_rewrite_swapped(const char *path, const char *name)
 	uint64_t at[2];
 	tk_entries_to_swap(at, &in, copy);
 	forge_swap(copy, &in, at);
-	cr_assert_eq(sdb_db_open(&db, path, 0), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_db_open(&db, path, 0), 0, "%s", sdb_error_detail());
 	sdb_writer *w;
 	uint8_t *data;
-	cr_assert_eq(sdb_writer_begin(&w, db), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_writer_begin(&w, db), 0, "%s", sdb_error_detail());
 	cr_assert_eq(sdb_writer_reserve(w, &data, name, sdb_table_bytes(&in)), 0, "%s",
-	             sdb_errdetail());
+	             sdb_error_detail());
 	memcpy(data, copy, sdb_table_bytes(&in));
-	cr_assert_eq(sdb_writer_put_meta(w, &in), 0, "%s", sdb_errdetail());
-	cr_assert_eq(sdb_writer_commit(w), 0, "%s", sdb_errdetail());
+	cr_assert_eq(sdb_writer_put_meta(w, &in), 0, "%s", sdb_error_detail());
+	cr_assert_eq(sdb_writer_commit(w), 0, "%s", sdb_error_detail());
 	sdb_db_close(db);
 	free(copy);
 }

@@ -22,11 +22,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    sdb_board_parse(&again, out, b.w, b.h) != SDB_OK || !sdb_board_equal(&b, &again))
 			abort();
 	}
-	if (sdb_size_parse(&w, &h, text) == SDB_OK && !sdb_size_valid(w, h))
+	if (sdb_board_size_parse(&w, &h, text) == SDB_OK && !sdb_board_size_valid(w, h))
 		abort();
 	uint8_t cells[SDB_MAX_CELLS];
 	int count;
-	if (sdb_cells_parse(cells, &count, SDB_MAX_CELLS, text) == SDB_OK &&
+	if (sdb_board_cells_parse(cells, &count, SDB_MAX_CELLS, text) == SDB_OK &&
 	    (count < 1 || count > SDB_MAX_CELLS))
 		abort();
 	free(text);

@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sdb_db *db;
 	if (sdb_db_open(&db, dbpath, SDB_CREATE))
 		abort();
-	int n = 0, err = sdb_import(db, input, SDB_REPLACE, &n);
+	int n = 0, err = sdb_db_import(db, input, SDB_REPLACE, &n);
 	sdb_db_close(db);
 	if (sdb_db_open(&db, dbpath, SDB_RDONLY))
 		abort();

@@ -14,7 +14,7 @@ static void check(const sdb_query *q)
 	if (q->start.w != q->goal.w || q->start.h != q->goal.h)
 		abort();
 	for (int k = 0; k < 2; k++) {
-		if (!sdb_size_valid(b[k]->w, b[k]->h) || b[k]->n != b[k]->w * b[k]->h ||
+		if (!sdb_board_size_valid(b[k]->w, b[k]->h) || b[k]->n != b[k]->w * b[k]->h ||
 		    b[k]->cell[b[k]->blank] != 0)
 			abort();
 		memset(seen, 0, sizeof seen);
