@@ -110,6 +110,11 @@ uint64_t sdb_random_seed(const sdb_random *rd)
 	return rd->seed;
 }
 
+uint64_t sdb_random_population(const sdb_random *rd)
+{
+	return rd->sampler ? sdb_sampler_population(rd->sampler) : 0;
+}
+
 int sdb_random_draw(sdb_random *rd, sdb_board *boards, size_t n)
 {
 	if (rd->sampler)

@@ -977,6 +977,12 @@ SDB_API int sdb_random_open(sdb_random **rd, const sdb_db *db, const sdb_board *
  * seed gives the same boards on every machine. */
 SDB_API uint64_t sdb_random_seed(const sdb_random *rd);
 
+/** @brief How many states the draw is among: every state at the distances
+ * asked (every state of the goal's class when no distance is: UINT64_MAX on
+ * boards over 20 cells, as sdb_rank_count()); 0 for a walk, which draws no
+ * state uniformly. */
+SDB_API uint64_t sdb_random_population(const sdb_random *rd);
+
 /** @brief The next @p n boards of the draw.
  * @return 0, or #SDB_ECORRUPT (as sdb_sampler_draw()). */
 SDB_API int sdb_random_draw(sdb_random *rd, sdb_board *boards, size_t n);
