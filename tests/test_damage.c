@@ -145,24 +145,26 @@ static int check_draws(sdb_db *db, const pristine *p, const sdb_board *goal, int
 {
 	int errors = 0;
 	for (int d = 2; d <= 30 && !two_bit; d += 7) {
-		sdb_sampler *s;
-		int open_err = sdb_sampler_open(&s, db, goal, d, d);
+		sdb_random_request r = SDB_RANDOM_REQUEST_INIT;
+		r.distance = d;
+		r.seed = (uint64_t)rand_r(seed);
+		r.seed_given = 1;
+		sdb_random *s;
+		int open_err = sdb_random_open(&s, db, goal, &r);
 		if (open_err) {
 			cr_assert_eq(open_err, SDB_ECORRUPT, "%s", sdb_error_detail());
 			errors++;
 			continue;
 		}
-		sdb_rng rng;
-		sdb_rng_seed(&rng, rand_r(seed));
 		sdb_board b[64];
-		int err = sdb_sampler_draw(s, b, 64, &rng);
+		int err = sdb_random_draw(s, b, 64);
 		if (err) {
 			cr_assert_eq(err, SDB_ECORRUPT, "%s", sdb_error_detail());
 			errors++;
 		}
 		for (int k = 0; k < 64 && !err; k++)
 			cr_assert_eq(p->dist[sdb_board_rank(&b[k])], d, "a random board at the wrong distance");
-		sdb_sampler_close(s);
+		sdb_random_close(s);
 	}
 	if (!two_bit) {
 		sdb_states *st;

@@ -86,6 +86,23 @@ static void build_all_classes(char *path, size_t cap, int w, int h, const char *
 }
 
 /* The library's answer for (start, goal) equals the oracle's. */
+/* A seeded draw of boards at distance lo .. hi from goal (-1, -1: any
+ * reachable board), as the programs ask one. */
+static int draw_open(sdb_random **rd, const sdb_db *db, const sdb_board *goal, int lo, int hi,
+                     uint64_t seed)
+{
+	sdb_random_request r = SDB_RANDOM_REQUEST_INIT;
+	if (lo == hi) {
+		r.distance = lo;
+	} else {
+		r.min_distance = lo;
+		r.max_distance = hi;
+	}
+	r.seed = seed;
+	r.seed_given = 1;
+	return sdb_random_open(rd, db, goal, &r);
+}
+
 static void assert_like_oracle(const sdb_db *db, const oracle *o, const sdb_board *start,
                                const sdb_board *goal)
 {
@@ -190,18 +207,16 @@ Test(optimal, random_3x3_pairs_agree_with_bfs_and_dp, .timeout = 300)
 	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
 	const char *goals[] = { "1 2 3 4 5 6 7 8 0", "1 2 3 4 0 5 6 7 8", "8 0 7 6 5 4 3 2 1",
 		                "0 1 2 3 4 5 6 7 8" };
-	sdb_rng rng;
-	sdb_rng_seed(&rng, 7);
 	for (size_t g = 0; g < sizeof goals / sizeof *goals; g++) {
 		sdb_board goal;
 		cr_assert_eq(sdb_board_parse(&goal, goals[g], 3, 3), 0);
 		oracle o;
 		oracle_run(&o, &goal);
-		sdb_sampler *any;
-		cr_assert_eq(sdb_sampler_open(&any, NULL, &goal, -1, -1), 0);
+		sdb_random *any;
+		cr_assert_eq(draw_open(&any, NULL, &goal, -1, -1, 7 + g), 0);
 		for (int i = 0; i < 1500; i++) {
 			sdb_board start;
-			sdb_sampler_draw(any, &start, 1, &rng);
+			sdb_random_draw(any, &start, 1);
 			assert_like_oracle(db, &o, &start, &goal);
 			/* and its unsolvable twin */
 			if (i % 10 == 0) {
@@ -216,7 +231,7 @@ Test(optimal, random_3x3_pairs_agree_with_bfs_and_dp, .timeout = 300)
 				tk_unpack(&start, 3, 3, o.bfs.keys[i]);
 				assert_like_oracle(db, &o, &start, &goal);
 			}
-		sdb_sampler_close(any);
+		sdb_random_close(any);
 		oracle_free(&o);
 	}
 	sdb_db_close(db);
@@ -308,18 +323,17 @@ Test(optimal, every_sequence_in_order_from_tables, .timeout = 120)
 	cr_assert_eq(sdb_board_parse(&goal, "1 2 3 4 0 5 6 7 8", 3, 3), 0);   /* centre class */
 	oracle o;
 	oracle_run(&o, &goal);
-	sdb_rng rng;
-	sdb_rng_seed(&rng, 11);
-	sdb_sampler *s;
+	sdb_random *s;
 	for (int d = 0; d <= o.bfs.max; d += 3) {
-		cr_assert_eq(sdb_sampler_open(&s, db, &goal, d, d), 0, "%s", sdb_error_detail());
+		cr_assert_eq(draw_open(&s, db, &goal, d, d, 11 + (uint64_t)d), 0, "%s",
+		             sdb_error_detail());
 		for (int i = 0; i < 10; i++) {
 			sdb_board start;
-			sdb_sampler_draw(s, &start, 1, &rng);
+			sdb_random_draw(s, &start, 1);
 			assert_paths(db, &o, &start, &goal, 100000);
 			assert_paths(db, &o, &start, &goal, 3);   /* the first three */
 		}
-		sdb_sampler_close(s);
+		sdb_random_close(s);
 	}
 	/* The callback stops the listing. */
 	sdb_board start;
@@ -538,13 +552,12 @@ Test(optimal, checker_verdicts)
 	sdb_board_goal(&small, 2, 2, 3);
 	cr_assert_eq(sdb_check_moves(&c, db, &small, &goal, "", NULL), SDB_EINVAL);
 	/* A random walk's verdict agrees with its replay and the table. */
-	sdb_rng rng;
-	sdb_rng_seed(&rng, 5);
+	unsigned seed = 5;
 	for (int i = 0; i < 300; i++) {
 		char moves[64];
-		int len = (int)sdb_rng_below(&rng, 40);
+		int len = rand_r(&seed) % 40;
 		for (int k = 0; k < len; k++)
-			moves[k] = "udlr"[sdb_rng_below(&rng, 4)];
+			moves[k] = "udlr"[rand_r(&seed) % 4];
 		moves[len] = '\0';
 		cr_assert_eq(sdb_check_moves(&c, db, &start, &goal, moves, NULL), 0);
 		cr_assert_eq(c.reaches_goal, tk_replay(&start, moves, &goal));
@@ -595,14 +608,12 @@ Test(random, uniform_over_all_boards_matches_published_counts, .timeout = 120)
 	open_3x3(&db, path, sizeof path, "rnd-all.lmdb");
 	sdb_board goal;
 	sdb_board_goal(&goal, 3, 3, 8);
-	sdb_sampler *s;
-	cr_assert_eq(sdb_sampler_open(&s, NULL, &goal, -1, -1), 0, "no table needed");
-	cr_assert_eq(sdb_sampler_population(s), 181440);
+	sdb_random *s;
+	cr_assert_eq(draw_open(&s, NULL, &goal, -1, -1, 2026), 0, "no table needed");
+	cr_assert_eq(sdb_random_population(s), 181440);
 	enum { N = 100000 };
 	static sdb_board boards[N];
-	sdb_rng rng;
-	sdb_rng_seed(&rng, 2026);
-	sdb_sampler_draw(s, boards, N, &rng);
+	sdb_random_draw(s, boards, N);
 	uint64_t seen[TK_A089473_LEN] = { 0 };
 	for (int i = 0; i < N; i++) {
 		sdb_answer a;
@@ -619,7 +630,7 @@ Test(random, uniform_over_all_boards_matches_published_counts, .timeout = 120)
 	double stat = chi2(seen, expected, TK_A089473_LEN, &df);
 	cr_assert_lt(stat, chi2_critical(df), "chi-square %.1f with %d degrees of freedom", stat,
 	             df);
-	sdb_sampler_close(s);
+	sdb_random_close(s);
 	sdb_db_close(db);
 	remove(path);
 }
@@ -636,15 +647,13 @@ static int key_cmp(const void *x, const void *y)
  * e^-per_state), and the counts per state pass a chi-square test. */
 static void uniform_within(const sdb_db *db, const sdb_board *goal, int d, int per_state)
 {
-	sdb_sampler *s;
-	cr_assert_eq(sdb_sampler_open(&s, db, goal, d, d), 0, "%s", sdb_error_detail());
-	const uint64_t states = sdb_sampler_population(s);
+	sdb_random *s;
+	cr_assert_eq(draw_open(&s, db, goal, d, d, 99), 0, "%s", sdb_error_detail());
+	const uint64_t states = sdb_random_population(s);
 	const uint64_t n = states * (uint64_t)per_state;
 	sdb_board *boards = malloc(n * sizeof *boards);
 	cr_assert(boards);
-	sdb_rng rng;
-	sdb_rng_seed(&rng, 99);
-	sdb_sampler_draw(s, boards, n, &rng);
+	sdb_random_draw(s, boards, n);
 	/* Count each state: sort packed keys. */
 	uint64_t *keys = malloc(n * sizeof *keys);
 	for (uint64_t i = 0; i < n; i++) {
@@ -674,7 +683,7 @@ static void uniform_within(const sdb_db *db, const sdb_board *goal, int d, int p
 	free(seen);
 	free(keys);
 	free(boards);
-	sdb_sampler_close(s);
+	sdb_random_close(s);
 }
 
 Test(random, every_state_of_a_distance_equally_likely, .timeout = 120)
@@ -704,17 +713,15 @@ Test(random, ranges_follow_the_counts, .timeout = 120)
 	const int ranges[][2] = { { 20, 24 }, { 27, 31 }, { 0, 31 }, { 3, 5 } };
 	for (size_t r = 0; r < sizeof ranges / sizeof *ranges; r++) {
 		const int lo = ranges[r][0], hi = ranges[r][1];
-		sdb_sampler *s;
-		cr_assert_eq(sdb_sampler_open(&s, db, &goal, lo, hi), 0);
+		sdb_random *s;
+		cr_assert_eq(draw_open(&s, db, &goal, lo, hi, 3 + r), 0);
 		uint64_t total = 0, seen[TK_A089473_LEN] = { 0 };
 		for (int d = lo; d <= hi; d++)
 			total += tk_a089473[d];
-		cr_assert_eq(sdb_sampler_population(s), total);
+		cr_assert_eq(sdb_random_population(s), total);
 		enum { N = 20000 };
 		static sdb_board boards[N];
-		sdb_rng rng;
-		sdb_rng_seed(&rng, 3 + r);
-		sdb_sampler_draw(s, boards, N, &rng);
+		sdb_random_draw(s, boards, N);
 		for (int i = 0; i < N; i++) {
 			sdb_answer a;
 			cr_assert_eq(sdb_answer_query(&a, db, &boards[i], &goal, NULL), 0);
@@ -729,7 +736,7 @@ Test(random, ranges_follow_the_counts, .timeout = 120)
 		double stat = chi2(seen, expected, hi - lo + 1, &df);
 		cr_assert(df == 0 || stat < chi2_critical(df), "%d..%d: chi-square %.1f, %d degrees",
 		          lo, hi, stat, df);
-		sdb_sampler_close(s);
+		sdb_random_close(s);
 	}
 	sdb_db_close(db);
 	remove(path);
@@ -742,62 +749,77 @@ Test(random, same_seed_same_boards_and_errors_are_clear)
 	open_3x3(&db, path, sizeof path, "rnd-seed.lmdb");
 	sdb_board goal;
 	sdb_board_goal(&goal, 3, 3, 8);
-	sdb_sampler *s;
-	cr_assert_eq(sdb_sampler_open(&s, db, &goal, 31, 31), 0);
-	cr_assert_eq(sdb_sampler_population(s), 2);
+	sdb_random *s, *t;
+	cr_assert_eq(draw_open(&s, db, &goal, 31, 31, 42), 0);
+	cr_assert_eq(draw_open(&t, db, &goal, 31, 31, 42), 0);
+	cr_assert_eq(sdb_random_population(s), 2);
 	sdb_board a[50], b[50];
-	sdb_rng r1, r2;
-	sdb_rng_seed(&r1, 42);
-	sdb_rng_seed(&r2, 42);
-	sdb_sampler_draw(s, a, 50, &r1);
-	sdb_sampler_draw(s, b, 50, &r2);
+	sdb_random_draw(s, a, 50);
+	sdb_random_draw(t, b, 50);
 	cr_assert(!memcmp(a, b, sizeof a), "the same seed draws the same boards");
 	int both = 0;
 	for (int i = 1; i < 50; i++)
 		both |= !sdb_board_equal(&a[0], &a[i]);
 	cr_assert(both, "both states at 31 are drawn");
-	sdb_sampler_close(s);
-	/* The generator's first outputs are fixed forever (xoshiro256** seeded
-	 * by splitmix64): a change would change everyone's seeded boards. */
-	sdb_rng_seed(&r1, 0);
-	cr_assert_eq(sdb_rng_next(&r1), 0x99ec5f36cb75f2b4ull);
-	for (int i = 0; i < 1000; i++)
-		cr_assert_lt(sdb_rng_below(&r1, 7), 7u);
+	sdb_random_close(s);
+	sdb_random_close(t);
+	/* The boards of a seed are fixed forever (xoshiro256** seeded by
+	 * splitmix64): a change would change everyone's seeded boards. */
+	char text[64];
+	cr_assert_eq(draw_open(&s, NULL, &goal, -1, -1, 0), 0);
+	sdb_random_draw(s, a, 2);
+	sdb_board_format(text, sizeof text, &a[1]);
+	cr_assert_str_eq(text, "4 5 2 3 6 7 1 0 8");
+	sdb_random_close(s);
+	sdb_random_request walk = SDB_RANDOM_REQUEST_INIT;
+	walk.walk = 30;
+	walk.seed_given = 1;
+	cr_assert_eq(sdb_random_open(&s, NULL, &goal, &walk), 0);
+	sdb_random_draw(s, a, 2);
+	sdb_board_format(text, sizeof text, &a[1]);
+	cr_assert_str_eq(text, "1 5 6 2 8 3 0 7 4");
+	sdb_random_close(s);
 	/* Distances that do not exist, and boards without tables. */
-	cr_assert_eq(sdb_sampler_open(&s, db, &goal, 32, 32), SDB_EINVAL);
+	cr_assert_eq(draw_open(&s, db, &goal, 32, 32, 1), SDB_EINVAL);
 	cr_assert(strstr(sdb_error_detail(), "32") && strstr(sdb_error_detail(), "0 to 31"), "%s",
 	          sdb_error_detail());
 	cr_assert_null(s);
-	cr_assert_eq(sdb_sampler_open(&s, db, &goal, 5, 3), SDB_EINVAL);
-	cr_assert_eq(sdb_sampler_open(&s, db, &goal, -2, 3), SDB_EINVAL);
+	cr_assert_eq(draw_open(&s, db, &goal, 5, 3, 1), SDB_EINVAL);
+	cr_assert_eq(draw_open(&s, db, &goal, -2, 3, 1), SDB_EINVAL);
 	sdb_board big, small;
 	sdb_board_goal(&big, 4, 4, 15);
-	cr_assert_eq(sdb_sampler_open(&s, db, &big, 10, 10), SDB_ETOOBIG);
+	cr_assert_eq(draw_open(&s, db, &big, 10, 10, 1), SDB_ETOOBIG);
 	sdb_board_goal(&small, 2, 4, 7);
-	cr_assert_eq(sdb_sampler_open(&s, db, &small, 10, 10), SDB_ENOTFOUND);
+	cr_assert_eq(draw_open(&s, db, &small, 10, 10, 1), SDB_ENOTFOUND);
 	cr_assert(strstr(sdb_error_detail(), "slidedb-gen full 2x4"), "%s", sdb_error_detail());
 	/* 4x4 among all boards: every one solvable, the blank anywhere. */
-	cr_assert_eq(sdb_sampler_open(&s, NULL, &big, -1, -1), 0);
+	cr_assert_eq(draw_open(&s, NULL, &big, -1, -1, 1), 0);
 	int cells[16] = { 0 };
 	for (int i = 0; i < 4000; i++) {
 		sdb_board x;
-		sdb_sampler_draw(s, &x, 1, &r1);
+		sdb_random_draw(s, &x, 1);
 		cr_assert_eq(sdb_board_solvable(&x, &big), 1);
 		cells[x.blank]++;
 	}
 	for (int c = 0; c < 16; c++)
 		cr_assert(cells[c] > 150 && cells[c] < 350, "blank in cell %d %d times", c, cells[c]);
-	sdb_sampler_close(s);
+	sdb_random_close(s);
 	/* Walks: never further than their length, solvable. */
 	for (int steps = 0; steps < 40; steps += 7) {
+		walk.walk = steps;
+		walk.seed = (uint64_t)steps;
+		cr_assert_eq(sdb_random_open(&s, NULL, &goal, &walk), 0);
+		cr_assert_eq(sdb_random_population(s), 0, "a walk draws no state uniformly");
 		sdb_board x;
-		cr_assert_eq(sdb_random_walk(&x, &goal, steps, &r1), 0);
+		cr_assert_eq(sdb_random_draw(s, &x, 1), 0);
+		sdb_random_close(s);
 		sdb_answer ans;
 		cr_assert_eq(sdb_answer_query(&ans, db, &x, &goal, NULL), 0);
 		cr_assert_leq(ans.distance, steps);
 		cr_assert_eq(ans.distance % 2, steps % 2, "a move changes the distance by one");
 	}
-	cr_assert_eq(sdb_random_walk(&big, &goal, -1, &r1), SDB_EINVAL);
+	walk.walk = -2;
+	cr_assert_eq(sdb_random_open(&s, NULL, &goal, &walk), SDB_EINVAL);
 	sdb_db_close(db);
 	remove(path);
 }
@@ -850,16 +872,14 @@ static void answers_equal_the_byte_tables(const char *chunk_bytes)
 	const sdb_answer_opts all = { .version = SDB_ANSWER_OPTS_VERSION,
 	                              .want_moves = 1, .want_best_moves = 1, .want_count = 1 };
 	const char *goals[] = { "1 2 3 4 5 6 7 8 0", "1 2 3 4 0 5 6 7 8", "0 8 7 6 5 4 3 2 1" };
-	sdb_rng rng;
-	sdb_rng_seed(&rng, 3);
 	for (size_t g = 0; g < 3; g++) {
 		sdb_board goal;
 		cr_assert_eq(sdb_board_parse(&goal, goals[g], 3, 3), 0);
-		sdb_sampler *any;
-		cr_assert_eq(sdb_sampler_open(&any, NULL, &goal, -1, -1), 0);
+		sdb_random *any;
+		cr_assert_eq(draw_open(&any, NULL, &goal, -1, -1, 3 + g), 0);
 		for (int i = 0; i < 2000; i++) {
 			sdb_board start;
-			sdb_sampler_draw(any, &start, 1, &rng);
+			sdb_random_draw(any, &start, 1);
 			sdb_answer a8, a2;
 			cr_assert_eq(sdb_answer_query(&a8, d8, &start, &goal, &all), 0);
 			cr_assert_eq(sdb_answer_query(&a2, d2, &start, &goal, &all), 0, "%s",
@@ -887,10 +907,10 @@ static void answers_equal_the_byte_tables(const char *chunk_bytes)
 				seqs_free(&s2);
 			}
 		}
-		sdb_sampler_close(any);
+		sdb_random_close(any);
 		/* a distance cannot be drawn from distances mod 3: a clear error */
-		sdb_sampler *s;
-		cr_assert_eq(sdb_sampler_open(&s, d2, &goal, 5, 5), SDB_EINVAL);
+		sdb_random *s;
+		cr_assert_eq(draw_open(&s, d2, &goal, 5, 5, 1), SDB_EINVAL);
 		cr_assert(strstr(sdb_error_detail(), "--bits 8"), "%s", sdb_error_detail());
 	}
 	/* the direct read of the hot path walks too */

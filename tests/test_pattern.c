@@ -423,14 +423,13 @@ static void layouts_agree(int w, int h, uint64_t tiles, int mode)
 	sdb_pattern_free(m);
 #define TO_ORDERS(i, nb) ((i) % kfact * (nb) + (i) / kfact)
 	cr_assert_eq(sdb_pattern_goal_index(o), TO_ORDERS(sdb_pattern_goal_index(b), blocks));
-	sdb_rng rng;
-	sdb_rng_seed(&rng, 7);
+	unsigned seed = 7;
 	for (int n = 0; n < 3000; n++) {
 		uint8_t cells[SDB_MAX_CELLS];   /* any placement: ranks need no parity */
 		for (int c = 0; c < goal.n; c++)
 			cells[c] = (uint8_t)c;
 		for (int c = goal.n - 1; c > 0; c--) {
-			const int d = (int)sdb_rng_below(&rng, (uint64_t)c + 1);
+			const int d = rand_r(&seed) % (c + 1);
 			const uint8_t t = cells[c];
 			cells[c] = cells[d];
 			cells[d] = t;

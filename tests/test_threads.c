@@ -1,7 +1,7 @@
 /* The library's promise that one read-only database handle may answer on
  * several threads at once: full-table answers (with counts of solutions and
  * every best move), searches whose heuristic is opened on first use and
- * shared, table reads, and one sampler drawing for all, at the same time;
+ * shared, table reads, and random boards drawn, at the same time;
  * then one search split over three threads (every iteration split), whose
  * answer must be the single thread's; and the same searches split, through
  * slidedb_engine.h's split API, between the library's copy and a second
@@ -22,7 +22,7 @@ enum { THREADS = 4, ROUNDS = 40 };
 
 typedef struct worker {
 	const sdb_db *db;
-	const sdb_sampler *sampler;   /* shared: each thread has its own generator */
+	const sdb_board *goal;        /* of the draws at distance 20: a draw each thread */
 	unsigned seed;
 	int answers, failures;
 } worker;
@@ -40,6 +40,15 @@ static int replays(const sdb_board *start, const char *moves, const sdb_board *g
 static void *work(void *arg)
 {
 	worker *w = arg;
+	sdb_random_request at20 = SDB_RANDOM_REQUEST_INIT;
+	at20.distance = 20;
+	at20.seed = w->seed;
+	at20.seed_given = 1;
+	sdb_random *draw;
+	if (sdb_random_open(&draw, w->db, w->goal, &at20)) {
+		w->failures++;
+		return NULL;
+	}
 	sdb_board g3, g4;
 	sdb_board_goal(&g3, 3, 3, 8);
 	sdb_board_goal(&g4, 4, 4, 15);
@@ -61,18 +70,17 @@ static void *work(void *arg)
 			w->failures++;
 		if (r % 4 < 2 && a.solutions.lo == 0 && a.solutions.hi == 0)
 			w->failures++;
-		/* a board at distance 20 from the shared sampler */
-		sdb_rng rng;
-		sdb_rng_seed(&rng, w->seed + (unsigned)r);
+		/* a board at distance 20, drawn beside the other threads' */
 		sdb_board drawn;
 		const sdb_answer_opts plain = { .version = SDB_ANSWER_OPTS_VERSION,
 		                                .want_moves = 0 };
-		if (sdb_sampler_draw(w->sampler, &drawn, 1, &rng) ||
+		if (sdb_random_draw(draw, &drawn, 1) ||
 		    sdb_answer_query(&a, w->db, &drawn, &g3, &plain) || a.distance != 20)
 			w->failures++;
 		if (!sdb_table_data(sdb_table_at(w->db, r % sdb_table_count(w->db))))
 			w->failures++;
 	}
+	sdb_random_close(draw);
 	return NULL;
 }
 
@@ -175,15 +183,10 @@ int main(int argc, char **argv)
 	}
 	sdb_board g3;
 	sdb_board_goal(&g3, 3, 3, 8);
-	sdb_sampler *sampler;
-	if (sdb_sampler_open(&sampler, db, &g3, 20, 20)) {
-		fprintf(stderr, "test_threads: %s\n", sdb_error_detail());
-		return 1;
-	}
 	pthread_t th[THREADS];
 	worker w[THREADS];
 	for (int i = 0; i < THREADS; i++) {
-		w[i] = (worker){ db, sampler, 77u + (unsigned)i, 0, 0 };
+		w[i] = (worker){ db, &g3, 77u + (unsigned)i, 0, 0 };
 		if (pthread_create(&th[i], NULL, work, &w[i]))
 			return 1;
 	}
@@ -253,7 +256,6 @@ int main(int argc, char **argv)
 	sdb_split_install(NULL);
 	failures += hook_failures;
 	sdb_heuristic_close(h);
-	sdb_sampler_close(sampler);
 	sdb_db_close(db);
 	snprintf(cmd, sizeof cmd, "rm -f '%s' '%s-lock'", path, path);
 	if (system(cmd) != 0)

@@ -169,13 +169,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (sdb_answer_query(&a, db, &start, &goal, &all) == SDB_OK && a.solvable &&
 		    a.distance > 0 && !(a.best_moves >> a.best_move & 1))
 			abort();   /* the stored best move is one of the best moves */
-		sdb_sampler *s;
-		if (sdb_sampler_open(&s, db, &goal, in->max_distance, in->max_distance) == SDB_OK) {
-			sdb_rng rng;
+		sdb_random_request r = SDB_RANDOM_REQUEST_INIT;
+		r.distance = in->max_distance;
+		r.seed = 1;
+		r.seed_given = 1;
+		sdb_random *s;
+		if (sdb_random_open(&s, db, &goal, &r) == SDB_OK) {
 			sdb_board drawn[4];
-			sdb_rng_seed(&rng, 1);
-			sdb_sampler_draw(s, drawn, 4, &rng);
-			sdb_sampler_close(s);
+			sdb_random_draw(s, drawn, 4);
+			sdb_random_close(s);
 		}
 	}
 	sdb_db_close(db);
