@@ -84,6 +84,39 @@ const sdb_table *sdbi_find_for_goal(const sdb_db *db, const sdb_board *goal, int
 /* The error for a distance asked of a two-bit table (random, states). */
 int sdbi_fail_mod3_distance(const sdb_table *t, const sdb_board *goal);
 
+/* --- Random boards (random.c), drawn for sdb_random_* (request.c), the one
+ * public family: a caller asks for boards with a seed, never for the
+ * generator or the sampler below. */
+
+/* A pseudo-random generator's state: xoshiro256** seeded by splitmix64, so
+ * that a seed gives the same boards on every machine and in every version. */
+typedef struct sdbi_rng {
+	uint64_t s[4];
+} sdbi_rng;
+void sdbi_rng_seed(sdbi_rng *r, uint64_t seed);
+/* The next 64 random bits. */
+uint64_t sdbi_rng_next(sdbi_rng *r);
+/* A uniform integer in 0 .. n - 1, unbiased (n > 0). */
+uint64_t sdbi_rng_below(sdbi_rng *r, uint64_t n);
+
+/* Draws boards uniformly among the states at distance min_distance ..
+ * max_distance from a goal (-1, -1: every state that reaches it, no table),
+ * as sdb_random_open() says. The errors of sdb_random_open(). */
+typedef struct sdbi_sampler sdbi_sampler;
+int sdbi_sampler_open(sdbi_sampler **s, const sdb_db *db, const sdb_board *goal,
+                      int min_distance, int max_distance);
+/* n boards; const and thread-safe with one generator per thread. 0 or
+ * SDB_ECORRUPT. */
+int sdbi_sampler_draw(const sdbi_sampler *s, sdb_board *out, size_t n, sdbi_rng *rng);
+/* How many states it draws among (UINT64_MAX: every state of a board over
+ * 20 cells). */
+uint64_t sdbi_sampler_population(const sdbi_sampler *s);
+void sdbi_sampler_close(sdbi_sampler *s);
+
+/* A random walk of steps moves from goal that never undoes its previous
+ * move. 0, or SDB_EINVAL for a negative steps. */
+int sdbi_random_walk(sdb_board *out, const sdb_board *goal, int steps, sdbi_rng *rng);
+
 /* The frame of goal; SDB_EINVAL if the heuristic does not serve its class. */
 int sdbi_heuristic_frame(const sdb_heuristic *h, sdb_frame *f, const sdb_board *goal);
 /* sdb_heuristic_start() in a given frame. */

@@ -18,7 +18,7 @@ static uint64_t splitmix64(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
-void sdb_rng_seed(sdb_rng *r, uint64_t seed)
+void sdbi_rng_seed(sdbi_rng *r, uint64_t seed)
 {
 	for (int i = 0; i < 4; i++)
 		r->s[i] = splitmix64(&seed);
@@ -30,7 +30,7 @@ static inline uint64_t rotl(uint64_t x, int k)
 }
 
 /* xoshiro256** (Blackman and Vigna). */
-uint64_t sdb_rng_next(sdb_rng *r)
+uint64_t sdbi_rng_next(sdbi_rng *r)
 {
 	uint64_t *s = r->s;
 	const uint64_t out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
@@ -44,18 +44,18 @@ uint64_t sdb_rng_next(sdb_rng *r)
 }
 
 /* Lemire's multiply-shift, with the rejection that removes its bias. */
-uint64_t sdb_rng_below(sdb_rng *r, uint64_t n)
+uint64_t sdbi_rng_below(sdbi_rng *r, uint64_t n)
 {
-	unsigned __int128 m = (unsigned __int128)sdb_rng_next(r) * n;
+	unsigned __int128 m = (unsigned __int128)sdbi_rng_next(r) * n;
 	if ((uint64_t)m < n) {
 		const uint64_t floor = -n % n;
 		while ((uint64_t)m < floor)
-			m = (unsigned __int128)sdb_rng_next(r) * n;
+			m = (unsigned __int128)sdbi_rng_next(r) * n;
 	}
 	return (uint64_t)(m >> 64);
 }
 
-struct sdb_sampler {
+struct sdbi_sampler {
 	sdb_board goal;            /* the caller's */
 	const sdb_table *t;        /* NULL: uniform over the goal's parity class */
 	int cls;                   /* the table's class */
@@ -66,12 +66,12 @@ struct sdb_sampler {
 	                              tables stop at 12 cells: indices fit 32 bits) */
 };
 
-uint64_t sdb_sampler_population(const sdb_sampler *s)
+uint64_t sdbi_sampler_population(const sdbi_sampler *s)
 {
 	return s->population;
 }
 
-void sdb_sampler_close(sdb_sampler *s)
+void sdbi_sampler_close(sdbi_sampler *s)
 {
 	if (s) {
 		free(s->list);
@@ -80,7 +80,7 @@ void sdb_sampler_close(sdb_sampler *s)
 }
 
 /* List the indices of the states in range: one pass over the table. */
-static int list_states(sdb_sampler *s)
+static int list_states(sdbi_sampler *s)
 {
 	const uint64_t states = s->t->info.states;
 	const unsigned lo = (unsigned)s->min_d, span = (unsigned)(s->max_d - s->min_d);
@@ -105,7 +105,7 @@ static int list_states(sdb_sampler *s)
 	return SDB_OK;
 }
 
-static int open_table(sdb_sampler *s, const sdb_db *db)
+static int open_table(sdbi_sampler *s, const sdb_db *db)
 {
 	const sdb_board *goal = &s->goal;
 	if (goal->n > SDB_MAX_FULL_CELLS)
@@ -144,7 +144,7 @@ static int open_table(sdb_sampler *s, const sdb_db *db)
 	return SDB_OK;
 }
 
-int sdb_sampler_open(sdb_sampler **out, const sdb_db *db, const sdb_board *goal,
+int sdbi_sampler_open(sdbi_sampler **out, const sdb_db *db, const sdb_board *goal,
                      int min_distance, int max_distance)
 {
 	*out = NULL;
@@ -152,7 +152,7 @@ int sdb_sampler_open(sdb_sampler **out, const sdb_db *db, const sdb_board *goal,
 	if (!any && (min_distance < 0 || max_distance < 0))
 		return sdbi_fail(SDB_EINVAL, "distance %d is negative",
 		                min_distance < 0 ? min_distance : max_distance);
-	sdb_sampler *s = calloc(1, sizeof *s);
+	sdbi_sampler *s = calloc(1, sizeof *s);
 	if (!s)
 		return sdbi_fail(SDB_ENOMEM, "out of memory");
 	s->goal = *goal;
@@ -165,7 +165,7 @@ int sdb_sampler_open(sdb_sampler **out, const sdb_db *db, const sdb_board *goal,
 		err = open_table(s, db);
 	}
 	if (err) {
-		sdb_sampler_close(s);
+		sdbi_sampler_close(s);
 		return err;
 	}
 	*out = s;
@@ -176,11 +176,11 @@ int sdb_sampler_open(sdb_sampler **out, const sdb_db *db, const sdb_board *goal,
  * it cannot reach the goal, the tiles of its first two tile cells swapped.
  * The swap keeps the blank's cell, so it pairs the permutations off one to
  * one, and each class gets exactly half. */
-static void draw_any(const sdb_sampler *s, sdb_board *b, sdb_rng *rng)
+static void draw_any(const sdbi_sampler *s, sdb_board *b, sdbi_rng *rng)
 {
 	*b = s->goal;
 	for (int i = b->n - 1; i > 0; i--) {
-		int j = (int)sdb_rng_below(rng, (uint64_t)i + 1);
+		int j = (int)sdbi_rng_below(rng, (uint64_t)i + 1);
 		uint8_t t = b->cell[i];
 		b->cell[i] = b->cell[j];
 		b->cell[j] = t;
@@ -197,7 +197,7 @@ static void draw_any(const sdb_sampler *s, sdb_board *b, sdb_rng *rng)
 }
 
 /* The table's state i seen in the caller's frame. */
-static void draw_state(const sdb_sampler *s, sdb_board *b, uint64_t i)
+static void draw_state(const sdbi_sampler *s, sdb_board *b, uint64_t i)
 {
 	sdb_board f;
 	sdb_board_unrank(&f, s->goal.w, s->goal.h, s->cls, i);
@@ -215,7 +215,7 @@ int sdbi_fail_mod3_distance(const sdb_table *t, const sdb_board *goal)
 	                sdbi_hint_db(t->db, dbarg, sizeof dbarg));
 }
 
-int sdb_sampler_draw(const sdb_sampler *s, sdb_board *out, size_t n, sdb_rng *rng)
+int sdbi_sampler_draw(const sdbi_sampler *s, sdb_board *out, size_t n, sdbi_rng *rng)
 {
 	const unsigned lo = (unsigned)s->min_d, span = (unsigned)(s->max_d - s->min_d);
 	sdbi_damage_reset();
@@ -223,7 +223,7 @@ int sdb_sampler_draw(const sdb_sampler *s, sdb_board *out, size_t n, sdb_rng *rn
 		if (!s->t) {
 			draw_any(s, &out[k], rng);
 		} else if (s->list) {
-			draw_state(s, &out[k], s->list[sdb_rng_below(rng, s->population)]);
+			draw_state(s, &out[k], s->list[sdbi_rng_below(rng, s->population)]);
 		} else {
 			/* At least one entry in REJECTION_ODDS fits: 4096 misses in a row
 			 * (odds under 1e-114) mean the table is not what its counts say. */
@@ -231,7 +231,7 @@ int sdb_sampler_draw(const sdb_sampler *s, sdb_board *out, size_t n, sdb_rng *rn
 			uint64_t i;
 			int misses = 0;
 			do
-				i = sdb_rng_below(rng, states);
+				i = sdbi_rng_below(rng, states);
 			while ((unsigned)(sdbi_entry_dist(s->t, i) - lo) > span && ++misses < 4096);
 			int err = sdbi_damage_check();
 			if (err)
@@ -246,7 +246,7 @@ int sdb_sampler_draw(const sdb_sampler *s, sdb_board *out, size_t n, sdb_rng *rn
 	return sdbi_done(SDB_OK);
 }
 
-int sdb_random_walk(sdb_board *out, const sdb_board *goal, int steps, sdb_rng *rng)
+int sdbi_random_walk(sdb_board *out, const sdb_board *goal, int steps, sdbi_rng *rng)
 {
 	if (steps < 0)
 		return sdbi_fail(SDB_EINVAL, "a walk of %d steps", steps);
@@ -258,7 +258,7 @@ int sdb_random_walk(sdb_board *out, const sdb_board *goal, int steps, sdb_rng *r
 		for (int m = 0; m < 4; m++)
 			if ((legal >> m & 1) && (prev < 0 || m != (prev ^ 1)))
 				choice[n++] = m;
-		prev = choice[sdb_rng_below(rng, (uint64_t)n)];
+		prev = choice[sdbi_rng_below(rng, (uint64_t)n)];
 		sdb_board_apply(out, prev);
 	}
 	return sdbi_done(SDB_OK);

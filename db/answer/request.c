@@ -12,10 +12,10 @@
 
 struct sdb_random {
 	sdb_board goal;
-	sdb_sampler *sampler;      /* NULL: a walk */
+	sdbi_sampler *sampler;      /* NULL: a walk */
 	int walk;
 	uint64_t seed;
-	sdb_rng rng;
+	sdbi_rng rng;
 };
 
 int sdb_random_check(const sdb_random_request *r)
@@ -93,14 +93,14 @@ int sdb_random_open(sdb_random **out, const sdb_db *db, const sdb_board *goal,
 	if (r->walk < 0) {
 		int lo, hi;
 		sdb_random_range(r, &lo, &hi);
-		err = sdb_sampler_open(&rd->sampler, db, goal, lo, hi);
+		err = sdbi_sampler_open(&rd->sampler, db, goal, lo, hi);
 	}
 	if (err) {
 		free(rd);
 		return err;
 	}
 	rd->seed = r->seed_given ? r->seed : fresh_seed();
-	sdb_rng_seed(&rd->rng, rd->seed);
+	sdbi_rng_seed(&rd->rng, rd->seed);
 	*out = rd;
 	return sdbi_done(SDB_OK);
 }
@@ -112,22 +112,22 @@ uint64_t sdb_random_seed(const sdb_random *rd)
 
 uint64_t sdb_random_population(const sdb_random *rd)
 {
-	return rd->sampler ? sdb_sampler_population(rd->sampler) : 0;
+	return rd->sampler ? sdbi_sampler_population(rd->sampler) : 0;
 }
 
 int sdb_random_draw(sdb_random *rd, sdb_board *boards, size_t n)
 {
 	if (rd->sampler)
-		return sdb_sampler_draw(rd->sampler, boards, n, &rd->rng);
+		return sdbi_sampler_draw(rd->sampler, boards, n, &rd->rng);
 	for (size_t i = 0; i < n; i++)
-		sdb_random_walk(&boards[i], &rd->goal, rd->walk, &rd->rng);
+		sdbi_random_walk(&boards[i], &rd->goal, rd->walk, &rd->rng);
 	return sdbi_done(SDB_OK);
 }
 
 void sdb_random_close(sdb_random *rd)
 {
 	if (rd) {
-		sdb_sampler_close(rd->sampler);
+		sdbi_sampler_close(rd->sampler);
 		free(rd);
 	}
 }

@@ -881,54 +881,13 @@ SDB_API int sdb_check_moves(sdb_check *c, const sdb_db *db, const sdb_board *sta
 /** @name Random boards
  *
  * Boards drawn for people (puzzles of a chosen difficulty) and for
- * learning (uniform samples at each distance). The generator is
- * xoshiro256** seeded by splitmix64: the same seed gives the same boards
- * on every machine and in every version of this format. */
+ * learning (uniform samples at each distance, or every state once:
+ * sdb_states_open()), all through one request (sdb_random_request). The
+ * generator inside is xoshiro256** seeded by splitmix64: the same seed
+ * gives the same boards on every machine and in every version. It is not
+ * part of the API: a caller that wants random numbers of its own has its
+ * own generator, and one that wants boards asks for them with a seed. */
 /**@{*/
-/** @brief A pseudo-random generator's state. Plain data. */
-typedef struct sdb_rng {
-	uint64_t s[4];
-} sdb_rng;
-
-/** @brief Seed a generator. */
-SDB_API void sdb_rng_seed(sdb_rng *r, uint64_t seed);
-/** @brief The next 64 random bits. */
-SDB_API uint64_t sdb_rng_next(sdb_rng *r);
-/** @brief A uniform integer in 0 .. @p n - 1, unbiased (n > 0). */
-SDB_API uint64_t sdb_rng_below(sdb_rng *r, uint64_t n);
-
-/** @brief Draws boards uniformly among the states at chosen distances
- * from a goal. */
-typedef struct sdb_sampler sdb_sampler;
-
-/** @brief Prepare to draw boards at distance @p min_distance ..
- * @p max_distance (inclusive) from @p goal, uniformly among all such states.
- *
- * Pass -1, -1 for every state reachable from the goal (no table needed: a
- * uniform permutation of the goal's parity class, for any board). A distance
- * needs the goal's full table: where the distances asked hold at least one
- * state in 16, a draw reads random entries until one fits (a few reads);
- * rarer ones are listed by one pass over the table here and drawn from the
- * list.
- * @return 0, #SDB_EINVAL (a range that holds no state: the detail gives the
- * distances the table has), #SDB_ENOTFOUND (no full table: the detail names
- * the command), #SDB_ETOOBIG (a distance asked on a board without full
- * tables), #SDB_ENOMEM. */
-SDB_API int sdb_sampler_open(sdb_sampler **s, const sdb_db *db, const sdb_board *goal,
-                             int min_distance, int max_distance);
-
-/** @brief Draw @p n boards. Thread-safe with one generator per thread.
- * @return 0, or #SDB_ECORRUPT when the table does not hold the states its
- * counts say (a damaged table). */
-SDB_API int sdb_sampler_draw(const sdb_sampler *s, sdb_board *out, size_t n, sdb_rng *rng);
-
-/** @brief How many states the sampler draws among (every state on boards
- * over 20 cells: UINT64_MAX, as sdb_rank_count()). */
-SDB_API uint64_t sdb_sampler_population(const sdb_sampler *s);
-
-/** @brief Close a sampler. NULL is ok. */
-SDB_API void sdb_sampler_close(sdb_sampler *s);
-
 /** @brief A request for random boards, as every front end takes one: a
  * distance, or a range of distances, or a random walk; how many boards; a
  * seed. Start from #SDB_RANDOM_REQUEST_INIT and set what was asked: the
@@ -959,17 +918,30 @@ typedef struct sdb_random_request {
 SDB_API int sdb_random_check(const sdb_random_request *r);
 
 /** @brief The distances a request asks: @p lo .. @p hi, or -1, -1 for any
- * (as sdb_sampler_open() and sdb_states_open() take them). */
+ * (as sdb_states_open() takes them). */
 SDB_API void sdb_random_range(const sdb_random_request *r, int *lo, int *hi);
 
 /** @brief Random boards as a request asks them. */
 typedef struct sdb_random sdb_random;
 
-/** @brief Check @p r and prepare its draw for @p goal: a sampler at the
- * distances asked (as sdb_sampler_open()), or a random walk; the seed given,
+/** @brief Check @p r and prepare its draw for @p goal, with the seed given
  * or a fresh one.
+ *
+ * A distance or a range: boards uniformly among the states at those
+ * distances from @p goal. A distance needs the goal's full table (of whole
+ * distances): where the distances asked hold at least one state in 16, a
+ * draw reads random entries until one fits (a few reads); rarer ones are
+ * listed by one pass over the table here and drawn from the list. Neither
+ * (the request as #SDB_RANDOM_REQUEST_INIT leaves it): uniformly among every
+ * state that reaches the goal, with no table (@p db may be NULL), for any
+ * board. A walk: a random walk of that many moves from the goal that never
+ * undoes its previous move, a scramble for boards without tables (its
+ * distance is at most the walk's length).
  * @return 0, #SDB_EINVAL (as sdb_random_check(), or a range that holds no
- * state), #SDB_ENOTFOUND, #SDB_ETOOBIG, #SDB_ENOMEM (as sdb_sampler_open()). */
+ * state: the detail gives the distances the table has; a range of a two-bit
+ * table), #SDB_ENOTFOUND (no full table: the detail names the command),
+ * #SDB_ETOOBIG (a distance asked on a board without full tables),
+ * #SDB_ENOMEM. */
 SDB_API int sdb_random_open(sdb_random **rd, const sdb_db *db, const sdb_board *goal,
                             const sdb_random_request *r);
 
@@ -983,8 +955,11 @@ SDB_API uint64_t sdb_random_seed(const sdb_random *rd);
  * state uniformly. */
 SDB_API uint64_t sdb_random_population(const sdb_random *rd);
 
-/** @brief The next @p n boards of the draw.
- * @return 0, or #SDB_ECORRUPT (as sdb_sampler_draw()). */
+/** @brief The next @p n boards of the draw. A draw belongs to one thread
+ * at a time (each draws its own sequence); several threads draw from one
+ * database with a draw each.
+ * @return 0, or #SDB_ECORRUPT when the table does not hold the states its
+ * counts say (a damaged table). */
 SDB_API int sdb_random_draw(sdb_random *rd, sdb_board *boards, size_t n);
 
 /** @brief Close a draw. NULL is ok. */
@@ -996,7 +971,7 @@ typedef struct sdb_states sdb_states;
 /** @brief Prepare to list the states at distance @p min_distance ..
  * @p max_distance (inclusive) from @p goal, each once, in the index order of
  * the goal's full table (what a dataset for learning needs, where
- * sdb_sampler_draw() repeats states and misses others).
+ * sdb_random_draw() repeats states and misses others).
  *
  * A distance needs the goal's full table of whole distances (one byte per
  * state). Pass -1, -1 for every state that reaches the goal: with such a
@@ -1027,11 +1002,6 @@ SDB_API int sdb_states_distances(const sdb_states *s);
 /** @brief Close a listing. NULL is ok. */
 SDB_API void sdb_states_close(sdb_states *s);
 
-/** @brief A random walk of @p steps moves from @p goal that never undoes
- * its previous move: a scramble for boards without tables (its distance is
- * at most @p steps).
- * @return 0, or #SDB_EINVAL for a negative @p steps. */
-SDB_API int sdb_random_walk(sdb_board *out, const sdb_board *goal, int steps, sdb_rng *rng);
 /**@}*/
 
 /** @name Heuristics for other solvers
