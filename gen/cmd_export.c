@@ -1,5 +1,5 @@
 /* slidedb-gen export: tables with their metadata and CRC as a gzip stream
- * (the library's sdb_db_export_progress), with a progress bar. */
+ * (the library's sdb_db_export), with a progress bar. */
 #include <stdio.h>
 #include <string.h>
 
@@ -23,8 +23,8 @@ int cmd_export(void *opts, int nargs, char **args)
 	snprintf(bar.unit, sizeof bar.unit, "MB");
 	int n = 0, err = sdb_db_open(&db, o->db_path, SDB_RDONLY);
 	if (!err)
-		err = sdb_db_export_progress(db, (const char *const *)args, nargs, o->output, &n,
-		                             export_progress, &bar);
+		err = sdb_db_export(db, (const char *const *)args, nargs, o->output, &n,
+		                    export_progress, &bar);
 	progress_end(&bar);
 	sdb_db_close(db);
 	if (err)

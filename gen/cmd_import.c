@@ -89,7 +89,7 @@ int cmd_import(void *opts, int nargs, char **args)
 	how.ctx = &ip;
 	int n = 0, err = sdb_db_open(&db, o->db_path, SDB_CREATE);
 	if (!err)
-		err = sdb_db_import_with(db, args[0], &how, &n);
+		err = sdb_db_import(db, args[0], &how, &n);
 	progress_end(&ip.bar);
 	if (err)
 		cli_fail("import: %s; nothing was imported", sdb_error_detail());

@@ -1128,20 +1128,17 @@ SDB_API int sdb_table_select(const sdb_table **out, int cap, const sdb_db *db, c
  * renamed, so a failed export leaves none. Every table's CRC is checked
  * first.
  * @param[out] ntables how many tables were written
+ * @param[in] fn    NULL, or called with the table bytes written so far,
+ *                  every MiB or so (a program's progress bar), with @p ctx
  * @return 0, #SDB_ENOTFOUND (a name means no table), #SDB_ECORRUPT (a table
  * fails its CRC), #SDB_EIO. */
 SDB_API int sdb_db_export(const sdb_db *db, const char *const *names, int nnames, const char *path,
-                          int *ntables);
-
-/** @brief sdb_db_export(), calling @p fn (when not NULL) with the table bytes
- * written so far, every MiB or so: a program's progress bar. */
-SDB_API int sdb_db_export_progress(const sdb_db *db, const char *const *names, int nnames,
-                                   const char *path, int *ntables, sdb_progress_fn fn, void *ctx);
+                          int *ntables, sdb_progress_fn fn, void *ctx);
 
 /** Flag of sdb_db_import(): replace tables of the same names. */
 #define SDB_REPLACE 0x1
 
-/** @brief Called by sdb_db_import_with() for each table of an export once its
+/** @brief Called by sdb_db_import() for each table of an export once its
  * checksums, counts and proof (sdb_table_prove()) have passed, before
  * anything is stored: return 0 to take it, or an SDB_E* code with the reason
  * in @p why (the import is refused, naming the table).
@@ -1152,7 +1149,7 @@ SDB_API int sdb_db_export_progress(const sdb_db *db, const char *const *names, i
 typedef int (*sdb_import_check_fn)(void *ctx, const sdb_table_info *info, const uint8_t *data,
                                    int proof, char *why, size_t cap);
 
-/** @brief Options of sdb_db_import_with(). Start from #SDB_IMPORT_OPTS_INIT. */
+/** @brief Options of sdb_db_import(). Start from #SDB_IMPORT_OPTS_INIT. */
 typedef struct sdb_import_opts {
 	unsigned version;             /**< #SDB_IMPORT_OPTS_VERSION */
 	unsigned flags;               /**< #SDB_REPLACE, or 0 to refuse tables that exist */
@@ -1180,12 +1177,8 @@ typedef struct sdb_import_opts {
  * contradict), #SDB_EEXIST (a table exists and no #SDB_REPLACE),
  * #SDB_EINVAL (read-only handle, options of another version, a table no
  * proof takes), #SDB_ENOMEM, #SDB_EIO, or what @p opts->check returned. */
-SDB_API int sdb_db_import_with(sdb_db *db, const char *path, const sdb_import_opts *opts,
-                               int *ntables);
-
-/** @brief sdb_db_import_with() with @p flags (#SDB_REPLACE, or 0) and the
- * defaults: proofs on every usable core, min-mode groups refused. */
-SDB_API int sdb_db_import(sdb_db *db, const char *path, unsigned flags, int *ntables);
+SDB_API int sdb_db_import(sdb_db *db, const char *path, const sdb_import_opts *opts,
+                          int *ntables);
 
 /** @brief Remove the tables @p names mean from a database opened
  * read-write, in one transaction: all of them, or (on any error, e.g. a name

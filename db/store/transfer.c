@@ -106,13 +106,7 @@ static int put_data(gzFile z, const sdb_table *t, export_progress *p)
 }
 
 int sdb_db_export(const sdb_db *db, const char *const *names, int nnames, const char *path,
-                  int *ntables)
-{
-	return sdb_db_export_progress(db, names, nnames, path, ntables, NULL, NULL);
-}
-
-int sdb_db_export_progress(const sdb_db *db, const char *const *names, int nnames,
-                           const char *path, int *ntables, sdb_progress_fn fn, void *ctx)
+                  int *ntables, sdb_progress_fn fn, void *ctx)
 {
 	*ntables = 0;
 	const sdb_table **chosen = NULL;
@@ -492,14 +486,7 @@ static int import_into(sdb_writer *w, const sdb_db *db, const char *path,
 	return err;
 }
 
-int sdb_db_import(sdb_db *db, const char *path, unsigned flags, int *ntables)
-{
-	sdb_import_opts opts = SDB_IMPORT_OPTS_INIT;
-	opts.flags = flags;
-	return sdb_db_import_with(db, path, &opts, ntables);
-}
-
-int sdb_db_import_with(sdb_db *db, const char *path, const sdb_import_opts *opts, int *ntables)
+int sdb_db_import(sdb_db *db, const char *path, const sdb_import_opts *opts, int *ntables)
 {
 	*ntables = 0;
 	static const sdb_import_opts defaults = SDB_IMPORT_OPTS_INIT;
