@@ -34,7 +34,7 @@ static int export_built(char *file, size_t cap, const char *name, const char *ta
 	int n;
 	cr_assert_eq(sdb_db_open(&db, src, SDB_RDONLY), 0);
 	tk_tmp_path(file, cap, name);
-	cr_assert_eq(sdb_db_export(db, (const char *[]){ table }, 1, file, &n), 0, "%s",
+	cr_assert_eq(sdb_db_export(db, (const char *[]){ table }, 1, file, &n, NULL, NULL), 0, "%s",
 	             sdb_error_detail());
 	sdb_db_close(db);
 	return n;
@@ -44,7 +44,9 @@ static int import_into(const char *db_path, const char *file, int *n)
 {
 	sdb_db *db;
 	cr_assert_eq(sdb_db_open(&db, db_path, SDB_CREATE), 0, "%s", sdb_error_detail());
-	int err = sdb_db_import(db, file, SDB_REPLACE, n);
+	sdb_import_opts replace = SDB_IMPORT_OPTS_INIT;
+	replace.flags = SDB_REPLACE;
+	int err = sdb_db_import(db, file, &replace, n);
 	sdb_db_close(db);
 	return err;
 }
@@ -94,13 +96,13 @@ Test(transfer, round_trip_tables_and_sets)
 			set = sdb_table_meta(sdb_table_at(db, i))->set;
 	cr_assert_not_null(set);
 	tk_tmp_path(file, sizeof file, "set.gz");
-	cr_assert_eq(sdb_db_export(db, (const char *[]){ set }, 1, file, &n), 0, "%s", sdb_error_detail());
+	cr_assert_eq(sdb_db_export(db, (const char *[]){ set }, 1, file, &n, NULL, NULL), 0, "%s", sdb_error_detail());
 	cr_assert_eq(n, 2);
 	char one[512];
 	tk_tmp_path(one, sizeof one, "one.gz");
-	cr_assert_eq(sdb_db_export(db, (const char *[]){ "full-2x4-b0" }, 1, one, &n), 0);
+	cr_assert_eq(sdb_db_export(db, (const char *[]){ "full-2x4-b0" }, 1, one, &n, NULL, NULL), 0);
 	cr_assert_eq(n, 1);
-	cr_assert_eq(sdb_db_export(db, (const char *[]){ "no-such-table" }, 1, one, &n), SDB_ENOTFOUND);
+	cr_assert_eq(sdb_db_export(db, (const char *[]){ "no-such-table" }, 1, one, &n, NULL, NULL), SDB_ENOTFOUND);
 	sdb_db_close(db);
 	tk_tmp_path(dst, sizeof dst, "dst.lmdb");
 	cr_assert_eq(import_into(dst, file, &n), 0, "%s", sdb_error_detail());
@@ -265,7 +267,7 @@ Test(transfer, export_refuses_special_files, .timeout = 60)
 	tk_tmp_path(fifo, sizeof fifo, "export.fifo");
 	cr_assert_eq(mkfifo(fifo, 0600), 0);
 	const char *names[] = { "full-2x4-b0" };
-	cr_assert_eq(sdb_db_export(db, names, 1, fifo, &n), SDB_EINVAL);
+	cr_assert_eq(sdb_db_export(db, names, 1, fifo, &n, NULL, NULL), SDB_EINVAL);
 	cr_assert(strstr(sdb_error_detail(), "not a regular file"), "%s", sdb_error_detail());
 	struct stat st;
 	cr_assert_eq(lstat(fifo, &st), 0);
@@ -276,10 +278,10 @@ Test(transfer, export_refuses_special_files, .timeout = 60)
 	fputs("keep me\n", f);
 	fclose(f);
 	cr_assert_eq(symlink(target, link), 0);
-	cr_assert_eq(sdb_db_export(db, names, 1, link, &n), SDB_EINVAL);
+	cr_assert_eq(sdb_db_export(db, names, 1, link, &n, NULL, NULL), SDB_EINVAL);
 	cr_assert_eq(lstat(link, &st), 0);
 	cr_assert(S_ISLNK(st.st_mode), "the link was replaced");
-	cr_assert_eq(sdb_db_export(db, names, 1, "/dev/null", &n), SDB_EINVAL);
+	cr_assert_eq(sdb_db_export(db, names, 1, "/dev/null", &n, NULL, NULL), SDB_EINVAL);
 	/* a FIFO or a link planted where the export is written first (it waited
 	 * for a reader for ever; the link was written through) */
 	char out[512], tmp[600];
@@ -287,13 +289,13 @@ Test(transfer, export_refuses_special_files, .timeout = 60)
 	snprintf(tmp, sizeof tmp, "%s.tmp%d", out, (int)getpid());
 	unlink(tmp);
 	cr_assert_eq(mkfifo(tmp, 0600), 0);
-	cr_assert_eq(sdb_db_export(db, names, 1, out, &n), SDB_EIO);
+	cr_assert_eq(sdb_db_export(db, names, 1, out, &n, NULL, NULL), SDB_EIO);
 	cr_assert(strstr(sdb_error_detail(), tmp) && strstr(sdb_error_detail(), "not a regular file (a FIFO)"),
 	          "%s", sdb_error_detail());
 	cr_assert(lstat(out, &st) && lstat(tmp, &st) == 0 && S_ISFIFO(st.st_mode));
 	unlink(tmp);
 	cr_assert_eq(symlink(target, tmp), 0);
-	cr_assert_eq(sdb_db_export(db, names, 1, out, &n), SDB_EIO);
+	cr_assert_eq(sdb_db_export(db, names, 1, out, &n, NULL, NULL), SDB_EIO);
 	cr_assert(strstr(sdb_error_detail(), "a symbolic link"), "%s", sdb_error_detail());
 	char kept[16] = "";
 	f = fopen(target, "r");
@@ -321,7 +323,7 @@ Test(transfer, two_bit_tables_round_trip)
 	cr_assert_eq(sdb_table_meta(sdb_table_at(db, 0))->entry_format, SDB_ENTRY_MOD3);
 	tk_tmp_path(file, sizeof file, "2bit.gz");
 	int n;
-	cr_assert_eq(sdb_db_export(db, (const char *[]){ "full-3x2" }, 1, file, &n), 0, "%s",
+	cr_assert_eq(sdb_db_export(db, (const char *[]){ "full-3x2" }, 1, file, &n, NULL, NULL), 0, "%s",
 	             sdb_error_detail());
 	cr_assert_eq(n, tables);
 	sdb_db_close(db);
@@ -385,7 +387,7 @@ Test(transfer, chunked_tables_round_trip)
 	sdb_db *db;
 	int n;
 	cr_assert_eq(sdb_db_open(&db, chunked, SDB_RDONLY), 0);
-	cr_assert_eq(sdb_db_export(db, (const char *[]){ "full-3x3" }, 1, file, &n), 0, "%s",
+	cr_assert_eq(sdb_db_export(db, (const char *[]){ "full-3x3" }, 1, file, &n, NULL, NULL), 0, "%s",
 	             sdb_error_detail());
 	cr_assert_eq(n, 3);
 	sdb_db_close(db);
@@ -526,7 +528,7 @@ Test(transfer, a_crafted_full_table_with_its_checksums_remade_is_refused)
 	}
 	int n;
 	tk_tmp_path(file, sizeof file, "forge-full.gz");
-	cr_assert_eq(sdb_db_export(db, (const char *[]){ "full-3x3-b0" }, 1, file, &n), 0);
+	cr_assert_eq(sdb_db_export(db, (const char *[]){ "full-3x3-b0" }, 1, file, &n, NULL, NULL), 0);
 	sdb_db_close(db);
 	size_t len;
 	char *text = forge(file, &in, at, &len);
@@ -576,7 +578,7 @@ Test(transfer, crafted_pattern_groups_are_refused, .timeout = 120)
 		int n;
 		snprintf(tag, sizeof tag, "forge-set%d.gz", s);
 		tk_tmp_path(file, sizeof file, tag);
-		cr_assert_eq(sdb_db_export(db, &sets[s], 1, file, &n), 0, "%s", sdb_error_detail());
+		cr_assert_eq(sdb_db_export(db, &sets[s], 1, file, &n, NULL, NULL), 0, "%s", sdb_error_detail());
 		sdb_db_close(db);
 		size_t len;
 		char *text = forge(file, &in, at, &len);

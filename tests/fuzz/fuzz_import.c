@@ -30,7 +30,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sdb_db *db;
 	if (sdb_db_open(&db, dbpath, SDB_CREATE))
 		abort();
-	int n = 0, err = sdb_db_import(db, input, SDB_REPLACE, &n);
+	sdb_import_opts replace = SDB_IMPORT_OPTS_INIT;
+	replace.flags = SDB_REPLACE;
+	int n = 0, err = sdb_db_import(db, input, &replace, &n);
 	sdb_db_close(db);
 	if (sdb_db_open(&db, dbpath, SDB_RDONLY))
 		abort();
