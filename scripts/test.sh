@@ -31,6 +31,12 @@ cc examples/hint.c $(pkg-config --cflags --libs slidedb) -Wl,-rpath,"$prefix/usr
 	-o "$prefix/hint-pc"
 cmake -S examples -B "$prefix/ex" -DCMAKE_PREFIX_PATH="$prefix/usr" >/dev/null
 cmake --build "$prefix/ex" >/dev/null
+# both link the soname CMakeLists.txt's SLIDEDB_ABI names
+abi=$(sed -n 's/^set(SLIDEDB_ABI \([0-9]*\))$/\1/p' CMakeLists.txt)
+for prog in "$prefix/hint-pc" "$prefix/ex/slidedb-example"; do
+	readelf -d "$prog" | grep -q "NEEDED.*\[libslidedb\.so\.$abi\]" ||
+		{ echo "$prog does not link libslidedb.so.$abi" >&2; exit 1; }
+done
 "$prefix/usr/bin/slidedb-gen" full 3x3 --db "$prefix/t.lmdb" -q
 for hint in "$prefix/hint-pc" "$prefix/ex/slidedb-example"; do
 	out=$("$hint" "$prefix/t.lmdb" "1 2 3 4 5 6 0 7 8")

@@ -91,9 +91,9 @@ extern "C" {
 /** @name Version */
 /**@{*/
 #define SDB_VERSION_MAJOR 0
-#define SDB_VERSION_MINOR 2
+#define SDB_VERSION_MINOR 3
 #define SDB_VERSION_PATCH 0
-#define SDB_VERSION_STRING "0.2.0"
+#define SDB_VERSION_STRING "0.3.0"
 /** Version of the on-disk format (5: boards up to 8x8; 6: pattern tables
  * stored order by order, sdb_table_layout() in slidedb_engine.h). Files of
  * versions 2 to 5 are read, and converted to this version by the first

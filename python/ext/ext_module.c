@@ -96,7 +96,7 @@ static PyObject *default_path(PyObject *self, PyObject *noargs)
 static PyMethodDef functions[] = {
 	{ "version", version, METH_NOARGS,
 	  "version($module, /)\n--\n\nThe version of libslidedb this module was built with, "
-	  "e.g. '0.2.0'." },
+	  "e.g. '0.3.0'." },
 	{ "default_path", default_path, METH_NOARGS,
 	  "default_path($module, /)\n--\n\nThe database used when none is given: $SLIDEDB_DB "
 	  "if set and not empty, else 'slidedb.lmdb' in the working directory (as the "
