@@ -51,7 +51,7 @@ def test_stubs_match_module():
 
 
 def test_version():
-    assert slidedb.__version__ == slidedb.version() == "0.2.0"
+    assert slidedb.__version__ == slidedb.version() == "0.3.0"
     assert slidedb.MOVES == "udlr" and slidedb.MAX_CELLS == 64
 
 
