@@ -218,7 +218,7 @@ void conn_notify(void *cls, struct MHD_Connection *c, void **socket_context,
  * answer until SIGTERM or SIGINT, stop within --timeout; the exit code. */
 int cmd_serve(void *opts, int nargs, char **args);
 
-/* The web page's files, compiled in (assets.c, generated from serve/web/). */
+/* The web page's files, compiled in (serve_assets.c in the build tree, generated from serve/web/). */
 typedef struct asset {
 	const char *path;            /* "/", "/app.js", ... */
 	const char *type;            /* Content-Type */

@@ -9,7 +9,7 @@
 # What counts as a path: in Markdown, a word of inline code or of a code
 # block, and every link's target; in a man page, any word. A word is checked
 # when it has a '/' and starts with a folder of the source tree's top
-# (db/store/store.c, tests/cli/*.md, bench/run.sh/) or of the document's own
+# (db/store/table.c, tests/cli/*.md, bench/run.sh/) or of the document's own
 # folder (corpus/query in tests/fuzz/README.md); build outputs (build/...,
 # build-test/...), absolute paths, paths beside the tree (../shared/data),
 # home and user paths are not the tree's. A program the tree builds is
