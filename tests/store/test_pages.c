@@ -208,7 +208,7 @@ Test(pages, kept_damaged_files)
 	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
 		char src[1024], cmd[2200], bad[512];
 		tk_tmp_path(bad, sizeof bad, files[i]);
-		snprintf(src, sizeof src, "%s/tests/data/damaged/%s", SLIDEDB_SOURCE_DIR, files[i]);
+		snprintf(src, sizeof src, "%s/tests/store/data/damaged/%s", SLIDEDB_SOURCE_DIR, files[i]);
 		snprintf(cmd, sizeof cmd, "cp '%s' '%s'", src, bad);
 		cr_assert_eq(system(cmd), 0);
 		pid_t pid = fork();

@@ -5,7 +5,7 @@
 # writer (`slidedb-gen full`), one-shot queries and a server started during
 # the compact. SLIDEDB_COMPACT_PAUSE holds the compact between its steps (the
 # copy, the rename) so that every delay lands in a known phase.
-#   tests/compact_race.sh GEN LOOKUP [SERVE] SCRATCH
+#   tests/store/compact_race.sh GEN LOOKUP [SERVE] SCRATCH
 set -euo pipefail
 gen=$1 lookup=$2 serve=${3:-} scratch=$4
 rm -rf "$scratch"

@@ -293,7 +293,7 @@ Test(solve, first_optimal_on_narrow_boards, .timeout = 300)
  * sequence. There a partner walk that needed one more row or column would
  * be illegal: the test of the rule's condition that the partner stays on
  * the word's cells. */
-#include "../db/answer/prune_words.h"
+#include "../../db/answer/prune_words.h"
 
 Test(solve, every_pruned_word_in_a_board_its_size, .timeout = 300)
 {

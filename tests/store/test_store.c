@@ -404,7 +404,7 @@ Test(store, empty_lmdb_file_of_a_stopped_build)
 Test(store, fuzzed_files_that_crashed_are_refused)
 {
 	char cmd[4096], list[512], *names;
-	snprintf(list, sizeof list, "%s/tests/data/damaged", SLIDEDB_SOURCE_DIR);
+	snprintf(list, sizeof list, "%s/tests/store/data/damaged", SLIDEDB_SOURCE_DIR);
 	snprintf(cmd, sizeof cmd, "ls '%s'", list);
 	cr_assert_eq(tk_run(cmd, NULL, &names, NULL), 0);
 	int n = 0;
@@ -548,7 +548,7 @@ Test(store, format_2_is_read_and_converted_by_a_write)
 {
 	char path[512], cmd[1200];
 	tk_tmp_path(path, sizeof path, "format2.lmdb");
-	snprintf(cmd, sizeof cmd, "cp '%s/tests/data/format2.lmdb' '%s'", SLIDEDB_SOURCE_DIR, path);
+	snprintf(cmd, sizeof cmd, "cp '%s/tests/store/data/format2.lmdb' '%s'", SLIDEDB_SOURCE_DIR, path);
 	cr_assert_eq(system(cmd), 0);
 	uint32_t version;
 	sdb_db *db;
@@ -615,7 +615,7 @@ Test(store, format_4_pattern_tiles_survive_the_conversion)
 {
 	char path[512], cmd[1200];
 	tk_tmp_path(path, sizeof path, "format4.lmdb");
-	snprintf(cmd, sizeof cmd, "cp '%s/tests/data/format4.lmdb' '%s'", SLIDEDB_SOURCE_DIR, path);
+	snprintf(cmd, sizeof cmd, "cp '%s/tests/store/data/format4.lmdb' '%s'", SLIDEDB_SOURCE_DIR, path);
 	cr_assert_eq(system(cmd), 0);
 	cr_assert_eq(file_format(path), 4);
 	int values[2][360];
@@ -899,7 +899,7 @@ static int layout_and_values(const char *path, const char *set, int *values)
 }
 
 /* Format 6 stores pattern tables order by order (SDB_LAYOUT_ORDERS). The
- * sets of a format-5 file (tests/data/format5.lmdb, built by 0.2.0 before
+ * sets of a format-5 file (tests/store/data/format5.lmdb, built by 0.2.0 before
  * the change: 3x3, 1,2,3,4/5,6,7,8 and 1,2,3/4,5,6,7,8 in min mode) keep
  * the blocks layout they were built in: read as they are, after the first
  * write converted the file, and exported and imported into another file,
@@ -914,7 +914,7 @@ Test(store, format_5_pattern_sets_keep_their_layout)
 	tk_tmp_path(fresh, sizeof fresh, "format6.lmdb");
 	tk_tmp_path(moved, sizeof moved, "format5-moved.lmdb");
 	tk_tmp_path(gz, sizeof gz, "format5.gz");
-	snprintf(cmd, sizeof cmd, "cp '%s/tests/data/format5.lmdb' '%s'", SLIDEDB_SOURCE_DIR, old);
+	snprintf(cmd, sizeof cmd, "cp '%s/tests/store/data/format5.lmdb' '%s'", SLIDEDB_SOURCE_DIR, old);
 	cr_assert_eq(system(cmd), 0);
 	cr_assert_eq(file_format(old), 5);
 	static int now[181440], then[181440];

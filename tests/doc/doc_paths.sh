@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every path a document names exists: a document that points at a file
 # that moved sends its reader nowhere.
-#   tests/doc_paths.sh SOURCE_DIR [DOCUMENT...]
+#   tests/doc/doc_paths.sh SOURCE_DIR [DOCUMENT...]
 # With no documents: README.md, doc/*.md, doc/*.1, tests/*/README.md,
 # python/README.md and bench/RESULTS.md. Prints every path that is missing,
 # as DOCUMENT:LINE: PATH, and exits 1 if there is one.
