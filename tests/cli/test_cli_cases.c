@@ -3,7 +3,10 @@
  * conventions: "# exit status N", "(on stderr)"), run in order in an empty
  * directory of its own with the programs under test on PATH. A new case is
  * a few lines of a file, not a function (jq's tests/jq.test does the same);
- * the oracle replays (answers against a simple BFS) stay in C. */
+ * the oracle replays (answers against a simple BFS) stay in C.
+ *
+ * One test per file: the files share nothing, so the runner's --jobs runs
+ * them side by side, and a failure names its file. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <stdio.h>
@@ -11,42 +14,64 @@
 #include <string.h>
 
 #include "casekit.h"
+#include <criterion/parameterized.h>
+
+enum { NAME_MAX_LEN = 256 };
+
+typedef struct case_file {
+	char name[NAME_MAX_LEN];   /* in tests/cli */
+} case_file;
 
 static int by_name(const struct dirent **a, const struct dirent **b)
 {
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-static int case_file(const struct dirent *e)
+static int is_case_file(const struct dirent *e)
 {
 	size_t n = strlen(e->d_name);
-	return n > 3 && !strcmp(e->d_name + n - 3, ".md") && strcmp(e->d_name, "README.md");
+	return n > 3 && n < NAME_MAX_LEN && !strcmp(e->d_name + n - 3, ".md") &&
+	       strcmp(e->d_name, "README.md");
 }
 
-Test(cli_cases, every_case_file_prints_what_it_shows, .timeout = 600)
+ParameterizedTestParameters(cli_cases, every_case_file_prints_what_it_shows)
 {
-	char dir[1024];
-	snprintf(dir, sizeof dir, "%s/tests/cli", SLIDEDB_SOURCE_DIR);
 	struct dirent **files;
-	int nfiles = scandir(dir, &files, case_file, by_name), total = 0;
-	cr_assert_gt(nfiles, 0, "no case files in %s", dir);
-	static ck_example ex[CK_MAX_EXAMPLES];
-	for (int f = 0; f < nfiles; f++) {
-		char path[2048], scratch[512], name[600];
-		snprintf(path, sizeof path, "%s/%s", dir, files[f]->d_name);
-		snprintf(name, sizeof name, "tests/cli/%s", files[f]->d_name);
-		char *text = ck_read_file(path, NULL);
-		cr_assert_not_null(text, "%s", path);
-		const int n = ck_examples_of(ex, text, "```", "```");
-		cr_expect_gt(n, 0, "%s has no cases", name);
-		ck_scratch_dir(scratch, sizeof scratch, "cli-case");
-		ck_run_examples(scratch, ex, n, name);
-		ck_remove_dir(scratch);
-		ck_free_examples(ex, n);
-		free(text);
-		free(files[f]);
-		total += n;
+	int n = scandir(SLIDEDB_SOURCE_DIR "/tests/cli", &files, is_case_file, by_name);
+	case_file *v = cr_calloc(n > 0 ? (size_t)n : 1, sizeof *v);
+	for (int i = 0; i < n; i++) {
+		snprintf(v[i].name, sizeof v[i].name, "%s", files[i]->d_name);
+		free(files[i]);
 	}
+	if (n > 0)
+		free(files);
+	return cr_make_param_array(case_file, v, n > 0 ? (size_t)n : 0, NULL);
+}
+
+ParameterizedTest(case_file *f, cli_cases, every_case_file_prints_what_it_shows, .timeout = 600)
+{
+	char path[2048], scratch[512], name[NAME_MAX_LEN + 16];
+	snprintf(path, sizeof path, "%s/tests/cli/%s", SLIDEDB_SOURCE_DIR, f->name);
+	snprintf(name, sizeof name, "tests/cli/%s", f->name);
+	char *text = ck_read_file(path, NULL);
+	static ck_example ex[CK_MAX_EXAMPLES];
+	const int n = ck_examples_of(ex, text, "```", "```");
+	cr_expect_gt(n, 0, "%s has no cases", name);
+	ck_scratch_dir(scratch, sizeof scratch, f->name);
+	ck_run_examples(scratch, ex, n, name);
+	ck_remove_dir(scratch);
+	ck_free_examples(ex, n);
+	free(text);
+	cr_log_info("%s: %d cases", name, n);
+}
+
+/* The files are found: an empty list would pass every file of none. */
+Test(cli_cases, there_are_case_files)
+{
+	struct dirent **files;
+	int n = scandir(SLIDEDB_SOURCE_DIR "/tests/cli", &files, is_case_file, by_name);
+	cr_assert_gt(n, 0, "no case files in %s/tests/cli", SLIDEDB_SOURCE_DIR);
+	for (int i = 0; i < n; i++)
+		free(files[i]);
 	free(files);
-	cr_log_info("%d cases in %d files", total, nfiles);
 }
