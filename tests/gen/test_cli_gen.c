@@ -1,7 +1,9 @@
-/* End-to-end tests of slidedb-gen: what `full` builds (checked through
- * `slidedb-lookup info` and the library), --goal, --json, refusals and usage
- * errors, identical bytes for any thread count, rebuilding, a killed build,
- * and files that are not slidedb databases. */
+/* End-to-end tests of slidedb-gen that compute or compare: --json against
+ * info, the version against the library's, identical bytes for any thread
+ * count, rebuilding, a killed build, a foreign LMDB file, a full disk. What
+ * is plain output (what full prints and builds, --goal, help, refusals and
+ * usage errors, files that are not databases, $SLIDEDB_DB) is in
+ * tests/cli/gen-*.md. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,44 +124,6 @@ static char *queries_3x3(int count, unsigned seed)
 /* ------------------------------------------------------------------ */
 /* 1. What `full` builds                                                */
 
-Test(gen_full, builds_three_tables_for_3x3)
-{
-	char db[TEXT_MAX];
-	tk_tmp_path(db, sizeof db, "gen-3x3.lmdb");
-	char *out, *err;
-	int rc = ck_gen(db, &out, &err, "full 3x3");
-	cr_assert_eq(rc, 0, "%s", err);
-	cr_assert_str_empty(err, "no progress when stderr is not a terminal: '%s'", err);
-	cr_assert_eq(tk_lines(out), 4, "three table lines and a summary: '%s'", out);
-	for (int i = 0; i < 3; i++)
-		cr_assert(strstr(out, TABLES_3X3[i]), "'%s' lacks %s", out, TABLES_3X3[i]);
-	cr_assert(strstr(out, "stored 3 tables"), "'%s'", out);
-	cr_assert(strstr(out, db), "the summary names the database: '%s'", out);
-	free(out);
-	free(err);
-
-	char *info = info_json(db);
-	ck_assert_tables(info, TABLES_3X3, 3, "full 3x3");
-	for (int i = 0; i < 3; i++) {
-		const char *obj = table_object(info, TABLES_3X3[i]);
-		char size[16];
-		cr_assert_eq(json_number_after(obj, "states"), 181440, "%s states", TABLES_3X3[i]);
-		cr_assert(ck_json_str(obj, "size", size, sizeof size) == 1);
-		cr_assert_str_eq(size, "3x3");
-	}
-	free(info);
-	assert_verify_ok(db, "fresh 3x3");
-
-	/* -q: nothing at all on success. */
-	rc = ck_gen(db, &out, &err, "full 2x3 -q");
-	cr_assert_eq(rc, 0, "%s", err);
-	cr_assert_str_empty(out);
-	cr_assert_str_empty(err);
-	free(out);
-	free(err);
-	ck_db_remove(db);
-}
-
 Test(gen_full, json_one_object_per_table)
 {
 	char db[TEXT_MAX];
@@ -198,91 +162,15 @@ Test(gen_full, json_one_object_per_table)
 	free(info);
 	free(out);
 	free(err);
-
-	/* --json with -q: quiet wins, nothing printed. */
-	rc = ck_gen(db, &out, &err, "full 3x3 --json -q");
-	cr_assert_eq(rc, 0, "%s", err);
-	cr_assert_str_empty(out);
-	free(out);
-	free(err);
 	ck_db_remove(db);
 }
 
-Test(gen_full, goal_builds_only_that_blank_class)
-{
-	static const struct {
-		const char *goal, *table;
-		int blank;        /* a cell of the same class */
-		int other;        /* a cell of another class */
-	} cases[] = {
-		{ "1 2 3 4 0 5 6 7 8", "full-3x3-b4", 4, 8 },
-		{ "1 2 3 4 5 0 6 7 8", "full-3x3-b1", 7, 4 },
-		{ "1 2 0 3 4 5 6 7 8", "full-3x3-b0", 8, 1 },
-		{ "123456708", "full-3x3-b1", 1, 0 },
-		{ "[[0,1,2],[3,4,5],[6,7,8]]", "full-3x3-b0", 6, 3 },
-	};
-	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		char db[TEXT_MAX];
-		tk_tmp_path(db, sizeof db, "gen-goal.lmdb");
-		char *out, *err;
-		int rc = ck_gen(db, &out, &err, "full 3x3 --goal '%s' --json", cases[i].goal);
-		cr_assert_eq(rc, 0, "--goal '%s': %s", cases[i].goal, err);
-		cr_assert_eq(tk_lines(out), 1, "one table for --goal '%s': '%s'", cases[i].goal, out);
-		free(out);
-		free(err);
-		char *info = info_json(db);
-		ck_assert_tables(info, &cases[i].table, 1, cases[i].goal);
-		free(info);
-
-		/* A goal of the class is answered; one of another class names the
-		 * command that builds it. */
-		sdb_board g;
-		cr_assert_eq(sdb_board_goal(&g, 3, 3, cases[i].blank), 0);
-		char gs[64], q[160];
-		sdb_board_format(gs, sizeof gs, &g);
-		snprintf(q, sizeof q, "%s ; %s\n", gs, gs);
-		rc = ck_lookup(db, q, &out, &err, "%s", "--only distance");
-		cr_assert_eq(rc, 0, "goal '%s' on a %s database: %s", gs, cases[i].table, err);
-		cr_assert_str_eq(out, "0\n");
-		free(out);
-		free(err);
-		cr_assert_eq(sdb_board_goal(&g, 3, 3, cases[i].other), 0);
-		sdb_board_format(gs, sizeof gs, &g);
-		snprintf(q, sizeof q, "'%s' '%s'", gs, gs);
-		rc = ck_lookup(db, NULL, &out, &err, "%s", q);
-		cr_assert_eq(rc, 1, "a goal class not built: exit %d", rc);
-		cr_assert(!strncmp(out, "error: ", 7) && tk_lines(out) == 1, "'%s'", out);
-		ck_assert_one_line(err, "a goal class not built");
-		cr_assert(strstr(err, "slidedb-gen full 3x3"), "%s", err);
-		free(out);
-		/* The hint, run as it is, makes the query succeed. */
-		ck_run_hint(err);
-		free(err);
-		rc = ck_lookup(db, NULL, &out, &err, "%s", q);
-		cr_assert_eq(rc, 0, "after the hint: exit %d: %s", rc, err);
-		cr_assert_str_eq(out, "distance 0  best -  moves -\n");
-		free(out);
-		free(err);
-		ck_db_remove(db);
-	}
-}
-
 /* ------------------------------------------------------------------ */
-/* Usage errors, help and version                                       */
+/* Version (help and its usage errors: tests/cli/gen-full.md, gen-errors.md) */
 
-Test(gen_usage, help_and_version)
+/* The version printed is the library's. */
+Test(gen_usage, version_is_the_library_s)
 {
-	const char *help[] = { "--help", "-h", "full --help", "full 3x3 --help" };
-	for (size_t i = 0; i < sizeof help / sizeof *help; i++) {
-		char *out, *err;
-		int rc = ck_gen(NULL, &out, &err, "%s", help[i]);
-		cr_assert_eq(rc, 0, "%s: exit %d", help[i], rc);
-		cr_assert(strstr(out, "Usage") && strstr(out, "full WxH") && strstr(out, "--goal"),
-		          "%s: '%s'", help[i], out);
-		cr_assert_str_empty(err);
-		free(out);
-		free(err);
-	}
 	const char *version[] = { "--version", "-V" };
 	for (size_t i = 0; i < 2; i++) {
 		char *out, *err;
@@ -294,14 +182,6 @@ Test(gen_usage, help_and_version)
 		free(out);
 		free(err);
 	}
-	/* Help builds nothing. */
-	char db[TEXT_MAX];
-	tk_tmp_path(db, sizeof db, "gen-help.lmdb");
-	char *out, *err;
-	cr_assert_eq(ck_gen(NULL, &out, &err, "full 3x3 --db '%s' --help", db), 0);
-	cr_assert(!ck_exists(db));
-	free(out);
-	free(err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -515,68 +395,26 @@ static void refused_unchanged(const char *path, const char *what)
 	free(now);
 }
 
-Test(gen_db, non_slidedb_files_refused_and_unchanged)
+/* An LMDB file of another program (made by mdb_load, when installed); text,
+ * bytes and a folder are in tests/cli/gen-files.md. */
+Test(gen_db, a_foreign_lmdb_file_is_refused_and_unchanged)
 {
-	char path[TEXT_MAX];
-	tk_tmp_path(path, sizeof path, "notes.txt");
-	const char *text = "shopping list: eggs, milk\n";
-	ck_write_file(path, text, strlen(text));
-	refused_unchanged(path, "a text file");
-	ck_db_remove(path);
-
-	tk_tmp_path(path, sizeof path, "random.bin");
-	unsigned seed = 3;
-	size_t size = 3 * 4096 + 17;
-	char *junk = malloc(size);
-	for (size_t i = 0; i < size; i++)
-		junk[i] = (char)rand_r(&seed);
-	ck_write_file(path, junk, size);
-	free(junk);
-	refused_unchanged(path, "random bytes");
-	ck_db_remove(path);
-
-	/* An LMDB file of another program (made by mdb_load, when installed). */
-	if (tk_run("command -v mdb_load", NULL, NULL, NULL) == 0) {
-		char dump[TEXT_MAX], cmd[CMD_MAX];
-		tk_tmp_path(dump, sizeof dump, "dump.txt");
-		tk_tmp_path(path, sizeof path, "foreign.mdb");
-		const char *d = "VERSION=3\nformat=bytevalue\ntype=btree\nHEADER=END\n 6b6579\n"
-		                " 76616c\nDATA=END\n";
-		ck_write_file(dump, d, strlen(d));
-		snprintf(cmd, sizeof cmd, "mdb_load -n -f '%s' '%s'", dump, path);
-		cr_assert_eq(tk_run(cmd, NULL, NULL, NULL), 0);
-		refused_unchanged(path, "a foreign LMDB file");
-		char *out, *err;
-		int rc = ck_gen(path, &out, &err, "full 2x3");
-		assert_refused(rc, 1, out, err, "a foreign LMDB file", "not a slidedb database");
-		unlink(dump);
-		ck_db_remove(path);
-	}
-
-	/* A directory. */
-	tk_tmp_path(path, sizeof path, "dir.lmdb");
-	cr_assert_eq(mkdir(path, 0755), 0);
+	if (tk_run("command -v mdb_load", NULL, NULL, NULL) != 0)
+		cr_skip_test("mdb_load (lmdb-utils) is not installed");
+	char path[TEXT_MAX], dump[TEXT_MAX], cmd[CMD_MAX];
+	tk_tmp_path(dump, sizeof dump, "dump.txt");
+	tk_tmp_path(path, sizeof path, "foreign.mdb");
+	const char *d = "VERSION=3\nformat=bytevalue\ntype=btree\nHEADER=END\n 6b6579\n"
+	                " 76616c\nDATA=END\n";
+	ck_write_file(dump, d, strlen(d));
+	snprintf(cmd, sizeof cmd, "mdb_load -n -f '%s' '%s'", dump, path);
+	cr_assert_eq(tk_run(cmd, NULL, NULL, NULL), 0);
+	refused_unchanged(path, "a foreign LMDB file");
 	char *out, *err;
 	int rc = ck_gen(path, &out, &err, "full 2x3");
-	assert_refused(rc, 1, out, err, "a directory", path);
-	rmdir(path);
-}
-
-Test(gen_db, slidedb_db_environment_names_the_database)
-{
-	char db[TEXT_MAX], cmd[CMD_MAX];
-	tk_tmp_path(db, sizeof db, "gen-env.lmdb");
-	snprintf(cmd, sizeof cmd, "cd / && SLIDEDB_DB='%s' %s full 2x3 -q", db, SLIDEDB_GEN);
-	char *out, *err;
-	int rc = tk_run(cmd, NULL, &out, &err);
-	cr_assert_eq(rc, 0, "%s", err);
-	free(out);
-	free(err);
-	cr_assert(ck_exists(db), "SLIDEDB_DB was not used");
-	char *info = info_json(db);
-	cr_assert(table_object(info, "full-2x3-b0"), "%s", info);
-	free(info);
-	ck_db_remove(db);
+	assert_refused(rc, 1, out, err, "a foreign LMDB file", "not a slidedb database");
+	unlink(dump);
+	ck_db_remove(path);
 }
 
 /* A full disk is an error, never a crash or a damaged database: a reader that
