@@ -2,7 +2,8 @@
  * build that dies after a level, run again, goes on from its checkpoint
  * and stores the bytes of a build that never stopped; a damaged, truncated
  * or foreign checkpoint is refused with the database untouched; a
- * checkpoint that cannot be written costs a warning, not the build. */
+ * checkpoint that cannot be written costs a warning, not the build. A FIFO,
+ * a link or a busy folder and bad options: tests/cli/checkpoint.md. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,48 +249,6 @@ Test(checkpoint, another_partition_under_the_same_name_is_refused, .timeout = 12
 	ck_db_remove(scratch);
 }
 
-Test(checkpoint, fifos_links_and_a_busy_folder)
-{
-	char dir[TEXT_MAX], path[2 * TEXT_MAX], victim[TEXT_MAX], db[TEXT_MAX], *out, *err;
-	fresh_dir(dir, sizeof dir, "ckpt-odd");
-	tk_tmp_path(db, sizeof db, "ckpt-odd.lmdb");
-	ck_db_remove(db);
-	/* a FIFO where the checkpoint would be: refused at once, no wait */
-	snprintf(path, sizeof path, "%s/full-3x3-b0.ckpt", dir);
-	cr_assert_eq(mkfifo(path, 0644), 0);
-	int rc = ck_gen(db, &out, &err, "full 3x3 --bits 2 --checkpoint '%s'", dir);
-	cr_assert_eq(rc, 1, "%s", err);
-	cr_assert(strstr(err, "not a regular file"), "%s", err);
-	free(out);
-	free(err);
-	unlink(path);
-	/* a link where the file is written first: replaced, its target untouched */
-	tk_tmp_path(victim, sizeof victim, "ckpt-victim");
-	ck_write_file(victim, "keep", 4);
-	snprintf(path, sizeof path, "%s/full-3x3-b0.ckpt.tmp", dir);
-	cr_assert_eq(symlink(victim, path), 0);
-	setenv("SLIDEDB_GEN_DIE", "3", 1);
-	rc = ck_gen(db, NULL, NULL, "full 3x3 --bits 2 --checkpoint '%s' --checkpoint-every 0", dir);
-	unsetenv("SLIDEDB_GEN_DIE");
-	cr_assert_eq(rc, 3);
-	size_t n;
-	char *v = ck_read_file(victim, &n);
-	cr_assert(n == 4 && !memcmp(v, "keep", 4), "the link's target was written");
-	free(v);
-	unlink(victim);
-	/* one build per folder: while another holds it, refused before any work */
-	char lockdir[4 * TEXT_MAX];
-	snprintf(lockdir, sizeof lockdir, "exec 9<'%s'; flock -n 9 && %s full 2x3 --db '%s' "
-	         "--checkpoint '%s'", dir, SLIDEDB_GEN, db, dir);
-	rc = tk_run(lockdir, NULL, &out, &err);
-	cr_assert_eq(rc, 1, "%s", err);
-	cr_assert(strstr(err, "another slidedb-gen is using it"), "%s", err);
-	ck_assert_one_line(err, "a busy folder");
-	free(out);
-	free(err);
-	ck_db_remove(db);
-}
-
 Test(checkpoint, a_checkpoint_that_cannot_be_written_warns_and_the_build_goes_on)
 {
 	char dir[TEXT_MAX], tmp[2 * TEXT_MAX], db[TEXT_MAX], ref[TEXT_MAX], *out, *err;
@@ -315,35 +274,6 @@ Test(checkpoint, a_checkpoint_that_cannot_be_written_warns_and_the_build_goes_on
 	rmdir(tmp);
 	ck_db_remove(db);
 	ck_db_remove(ref);
-}
-
-/* slidedb-gen with args refused: exit want, nothing on stdout, one line
- * on stderr holding fragment. */
-static void refused_options(int want, const char *fragment, const char *args)
-{
-	char *out, *err;
-	int rc = ck_gen(NULL, &out, &err, "%s", args);
-	cr_assert_eq(rc, want, "%s: exit %d (%s)", args, rc, err);
-	cr_assert_str_empty(out, "%s", args);
-	ck_assert_one_line(err, args);
-	cr_assert(strstr(err, fragment), "%s: '%s' lacks '%s'", args, err, fragment);
-	free(out);
-	free(err);
-}
-
-Test(checkpoint, bad_options)
-{
-	refused_options(1, "--checkpoint '/nonexistent/folder': No such file",
-	                "full 2x3 --checkpoint /nonexistent/folder");
-	char file[TEXT_MAX], args[2 * TEXT_MAX];
-	tk_tmp_path(file, sizeof file, "ckpt-a-file");
-	ck_write_file(file, "x", 1);
-	snprintf(args, sizeof args, "full 2x3 --checkpoint '%s'", file);
-	refused_options(1, "not a directory", args);
-	unlink(file);
-	refused_options(2, "--checkpoint-every '-1'", "full 2x3 --checkpoint /tmp --checkpoint-every -1");
-	refused_options(2, "--checkpoint", "export full-2x3 -o x.gz --checkpoint /tmp");
-	refused_options(2, "--checkpoint-every needs --checkpoint", "full 2x3 --checkpoint-every 5");
 }
 
 /* A checkpoint's layout (gen/checkpoint.c, version 2): a header of 1264
