@@ -1,6 +1,12 @@
-/* End-to-end tests of slidedb-lookup: the seed samples, random (start, goal)
- * pairs checked against an independent BFS and replayed move by move, paths,
- * batch mode, every kind of bad input and damaged database, info and verify.
+/* End-to-end tests of slidedb-lookup that compute: the seed samples and
+ * random (start, goal) pairs checked against an independent BFS and replayed
+ * move by move, paths, batches in every notation, truncated, foreign and
+ * altered databases, the counts of info against OEIS A089473 and the BFS,
+ * the states listing, a reader without a writable lock file, JSON escapes,
+ * Ctrl-C. What is plain output (seed 000's forms, batches and bad lines in
+ * their place, grids, nested brackets, a missing database and files that
+ * are not databases, verify, help, $SLIDEDB_DB, a full standard output) is
+ * in tests/cli/lookup-*.md.
  *
  * Every test builds its own small database with slidedb-gen (milliseconds)
  * in a fresh scratch path, and removes it at the end. */
@@ -306,53 +312,6 @@ static const int ALL_FORMS[] = { FORM_NUMBERS, FORM_SEMICOLON, FORM_COMPACT, FOR
 /* ------------------------------------------------------------------ */
 /* 1. Seed samples                                                      */
 
-Test(lookup_seed, seed000_distance_2_in_every_argument_form)
-{
-	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
-	const char *forms[] = {
-		"1 2 3 0 8 4 7 6 5 1 0 3 8 2 4 7 6 5",
-		"'1 2 3 0 8 4 7 6 5' '1 0 3 8 2 4 7 6 5'",
-		"'1,2,3,0,8,4,7,6,5' '1,0,3,8,2,4,7,6,5'",
-		"123084765 103824765",
-		"'1 2 3 0 8 4 7 6 5 ; 1 0 3 8 2 4 7 6 5'",
-	};
-	pair p = { ck_parse_board("1 2 3 0 8 4 7 6 5", 0, 0),
-	           ck_parse_board("1 0 3 8 2 4 7 6 5", 0, 0), 2 };
-	char *first = NULL;
-	for (size_t f = 0; f < sizeof forms / sizeof *forms; f++) {
-		char *out, *err;
-		int rc = ck_lookup(db, NULL, &out, &err, "%s", forms[f]);
-		cr_assert_eq(rc, 0, "%s: %s", forms[f], err);
-		cr_assert_str_empty(err);
-		cr_assert_eq(tk_lines(out), 1, "%s: '%s'", forms[f], out);
-		char *lines[] = { out };
-		int at = 0;
-		out[strlen(out) - 1] = '\0';
-		check_text_answer(lines, 1, &at, &p, 0);
-		if (first)
-			cr_assert_str_eq(out, first, "'%s' answers differently", forms[f]);
-		else
-			first = strdup(out);
-		free(out);
-		free(err);
-	}
-	/* The same from stdin, and the documented text. */
-	char *out, *err;
-	cr_assert_eq(ck_lookup(db, "1 2 3 0 8 4 7 6 5 ; 1 0 3 8 2 4 7 6 5\n", &out, &err, "%s",
-	             "--only distance"), 0);
-	cr_assert_str_eq(out, "2\n", "--only distance printed '%s'", out);
-	free(out);
-	free(err);
-	cr_assert_eq(ck_lookup(db, NULL, &out, &err, "--only distance %s", forms[0]), 0);
-	cr_assert_str_eq(out, "2\n", "--only distance printed '%s'", out);
-	free(out);
-	free(err);
-	cr_assert_str_eq(first, "distance 2  best r  moves ru");
-	free(first);
-	ck_db_remove(db);
-}
-
 Test(lookup_seed, seed004_poj1077_only_moves)
 {
 	char db[TEXT_MAX];
@@ -551,19 +510,6 @@ Test(lookup_answers, unsolvable_pairs)
 	check_batch(db, p, count, "--json", ALL_FORMS, NFORMS);
 	check_batch(db, p, count, "--json --path", ALL_FORMS, NFORMS);
 	check_batch(db, p, count, "--path", ALL_FORMS, NFORMS);
-
-	/* One on the command line: "unsolvable", exit 0; --only too. */
-	ck_btext s = ck_board_text(&p[1].start), g = ck_board_text(&p[1].goal);
-	const char *only[] = { "", "--only distance", "--only moves", "--only best" };
-	for (int k = 0; k < 4; k++) {
-		char *out, *err;
-		int rc = ck_lookup(db, NULL, &out, &err, "%s '%s' '%s'", only[k], s.s, g.s);
-		cr_assert_eq(rc, 0, "unsolvable %s: exit %d: %s", only[k], rc, err);
-		cr_assert_str_eq(out, "unsolvable\n", "%s: '%s'", only[k], out);
-		cr_assert_str_empty(err);
-		free(out);
-		free(err);
-	}
 	free(p);
 	ck_db_remove(db);
 }
@@ -592,204 +538,11 @@ Test(lookup_answers, start_equals_goal)
 	check_batch(db, p, 9, "--json", ALL_FORMS, NFORMS);
 	check_batch(db, p, 9, "--json --path", ALL_FORMS, NFORMS);
 	check_batch(db, p, 9, "--path", ALL_FORMS, NFORMS);
-
-	ck_btext t = ck_board_text(&p[4].start);
-	char *out, *err;
-	cr_assert_eq(ck_lookup(db, NULL, &out, &err, "'%s' '%s'", t.s, t.s), 0, "%s", err);
-	cr_assert_str_eq(out, "distance 0  best -  moves -\n");
-	free(out);
-	free(err);
-	cr_assert_eq(ck_lookup(db, NULL, &out, &err, "--json '%s' '%s'", t.s, t.s), 0, "%s", err);
-	cr_assert(strstr(out, "\"distance\":0,\"best_move\":null,\"moves\":\"\""), "'%s'", out);
-	free(out);
-	free(err);
-	cr_assert_eq(ck_lookup(db, NULL, &out, &err, "--only distance %s", "1 2 3 4 5 6 7 8 0"), 0);
-	cr_assert_str_eq(out, "0\n");
-	free(out);
-	free(err);
-	cr_assert_eq(ck_lookup(db, NULL, &out, &err, "--only moves %s", "123456780"), 0);
-	cr_assert_str_eq(out, "\n");
-	free(out);
-	free(err);
-	ck_db_remove(db);
-}
-
-/* ------------------------------------------------------------------ */
-/* 4. Batch mode                                                        */
-
-/* The answer of one query on its own (text), without the newline. */
-static char *single_answer(const char *db, const char *opts, const char *query)
-{
-	char *out, *err;
-	int rc = ck_lookup(db, NULL, &out, &err, "%s '%s'", opts, query);
-	cr_assert_eq(rc, 0, "'%s': %s", query, err);
-	cr_assert_eq(tk_lines(out), 1, "'%s': '%s'", query, out);
-	out[strlen(out) - 1] = '\0';
-	free(err);
-	return out;
-}
-
-/* The whole output of one query on the command line (all its lines). */
-static char *single_answer_all(const char *db, const char *opts, const char *query)
-{
-	char *out, *err;
-	int rc = ck_lookup(db, NULL, &out, &err, "%s '%s'", opts, query);
-	cr_assert_eq(rc, 0, "'%s': %s", query, err);
-	free(err);
-	return out;
-}
-
-static const char *BATCH_QUERIES[] = {
-	"1 2 3 0 8 4 7 6 5 ; 1 0 3 8 2 4 7 6 5",
-	"541203786 123804765",
-	"1 2 3 4 5 6 7 0 8",
-	"013425786 647850321",
-	"8 6 7 2 5 4 3 0 1",
-	"1 2 3 4 5 6 7 8 0",
-};
-
-Test(lookup_batch, skips_blank_and_comment_lines_keeps_order)
-{
-	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
-	int nq = (int)(sizeof BATCH_QUERIES / sizeof *BATCH_QUERIES);
-	for (int json = 0; json < 2; json++) {
-		ck_sbuf in = { 0 }, want = { 0 };
-		ck_sb_printf(&in, "# queries\n\n");
-		for (int i = 0; i < nq; i++) {
-			ck_sb_printf(&in, "%s%s\n%s", i % 2 ? "  " : "", BATCH_QUERIES[i],
-			             i % 3 == 0 ? "\n   \t\n  # a comment ; 1 2 3\n" : "");
-			char *a = single_answer(db, json ? "--json" : "", BATCH_QUERIES[i]);
-			ck_sb_printf(&want, "%s\n", a);
-			free(a);
-		}
-		ck_sb_printf(&in, "# the end, no newline after this");
-		char *out, *err;
-		int rc = ck_lookup(db, in.s, &out, &err, "%s", json ? "--json" : "");
-		cr_assert_eq(rc, 0, "%s", err);
-		cr_assert_str_empty(err);
-		cr_assert_str_eq(out, want.s, "batch answers differ from single answers:\n%s\nvs\n%s",
-		                 out, want.s);
-		free(out);
-		free(err);
-		free(in.s);
-		free(want.s);
-	}
-	/* Only comments: nothing printed, exit 0. */
-	char *out, *err;
-	cr_assert_eq(ck_lookup(db, "# nothing\n\n   \n#\n", &out, &err, "--json"), 0, "%s", err);
-	cr_assert_str_empty(out);
-	cr_assert_str_empty(err);
-	free(out);
-	free(err);
-	ck_db_remove(db);
-}
-
-Test(lookup_batch, bad_line_reported_others_answered)
-{
-	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
-	const char *bad = "1 2 3 4 4 6 7 8 0";
-	/* line 1 comment, 2-3 queries, 4 blank, 5 bad, 6-7 queries. */
-	ck_sbuf in = { 0 };
-	ck_sb_printf(&in, "# header\n%s\n%s\n\n%s\n%s\n%s\n", BATCH_QUERIES[0], BATCH_QUERIES[1],
-	             bad, BATCH_QUERIES[2], BATCH_QUERIES[4]);
-	const int good[] = { 0, 1, 2, 4 };
-
-	/* Text and every --only mode: five lines for five queries, the bad one
-	 * an "error: " line in its place, one stderr line naming line 5. */
-	static const char *const modes[] = { "", "--only distance", "--only moves", "--only best",
-	                                     "--path" };
-	char *out, *err, **lines;
-	int rc, n;
-	for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
-		rc = ck_lookup(db, in.s, &out, &err, "%s", modes[m]);
-		cr_assert_eq(rc, 1, "%s: a bad line must make the exit code 1, got %d", modes[m], rc);
-		ck_assert_one_line(err, "bad batch line");
-		cr_assert(strstr(err, "line 5"), "'%s' does not name line 5", err);
-		cr_assert(strstr(err, bad), "'%s' does not quote the line", err);
-		cr_assert(strstr(err, "tile 4 appears twice"), "'%s' does not say what is wrong", err);
-		/* --path adds the boards of each path after its answer line: check the
-		 * order of answers from the batch of the same queries answered alone */
-		ck_sbuf want = { 0 };
-		for (int i = 0, g = 0; i < 5; i++) {
-			if (i == 2) {
-				ck_sb_printf(&want, "error: start: tile 4 appears twice\n");
-				continue;
-			}
-			char *a = single_answer_all(db, modes[m], BATCH_QUERIES[good[g++]]);
-			ck_sb_printf(&want, "%s", a);
-			free(a);
-		}
-		cr_assert_str_eq(out, want.s, "%s: answers out of step with the queries", modes[m]);
-		free(want.s);
-		free(out);
-		free(err);
-	}
-
-	/* JSON: the bad line yields an object with "line" and "error" in place. */
-	rc = ck_lookup(db, in.s, &out, &err, "--json");
-	cr_assert_eq(rc, 1);
-	ck_assert_one_line(err, "bad batch line, JSON");
-	cr_assert(strstr(err, "line 5"), "'%s'", err);
-	n = ck_split_lines(out, &lines);
-	cr_assert_eq(n, 5, "%d JSON lines for 5 query lines", n);
-	for (int i = 0, g = 0; i < 5; i++) {
-		char buf[TEXT_MAX];
-		long line;
-		if (i == 2) {
-			cr_assert_eq(ck_json_long(lines[i], "line", &line), 1, "'%s'", lines[i]);
-			cr_assert_eq(line, 5, "'%s'", lines[i]);
-			cr_assert_eq(ck_json_str(lines[i], "error", buf, sizeof buf), 1, "'%s'", lines[i]);
-			cr_assert(strstr(buf, "tile 4"), "error '%s'", buf);
-			cr_assert_eq(ck_json_str(lines[i], "input", buf, sizeof buf), 1, "'%s'", lines[i]);
-			cr_assert_str_eq(buf, bad);
-			continue;
-		}
-		char *a = single_answer(db, "--json", BATCH_QUERIES[good[g++]]);
-		cr_assert_str_eq(lines[i], a, "JSON answer %d out of order", i);
-		cr_assert_eq(ck_json_str(lines[i], "error", buf, sizeof buf), -1);
-		free(a);
-	}
-	free(lines);
-	free(out);
-	free(err);
-	free(in.s);
-
-	/* Several bad lines: each named, the good one still answered. */
-	rc = ck_lookup(db, "1 2 3\n1 2 3 4 5 6 7 0 8\n\nx y z\n", &out, &err, "--only distance");
-	cr_assert_eq(rc, 1);
-	cr_assert_eq(tk_lines(err), 2, "'%s'", err);
-	cr_assert(strstr(err, "line 1") && strstr(err, "line 4"), "'%s'", err);
-	cr_assert_str_eq(out, "error: start: no blank (0, x or _)\n1\nerror: unknown notation 'y' "
-	                 "(tiles are numbers, the blank is 0, x, X, _ or .)\n");
-	free(out);
-	free(err);
 	ck_db_remove(db);
 }
 
 /* ------------------------------------------------------------------ */
 /* 5. Bad input and damaged databases                                    */
-
-Test(lookup_db, missing_database)
-{
-	char db[TEXT_MAX];
-	tk_tmp_path(db, sizeof db, "missing.lmdb");
-	char *out, *err;
-	int rc = ck_lookup(db, NULL, &out, &err, "%s", "1 2 3 4 5 6 7 0 8");
-	assert_failure(rc, 1, out, err, "missing database", "slidedb-gen", db, NULL);
-	free(out);
-	free(err);
-	rc = ck_lookup(db, "1 2 3 4 5 6 7 0 8\n", &out, &err, "%s", "--json");
-	assert_failure(rc, 1, out, err, "missing database, stdin", "slidedb-gen", NULL);
-	free(out);
-	free(err);
-	rc = ck_lookup(db, NULL, &out, &err, "%s", "info");
-	assert_failure(rc, 1, out, err, "missing database, info", "slidedb-gen", NULL);
-	free(out);
-	free(err);
-	cr_assert_neq(access(db, F_OK), 0, "looking up must not create the database");
-}
 
 /* A file that is no slidedb database is refused with one line, exit 1, for
  * queries, info and verify. */
@@ -805,44 +558,23 @@ static void refused_everywhere(const char *path, const char *what)
 	}
 }
 
-Test(lookup_db, not_a_database)
+/* An LMDB file of someone else (mdb_load, when installed); text, bytes and
+ * a folder are in tests/cli/lookup-db.md. */
+Test(lookup_db, a_foreign_lmdb_file_is_refused)
 {
-	char path[TEXT_MAX];
-	tk_tmp_path(path, sizeof path, "text.lmdb");
-	const char *text = "this is not a database\n";
-	ck_write_file(path, text, strlen(text));
-	refused_everywhere(path, "a text file");
+	if (tk_run("command -v mdb_load", NULL, NULL, NULL) != 0)
+		cr_skip_test("mdb_load (lmdb-utils) is not installed");
+	char path[TEXT_MAX], dump[TEXT_MAX], cmd[CMD_MAX];
+	tk_tmp_path(dump, sizeof dump, "dump.txt");
+	tk_tmp_path(path, sizeof path, "foreign.lmdb");
+	const char *d = "VERSION=3\nformat=bytevalue\ntype=btree\nHEADER=END\n 6b6579\n"
+	                " 76616c\nDATA=END\n";
+	ck_write_file(dump, d, strlen(d));
+	snprintf(cmd, sizeof cmd, "mdb_load -n -f '%s' '%s'", dump, path);
+	cr_assert_eq(tk_run(cmd, NULL, NULL, NULL), 0);
+	refused_everywhere(path, "a foreign LMDB file");
+	unlink(dump);
 	ck_db_remove(path);
-
-	tk_tmp_path(path, sizeof path, "random.lmdb");
-	unsigned seed = 1;
-	char *junk = malloc(40000);
-	for (int i = 0; i < 40000; i++)
-		junk[i] = (char)rand_r(&seed);
-	ck_write_file(path, junk, 40000);
-	free(junk);
-	refused_everywhere(path, "random bytes");
-	ck_db_remove(path);
-
-	tk_tmp_path(path, sizeof path, "dir.lmdb");
-	cr_assert_eq(mkdir(path, 0755), 0);
-	refused_everywhere(path, "a directory");
-	rmdir(path);
-
-	/* An LMDB file of someone else (mdb_load, when installed). */
-	if (tk_run("command -v mdb_load", NULL, NULL, NULL) == 0) {
-		char dump[TEXT_MAX], cmd[CMD_MAX];
-		tk_tmp_path(dump, sizeof dump, "dump.txt");
-		tk_tmp_path(path, sizeof path, "foreign.lmdb");
-		const char *d = "VERSION=3\nformat=bytevalue\ntype=btree\nHEADER=END\n 6b6579\n"
-		                " 76616c\nDATA=END\n";
-		ck_write_file(dump, d, strlen(d));
-		snprintf(cmd, sizeof cmd, "mdb_load -n -f '%s' '%s'", dump, path);
-		cr_assert_eq(tk_run(cmd, NULL, NULL, NULL), 0);
-		refused_everywhere(path, "a foreign LMDB file");
-		unlink(dump);
-		ck_db_remove(path);
-	}
 }
 
 Test(lookup_db, truncated_database)
@@ -1150,49 +882,13 @@ Test(lookup_info, counts_are_oeis_a089473_and_match_bfs)
 	ck_db_remove(db);
 }
 
-Test(lookup_info, verify_fresh_database)
-{
-	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
-	tk_build(db, "2x3", NULL);
-	char *out, *err;
-	int rc = ck_lookup(db, NULL, &out, &err, "%s", "verify");
-	cr_assert_eq(rc, 0, "verify of a fresh database: %s", err);
-	cr_assert_str_empty(err);
-	cr_assert(strstr(out, "full-3x3-b0: ok") && strstr(out, "full-3x3-b4: ok") &&
-	          strstr(out, "full-2x3-b0: ok"), "'%s'", out);
-	cr_assert(strstr(out, "all intact"), "'%s'", out);
-	free(out);
-	free(err);
-	rc = ck_lookup(db, NULL, &out, &err, "%s", "--json verify");
-	cr_assert_eq(rc, 0, "%s", err);
-	char **lines;
-	int n = ck_split_lines(out, &lines);
-	cr_assert_geq(n, 4, "'%s'", out);
-	for (int i = 0; i < n; i++)
-		cr_assert_eq(ck_json_bool(lines[i], "ok"), 1, "'%s'", lines[i]);
-	free(lines);
-	free(out);
-	free(err);
-	ck_db_remove(db);
-}
-
 /* ------------------------------------------------------------------ */
-/* 7. Help, version, SLIDEDB_DB                                          */
+/* 7. The version (help, $SLIDEDB_DB, shapes, input never cut, a full
+ * standard output, UTF-8 in JSON: tests/cli/lookup-batch.md, lookup-db.md) */
 
-Test(lookup_cli, help_and_version)
+/* The version printed is the library's. */
+Test(lookup_cli, version_is_the_library_s)
 {
-	const char *help[] = { "--help", "-h" };
-	for (int i = 0; i < 2; i++) {
-		char *out, *err;
-		int rc = ck_lookup(NULL, NULL, &out, &err, "%s", help[i]);
-		cr_assert_eq(rc, 0, "%s: exit %d", help[i], rc);
-		cr_assert(strstr(out, "Usage") && strstr(out, "--json") && strstr(out, "info"),
-		          "%s: '%s'", help[i], out);
-		cr_assert_str_empty(err);
-		free(out);
-		free(err);
-	}
 	const char *version[] = { "--version", "-V" };
 	for (int i = 0; i < 2; i++) {
 		char *out, *err;
@@ -1204,183 +900,6 @@ Test(lookup_cli, help_and_version)
 		free(out);
 		free(err);
 	}
-}
-
-Test(lookup_cli, slidedb_db_environment_selects_the_database)
-{
-	char db[TEXT_MAX], missing[TEXT_MAX], cmd[CMD_MAX];
-	db_build(db, sizeof db, "3x3");
-	tk_tmp_path(missing, sizeof missing, "not-there.lmdb");
-	char *want = single_answer(db, "", "8 6 7 2 5 4 3 0 1");
-
-	char *out, *err;
-	snprintf(cmd, sizeof cmd, "cd / && SLIDEDB_DB='%s' %s 8 6 7 2 5 4 3 0 1", db,
-	         SLIDEDB_LOOKUP);
-	int rc = tk_run(cmd, NULL, &out, &err);
-	cr_assert_eq(rc, 0, "%s", err);
-	cr_assert_eq(tk_lines(out), 1);
-	out[strlen(out) - 1] = '\0';
-	cr_assert_str_eq(out, want);
-	free(out);
-	free(err);
-
-	snprintf(cmd, sizeof cmd, "SLIDEDB_DB='%s' %s info --json", db, SLIDEDB_LOOKUP);
-	cr_assert_eq(tk_run(cmd, NULL, &out, &err), 0, "%s", err);
-	cr_assert(strstr(out, db), "info does not show the path from SLIDEDB_DB: '%s'", out);
-	free(out);
-	free(err);
-
-	/* A missing SLIDEDB_DB is named in the error; --db wins over it. */
-	snprintf(cmd, sizeof cmd, "SLIDEDB_DB='%s' %s 8 6 7 2 5 4 3 0 1", missing, SLIDEDB_LOOKUP);
-	rc = tk_run(cmd, NULL, &out, &err);
-	assert_failure(rc, 1, out, err, "SLIDEDB_DB missing", missing, NULL);
-	free(out);
-	free(err);
-	snprintf(cmd, sizeof cmd, "SLIDEDB_DB='%s' %s --db '%s' 8 6 7 2 5 4 3 0 1", missing,
-	         SLIDEDB_LOOKUP, db);
-	cr_assert_eq(tk_run(cmd, NULL, &out, &err), 0, "%s", err);
-	out[strlen(out) - 1] = '\0';
-	cr_assert_str_eq(out, want);
-	free(out);
-	free(err);
-	free(want);
-	ck_db_remove(db);
-}
-
-/* ------------------------------------------------------------------ */
-/* Shapes: nested brackets and grids over several lines                  */
-
-/* The issue's own case: a bad line among good ones gives its error line in
- * its place, in the judge format too. */
-Test(lookup_batch, one_line_per_query_in_only_mode)
-{
-	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
-	char *out, *err;
-	int rc = ck_lookup(db, "1 2 3 4 5 6 7 x 8\n1 2 3 4 5 6 7 8 8\n", &out, &err,
-	                   "--only best");
-	cr_assert_eq(rc, 1);
-	cr_assert_str_eq(out, "r\nerror: start: tile 8 appears twice\n");
-	ck_assert_one_line(err, "bad second line");
-	free(out);
-	free(err);
-	ck_db_remove(db);
-}
-
-Test(lookup_batch, nested_brackets_are_rows)
-{
-	char db[TEXT_MAX];
-	db_build(db, sizeof db, "2x3");
-	char *out, *err;
-	/* Only 2x3 tables: the brackets still say 3 columns, 2 rows. */
-	int rc = ck_lookup(db, NULL, &out, &err, "%s", "'[[1,2,3],[4,0,5]]'");
-	ck_assert_bad_query(rc, out, err, "3x2 rows on a 2x3 database", "no table for 3x2",
-	                 "slidedb-gen full 3x2", NULL);
-	free(out);
-	ck_run_hint(err);
-	free(err);
-	/* Both sizes built: the shape decides. */
-	rc = ck_lookup(db, NULL, &out, &err, "--json %s", "'[[1,2,3],[4,0,5]]'");
-	cr_assert_eq(rc, 0, "%s", err);
-	char buf[64];
-	cr_assert_eq(ck_json_str(out, "size", buf, sizeof buf), 1);
-	cr_assert_str_eq(buf, "3x2");
-	cr_assert_eq(ck_json_str(out, "moves", buf, sizeof buf), 1);
-	cr_assert_str_eq(buf, "r");
-	free(out);
-	free(err);
-	rc = ck_lookup(db, "[[1,2],[3,4],[0,5]]\n[[1,2,7],[4,3],[6,5,8,0]]\n", &out, &err, "%s",
-	               "--only distance");
-	cr_assert_eq(rc, 1);
-	cr_assert(!strncmp(out, "1\nerror: ", 9) && strstr(out, "unequal length"), "'%s'", out);
-	ck_assert_one_line(err, "ragged nesting");
-	free(out);
-	free(err);
-	ck_db_remove(db);
-}
-
-Test(lookup_batch, grids_over_several_lines)
-{
-	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
-	/* Two grids (the second a start and a goal), a one-line query between,
-	 * a blank line or a line of another width ending a grid. */
-	const char *in = "# POJ 1077's sample, drawn\n2 3 4\n1 5 x\n7 6 8\n\n"
-	                 "1 2 3 4 5 6 7 0 8\n"
-	                 "1 2 3\n0 8 4\n7 6 5\n1 0 3\n8 2 4\n7 6 5\n"
-	                 "1 2 3 4 5 6 0 7 8\n";
-	char *out, *err;
-	int rc = ck_lookup(db, in, &out, &err, "%s", "--json");
-	cr_assert_eq(rc, 0, "%s", err);
-	char **lines;
-	int n = ck_split_lines(out, &lines);
-	cr_assert_eq(n, 4, "four queries, four answers: '%s'", out);
-	const char *alone[] = { "2 3 4 1 5 x 7 6 8", "1 2 3 4 5 6 7 0 8",
-	                        "1 2 3 0 8 4 7 6 5 ; 1 0 3 8 2 4 7 6 5", "1 2 3 4 5 6 0 7 8" };
-	for (int i = 0; i < 4; i++) {
-		char *a = single_answer(db, "--json", alone[i]);
-		cr_assert_str_eq(lines[i], a, "grid answer %d", i);
-		free(a);
-	}
-	free(lines);
-	free(out);
-	free(err);
-	/* A bad grid is one error line; the line numbers are the grid's first. */
-	rc = ck_lookup(db, "1 2 3\n4 5 6\n7 8 8\n\n1 2 3 4 5 6 7 0 8\n", &out, &err, "%s", "");
-	cr_assert_eq(rc, 1);
-	cr_assert_str_eq(out, "error: start: tile 8 appears twice\ndistance 1  best r  moves r\n");
-	cr_assert(strstr(err, "line 1"), "%s", err);
-	free(out);
-	free(err);
-	/* Wider rows need --size; 2H rows end the query at once. */
-	rc = ck_lookup(db, "1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 0 15\n"
-	               "1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 0\n", &out, &err, "%s",
-	               "--size 4x4 --only moves");
-	cr_assert_eq(rc, 0, "%s", err);
-	cr_assert_str_eq(out, "r\n");
-	free(out);
-	free(err);
-	ck_db_remove(db);
-}
-
-/* ------------------------------------------------------------------ */
-/* Input is never cut silently                                          */
-
-Test(lookup_errors, long_arguments_and_nul_bytes_are_read_whole)
-{
-	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
-	/* 1,100 blanks after the start once cut the goal off: an answer against
-	 * the default goal (2) instead of the given one (28). */
-	ck_sbuf q = { 0 };
-	ck_sb_printf(&q, "'1 2 3 4 5 6 0 7 8%1100s' '8 7 6 5 4 3 2 1 0'", "");
-	char *out, *err;
-	int rc = ck_lookup(db, NULL, &out, &err, "--only distance %s", q.s);
-	cr_assert_eq(rc, 0, "%s", err);
-	char *want = single_answer(db, "--only distance", "1 2 3 4 5 6 0 7 8 ; 8 7 6 5 4 3 2 1 0");
-	cr_assert_str_eq(out, "28\n");
-	cr_assert_str_eq(want, "28");
-	free(want);
-	free(out);
-	free(err);
-	free(q.s);
-	/* A NUL byte inside a line is bad input, reported in its place, not the
-	 * end of the line. */
-	const char in[] = "1 2 3 4 5 6 7 0 8\0 8 7 6 5 4 3 2 1 0\n1 2 3 4 5 6 7 0 8\n";
-	char path[TEXT_MAX], cmd[3 * TEXT_MAX];
-	tk_tmp_path(path, sizeof path, "nul.txt");
-	ck_write_file(path, in, sizeof in - 1);
-	snprintf(cmd, sizeof cmd, "(cat '%s' | %s --db '%s' --only moves)", path, SLIDEDB_LOOKUP,
-	         db);
-	rc = tk_run(cmd, NULL, &out, &err);
-	cr_assert_eq(rc, 1, "%s", out);
-	cr_assert(!strncmp(out, "error: ", 7) && strstr(out, "\nr\n") && tk_lines(out) == 2,
-	          "'%s'", out);
-	ck_assert_one_line(err, "a NUL byte");
-	free(out);
-	free(err);
-	unlink(path);
-	ck_db_remove(db);
 }
 
 /* A reader that cannot write the lock file (a root-owned database read by
@@ -1418,51 +937,6 @@ Test(lookup_db, reader_without_a_writable_lock_file_is_refused)
 	free(err);
 	ck_db_remove(db);
 	rmdir(dir);
-}
-
-/* Output that cannot be written is a failure, whatever the command. */
-Test(lookup_cli, a_full_standard_output_fails)
-{
-	char db[TEXT_MAX], cmd[2 * TEXT_MAX];
-	db_build(db, sizeof db, "2x2");
-	static const char *const runs[][2] = {
-		{ SLIDEDB_LOOKUP, "verify" },
-		{ SLIDEDB_LOOKUP, "info --json" },
-		{ SLIDEDB_LOOKUP, "'1 2 0 3'" },
-		{ SLIDEDB_LOOKUP, "--help" },
-		{ SLIDEDB_GEN, "full 2x2" },
-	};
-	for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
-		snprintf(cmd, sizeof cmd, "(%s %s --db '%s' >/dev/full)", runs[i][0], runs[i][1], db);
-		char *err;
-		int rc = tk_run(cmd, NULL, NULL, &err);
-		cr_assert_eq(rc, 1, "%s: exit %d", cmd, rc);
-		cr_assert(strstr(err, "No space left"), "%s: '%s'", cmd, err);
-		free(err);
-	}
-	ck_db_remove(db);
-}
-
-/* JSON output stays valid UTF-8 whatever bytes the input had: invalid
- * sequences become U+FFFD, valid ones pass through. */
-Test(lookup_batch, json_escapes_invalid_utf8)
-{
-	char db[TEXT_MAX];
-	db_build(db, sizeof db, "2x2");
-	char *out, *err;
-	int rc = ck_lookup(db, "1 2 \xff\xfe 0\n1 \xc3\xa9 3 0\n", &out, &err, "%s", "--json");
-	cr_assert_eq(rc, 1);
-	char **lines;
-	int n = ck_split_lines(out, &lines);
-	cr_assert_eq(n, 2, "'%s'", out);
-	cr_assert(strstr(lines[0], "\"input\":\"1 2 \\ufffd\\ufffd 0\""), "%s", lines[0]);
-	cr_assert(strstr(lines[1], "\"input\":\"1 \xc3\xa9 3 0\""), "%s", lines[1]);
-	for (const unsigned char *p = (const unsigned char *)out; *p; p++)
-		cr_assert(*p != 0xff && *p != 0xfe, "a raw invalid byte in the JSON");
-	free(lines);
-	free(out);
-	free(err);
-	ck_db_remove(db);
 }
 
 /* JSON strings are scanned a word at a time for bytes to escape: every byte
@@ -1540,7 +1014,7 @@ static void states_match_bfs(const char *db, const sdb_board *goal, const char *
 
 Test(lookup_states, every_state_once_with_its_distance)
 {
-	char db[TEXT_MAX], *out, *err;
+	char db[TEXT_MAX];
 	tk_tmp_path(db, sizeof db, "states.lmdb");
 	tk_build(db, "2x3", NULL);
 	sdb_board goal = ck_std_goal(2, 3), other;
@@ -1549,20 +1023,7 @@ Test(lookup_states, every_state_once_with_its_distance)
 	states_match_bfs(db, &goal, "--size 2x3 --min-distance 5 --max-distance 9", 5, 9);
 	other = ck_parse_board("1 0 2 3 4 5", 2, 3);
 	states_match_bfs(db, &other, "--size 2x3 --goal '1 0 2 3 4 5' --max-distance 4", 0, 4);
-	cr_assert_eq(ck_lookup(db, NULL, &out, &err, "states --size 2x3 --distance 3 --json"), 0);
-	cr_assert(strstr(out, "{\"board\":\"") && strstr(out, "\"distance\":3}"), "%s", out);
-	free(out);
-	free(err);
-	tk_build(db, "3x2", "--bits 2");
-	cr_assert_eq(ck_lookup(db, NULL, &out, &err, "states --size 3x2 --distance 3"), 1);
-	cr_assert(strstr(err, "--bits 8"), "%s", err);
-	free(out);
-	free(err);
-	cr_assert_eq(ck_lookup(db, NULL, &out, &err, "states --size 3x2"), 0, "%s", err);
-	cr_assert_eq(tk_lines(out), 360, "every state of a two-bit table's class, no distances");
-	cr_assert_null(strchr(out, '\t'));
-	free(out);
-	free(err);
+	ck_db_remove(db);
 }
 
 /* ------------------------------------------------------------------ */
