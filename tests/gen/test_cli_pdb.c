@@ -1,12 +1,15 @@
 /* End-to-end tests of pattern databases through both programs:
  *  - slidedb-gen pdb: set and table names, sizes in both blank modes, the
- *    JSON report, every kind of bad input (database untouched);
+ *    JSON report against info;
  *  - slidedb-lookup on 4x4: IDA* on a set (5-5-5, and a set for the centre
  *    class built with --goal) or on the Manhattan fallback, answers replayed
  *    move by move and checked for optimality against a small independent
  *    IDA* written here; batches on several threads; node and time limits;
- *  - slidedb-gen export / import: round trips, and damaged or foreign files
- *    refused with the target database left as it was.
+ *  - slidedb-gen export / import: round trips, and damaged files refused
+ *    with the target database left as it was.
+ * Bad input (tests/cli/pdb-errors.md), foreign files and bad exports, the
+ * fallback's note, the limit an error names and the text report are plain
+ * output: tests/cli/pdb-transfer.md.
  *
  * The 5-5-5 set is built once (pdb_4x4.answers_with_sets); every other test
  * uses 3x3 sets or 4x4 groups of at most four tiles, built in milliseconds. */
@@ -604,13 +607,6 @@ Test(pdb_build, json_prints_one_object_per_table)
 	free(v);
 	free(out);
 	free(err);
-	/* Text: one line per table and a summary; -q: nothing. */
-	rc = ck_gen(db, &out, &err, "pdb 3x3 --partition 1,2,3/4,5,6/7,8");
-	cr_assert_eq(rc, 0, "%s", err);
-	cr_assert_eq(tk_lines(out), 4, "3 table lines and a summary, got '%s'", out);
-	cr_assert(strstr(out, "stored 3 tables"), "%s", out);
-	free(out);
-	free(err);
 	free(c);
 	ck_db_remove(db);
 }
@@ -893,14 +889,6 @@ Test(pdb_fallback, no_set_still_optimal_with_one_note)
 		free(out);
 		free(err);
 	}
-	/* One board on the command line, text form. */
-	char *out, *err;
-	int rc = ck_lookup(db, NULL, &out, &err, "%s", POJ_15);
-	cr_assert_eq(rc, 0, "%s", err);
-	cr_assert_str_eq(out, "distance 3  best r  moves rdr\n");
-	assert_fallback_note(err, "command-line board");
-	free(out);
-	free(err);
 	free(in.s);
 	ck_db_remove(db);
 }
@@ -1014,25 +1002,6 @@ Test(pdb_limits, max_nodes_and_timeout_fail_one_line_only)
 	free(out);
 	free(err);
 	free(input);
-	ck_db_remove(db);
-}
-
-/* The error line should tell which limit stopped the search: the node count
- * the user gave is nowhere in "search stopped after N nodes". */
-Test(pdb_limits, error_names_the_limit)
-{
-	char db[PATH_LEN];
-	tk_tmp_path(db, sizeof db, "pdb-bound-name.lmdb");
-	tk_build(db, "3x3", NULL);
-	char *out, *err;
-	int rc = ck_lookup(db, NULL, &out, &err, "--max-nodes 5 '%s ; %s'", KORF_1, KORF_GOAL);
-	cr_assert_eq(rc, 1, "%s", err);
-	const char *line = strstr(err, KORF_1);   /* the error, after the fallback note */
-	cr_assert(line, "no error line: '%s'", err);
-	cr_assert(strstr(line, "limit") || strstr(line, "max-nodes"), "--max-nodes 5: the error "
-	          "does not name the limit: '%s'", line);
-	free(out);
-	free(err);
 	ck_db_remove(db);
 }
 
@@ -1393,89 +1362,6 @@ Test(pdb_transfer, counts_that_contradict_the_entries_refused)
 	unlink(raw);
 	ck_db_remove(src);
 	ck_db_remove(dst);
-}
-
-Test(pdb_transfer, foreign_files_refused)
-{
-	char dst[PATH_LEN], text[PATH_LEN], empty[PATH_LEN], gz[PATH_LEN], other[PATH_LEN],
-	     missing[PATH_LEN];
-	tk_tmp_path(dst, sizeof dst, "xfer-foreign.lmdb");
-	tk_tmp_path(text, sizeof text, "plain.txt");
-	tk_tmp_path(empty, sizeof empty, "empty.gz");
-	tk_tmp_path(gz, sizeof gz, "text.gz");
-	tk_tmp_path(other, sizeof other, "other.lmdb");
-	tk_tmp_path(missing, sizeof missing, "missing.gz");
-	build_pdb(dst, "3x3", "1,2,3/4,5,6/7,8", NULL);
-	build_pdb(other, "3x3", "1,2,3,4/5,6,7,8", NULL);
-	snapshot snap;
-	snap_take(&snap, dst);
-	const char *hello = "slidedb-export 2\ntable\n";
-	ck_write_file(text, hello, strlen(hello));
-	ck_write_file(empty, "", 0);
-	shell("gzip -c '%s' >'%s'", text, gz);
-	const char *files[] = { text, empty, gz, other, missing };
-	const char *whats[] = { "a text file", "an empty file", "gzip of another format",
-		                "a database file", "a missing file" };
-	for (int i = 0; i < 5; i++) {
-		import_refused(dst, files[i], whats[i]);
-		snap_check(&snap, whats[i]);
-	}
-	snap_free(&snap);
-	unlink(text);
-	unlink(empty);
-	unlink(gz);
-	ck_db_remove(other);
-	ck_db_remove(dst);
-}
-
-Test(pdb_transfer, export_errors)
-{
-	char src[PATH_LEN], f[PATH_LEN], nowhere[PATH_LEN], missing[PATH_LEN];
-	tk_tmp_path(src, sizeof src, "xfer-export.lmdb");
-	tk_tmp_path(f, sizeof f, "unknown.gz");
-	tk_tmp_path(missing, sizeof missing, "no-such.lmdb");
-	tk_tmp_path(nowhere, sizeof nowhere, "no-dir");
-	strcat(nowhere, "/out.gz");
-	build_pdb(src, "3x3", "1,2,3,4/5,6,7,8", NULL);
-	char *out, *err;
-	int rc = ck_gen(src, &out, &err, "export no-such-set -o '%s'", f);
-	cr_assert_eq(rc, 1, "export of an unknown name: exit %d", rc);
-	ck_assert_one_line(err, "unknown name");
-	cr_assert(strstr(err, "no-such-set"), "the message '%s' should name it", err);
-	cr_assert_str_empty(out);
-	cr_assert(!ck_exists(f), "a failed export left %s", f);
-	free(out);
-	free(err);
-	/* A table name that is only a prefix of a set. */
-	rc = ck_gen(src, &out, &err, "export pdb-3x3 -o '%s'", f);
-	cr_assert_eq(rc, 1, "export of a prefix: exit %d", rc);
-	ck_assert_one_line(err, "prefix");
-	cr_assert(!ck_exists(f));
-	free(out);
-	free(err);
-	rc = ck_gen(src, &out, &err, "export full-3x3-b0");
-	cr_assert_eq(rc, 2, "export without -o: exit %d", rc);
-	ck_assert_one_line(err, "no -o");
-	cr_assert(strstr(err, "-o"), "%s", err);
-	free(out);
-	free(err);
-	rc = ck_gen(missing, &out, &err, "export full-3x3-b0 -o '%s'", f);
-	cr_assert_eq(rc, 1, "export from a missing database: exit %d", rc);
-	ck_assert_one_line(err, "missing database");
-	cr_assert(!ck_exists(missing), "export created the database %s", missing);
-	cr_assert(!ck_exists(f));
-	free(out);
-	free(err);
-	catalog *c = info_tables(src);
-	char set[64];
-	find_set(set, sizeof set, c, "pdb-3x3-b0-");
-	free(c);
-	rc = ck_gen(src, &out, &err, "export '%s' -o '%s'", set, nowhere);
-	cr_assert_eq(rc, 1, "export into a missing folder: exit %d", rc);
-	ck_assert_one_line(err, "missing folder");
-	free(out);
-	free(err);
-	ck_db_remove(src);
 }
 
 /* ------------------------------------------------------------------ */
