@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "forge.h"
+#include "kit/forge.h"
 
 int main(int argc, char **argv)
 {

@@ -1,11 +1,15 @@
 /* Batches and words for bindings (db/batch.c, db/words.c): every distance
  * and best move of a batch against the simple BFS and the one answer call,
  * for goals of every class; bad rows named; the verdicts' sentences. */
+#include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "testkit.h"
+#include "kit/boards.h"
+#include "kit/oracle.h"
+#include "kit/run.h"
+#include "kit/tables.h"
 
 /* Random boards of w x h, of both parity classes. */
 static uint8_t *random_rows(int w, int h, size_t n, unsigned seed)

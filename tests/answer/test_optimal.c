@@ -1,66 +1,23 @@
 #define _GNU_SOURCE /* memmem */
 /* Answers for people, through the library: every best move, the number of
  * optimal solutions and the solutions themselves, the move checker, and
- * random boards. Checked against a deliberately simple computation: BFS
- * layers from the goal (testkit's simple BFS) and paths counted by dynamic
+ * random boards. Checked against a deliberately simple computation
+ * (kit/oracle.h): BFS layers from the goal and paths counted by dynamic
  * programming over them, layer by layer; random boards against the
  * published counts per distance (OEIS A089473) by chi-square tests. */
+#include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "clikit.h"
+#include "kit/boards.h"
+#include "kit/files.h"
+#include "kit/oracle.h"
+#include "kit/run.h"
+#include "kit/tables.h"
 
-typedef unsigned __int128 u128;
-
-/* --- The oracle: distances from a goal and, per state, the number of
- * shortest paths to the goal (paths(goal) = 1; paths(x) = the sum over the
- * neighbours one step closer). */
-typedef struct oracle {
-	simple_bfs bfs;
-	u128 *paths;   /* per slot of bfs */
-} oracle;
-
-static void oracle_run(oracle *o, const sdb_board *goal)
-{
-	simple_bfs_run(&o->bfs, goal);
-	simple_bfs *s = &o->bfs;
-	o->paths = calloc(s->cap, sizeof *o->paths);
-	cr_assert(o->paths);
-	o->paths[simple_bfs_slot(s, goal)] = 1;
-	for (int d = 1; d <= s->max; d++)
-		for (uint64_t i = 0; i < s->cap; i++) {
-			if (!s->keys[i] || s->dist[i] != d)
-				continue;
-			sdb_board b;
-			tk_unpack(&b, s->w, s->h, s->keys[i]);
-			for (int m = 0; m < 4; m++) {
-				sdb_board n = b;
-				if (sdb_board_apply(&n, m) == 0 && simple_bfs_dist(s, &n) == d - 1)
-					o->paths[i] += o->paths[simple_bfs_slot(s, &n)];
-			}
-		}
-}
-
-static void oracle_free(oracle *o)
-{
-	simple_bfs_free(&o->bfs);
-	free(o->paths);
-}
-
-/* Every first move of a shortest path from b, as bits of enum sdb_move. */
-static unsigned oracle_best(const oracle *o, const sdb_board *b)
-{
-	int d = simple_bfs_dist(&o->bfs, b);
-	unsigned best = 0;
-	for (int m = 0; m < 4 && d > 0; m++) {
-		sdb_board n = *b;
-		if (sdb_board_apply(&n, m) == 0 && simple_bfs_dist(&o->bfs, &n) == d - 1)
-			best |= 1u << m;
-	}
-	return best;
-}
+typedef tk_u128 u128;
 
 static u128 count_of(const sdb_count *c)
 {
@@ -74,19 +31,8 @@ static const char *text_of(const sdb_board *b)
 	return buf;
 }
 
-/* A database with full tables for every goal class of w x h. */
-static void build_all_classes(char *path, size_t cap, int w, int h, const char *name)
-{
-	int blanks[SDB_MAX_CELLS], n = 0;
-	for (int c = 0; c < w * h; c++)
-		if (sdb_sym_representative(w, h, c) == c)
-			blanks[n++] = c;
-	tk_tmp_path(path, cap, name);
-	tk_build_lib(path, w, h, blanks, n);
-}
-
 /* The library's answer for (start, goal) equals the oracle's. */
-static void assert_like_oracle(const sdb_db *db, const oracle *o, const sdb_board *start,
+static void assert_like_oracle(const sdb_db *db, const tk_oracle *o, const sdb_board *start,
                                const sdb_board *goal)
 {
 	const sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION,
@@ -102,8 +48,8 @@ static void assert_like_oracle(const sdb_db *db, const oracle *o, const sdb_boar
 	}
 	uint64_t slot = simple_bfs_slot(&o->bfs, start);
 	cr_assert_eq(a.distance, d, "%s: distance %d, BFS %d", text_of(start), a.distance, d);
-	cr_assert_eq(a.best_moves, oracle_best(o, start), "%s -> %s: best moves %x, BFS %x",
-	             text_of(start), text_of(goal), a.best_moves, oracle_best(o, start));
+	cr_assert_eq(a.best_moves, tk_oracle_best(o, start), "%s -> %s: best moves %x, BFS %x",
+	             text_of(start), text_of(goal), a.best_moves, tk_oracle_best(o, start));
 	cr_assert(count_of(&a.solutions) == o->paths[slot], "%s: %llu solutions, DP %llu",
 	          text_of(start), (unsigned long long)count_of(&a.solutions),
 	          (unsigned long long)o->paths[slot]);
@@ -115,7 +61,7 @@ static void assert_like_oracle(const sdb_db *db, const oracle *o, const sdb_boar
 static void every_pair(int w, int h, const char *name)
 {
 	char path[512];
-	build_all_classes(path, sizeof path, w, h, name);
+	tk_build_classes(path, sizeof path, w, h, name);
 	sdb_db *db;
 	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
 	const int n = w * h;
@@ -127,8 +73,8 @@ static void every_pair(int w, int h, const char *name)
 	for (;;) {
 		sdb_board goal;
 		cr_assert_eq(sdb_board_set(&goal, w, h, perm), 0);
-		oracle o;
-		oracle_run(&o, &goal);
+		tk_oracle o;
+		tk_oracle_init(&o, &goal);
 		uint8_t sp[SDB_MAX_CELLS];
 		memcpy(sp, perm, (size_t)n);
 		for (int s = 0; s < 720; s++) {   /* every start: the permutations by rotation */
@@ -146,7 +92,7 @@ static void every_pair(int w, int h, const char *name)
 			cr_assert_eq(sdb_board_set(&start, w, h, cells), 0);
 			assert_like_oracle(db, &o, &start, &goal);
 		}
-		oracle_free(&o);
+		tk_oracle_free(&o);
 		goals++;
 		/* next permutation */
 		int i = n - 2;
@@ -185,7 +131,7 @@ Test(optimal, every_pair_of_3x2_agrees_with_bfs_and_dp, .timeout = 300)
 Test(optimal, random_3x3_pairs_agree_with_bfs_and_dp, .timeout = 300)
 {
 	char path[512];
-	build_all_classes(path, sizeof path, 3, 3, "opt-3x3.lmdb");
+	tk_build_classes(path, sizeof path, 3, 3, "opt-3x3.lmdb");
 	sdb_db *db;
 	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
 	const char *goals[] = { "1 2 3 4 5 6 7 8 0", "1 2 3 4 0 5 6 7 8", "8 0 7 6 5 4 3 2 1",
@@ -195,8 +141,8 @@ Test(optimal, random_3x3_pairs_agree_with_bfs_and_dp, .timeout = 300)
 	for (size_t g = 0; g < sizeof goals / sizeof *goals; g++) {
 		sdb_board goal;
 		cr_assert_eq(sdb_board_parse(&goal, goals[g], 3, 3), 0);
-		oracle o;
-		oracle_run(&o, &goal);
+		tk_oracle o;
+		tk_oracle_init(&o, &goal);
 		sdb_sampler *any;
 		cr_assert_eq(sdb_sampler_open(&any, NULL, &goal, -1, -1), 0);
 		for (int i = 0; i < 1500; i++) {
@@ -217,7 +163,7 @@ Test(optimal, random_3x3_pairs_agree_with_bfs_and_dp, .timeout = 300)
 				assert_like_oracle(db, &o, &start, &goal);
 			}
 		sdb_sampler_close(any);
-		oracle_free(&o);
+		tk_oracle_free(&o);
 	}
 	sdb_db_close(db);
 	remove(path);
@@ -252,7 +198,7 @@ static void seqs_free(seqs *s)
 }
 
 /* The oracle's sequences: depth first, moves in the order u d l r. */
-static void oracle_paths(const oracle *o, const sdb_board *b, char *moves, int g, seqs *out)
+static void oracle_paths(const tk_oracle *o, const sdb_board *b, char *moves, int g, seqs *out)
 {
 	int d = simple_bfs_dist(&o->bfs, b);
 	if (d == 0) {
@@ -277,7 +223,7 @@ static int move_order_cmp(const char *a, const char *b)
 	return sdb_move_from_letter(*a) - sdb_move_from_letter(*b);
 }
 
-static void assert_paths(const sdb_db *db, const oracle *o, const sdb_board *start,
+static void assert_paths(const sdb_db *db, const tk_oracle *o, const sdb_board *start,
                          const sdb_board *goal, uint64_t limit)
 {
 	seqs want = { 0 }, got = { 0 };
@@ -301,13 +247,13 @@ static void assert_paths(const sdb_db *db, const oracle *o, const sdb_board *sta
 Test(optimal, every_sequence_in_order_from_tables, .timeout = 120)
 {
 	char path[512];
-	build_all_classes(path, sizeof path, 3, 3, "opt-seq.lmdb");
+	tk_build_classes(path, sizeof path, 3, 3, "opt-seq.lmdb");
 	sdb_db *db;
 	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
 	sdb_board goal;
 	cr_assert_eq(sdb_board_parse(&goal, "1 2 3 4 0 5 6 7 8", 3, 3), 0);   /* centre class */
-	oracle o;
-	oracle_run(&o, &goal);
+	tk_oracle o;
+	tk_oracle_init(&o, &goal);
 	sdb_rng rng;
 	sdb_rng_seed(&rng, 11);
 	sdb_sampler *s;
@@ -332,7 +278,7 @@ Test(optimal, every_sequence_in_order_from_tables, .timeout = 120)
 	cr_assert_eq(sdb_board_parse(&start, "1 2 3 4 0 5 6 8 7", 3, 3), 0);
 	cr_assert_eq(sdb_answer_paths(NULL, db, &start, &goal, 50, NULL, collect, &got), 0);
 	cr_assert_eq(got.n, 0);
-	oracle_free(&o);
+	tk_oracle_free(&o);
 	sdb_db_close(db);
 	remove(path);
 }
@@ -487,7 +433,7 @@ Test(optimal, counts_format_exactly)
 Test(optimal, checker_verdicts)
 {
 	char path[512];
-	build_all_classes(path, sizeof path, 3, 3, "opt-check.lmdb");
+	tk_build_classes(path, sizeof path, 3, 3, "opt-check.lmdb");
 	sdb_db *db;
 	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
 	sdb_board start, goal, other;
@@ -582,17 +528,11 @@ static double chi2(const uint64_t *observed, const double *expected, int n, int 
 	return stat;
 }
 
-static void open_3x3(sdb_db **db, char *path, size_t cap, const char *name)
-{
-	build_all_classes(path, cap, 3, 3, name);
-	cr_assert_eq(sdb_db_open(db, path, SDB_RDONLY), 0);
-}
 
 Test(random, uniform_over_all_boards_matches_published_counts, .timeout = 120)
 {
 	char path[512];
-	sdb_db *db;
-	open_3x3(&db, path, sizeof path, "rnd-all.lmdb");
+	sdb_db *db = tk_open_classes(path, sizeof path, 3, 3, "rnd-all.lmdb");
 	sdb_board goal;
 	sdb_board_goal(&goal, 3, 3, 8);
 	sdb_sampler *s;
@@ -680,8 +620,7 @@ static void uniform_within(const sdb_db *db, const sdb_board *goal, int d, int p
 Test(random, every_state_of_a_distance_equally_likely, .timeout = 120)
 {
 	char path[512];
-	sdb_db *db;
-	open_3x3(&db, path, sizeof path, "rnd-within.lmdb");
+	sdb_db *db = tk_open_classes(path, sizeof path, 3, 3, "rnd-within.lmdb");
 	sdb_board goal;
 	sdb_board_goal(&goal, 3, 3, 8);
 	uniform_within(db, &goal, 30, 100);   /* 221 states: listed */
@@ -697,8 +636,7 @@ Test(random, every_state_of_a_distance_equally_likely, .timeout = 120)
 Test(random, ranges_follow_the_counts, .timeout = 120)
 {
 	char path[512];
-	sdb_db *db;
-	open_3x3(&db, path, sizeof path, "rnd-range.lmdb");
+	sdb_db *db = tk_open_classes(path, sizeof path, 3, 3, "rnd-range.lmdb");
 	sdb_board goal;
 	sdb_board_goal(&goal, 3, 3, 8);
 	const int ranges[][2] = { { 20, 24 }, { 27, 31 }, { 0, 31 }, { 3, 5 } };
@@ -738,8 +676,7 @@ Test(random, ranges_follow_the_counts, .timeout = 120)
 Test(random, same_seed_same_boards_and_errors_are_clear)
 {
 	char path[512];
-	sdb_db *db;
-	open_3x3(&db, path, sizeof path, "rnd-seed.lmdb");
+	sdb_db *db = tk_open_classes(path, sizeof path, 3, 3, "rnd-seed.lmdb");
 	sdb_board goal;
 	sdb_board_goal(&goal, 3, 3, 8);
 	sdb_sampler *s;
@@ -821,7 +758,7 @@ Test(board, the_tile_that_slides)
 static void answers_equal_the_byte_tables(const char *chunk_bytes)
 {
 	char p8[512], p2[512];
-	build_all_classes(p8, sizeof p8, 3, 3, "mod3-bytes.lmdb");
+	tk_build_classes(p8, sizeof p8, 3, 3, "mod3-bytes.lmdb");
 	tk_tmp_path(p2, sizeof p2, "mod3-bits.lmdb");
 	if (chunk_bytes)
 		setenv("SLIDEDB_CHUNK_BYTES", chunk_bytes, 1);

@@ -1,33 +1,25 @@
 /* Answers through the library: any goal, through symmetry and relabelling,
  * checked against the simple BFS run from that goal; every move sequence
  * replayed. */
+#include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "testkit.h"
+#include "kit/boards.h"
+#include "kit/oracle.h"
+#include "kit/run.h"
+#include "kit/tables.h"
 
 /* Answers without the move sequence: the distance and best move only. */
 static const sdb_answer_opts NO_MOVES = { .version = SDB_ANSWER_OPTS_VERSION };
-
-static const int reps3x3[3] = { 0, 1, 4 };
-
-static sdb_db *open_3x3(void)
-{
-	static char path[512];
-	tk_tmp_path(path, sizeof path, "q.lmdb");
-	tk_build_lib(path, 3, 3, reps3x3, 3);
-	sdb_db *db;
-	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0, "%s", sdb_errdetail());
-	return db;
-}
 
 /* For goals with the blank in every cell, random starts: distance, best move
  * and moves agree with a BFS from that very goal. */
 Test(query, any_goal_matches_bfs_from_that_goal, .timeout = 300)
 {
-	sdb_db *db = open_3x3();
+	sdb_db *db = tk_open_classes(NULL, 0, 3, 3, "q.lmdb");
 	unsigned seed = 99;
 	sdb_board standard;
 	sdb_board_goal(&standard, 3, 3, 8);
@@ -65,7 +57,7 @@ Test(query, any_goal_matches_bfs_from_that_goal, .timeout = 300)
 
 Test(query, unsolvable_and_goal)
 {
-	sdb_db *db = open_3x3();
+	sdb_db *db = tk_open_classes(NULL, 0, 3, 3, "q.lmdb");
 	sdb_board start, goal;
 	sdb_board_parse(&goal, "1 2 3 4 5 6 7 8 0", 0, 0);
 	sdb_board_parse(&start, "2 1 3 4 5 6 7 8 0", 0, 0);
@@ -88,7 +80,7 @@ Test(query, unsolvable_and_goal)
  * by every call that takes them, not read as something else. */
 Test(query, options_carry_their_version)
 {
-	sdb_db *db = open_3x3();
+	sdb_db *db = tk_open_classes(NULL, 0, 3, 3, "q.lmdb");
 	sdb_board start, goal;
 	sdb_board_parse(&goal, "1 2 3 4 5 6 7 8 0", 0, 0);
 	sdb_board_parse(&start, "1 2 3 4 5 6 0 7 8", 0, 0);
@@ -119,7 +111,7 @@ Test(query, options_carry_their_version)
 /* The seeds' samples: seed 000 (distance 2), seed 004 / POJ 1077 (19 moves). */
 Test(query, seed_samples)
 {
-	sdb_db *db = open_3x3();
+	sdb_db *db = tk_open_classes(NULL, 0, 3, 3, "q.lmdb");
 	sdb_board start, goal;
 	sdb_answer a;
 	sdb_board_parse(&start, "1 2 3 0 8 4 7 6 5", 0, 0);
@@ -138,7 +130,7 @@ Test(query, seed_samples)
 
 Test(query, missing_tables_name_the_command)
 {
-	sdb_db *db = open_3x3();
+	sdb_db *db = tk_open_classes(NULL, 0, 3, 3, "q.lmdb");
 	sdb_board s, g;
 	sdb_board_parse(&s, "1 2 3 4 5 6 7 0", 2, 4);
 	sdb_board_goal(&g, 2, 4, 7);

@@ -3,12 +3,14 @@
  * boards small enough for full tables; the incremental form equals the fresh
  * one; IDA* finds the table's distances on 3x3 and the known optimal lengths
  * of Korf's easier 15-puzzle instances. */
+#include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "slidedb_engine.h"
-#include "testkit.h"
+#include "kit/boards.h"
+#include "kit/run.h"
 
 /* Answers without the move sequence: the distance and best move only. */
 static const sdb_answer_opts NO_MOVES = { .version = SDB_ANSWER_OPTS_VERSION };

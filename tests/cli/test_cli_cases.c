@@ -8,12 +8,14 @@
  * One test per file: the files share nothing, so the runner's --jobs runs
  * them side by side, and a failure names its file. */
 #define _GNU_SOURCE
+#include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "casekit.h"
+#include "kit/cases.h"
+#include "kit/files.h"
 #include <criterion/parameterized.h>
 
 enum { NAME_MAX_LEN = 256 };

@@ -14,6 +14,7 @@
  * guide's after the set-up its first block shows, the man pages' after the
  * set-up their EXAMPLES section names. */
 #define _GNU_SOURCE
+#include <criterion/criterion.h>
 #include <ctype.h>
 #include <glob.h>
 #include <stdio.h>
@@ -21,7 +22,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "casekit.h"
+#include "kit/cases.h"
+#include "kit/files.h"
+#include "kit/run.h"
+#include "kit/text.h"
 
 enum { CMD_MAX = 8192, MAX_OPTIONS = 64, MAX_COMMANDS = 16 };
 

@@ -1,9 +1,10 @@
 /* The example program builds and answers like the library does. */
+#include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "testkit.h"
+#include "kit/run.h"
 
 Test(example, hint_answers)
 {

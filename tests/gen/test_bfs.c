@@ -1,13 +1,14 @@
 /* The full-table BFS engine against a second, simple BFS, entry by entry, on
  * every board of up to 10 cells and every class of goal blank cells; and
  * against the published counts per distance. */
+#include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bfs.h"
 #include "progress.h"
-#include "testkit.h"
+#include "kit/oracle.h"
 
 /* OEIS A090036: 5x2 (and 2x5) states by distance from a corner-blank goal. */
 static const uint64_t a090036[] = { 1, 2, 3, 6, 11, 19, 30, 44, 68, 112, 176, 271, 411, 602,

@@ -5,6 +5,7 @@
  * checkpoint that cannot be written costs a warning, not the build. A FIFO,
  * a link or a busy folder and bad options: tests/cli/checkpoint.md. */
 #define _GNU_SOURCE
+#include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,12 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "clikit.h"
+#include "kit/catalog.h"
+#include "kit/files.h"
+#include "kit/json.h"
+#include "kit/messages.h"
+#include "kit/run.h"
+#include "kit/text.h"
 
 enum { TEXT_MAX = 512 };
 
@@ -27,24 +33,14 @@ static char *tables_and_crcs(const char *db)
 	ck_sbuf s = { 0 };
 	ck_sb_printf(&s, "%s", "");
 	for (int i = 0; i < names.n; i++) {
-		char pat[SDB_NAME_MAX + 16], crc[16];
-		snprintf(pat, sizeof pat, "{\"name\":\"%s\"", names.v[i]);
-		const char *obj = strstr(out, pat);
+		char crc[16];
+		const char *obj = ck_table_object(out, names.v[i]);
 		cr_assert(obj && ck_json_str(obj, "crc32", crc, sizeof crc) == 1, "%s", out);
 		ck_sb_printf(&s, "%s %s\n", names.v[i], crc);
 	}
 	free(out);
 	free(err);
 	return s.s;
-}
-
-/* A scratch folder for checkpoints, empty. */
-static void fresh_dir(char *dir, size_t cap, const char *name)
-{
-	char cmd[2 * TEXT_MAX];
-	tk_tmp_path(dir, cap, name);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
-	cr_assert_eq(system(cmd), 0);
 }
 
 /* The names of the files in dir, sorted, one per line. */
@@ -78,7 +74,7 @@ static void dies_and_resumes(const char *build, int die, const char *first)
 	char *want = tables_and_crcs(ref);
 	db_with_2x3(db, sizeof db, "ckpt.lmdb");
 	char *before = tables_and_crcs(db);
-	fresh_dir(dir, sizeof dir, "ckpt-dir");
+	ck_scratch_dir(dir, sizeof dir, "ckpt-dir");
 
 	char die_at[16];
 	snprintf(die_at, sizeof die_at, "%d", die);
@@ -159,30 +155,24 @@ static void refused(const char *dir, const char *path, const char *build, const 
 	char db[TEXT_MAX], *out, *err;
 	db_with_2x3(db, sizeof db, "ckpt-refused.lmdb");
 	char *before = tables_and_crcs(db);
-	size_t n0, n1;
-	char *file0 = ck_read_file(path, &n0);
+	tk_snapshot file = tk_snap(path);
 	int rc = ck_gen(db, &out, &err, "%s --checkpoint '%s'", build, dir);
-	cr_assert_eq(rc, 1, "%s: exit %d (%s)", what, rc, err);
-	ck_assert_one_line(err, what);
-	cr_assert(strstr(err, path) && strstr(err, why), "%s: '%s' lacks '%s'", what, err, why);
-	cr_assert_str_empty(out, "%s", what);
+	ck_assert_refused(rc, 1, out, err, what, path, why, NULL);
 	char *now = tables_and_crcs(db);
 	cr_assert_str_eq(now, before, "%s: the database changed", what);
-	char *file1 = ck_read_file(path, &n1);
-	cr_assert(n0 == n1 && !memcmp(file0, file1, n0), "%s: the checkpoint changed", what);
+	tk_assert_unchanged(&file, what);
+	tk_snap_free(&file);
 	free(out);
 	free(err);
 	free(now);
 	free(before);
-	free(file0);
-	free(file1);
 	ck_db_remove(db);
 }
 
 Test(checkpoint, damaged_truncated_or_foreign_checkpoints_are_refused, .timeout = 120)
 {
 	char dir[TEXT_MAX], path[TEXT_MAX + 32];
-	fresh_dir(dir, sizeof dir, "ckpt-bad");
+	ck_scratch_dir(dir, sizeof dir, "ckpt-bad");
 	leave_checkpoint(dir, path, sizeof path);
 	size_t n;
 	char *good = ck_read_file(path, &n);
@@ -226,7 +216,7 @@ Test(checkpoint, another_partition_under_the_same_name_is_refused, .timeout = 12
 {
 	/* a pattern set's name says nothing of its groups' tiles: the file must */
 	char dir[TEXT_MAX], scratch[TEXT_MAX], path[TEXT_MAX + 32];
-	fresh_dir(dir, sizeof dir, "ckpt-partition");
+	ck_scratch_dir(dir, sizeof dir, "ckpt-partition");
 	tk_tmp_path(scratch, sizeof scratch, "ckpt-partition.lmdb");
 	ck_db_remove(scratch);
 	setenv("SLIDEDB_GEN_DIE", "8", 1);
@@ -252,7 +242,7 @@ Test(checkpoint, another_partition_under_the_same_name_is_refused, .timeout = 12
 Test(checkpoint, a_checkpoint_that_cannot_be_written_warns_and_the_build_goes_on)
 {
 	char dir[TEXT_MAX], tmp[2 * TEXT_MAX], db[TEXT_MAX], ref[TEXT_MAX], *out, *err;
-	fresh_dir(dir, sizeof dir, "ckpt-unwritable");
+	ck_scratch_dir(dir, sizeof dir, "ckpt-unwritable");
 	snprintf(tmp, sizeof tmp, "%s/full-3x3-b0.ckpt.tmp", dir);
 	cr_assert_eq(mkdir(tmp, 0755), 0);   /* where the file would go: a folder */
 	tk_tmp_path(db, sizeof db, "ckpt-unwritable.lmdb");
@@ -323,7 +313,7 @@ Test(checkpoint, a_crafted_checkpoint_never_commits_a_wrong_table, .timeout = 12
 	const char *builds[] = { "full 3x3", "full 3x3 --bits 2" };
 	for (int b = 0; b < 2; b++) {
 		char dir[TEXT_MAX], path[TEXT_MAX + 32];
-		fresh_dir(dir, sizeof dir, "ckpt-crafted");
+		ck_scratch_dir(dir, sizeof dir, "ckpt-crafted");
 		leave_checkpoint_of(builds[b], dir, path, sizeof path);
 		size_t n;
 		char *file = ck_read_file(path, &n);

@@ -14,6 +14,7 @@
  * The 5-5-5 set is built once (pdb_4x4.answers_with_sets); every other test
  * uses 3x3 sets or 4x4 groups of at most four tiles, built in milliseconds. */
 #define _GNU_SOURCE
+#include <criterion/criterion.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -22,7 +23,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clikit.h"
+#include "kit/boards.h"
+#include "kit/files.h"
+#include "kit/json.h"
+#include "kit/messages.h"
+#include "kit/oracle.h"
+#include "kit/run.h"
+#include "kit/text.h"
 
 enum { CMD_MAX = 8192, PATH_LEN = 512, MAX_TABLES = 64, OBJ_MAX = 4096 };
 
@@ -287,8 +294,7 @@ static char *query_lines(const query4 *q, int n)
 {
 	ck_sbuf b = { 0 };
 	for (int i = 0; i < n; i++)
-		ck_sb_printf(&b, "%s ; %s\n", ck_board_text(&q[i].start).s,
-		             ck_board_text(&q[i].goal).s);
+		ck_sb_query(&b, &q[i].start, &q[i].goal);
 	return b.s;
 }
 
@@ -1060,39 +1066,32 @@ static void import_refused(const char *db, const char *file, const char *what)
 	free(err);
 }
 
-/* A database that must be byte for byte as snapshotted. */
+/* A database that must be byte for byte as snapshotted (kit/files.h), and
+ * list the same catalog. */
 typedef struct snapshot {
-	char path[PATH_LEN];
-	char *bytes;
-	size_t size;
+	tk_snapshot file;
 	catalog *cat;
 } snapshot;
 
 static void snap_take(snapshot *s, const char *path)
 {
-	snprintf(s->path, sizeof s->path, "%s", path);
-	s->bytes = ck_read_file(path, &s->size);
+	s->file = tk_snap(path);
 	s->cat = info_tables(path);
 }
 
 static void snap_check(const snapshot *s, const char *what)
 {
-	size_t size;
-	char *bytes = ck_read_file(s->path, &size);
-	cr_assert(size == s->size && !memcmp(bytes, s->bytes, size), "%s: the target database "
-	          "file changed", what);
-	free(bytes);
-	catalog *c = info_tables(s->path);
+	tk_assert_unchanged(&s->file, what);
+	catalog *c = info_tables(s->file.path);
 	assert_same_catalog(s->cat, c, what);
 	free(c);
 }
 
 static void snap_free(snapshot *s)
 {
-	free(s->bytes);
+	tk_snap_free(&s->file);
 	free(s->cat);
 }
-
 /* A target that did not exist: still absent, or a valid database without
  * tables. Removed afterwards. */
 static void check_fresh(const char *path, const char *what)

@@ -10,6 +10,7 @@
  * a set, a full size; compact's refusals; info and verify of names; bytes;
  * partial sets and set names, defect 6) is in tests/cli/upkeep-*.md. */
 #define _GNU_SOURCE
+#include <criterion/criterion.h>
 #include <glob.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,7 +19,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clikit.h"
+#include "kit/boards.h"
+#include "kit/catalog.h"
+#include "kit/files.h"
+#include "kit/json.h"
+#include "kit/messages.h"
+#include "kit/run.h"
+#include "kit/tables.h"
+#include "kit/text.h"
 
 enum { TEXT_MAX = 512, CMD_MAX = 8192 };
 
@@ -46,50 +54,8 @@ static char *gen_ok(const char *db, const char *fmt, ...)
 /* The same, output dropped. */
 #define GEN(db, ...) free(gen_ok((db), __VA_ARGS__))
 
-/* A refusal: exit code want, nothing on stdout, one stderr line holding
- * every fragment (NULL-terminated list). Frees out and err. */
-static void assert_refused(int rc, int want, char *out, char *err, const char *what, ...)
-{
-	cr_assert_eq(rc, want, "%s: exit %d, expected %d (stderr: %s)", what, rc, want, err);
-	cr_assert_str_empty(out, "%s: stdout should be empty: '%s'", what, out);
-	ck_assert_one_line(err, what);
-	va_list ap;
-	va_start(ap, what);
-	for (const char *f; (f = va_arg(ap, const char *));)
-		cr_assert(strstr(err, f), "%s: message '%s' lacks '%s'", what, err, f);
-	va_end(ap);
-	free(out);
-	free(err);
-}
-
 /* ------------------------------------------------------------------ */
 /* The catalog as `slidedb-lookup info --json` prints it                 */
-
-/* info --json of db, optionally for names (must succeed; one line). */
-static char *info_json(const char *db, const char *names)
-{
-	char *out, *err;
-	int rc = ck_lookup(db, NULL, &out, &err, "info --json %s", names ? names : "");
-	cr_assert_eq(rc, 0, "info --json %s of %s: exit %d: %s", names ? names : "", db, rc, err);
-	cr_assert_str_empty(err);
-	cr_assert_eq(tk_lines(out), 1, "info --json is one line: '%s'", out);
-	free(err);
-	return out;
-}
-
-/* The object of table `name` in info JSON (malloc'ed copy: it ends with its
- * counts, the last field), or NULL. */
-static char *table_object(const char *json, const char *name)
-{
-	char pat[SDB_NAME_MAX + 16];
-	snprintf(pat, sizeof pat, "{\"name\":\"%s\"", name);
-	const char *at = strstr(json, pat);
-	if (!at)
-		return NULL;
-	const char *end = strstr(at, "]}");
-	cr_assert(end, "no end of the object of %s", name);
-	return strndup(at, (size_t)(end + 2 - at));
-}
 
 /* An integer field of a table object (must be there). */
 static long field_long(const char *obj, const char *key)
@@ -97,21 +63,6 @@ static long field_long(const char *obj, const char *key)
 	long v;
 	cr_assert_eq(ck_json_long(obj, key, &v), 1, "no integer \"%s\" in %s", key, obj);
 	return v;
-}
-
-/* verify of db (names: NULL for all) succeeds and says "N tables, all intact". */
-static void assert_verify_ok(const char *db, const char *names, int n, const char *what)
-{
-	char *out, *err;
-	int rc = ck_lookup(db, NULL, &out, &err, "verify %s", names ? names : "");
-	cr_assert_eq(rc, 0, "%s: verify exits %d: %s", what, rc, err);
-	cr_assert_str_empty(err, "%s: %s", what, err);
-	char want[64];
-	snprintf(want, sizeof want, ": %d table%s, all intact\n", n, n == 1 ? "" : "s");
-	cr_assert(strstr(out, want), "%s: '%s' lacks '%s'", what, out, want);
-	cr_assert_eq(tk_lines(out), n + 1, "%s: one line per table and a summary: '%s'", what, out);
-	free(out);
-	free(err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -122,55 +73,6 @@ static long long file_size(const char *path)
 	struct stat st;
 	cr_assert_eq(stat(path, &st), 0, "stat %s", path);
 	return (long long)st.st_size;
-}
-
-/* Whole-file snapshots, to show a refused command left the file alone. */
-typedef struct snapshot {
-	char *data;
-	size_t size;
-} snapshot;
-
-static snapshot snap(const char *path)
-{
-	snapshot s;
-	s.data = ck_read_file(path, &s.size);
-	return s;
-}
-
-static void assert_same_file(snapshot *before, const char *path, const char *what)
-{
-	size_t size;
-	char *now = ck_read_file(path, &size);
-	cr_assert(size == before->size && !memcmp(now, before->data, size),
-	          "%s: %s changed (%zu bytes, was %zu)", what, path, size, before->size);
-	free(now);
-	free(before->data);
-	before->data = NULL;
-}
-
-/* Queries for 3x3 goals of every blank class, and a few 2x3 ones. */
-static char *some_queries(int count, unsigned seed)
-{
-	ck_sbuf b = { 0 };
-	sdb_board std = ck_std_goal(3, 3);
-	for (int i = 0; i < count; i++) {
-		sdb_board g, s;
-		tk_random_walk(&g, &std, 5 + i % 11, &seed);
-		tk_random_walk(&s, &g, 1 + (int)(rand_r(&seed) % 40), &seed);
-		ck_sb_printf(&b, "%s ; %s\n", ck_board_text(&s).s, ck_board_text(&g).s);
-	}
-	return b.s;
-}
-
-/* The answers of db to queries, as --json --path lines (must succeed). */
-static char *answers(const char *db, const char *queries)
-{
-	char *out, *err;
-	int rc = ck_lookup(db, queries, &out, &err, "%s", "--json --path");
-	cr_assert_eq(rc, 0, "answers from %s: %s", db, err);
-	cr_assert_str_empty(err);
-	free(err);
-	return out;
 }
 
 /* The standard set of the suite: full 3x3, full 2x3, a complete 3x3 set. */
@@ -186,7 +88,7 @@ static void build_standard(const char *db)
 	GEN(db, "full 3x3 -q");
 	GEN(db, "full 2x3 -q");
 	GEN(db, "pdb 3x3 --partition 1,2,3,4/5,6,7,8 -q");
-	char *info = info_json(db, NULL);
+	char *info = ck_info_json(db, NULL);
 	ck_assert_tables(info, ALL_TABLES, NALL, "the standard database");
 	free(info);
 }
@@ -270,10 +172,10 @@ Test(upkeep_compact, rebuilds_grow_the_file_and_compact_shrinks_it)
 	long long before = file_size(db);
 	cr_assert_gt(sizes[2], sizes[0], "three rebuilds should grow the file (%lld, %lld)",
 	             sizes[0], sizes[2]);
-	char *info0 = info_json(db, NULL);
+	char *info0 = ck_info_json(db, NULL);
 	ck_assert_tables(info0, ALL_TABLES, NALL, "before compact");
-	char *queries = some_queries(60, 11);
-	char *answers0 = answers(db, queries);
+	char *queries = ck_random_queries(60, 11);
+	char *answers0 = ck_answers(db, queries);
 
 	char *out = gen_ok(db, "compact");
 	long long after = file_size(db);
@@ -286,10 +188,10 @@ Test(upkeep_compact, rebuilds_grow_the_file_and_compact_shrinks_it)
 	              "compacted (%lld) should be about the size of one build (%lld)", after,
 	              sizes[0]);
 
-	assert_verify_ok(db, NULL, NALL, "after compact");
-	char *info1 = info_json(db, NULL);
+	ck_assert_verify_ok(db, NULL, NALL, "after compact");
+	char *info1 = ck_info_json(db, NULL);
 	cr_assert_str_eq(info1, info0, "compact changed the catalog");
-	char *answers1 = answers(db, queries);
+	char *answers1 = ck_answers(db, queries);
 	cr_assert_str_eq(answers1, answers0, "compact changed the answers");
 
 	/* The compacted file takes writes like any other; compacting again
@@ -320,7 +222,7 @@ Test(upkeep_compact, rebuilds_grow_the_file_and_compact_shrinks_it)
 		cr_assert(access(name, F_OK) == 0, "%s was removed", name);
 		unlink(name);
 	}
-	assert_verify_ok(db, NULL, NALL, "after a rebuild and a second compact");
+	ck_assert_verify_ok(db, NULL, NALL, "after a rebuild and a second compact");
 	free(info1);
 	free(answers1);
 	free(info0);
@@ -390,12 +292,15 @@ Test(upkeep_compact, refused_while_another_process_reads)
 	GEN(db, "full 3x3 -q");   /* a rebuild: there is space to give back */
 	reader r;
 	reader_start(&r, db);
-	snapshot s = snap(db);
+	tk_snapshot s = tk_snap(db);
 	char *out, *err;
 	int rc = ck_gen(db, &out, &err, "compact");
-	assert_refused(rc, 1, out, err, "compact while reading", db, "in use by another program (process",
-	               NULL);
-	assert_same_file(&s, db, "a refused compact");
+	ck_assert_refused(rc, 1, out, err, "compact while reading", db,
+	                  "in use by another program (process", NULL);
+	free(out);
+	free(err);
+	tk_assert_unchanged(&s, "a refused compact");
+	tk_snap_free(&s);
 	reader_ask(&r, "1 2 3 4 5 6 7 0 8");   /* the reader is unharmed */
 	char *text = ck_read_file(r.out, NULL);
 	cr_assert_str_eq(text, "2\n1\n");
@@ -406,7 +311,7 @@ Test(upkeep_compact, refused_while_another_process_reads)
 	long long before = file_size(db);
 	GEN(db, "compact -q");
 	cr_assert_lt(file_size(db), before);
-	assert_verify_ok(db, NULL, 3, "compact after the reader left");
+	ck_assert_verify_ok(db, NULL, 3, "compact after the reader left");
 	ck_db_remove(db);
 }
 
@@ -424,9 +329,10 @@ Test(upkeep_compact, library_missing_or_foreign_file_and_sizes)
 	char junk[TEXT_MAX];
 	tk_tmp_path(junk, sizeof junk, "compact-junk");
 	ck_write_file(junk, "not a database\n", 15);
-	snapshot s = snap(junk);
+	tk_snapshot s = tk_snap(junk);
 	cr_assert_eq(sdb_compact(junk, NULL, NULL), SDB_ECORRUPT, "%s", sdb_errdetail());
-	assert_same_file(&s, junk, "sdb_compact of a text file");
+	tk_assert_unchanged(&s, "sdb_compact of a text file");
+	tk_snap_free(&s);
 	ck_db_remove(junk);
 
 	/* The library reports the sizes. */
@@ -439,7 +345,7 @@ Test(upkeep_compact, library_missing_or_foreign_file_and_sizes)
 	cr_assert_eq((long long)after, file_size(db));
 	cr_assert_leq(after, before);
 	cr_assert_eq(sdb_compact(db, NULL, NULL), 0, "%s", sdb_errdetail());
-	assert_verify_ok(db, NULL, 2, "after library compacts");
+	ck_assert_verify_ok(db, NULL, 2, "after library compacts");
 	ck_db_remove(db);
 }
 
@@ -453,7 +359,7 @@ Test(upkeep_export, several_names_and_full_size)
 	tk_tmp_path(file, sizeof file, "export.gz");
 	tk_tmp_path(copy, sizeof copy, "export-copy.lmdb");
 	build_standard(db);
-	char *info0 = info_json(db, NULL);
+	char *info0 = ck_info_json(db, NULL);
 
 	/* A table, a set and a full size: 1 + 2 + 2 tables. */
 	char *out = gen_ok(db, "export full-3x3-b4 %s full-2x3 -o '%s'", SET_3X3, file);
@@ -468,19 +374,19 @@ Test(upkeep_export, several_names_and_full_size)
 	out = gen_ok(copy, "import '%s'", file);
 	cr_assert(strstr(out, "stored 5 tables"), "'%s'", out);
 	free(out);
-	char *info = info_json(copy, NULL);
+	char *info = ck_info_json(copy, NULL);
 	const char *five[] = { "full-2x3-b0", "full-2x3-b2", "full-3x3-b4", SET_3X3 "/g0",
 	                       SET_3X3 "/g1" };
 	ck_assert_tables(info, five, 5, "imported");
 	for (int i = 0; i < 5; i++) {   /* the whole catalog entry travels */
-		char *a = table_object(info0, five[i]), *b = table_object(info, five[i]);
+		char *a = ck_table_object_copy(info0, five[i]), *b = ck_table_object_copy(info, five[i]);
 		cr_assert(a && b);
 		cr_assert_str_eq(b, a, "%s changed on the way", five[i]);
 		free(a);
 		free(b);
 	}
 	free(info);
-	assert_verify_ok(copy, NULL, 5, "imported");
+	ck_assert_verify_ok(copy, NULL, 5, "imported");
 	ck_db_remove(copy);
 
 	/* full-3x3: every goal class. */
@@ -490,11 +396,11 @@ Test(upkeep_export, several_names_and_full_size)
 	cr_assert_str_eq(out, want);
 	free(out);
 	free(gen_ok(copy, "import '%s' -q", file));
-	info = info_json(copy, NULL);
+	info = ck_info_json(copy, NULL);
 	ck_assert_tables(info, ALL_TABLES + 2, 3, "full-3x3 imported");
 	free(info);
-	char *queries = some_queries(30, 5);
-	char *a0 = answers(db, queries), *a1 = answers(copy, queries);
+	char *queries = ck_random_queries(30, 5);
+	char *a0 = ck_answers(db, queries), *a1 = ck_answers(copy, queries);
 	cr_assert_str_eq(a1, a0, "the imported tables answer differently");
 	free(a0);
 	free(a1);
@@ -518,14 +424,17 @@ Test(upkeep_export, import_over_existing_tables_needs_replace)
 
 	/* The export's last table exists: refused, and none of the two before it
 	 * stored. */
-	char *info0 = info_json(dst, NULL);
-	snapshot s = snap(dst);
+	char *info0 = ck_info_json(dst, NULL);
+	tk_snapshot s = tk_snap(dst);
 	char *out, *err;
 	int rc = ck_gen(dst, &out, &err, "import '%s'", file);
-	assert_refused(rc, 1, out, err, "import over full-3x3-b4", "'full-3x3-b4'", "--replace",
-	               "nothing was imported", NULL);
-	assert_same_file(&s, dst, "a refused import");
-	char *info = info_json(dst, NULL);
+	ck_assert_refused(rc, 1, out, err, "import over full-3x3-b4", "'full-3x3-b4'", "--replace",
+	                  "nothing was imported", NULL);
+	free(out);
+	free(err);
+	tk_assert_unchanged(&s, "a refused import");
+	tk_snap_free(&s);
+	char *info = ck_info_json(dst, NULL);
 	cr_assert_str_eq(info, info0, "a refused import changed the catalog");
 	free(info);
 
@@ -533,30 +442,32 @@ Test(upkeep_export, import_over_existing_tables_needs_replace)
 	out = gen_ok(dst, "import '%s' --replace", file);
 	cr_assert(strstr(out, "stored 3 tables"), "'%s'", out);
 	free(out);
-	info = info_json(dst, NULL);
-	char *from = info_json(src, NULL);
+	info = ck_info_json(dst, NULL);
+	char *from = ck_info_json(src, NULL);
 	ck_assert_tables(info, (const char *[]){ "full-2x3-b0", "full-2x3-b2", "full-3x3-b0",
 	                                      "full-3x3-b1", "full-3x3-b4" }, 5, "after --replace");
 	for (int i = 2; i < 5; i++) {
-		char *a = table_object(from, ALL_TABLES[i]), *b = table_object(info, ALL_TABLES[i]);
+		char *a = ck_table_object_copy(from, ALL_TABLES[i]), *b = ck_table_object_copy(info, ALL_TABLES[i]);
 		cr_assert_str_eq(b, a, "%s is not the export's", ALL_TABLES[i]);
 		cr_assert_eq(field_long(b, "threads"), 1, "%s", b);
 		free(a);
 		free(b);
 	}
-	char *kept = table_object(info, "full-2x3-b0");
+	char *kept = ck_table_object_copy(info, "full-2x3-b0");
 	cr_assert_eq(field_long(kept, "threads"), 2, "the other tables stay: %s", kept);
 	free(kept);
 	free(from);
 	free(info);
 	free(info0);
-	assert_verify_ok(dst, NULL, 5, "after import --replace");
+	ck_assert_verify_ok(dst, NULL, 5, "after import --replace");
 
 	/* A failed import into a database that does not exist creates none. */
 	char none[TEXT_MAX];
 	tk_tmp_path(none, sizeof none, "import-none.lmdb");
 	rc = ck_gen(none, &out, &err, "import '%s.missing'", file);
-	assert_refused(rc, 1, out, err, "import of a missing file", ".missing", NULL);
+	ck_assert_refused(rc, 1, out, err, "import of a missing file", ".missing", NULL);
+	free(out);
+	free(err);
 	cr_assert(!ck_exists(none), "a failed import created %s", none);
 	unlink(file);
 	ck_db_remove(src);

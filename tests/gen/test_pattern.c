@@ -2,13 +2,14 @@
  * over them (region mode) equals a second, independent search that keeps the
  * blank's exact cell, in which group tiles' moves cost 1 and the blank's
  * other moves cost 0. */
+#include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bfs.h"
-#include "clikit.h"
+#include "kit/run.h"
 
 /* --- The independent search: state = cells of the group's tiles (in tile
  * order) and the blank's cell, 4 bits each. */

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "forge.h"
+#include "kit/forge.h"
 
 /* Entry i of a table's bytes as stored: a byte, two bits or a nibble. */
 static unsigned entry_bits(const uint8_t *data, const sdb_table_info *in, uint64_t i)

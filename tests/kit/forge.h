@@ -1,10 +1,10 @@
 /* Forged tables and exports (issue #35), as a careful forger makes them:
  * two entries of a table swapped, so that its counts per distance stay, and
- * every checksum made to match. The suites use them (testkit.h asserts on
- * top), and so does bench/forge_export for bench/hostile.sh: no Criterion
+ * every checksum made to match. The suites use them (kit/tables.h asserts
+ * on top), and so does bench/forge_export for bench/hostile.sh: no Criterion
  * here. */
-#ifndef SLIDEDB_FORGE_H
-#define SLIDEDB_FORGE_H
+#ifndef SLIDEDB_TESTS_KIT_FORGE_H
+#define SLIDEDB_TESTS_KIT_FORGE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -6,7 +6,7 @@
  * command line and of bad check lines, and what random needs a table for
  * are plain output: tests/cli/answers-*.md.
  *
- * Every answer is checked against an independent oracle: the testkit's
+ * Every answer is checked against an independent oracle: the kit's
  * simple BFS from the goal, with the number of shortest paths counted beside
  * it and the optimal sequences enumerated from it in u < d < l < r order.
  * Every move sequence printed is replayed move by move.
@@ -15,6 +15,7 @@
  * in a fresh scratch path, and removes it at the end; the tests of what needs
  * no table use a scratch path where there is no database. */
 #define _GNU_SOURCE
+#include <criterion/criterion.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,7 +25,13 @@
 #include <sys/resource.h>
 
 #include "answer.h"
-#include "clikit.h"
+#include "kit/boards.h"
+#include "kit/files.h"
+#include "kit/json.h"
+#include "kit/messages.h"
+#include "kit/oracle.h"
+#include "kit/run.h"
+#include "kit/text.h"
 
 enum { ARGS_MAX = 4096, TEXT_MAX = 512, MAX_COLS = 16, COL_MAX = 64 };
 
@@ -33,15 +40,6 @@ static const char ORDER[] = "udlr";
 
 /* ------------------------------------------------------------------ */
 /* Scratch databases and running the program                             */
-
-/* A fresh database of full tables of `size` (e.g. "3x3"). */
-static void db_build(char *path, size_t cap, const char *size)
-{
-	char name[64];
-	snprintf(name, sizeof name, "answers-%s.lmdb", size);
-	tk_tmp_path(path, cap, name);
-	tk_build(path, size, NULL);
-}
 
 static void vformat(char *buf, size_t cap, const char *fmt, va_list ap)
 {
@@ -81,12 +79,7 @@ static void failure_case(const char *db, const char *frag, const char *fmt, ...)
 	va_end(ap);
 	char *out, *err;
 	int rc = ck_lookup(db, NULL, &out, &err, "%s", args);
-	cr_assert_eq(rc, 1, "'%s': exit %d, expected 1; stdout '%s', stderr '%s'", args, rc, out,
-	             err);
-	cr_assert_str_empty(out, "'%s': stdout should be empty, got '%s'", args, out);
-	ck_assert_one_line(err, args);
-	if (frag)
-		cr_assert(strstr(err, frag), "'%s': message '%s' lacks '%s'", args, err, frag);
+	ck_assert_refused(rc, 1, out, err, args, frag, NULL);
 	free(out);
 	free(err);
 }
@@ -241,88 +234,35 @@ static int replay_tiles(const sdb_board *start, const char *moves, int *tiles)
 }
 
 /* ------------------------------------------------------------------ */
-/* The oracle: a simple BFS from the goal, with the number of shortest      */
-/* paths of every state counted beside it                                   */
+/* The oracle (kit/oracle.h: the simple BFS with the shortest paths of      */
+/* every state counted beside it), read in the letters of the answers       */
 
-typedef struct oracle {
-	sdb_board goal;
-	simple_bfs bfs;
-	uint64_t *ways;   /* per BFS slot: the optimal solutions from that state */
-} oracle;
-
-static void oracle_init(oracle *o, const sdb_board *goal)
-{
-	o->goal = *goal;
-	simple_bfs *s = &o->bfs;
-	simple_bfs_run(s, goal);
-	o->ways = calloc(s->cap, sizeof *o->ways);
-	uint64_t *order = malloc(s->count * sizeof *order);
-	cr_assert(o->ways && order);
-	/* Slots sorted by distance, so every state comes after its successors. */
-	uint64_t fill[65] = { 0 };
-	for (int d = 0; d < s->max; d++)
-		fill[d + 1] = fill[d] + s->counts[d];
-	for (uint64_t i = 0; i < s->cap; i++)
-		if (s->keys[i])
-			order[fill[s->dist[i]]++] = i;
-	for (uint64_t k = 0; k < s->count; k++) {
-		uint64_t i = order[k];
-		int d = s->dist[i];
-		if (d == 0) {
-			o->ways[i] = 1;
-			continue;
-		}
-		sdb_board b;
-		tk_unpack(&b, s->w, s->h, s->keys[i]);
-		for (int m = 0; m < 4; m++) {
-			sdb_board nb = b;
-			if (sdb_board_apply(&nb, m) != 0)
-				continue;
-			uint64_t j = simple_bfs_slot(s, &nb);
-			cr_assert_neq(j, UINT64_MAX);
-			if (s->dist[j] == d - 1) {
-				cr_assert_gt(o->ways[j], 0, "successor counted after its predecessor");
-				o->ways[i] += o->ways[j];
-			}
-		}
-	}
-	free(order);
-}
-
-static void oracle_free(oracle *o)
-{
-	simple_bfs_free(&o->bfs);
-	free(o->ways);
-}
-
-static int oracle_dist(const oracle *o, const sdb_board *b)
+static int oracle_dist(const tk_oracle *o, const sdb_board *b)
 {
 	return simple_bfs_dist(&o->bfs, b);
 }
 
-/* The number of optimal solutions from b (0 when unsolvable). */
-static uint64_t oracle_ways(const oracle *o, const sdb_board *b)
+/* The number of optimal solutions from b (0 when unsolvable): 3x3 and 2x5
+ * counts fit 64 bits. */
+static uint64_t oracle_ways(const tk_oracle *o, const sdb_board *b)
 {
-	uint64_t slot = simple_bfs_slot(&o->bfs, b);
-	return slot == UINT64_MAX ? 0 : o->ways[slot];
+	return (uint64_t)tk_oracle_paths(o, b);
 }
 
 /* The letters of every move that starts an optimal solution from b, in
  * u d l r order ("" at the goal); returns the distance (-1: unsolvable). */
-static int oracle_best(const oracle *o, const sdb_board *b, char *buf)
+static int oracle_best(const tk_oracle *o, const sdb_board *b, char *buf)
 {
-	int d = oracle_dist(o, b), n = 0;
-	for (int k = 0; d > 0 && k < 4; k++) {
-		sdb_board nb = *b;
-		if (sdb_board_apply(&nb, sdb_move_from_letter(ORDER[k])) == 0 &&
-		    oracle_dist(o, &nb) == d - 1)
+	const unsigned best = tk_oracle_best(o, b);
+	int n = 0;
+	for (int k = 0; k < 4; k++)
+		if (best >> sdb_move_from_letter(ORDER[k]) & 1)
 			buf[n++] = ORDER[k];
-	}
 	buf[n] = '\0';
-	return d;
+	return oracle_dist(o, b);
 }
 
-static void enum_rec(const oracle *o, const sdb_board *b, char *prefix, int len, int limit,
+static void enum_rec(const tk_oracle *o, const sdb_board *b, char *prefix, int len, int limit,
                      strs *out)
 {
 	if (out->n >= limit)
@@ -344,7 +284,7 @@ static void enum_rec(const oracle *o, const sdb_board *b, char *prefix, int len,
 
 /* The first `limit` optimal solutions from a solvable b, in u < d < l < r
  * order, by a depth-first walk down the BFS layers. */
-static strs oracle_enum(const oracle *o, const sdb_board *b, int limit)
+static strs oracle_enum(const tk_oracle *o, const sdb_board *b, int limit)
 {
 	strs out = { 0 };
 	char prefix[SDB_MAX_MOVES + 1];
@@ -355,7 +295,7 @@ static strs oracle_enum(const oracle *o, const sdb_board *b, int limit)
 
 /* n starts for the oracle's goal: the goal itself, two of the farthest
  * states, one unsolvable board, then random walks of 1 to 80 moves. */
-static void make_starts(const oracle *o, sdb_board *starts, int n, unsigned seed)
+static void make_starts(const tk_oracle *o, sdb_board *starts, int n, unsigned seed)
 {
 	for (int i = 0; i < n; i++) {
 		if (i == 0)
@@ -376,7 +316,7 @@ static char *query_lines(const sdb_board *starts, int n, const sdb_board *goal)
 {
 	ck_sbuf b = { 0 };
 	for (int i = 0; i < n; i++)
-		ck_sb_printf(&b, "%s ; %s\n", ck_board_text(&starts[i]).s, ck_board_text(goal).s);
+		ck_sb_query(&b, &starts[i], goal);
 	return b.s;
 }
 
@@ -399,7 +339,7 @@ static const char *flag_opts(int flags, char *buf, size_t cap)
  * order, as many as min(solutions, limit), the first ones of the oracle's
  * own enumeration; when they are all there, the answer's moves are one of
  * them and their first letters are the best moves. */
-static void check_all_list(const strs *all, const oracle *o, const sdb_board *start,
+static void check_all_list(const strs *all, const tk_oracle *o, const sdb_board *start,
                            const char *moves, uint64_t limit, const char *where)
 {
 	int d = oracle_dist(o, start);
@@ -443,7 +383,7 @@ static void check_all_list(const strs *all, const oracle *o, const sdb_board *st
 
 /* One JSON answer for start, with the fields of flags, against the oracle;
  * the fields not asked for are absent. */
-static void check_rich_json(const char *obj, const oracle *o, const sdb_board *start, int flags,
+static void check_rich_json(const char *obj, const tk_oracle *o, const sdb_board *start, int flags,
                             uint64_t limit, const char *where)
 {
 	char buf[TEXT_MAX];
@@ -546,7 +486,7 @@ static const char *field_of(char **keys, char **vals, int n, const char *key)
 /* One text answer line for start, with the fields of flags, against the
  * oracle: "distance D  best B  moves M", then "tiles", "best-moves",
  * "solutions" and "all" as asked, "-" for an empty one at the goal. */
-static void check_rich_text(const char *line, const oracle *o, const sdb_board *start,
+static void check_rich_text(const char *line, const tk_oracle *o, const sdb_board *start,
                             int flags, uint64_t limit, const char *where)
 {
 	int d = oracle_dist(o, start);
@@ -620,7 +560,7 @@ static void check_rich_text(const char *line, const oracle *o, const sdb_board *
 
 /* Send every start as one batch with the options of flags (and extra) and
  * check every answer, in JSON and in text. */
-static void check_rich_batch(const char *db, const oracle *o, const sdb_board *starts, int n,
+static void check_rich_batch(const char *db, const tk_oracle *o, const sdb_board *starts, int n,
                              int flags, uint64_t limit, const char *extra)
 {
 	char *in = query_lines(starts, n, &o->goal), opts[128], where[TEXT_MAX];
@@ -769,18 +709,18 @@ static const char *const GOALS[] = {
 static void rich_fields_for_goals(int first, int count)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	enum { N = 14 };
 	for (int g = first; g < first + count; g++) {
 		sdb_board goal = ck_parse_board(GOALS[g], 3, 3), starts[N];
-		oracle o;
-		oracle_init(&o, &goal);
+		tk_oracle o;
+		tk_oracle_init(&o, &goal);
 		make_starts(&o, starts, N, 1000u + (unsigned)g);
 		check_rich_batch(db, &o, starts, N, F_BEST | F_COUNT | F_ALL | F_TILES, 100, "");
 		check_rich_batch(db, &o, starts, N, F_ALL | F_COUNT, 3, "--limit 3");
 		check_rich_batch(db, &o, starts, N, F_BEST, 100, "");
 		check_rich_batch(db, &o, starts, N, F_COUNT | F_TILES, 100, "");
-		oracle_free(&o);
+		tk_oracle_free(&o);
 	}
 	ck_db_remove(db);
 }
@@ -802,16 +742,16 @@ Test(answers, all_lists_the_first_limit_solutions_default_100)
 	char db[TEXT_MAX];
 	tk_tmp_path(db, sizeof db, "answers-2x5.lmdb");
 	tk_build(db, "2x5", "--goal 1,2,3,4,5,6,7,8,9,0");
-	oracle o;
+	tk_oracle o;
 	sdb_board goal = ck_std_goal(2, 5);
-	oracle_init(&o, &goal);
+	tk_oracle_init(&o, &goal);
 	/* A state with more than 100 optimal solutions, but not so many. */
 	sdb_board start = { 0 };
 	uint64_t ways = 0;
 	for (uint64_t i = 0; i < o.bfs.cap && !ways; i++)
-		if (o.bfs.keys[i] && o.ways[i] > 100 && o.ways[i] <= 400) {
+		if (o.bfs.keys[i] && o.paths[i] > 100 && o.paths[i] <= 400) {
 			tk_unpack(&start, 2, 5, o.bfs.keys[i]);
-			ways = o.ways[i];
+			ways = o.paths[i];
 		}
 	cr_assert_gt(ways, 100, "no 2x5 state has 101 to 400 optimal solutions");
 	ck_btext s = ck_board_text(&start);
@@ -833,18 +773,18 @@ Test(answers, all_lists_the_first_limit_solutions_default_100)
 		check_rich_text(out, &o, &start, F_ALL, limits[k], where);
 		free(out);
 	}
-	oracle_free(&o);
+	tk_oracle_free(&o);
 	ck_db_remove(db);
 }
 
 Test(answers, only_best_moves_and_only_solutions)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	enum { N = 14 };
 	sdb_board goal = ck_parse_board(GOALS[1], 3, 3), starts[N];
-	oracle o;
-	oracle_init(&o, &goal);
+	tk_oracle o;
+	tk_oracle_init(&o, &goal);
 	make_starts(&o, starts, N, 77u);
 	char *in = query_lines(starts, N, &goal);
 	for (int which = 0; which < 2; which++) {
@@ -870,11 +810,11 @@ Test(answers, only_best_moves_and_only_solutions)
 		free(out);
 	}
 	free(in);
-	oracle_free(&o);
+	tk_oracle_free(&o);
 
 	/* One on the command line, in the seed documents' notation. */
 	goal = ck_std_goal(3, 3);
-	oracle_init(&o, &goal);
+	tk_oracle_init(&o, &goal);
 	sdb_board far = ck_parse_board("8 6 7 2 5 4 3 0 1", 3, 3);
 	char best[5], want[32];
 	cr_assert_eq(oracle_best(&o, &far, best), 31);
@@ -889,17 +829,17 @@ Test(answers, only_best_moves_and_only_solutions)
 	out = run_ok(db, NULL, "--only solutions 1 2 3 4 5 6 7 8 x");
 	cr_assert_str_eq(out, "1\n", "one solution at the goal (the empty one): '%s'", out);
 	free(out);
-	oracle_free(&o);
+	tk_oracle_free(&o);
 	ck_db_remove(db);
 }
 
 Test(answers, seed_document_example)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
-	oracle o;
+	tk_build_scratch(db, sizeof db, "3x3");
+	tk_oracle o;
 	sdb_board goal = ck_std_goal(3, 3), start = ck_parse_board("1 2 3 x 4 6 7 5 8", 3, 3);
-	oracle_init(&o, &goal);
+	tk_oracle_init(&o, &goal);
 	/* By hand: r slides 4, d slides 5, r slides 8; any other 3 moves miss. */
 	char *out = run_ok(db, NULL, "--all-best --solutions --all --tiles 1 2 3 x 4 6 7 5 8");
 	cr_assert_eq(tk_lines(out), 1, "'%s'", out);
@@ -921,18 +861,18 @@ Test(answers, seed_document_example)
 	          "'%s'", out);
 	check_rich_json(out, &o, &start, F_BEST | F_COUNT | F_ALL | F_TILES, 100, "seed json");
 	free(out);
-	oracle_free(&o);
+	tk_oracle_free(&o);
 	ck_db_remove(db);
 }
 
 Test(answers, threads_give_the_same_answers)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	enum { N = 40 };
 	sdb_board goal = ck_std_goal(3, 3), starts[N];
-	oracle o;
-	oracle_init(&o, &goal);
+	tk_oracle o;
+	tk_oracle_init(&o, &goal);
 	make_starts(&o, starts, N, 4u);
 	char *in = query_lines(starts, N, &goal);
 	char *one = run_ok(db, in, "--json --solutions --all-best --all --limit 5 --tiles -t 1");
@@ -947,7 +887,7 @@ Test(answers, threads_give_the_same_answers)
 	free(one);
 	free(two);
 	free(in);
-	oracle_free(&o);
+	tk_oracle_free(&o);
 	ck_db_remove(db);
 }
 
@@ -982,11 +922,11 @@ static void batch_cpu(answerer *ans, char **queries, int n, int rounds, double *
 Test(answers, a_batch_of_table_answers_uses_the_threads, .timeout = 120)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	enum { N = 1000, BAD_EVERY = 97 };
 	sdb_board goal = ck_std_goal(3, 3), starts[N];
-	oracle o;
-	oracle_init(&o, &goal);
+	tk_oracle o;
+	tk_oracle_init(&o, &goal);
 	make_starts(&o, starts, N, 9u);
 	ck_sbuf in = { 0 };
 	char *queries[N];
@@ -1042,7 +982,7 @@ Test(answers, a_batch_of_table_answers_uses_the_threads, .timeout = 120)
 		free(err[t]);
 	}
 	free(in.s);
-	oracle_free(&o);
+	tk_oracle_free(&o);
 	ck_db_remove(db);
 }
 
@@ -1062,11 +1002,11 @@ static void replay_path(const sdb_board *start, const char *moves, sdb_board *pa
 Test(answers, tiles_on_the_path_lines_and_in_json)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	enum { N = 10 };
 	sdb_board goal = ck_parse_board(GOALS[2], 3, 3), starts[N];
-	oracle o;
-	oracle_init(&o, &goal);
+	tk_oracle o;
+	tk_oracle_init(&o, &goal);
 	make_starts(&o, starts, N, 31u);
 	char *in = query_lines(starts, N, &goal);
 
@@ -1139,7 +1079,7 @@ Test(answers, tiles_on_the_path_lines_and_in_json)
 	free(lines);
 	free(out);
 	free(in);
-	oracle_free(&o);
+	tk_oracle_free(&o);
 	ck_db_remove(db);
 }
 
@@ -1163,7 +1103,7 @@ static ck_btext with_blank(const sdb_board *b, char blank)
 /* Every grid answer for one query (text, text with the path, with the path
  * and tiles, JSON with the path) against the oracle. `query` writes the
  * blank as `blank`. */
-static void check_grids(const char *db, const oracle *o, const sdb_board *start,
+static void check_grids(const char *db, const tk_oracle *o, const sdb_board *start,
                         const char *query, char blank)
 {
 	int w = start->w, h = start->h, d = oracle_dist(o, start);
@@ -1270,10 +1210,10 @@ static void check_grids(const char *db, const oracle *o, const sdb_board *start,
 Test(answers, grids_rejoin_to_the_boards)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
-	oracle o;
+	tk_build_scratch(db, sizeof db, "3x3");
+	tk_oracle o;
 	sdb_board goal = ck_std_goal(3, 3);
-	oracle_init(&o, &goal);
+	tk_oracle_init(&o, &goal);
 	sdb_board s1 = ck_parse_board("1 2 3 x 4 6 7 5 8", 3, 3);
 	check_grids(db, &o, &s1, "1 2 3 x 4 6 7 5 8", 'x');
 	sdb_board s2 = ck_parse_board("8 6 7 2 5 4 3 0 1", 3, 3);   /* 31 moves: several blocks */
@@ -1282,7 +1222,7 @@ Test(answers, grids_rejoin_to_the_boards)
 	check_grids(db, &o, &goal, "12345678.", '.');
 	sdb_board s3 = ck_parse_board("1 2 3 4 5 6 8 7 0", 3, 3);   /* unsolvable */
 	check_grids(db, &o, &s3, "1 2 3 4 5 6 8 7 X", 'X');
-	oracle_free(&o);
+	tk_oracle_free(&o);
 
 	/* Two queries of one batch: each answer, then its grids. */
 	char *out = run_ok(db, "1 2 3 4 5 6 x 7 8\n8 6 7 2 5 4 3 x 1\n", "--grid");
@@ -1309,25 +1249,25 @@ Test(answers, grids_rejoin_to_the_boards)
 Test(answers, grids_of_a_2x3_board_and_a_given_goal)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "2x3");
+	tk_build_scratch(db, sizeof db, "2x3");
 	sdb_board goal = ck_std_goal(2, 3), start;
 	unsigned seed = 9;
 	tk_random_walk(&start, &goal, 40, &seed);
-	oracle o;
-	oracle_init(&o, &goal);
+	tk_oracle o;
+	tk_oracle_init(&o, &goal);
 	cr_assert_gt(oracle_dist(&o, &start), 0);
 	check_grids(db, &o, &start, with_blank(&start, '_').s, '_');
-	oracle_free(&o);
+	tk_oracle_free(&o);
 
 	/* A goal of its own, the blank written as x in both boards. */
 	sdb_board g2;
 	tk_random_walk(&g2, &goal, 33, &seed);
-	oracle_init(&o, &g2);
+	tk_oracle_init(&o, &g2);
 	tk_random_walk(&start, &g2, 25, &seed);
 	char query[TEXT_MAX];
 	snprintf(query, sizeof query, "%s ; %s", with_blank(&start, 'x').s, with_blank(&g2, 'x').s);
 	check_grids(db, &o, &start, query, 'x');
-	oracle_free(&o);
+	tk_oracle_free(&o);
 	ck_db_remove(db);
 }
 
@@ -1342,7 +1282,7 @@ typedef struct verdict {
 	char text[96];
 } verdict;
 
-static verdict judge(const oracle *o, const sdb_board *start, const char *moves)
+static verdict judge(const tk_oracle *o, const sdb_board *start, const char *moves)
 {
 	verdict v = { 0 };
 	v.dist = oracle_dist(o, start);
@@ -1415,7 +1355,7 @@ static void push_case(check_case *c, int *n, int cap, const sdb_board *start, co
 /* Move sequences of every verdict for start: optimal ones, longer by a
  * detour, stopping short, overshooting, with an illegal move; for an
  * unsolvable start, legal and illegal ones. */
-static void add_cases(const oracle *o, const sdb_board *start, check_case *c, int *n, int cap,
+static void add_cases(const tk_oracle *o, const sdb_board *start, check_case *c, int *n, int cap,
                       unsigned *seed)
 {
 	int d = oracle_dist(o, start);
@@ -1458,7 +1398,7 @@ static void add_cases(const oracle *o, const sdb_board *start, check_case *c, in
 }
 
 /* One check JSON object against the verdict of the oracle. */
-static void check_verdict_json(const char *obj, const oracle *o, const check_case *c,
+static void check_verdict_json(const char *obj, const tk_oracle *o, const check_case *c,
                                const char *where)
 {
 	verdict v = judge(o, &c->start, c->moves);
@@ -1513,8 +1453,8 @@ static void check_verdicts_for_goal(const char *db, const char *goal_text, unsig
 	sdb_board goal = ck_parse_board(goal_text, 3, 3), starts[N];
 	sdb_board std = ck_std_goal(3, 3);
 	int is_std = sdb_board_equal(&goal, &std);
-	oracle o;
-	oracle_init(&o, &goal);
+	tk_oracle o;
+	tk_oracle_init(&o, &goal);
 	make_starts(&o, starts, N, seed);
 	check_case *c = calloc(CAP, sizeof *c);
 	int n = 0;
@@ -1557,13 +1497,13 @@ static void check_verdicts_for_goal(const char *db, const char *goal_text, unsig
 	free(out);
 	free(in.s);
 	free(c);
-	oracle_free(&o);
+	tk_oracle_free(&o);
 }
 
 Test(check, verdicts_match_an_independent_replay)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	check_verdicts_for_goal(db, GOALS[0], 17u);
 	check_verdicts_for_goal(db, GOALS[1], 18u);
 	ck_db_remove(db);
@@ -1572,10 +1512,10 @@ Test(check, verdicts_match_an_independent_replay)
 Test(check, command_line_forms)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
-	oracle o;
+	tk_build_scratch(db, sizeof db, "3x3");
+	tk_oracle o;
 	sdb_board goal = ck_std_goal(3, 3);
-	oracle_init(&o, &goal);
+	tk_oracle_init(&o, &goal);
 	/* Verdicts worked out by hand (start 1 2 3 / x 4 6 / 7 5 8, 3 moves): the
 	 * oracle's, and the JSON's (the text's: tests/cli/answers-check.md). */
 	static const struct { const char *args, *start, *moves, *want; } cases[] = {
@@ -1621,7 +1561,7 @@ Test(check, command_line_forms)
 	          "last grid '%s' '%s'", labels[cols - 1], ck_board_text(&boards[cols - 1]).s);
 	free(lines);
 	free(out);
-	oracle_free(&o);
+	tk_oracle_free(&o);
 	ck_db_remove(db);
 }
 
@@ -1659,7 +1599,7 @@ static const char CENTRE_X[] = "1 2 3 4 x 5 6 7 8";
 Test(random, boards_at_the_distance_asked_match_the_bfs)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	static const struct { const char *goal; int d[8], nd; } plan[] = {
 		{ NULL, { 0, 1, 2, 9, 17, 24, 30, 31 }, 8 },
 		{ CENTRE_X, { 0, 1, 4, 15, 22, 27, 29, 30 }, 8 },
@@ -1669,8 +1609,8 @@ Test(random, boards_at_the_distance_asked_match_the_bfs)
 		char gopt[64] = "";
 		if (plan[g].goal)
 			snprintf(gopt, sizeof gopt, "--goal '%s'", plan[g].goal);
-		oracle o;
-		oracle_init(&o, &goal);
+		tk_oracle o;
+		tk_oracle_init(&o, &goal);
 		for (int k = 0; k < plan[g].nd; k++) {
 			int d = plan[g].d[k];
 			char *out = run_ok(db, NULL, "random --distance %d --count 6 --seed %d %s", d, 100 + d,
@@ -1697,7 +1637,7 @@ Test(random, boards_at_the_distance_asked_match_the_bfs)
 		}
 		free(lines);
 		free(out);
-		oracle_free(&o);
+		tk_oracle_free(&o);
 	}
 	ck_db_remove(db);
 }
@@ -1705,11 +1645,11 @@ Test(random, boards_at_the_distance_asked_match_the_bfs)
 Test(random, ranges_seeds_walks_and_uniformity)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	sdb_board goal = ck_std_goal(3, 3), centre = ck_parse_board(CENTRE_X, 3, 3);
-	oracle o, oc;
-	oracle_init(&o, &goal);
-	oracle_init(&oc, &centre);
+	tk_oracle o, oc;
+	tk_oracle_init(&o, &goal);
+	tk_oracle_init(&oc, &centre);
 	enum { CAP = 256 };
 	sdb_board *b = malloc(CAP * sizeof *b);
 	static const struct { const char *opts; int lo, hi, count; } ranges[] = {
@@ -1791,7 +1731,7 @@ Test(random, ranges_seeds_walks_and_uniformity)
 	static const struct { int walk, goal; } walks[] = { { 9, 0 }, { 1, 0 }, { 0, 0 },
 		                                             { 14, 1 }, { 40, 1 } };
 	for (size_t k = 0; k < sizeof walks / sizeof *walks; k++) {
-		const oracle *wo = walks[k].goal ? &oc : &o;
+		const tk_oracle *wo = walks[k].goal ? &oc : &o;
 		char *out = walks[k].goal
 		            ? run_ok(db, NULL, "random --walk %d --count 20 --seed 2 --goal '%s'",
 		                     walks[k].walk, CENTRE_X)
@@ -1807,8 +1747,8 @@ Test(random, ranges_seeds_walks_and_uniformity)
 		free(out);
 	}
 	free(b);
-	oracle_free(&o);
-	oracle_free(&oc);
+	tk_oracle_free(&o);
+	tk_oracle_free(&oc);
 	ck_db_remove(db);
 }
 
@@ -1838,26 +1778,26 @@ Test(random, a_table_is_needed_only_for_a_distance)
 	 * distances that do not exist: tests/cli/answers-random.md). */
 	tk_build(db, "3x3", NULL);
 	char *out;
-	oracle o;
+	tk_oracle o;
 	sdb_board goal = ck_std_goal(3, 3);
-	oracle_init(&o, &goal);
+	tk_oracle_init(&o, &goal);
 	out = run_ok(db, NULL, "random --distance 3 --count 4 --seed 2");
 	cr_assert_eq(board_lines(out, b, 8, 3, 3), 4);
 	for (int i = 0; i < 4; i++)
 		cr_assert_eq(oracle_dist(&o, &b[i]), 3, "'%s'", ck_board_text(&b[i]).s);
 	free(out);
-	oracle_free(&o);
+	tk_oracle_free(&o);
 	ck_db_remove(db);
 }
 
 Test(random, a_2x3_board_at_every_distance)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "2x3");
+	tk_build_scratch(db, sizeof db, "2x3");
 	sdb_board goals[2] = { ck_std_goal(2, 3), ck_parse_board("1 2 3 0 4 5", 2, 3) };
 	for (int g = 0; g < 2; g++) {
-		oracle o;
-		oracle_init(&o, &goals[g]);
+		tk_oracle o;
+		tk_oracle_init(&o, &goals[g]);
 		for (int d = 0; d <= o.bfs.max; d += 4) {
 			int dist = d + 3 > o.bfs.max ? o.bfs.max : d;   /* the last one too */
 			char *out = g ? run_ok(db, NULL, "random --size 2x3 --goal '1 2 3 x 4 5' --distance "
@@ -1878,7 +1818,7 @@ Test(random, a_2x3_board_at_every_distance)
 		snprintf(max, sizeof max, "%d", o.bfs.max);
 		failure_case(db, max, "%s", args);
 		free(args);
-		oracle_free(&o);
+		tk_oracle_free(&o);
 	}
 	ck_db_remove(db);
 }
@@ -1886,7 +1826,7 @@ Test(random, a_2x3_board_at_every_distance)
 Test(random, grids_rejoin_to_the_boards)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	static const struct { const char *goal; char blank; int count; } plan[] = {
 		{ NULL, '0', 3 }, { CENTRE_X, 'x', 12 },
 	};
@@ -1991,7 +1931,7 @@ static int check_histogram(char **lines, int n, int *at, uint64_t *out, const ch
 Test(info, histogram_lines_match_the_counts)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	char *out = run_ok(db, NULL, "info --histogram");
 	char **lines;
 	int n = ck_split_lines(out, &lines), at = 0;
@@ -2024,13 +1964,13 @@ Test(info, histogram_lines_match_the_counts)
 	uint64_t counts[64];
 	int nd = check_histogram(lines, n, &at, counts, "full-3x3-b4");
 	cr_assert_eq(at, n, "lines after the one histogram: '%s'", at < n ? lines[at] : "");
-	oracle o;
+	tk_oracle o;
 	sdb_board centre = ck_parse_board(GOALS[1], 3, 3);
-	oracle_init(&o, &centre);
+	tk_oracle_init(&o, &centre);
 	cr_assert_eq(nd, o.bfs.max + 1);
 	for (int d = 0; d < nd; d++)
 		cr_assert_eq(counts[d], o.bfs.counts[d], "centre goal, distance %d", d);
-	oracle_free(&o);
+	tk_oracle_free(&o);
 	free(lines);
 	free(out);
 	ck_db_remove(db);

@@ -11,6 +11,7 @@
  * Every test builds its own small database with slidedb-gen (milliseconds)
  * in a fresh scratch path, and removes it at the end. */
 #define _GNU_SOURCE
+#include <criterion/criterion.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -22,37 +23,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clikit.h"
+#include "kit/boards.h"
+#include "kit/files.h"
+#include "kit/json.h"
+#include "kit/messages.h"
+#include "kit/oracle.h"
+#include "kit/run.h"
+#include "kit/text.h"
 #include "out.h"
 
 enum { CMD_MAX = 8192, TEXT_MAX = 512 };
-
-/* ------------------------------------------------------------------ */
-/* Scratch databases and failures                                       */
-
-/* A fresh database of full tables of `size` (e.g. "3x3"). */
-static void db_build(char *path, size_t cap, const char *size)
-{
-	char name[64];
-	snprintf(name, sizeof name, "lookup-%s.lmdb", size);
-	tk_tmp_path(path, cap, name);
-	tk_build(path, size, NULL);
-}
-
-/* A failure: exit code want, nothing on stdout, one line on stderr that
- * contains every fragment given (NULL-terminated list). */
-static void assert_failure(int rc, int want, const char *out, const char *err, const char *what,
-                           ...)
-{
-	cr_assert_eq(rc, want, "%s: exit %d, expected %d (stderr: %s)", what, rc, want, err);
-	cr_assert_str_empty(out, "%s: stdout should be empty, got '%s'", what, out);
-	ck_assert_one_line(err, what);
-	va_list ap;
-	va_start(ap, what);
-	for (const char *frag; (frag = va_arg(ap, const char *)) != NULL;)
-		cr_assert(strstr(err, frag), "%s: message '%s' lacks '%s'", what, err, frag);
-	va_end(ap);
-}
 
 /* ------------------------------------------------------------------ */
 /* Boards                                                               */
@@ -123,7 +103,7 @@ static void append_query(ck_sbuf *b, const pair *p, int form)
 		form = FORM_SEMICOLON;
 	switch (form) {
 	case FORM_NUMBERS: ck_sb_printf(b, "%s %s\n", s.s, g.s); break;
-	case FORM_SEMICOLON: ck_sb_printf(b, "%s ; %s\n", s.s, g.s); break;
+	case FORM_SEMICOLON: ck_sb_query(b, &p->start, &p->goal); break;
 	case FORM_COMPACT:
 		ck_sb_printf(b, "%s %s\n", ck_board_compact(&p->start).s, ck_board_compact(&p->goal).s);
 		break;
@@ -315,7 +295,7 @@ static const int ALL_FORMS[] = { FORM_NUMBERS, FORM_SEMICOLON, FORM_COMPACT, FOR
 Test(lookup_seed, seed004_poj1077_only_moves)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	sdb_board start = ck_parse_board("2 3 4 1 5 0 7 6 8", 3, 3), goal = ck_std_goal(3, 3);
 	simple_bfs bfs;
 	simple_bfs_run(&bfs, &goal);
@@ -354,7 +334,7 @@ Test(lookup_seed, seed004_poj1077_only_moves)
 Test(lookup_seed, seed003_compact_pairs_match_bfs)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	const char *seed[][2] = { { "541203786", "123804765" }, { "013425786", "647850321" } };
 	for (int i = 0; i < 2; i++) {
 		pair p = { ck_parse_board(seed[i][0], 0, 0), ck_parse_board(seed[i][1], 0, 0), 0 };
@@ -389,7 +369,7 @@ Test(lookup_seed, seed003_compact_pairs_match_bfs)
 Test(lookup_seed, seed001_nested_brackets_parse)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	pair p = { ck_parse_board("1 2 7 4 3 6 5 8 0", 3, 3), ck_std_goal(3, 3), 0 };
 	simple_bfs bfs;
 	simple_bfs_run(&bfs, &p.goal);
@@ -416,7 +396,7 @@ Test(lookup_seed, seed001_nested_brackets_parse)
 Test(lookup_replay, random_pairs_json_batch_matches_bfs)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	int count = 5 * 60;
 	pair *p = random_pairs(3, 3, 5, 60, 20240601u);
 	check_batch(db, p, count, "--json", ALL_FORMS, NFORMS);
@@ -427,7 +407,7 @@ Test(lookup_replay, random_pairs_json_batch_matches_bfs)
 Test(lookup_replay, random_pairs_text_batch_matches_bfs)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	int count = 5 * 40;
 	pair *p = random_pairs(3, 3, 5, 40, 777u);
 	check_batch(db, p, count, "", ALL_FORMS, NFORMS);
@@ -439,7 +419,7 @@ Test(lookup_replay, random_pairs_text_batch_matches_bfs)
 Test(lookup_replay, paths_text_and_json)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	int count = 5 * 12;
 	pair *p = random_pairs(3, 3, 5, 12, 4242u);
 	check_batch(db, p, count, "--path", ALL_FORMS, NFORMS);
@@ -453,7 +433,7 @@ Test(lookup_replay, sizes_2x3_3x2_2x4)
 {
 	static const int no_numbers[] = { FORM_SEMICOLON, FORM_COMPACT, FORM_START_ONLY };
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "2x3");
+	tk_build_scratch(db, sizeof db, "2x3");
 	pair *p = random_pairs(2, 3, 3, 12, 11u);
 	/* Only 2x3 tables: 6 cells are 2x3 without --size. */
 	check_batch(db, p, 36, "--json", no_numbers, 3);
@@ -475,7 +455,7 @@ Test(lookup_replay, sizes_2x3_3x2_2x4)
 	free(q);
 	ck_db_remove(db);
 
-	db_build(db, sizeof db, "2x4");
+	tk_build_scratch(db, sizeof db, "2x4");
 	p = random_pairs(2, 4, 3, 20, 13u);
 	check_batch(db, p, 60, "--json --path", no_numbers, 3);
 	check_batch(db, p, 60, "--size 2x4 --json", ALL_FORMS, NFORMS);
@@ -493,7 +473,7 @@ Test(lookup_replay, sizes_2x3_3x2_2x4)
 Test(lookup_answers, unsolvable_pairs)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	int count = 3 * 8;
 	pair *p = random_pairs(3, 3, 3, 8, 99u);
 	simple_bfs bfs[3];
@@ -517,7 +497,7 @@ Test(lookup_answers, unsolvable_pairs)
 Test(lookup_answers, start_equals_goal)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	/* A goal with the blank in each of the 9 cells, with tiles in some order. */
 	pair p[9];
 	unsigned seed = 5;
@@ -552,7 +532,7 @@ static void refused_everywhere(const char *path, const char *what)
 	for (int i = 0; i < 4; i++) {
 		char *out, *err;
 		int rc = ck_lookup(path, NULL, &out, &err, "%s", cmds[i]);
-		assert_failure(rc, 1, out, err, what, path, NULL);
+		ck_assert_refused(rc, 1, out, err, what, path, NULL);
 		free(out);
 		free(err);
 	}
@@ -562,32 +542,24 @@ static void refused_everywhere(const char *path, const char *what)
  * a folder are in tests/cli/lookup-db.md. */
 Test(lookup_db, a_foreign_lmdb_file_is_refused)
 {
-	if (tk_run("command -v mdb_load", NULL, NULL, NULL) != 0)
-		cr_skip_test("mdb_load (lmdb-utils) is not installed");
-	char path[TEXT_MAX], dump[TEXT_MAX], cmd[CMD_MAX];
-	tk_tmp_path(dump, sizeof dump, "dump.txt");
+	char path[TEXT_MAX];
 	tk_tmp_path(path, sizeof path, "foreign.lmdb");
-	const char *d = "VERSION=3\nformat=bytevalue\ntype=btree\nHEADER=END\n 6b6579\n"
-	                " 76616c\nDATA=END\n";
-	ck_write_file(dump, d, strlen(d));
-	snprintf(cmd, sizeof cmd, "mdb_load -n -f '%s' '%s'", dump, path);
-	cr_assert_eq(tk_run(cmd, NULL, NULL, NULL), 0);
+	ck_foreign_lmdb(path);
 	refused_everywhere(path, "a foreign LMDB file");
-	unlink(dump);
 	ck_db_remove(path);
 }
 
 Test(lookup_db, truncated_database)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	struct stat st;
 	cr_assert_eq(stat(db, &st), 0);
 	cr_assert_eq(truncate(db, st.st_size / 2), 0);
 	refused_everywhere(db, "a truncated database");
 	char *out, *err;
 	int rc = ck_lookup(db, "1 2 3 4 5 6 7 0 8\n", &out, &err, "%s", "--json");
-	assert_failure(rc, 1, out, err, "truncated, stdin", "truncated", NULL);
+	ck_assert_refused(rc, 1, out, err, "truncated, stdin", "truncated", NULL);
 	free(out);
 	free(err);
 	/* Cut to one page and to a few bytes, too. */
@@ -656,7 +628,7 @@ static int ask(const char *db, const char *opts, const sdb_board *s, const sdb_b
 Test(lookup_db, altered_table_bytes_are_caught)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	table_spot spots[8];
 	int nt = find_tables(spots, 8, db);
 	cr_assert_eq(nt, 3);
@@ -825,7 +797,7 @@ static int info_counts(const char *info, const char *name, uint64_t *counts, int
 Test(lookup_info, counts_are_oeis_a089473_and_match_bfs)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");
+	tk_build_scratch(db, sizeof db, "3x3");
 	char *out, *err;
 	int rc = ck_lookup(db, NULL, &out, &err, "%s", "info --json");
 	cr_assert_eq(rc, 0, "%s", err);
@@ -1102,7 +1074,7 @@ static int child_end(child *c, char **out, char **err)
 Test(lookup_cli, ctrl_c_stops_a_search_with_a_summary, .timeout = 120)
 {
 	char db[TEXT_MAX];
-	db_build(db, sizeof db, "3x3");   /* no set for 4x4: a search on Manhattan, hours */
+	tk_build_scratch(db, sizeof db, "3x3");   /* no set for 4x4: a search on Manhattan, hours */
 	const char *lines = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n"
 	                    "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1\n"
 	                    "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n";

@@ -3,6 +3,7 @@
  * boards whose slices split blocks differently, a pattern set), shards join
  * into the same database, and a rank that dies fails the run with nothing
  * committed. */
+#include <criterion/criterion.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,9 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clikit.h"
-#include "forge.h"
-#include "testkit.h"
+#include "kit/files.h"
+#include "kit/forge.h"
+#include "kit/run.h"
+#include "kit/tables.h"
 
 /* mpirun -n RANKS slidedb-gen-mpi ARGS; the exit code, stderr in *err. */
 static int mpi_gen(int ranks, char **err, const char *fmt, ...)
@@ -25,36 +27,6 @@ static int mpi_gen(int ranks, char **err, const char *fmt, ...)
 	snprintf(cmd, sizeof cmd, "mpirun -n %d --oversubscribe %s %s", ranks, SLIDEDB_GEN_MPI,
 	         args);
 	return tk_run(cmd, NULL, NULL, err);
-}
-
-/* Every table of a is in b with the same catalog counts and the same bytes,
- * and b has no other. */
-static void same_tables(const char *a_path, const char *b_path, const char *what)
-{
-	sdb_db *a, *b;
-	cr_assert_eq(sdb_db_open(&a, a_path, SDB_RDONLY), 0, "%s", sdb_errdetail());
-	cr_assert_eq(sdb_db_open(&b, b_path, SDB_RDONLY), 0, "%s", sdb_errdetail());
-	cr_assert_eq(sdb_table_count(a), sdb_table_count(b), "%s: tables", what);
-	cr_assert_gt(sdb_table_count(a), 0);
-	for (int i = 0; i < sdb_table_count(a); i++) {
-		const sdb_table *ta = sdb_table_at(a, i);
-		const sdb_table_info *ia = sdb_table_meta(ta);
-		const sdb_table *tb = sdb_table_find(b, ia->name);
-		cr_assert_not_null(tb, "%s: %s missing", what, ia->name);
-		const sdb_table_info *ib = sdb_table_meta(tb);
-		cr_assert_eq(ia->states, ib->states);
-		cr_assert_eq(ia->entry_format, ib->entry_format);
-		cr_assert_eq(ia->max_distance, ib->max_distance);
-		cr_assert_eq(memcmp(ia->counts, ib->counts, sizeof ia->counts), 0, "%s: counts", what);
-		uint8_t *x = tk_table_copy(ta), *y = tk_table_copy(tb);
-		cr_assert_eq(memcmp(x, y, sdb_table_bytes(ia)), 0, "%s: %s differs", what, ia->name);
-		cr_assert_eq(ia->crc32, ib->crc32);
-		cr_assert_eq(sdb_table_verify(tb), 0);
-		free(x);
-		free(y);
-	}
-	sdb_db_close(a);
-	sdb_db_close(b);
 }
 
 /* 2x2 and 2x3: a slice whose table ends inside a 64-bit word. */
@@ -76,7 +48,7 @@ Test(mpi, same_bytes_for_1_2_and_4_ranks, .timeout = 600)
 			cr_assert_eq(rc, 0, "%s on %d ranks: %s", builds[b], ranks, err);
 			free(err);
 			snprintf(what, sizeof what, "%s on %d ranks", builds[b], ranks);
-			same_tables(one, many, what);
+			tk_assert_same_tables(one, many, -1, what);
 			ck_db_remove(many);
 		}
 		ck_db_remove(one);
@@ -99,7 +71,7 @@ Test(mpi, a_fifo_for_the_statistics_is_not_waited_on, .timeout = 300)
 	cr_assert_eq(tk_run(cmd, NULL, NULL, &err), 0, "%s", err);
 	snprintf(want, sizeof want, "warning: SLIDEDB_MPI_STATS: %s: not a regular file (a FIFO)", fifo);
 	cr_assert(strstr(err, want), "%s", err);
-	same_tables(one, many, "with a FIFO for the statistics");
+	tk_assert_same_tables(one, many, -1, "with a FIFO for the statistics");
 	free(err);
 	unlink(fifo);
 	ck_db_remove(one);
@@ -142,14 +114,14 @@ Test(mpi, shards_assemble_into_the_same_database, .timeout = 300)
 	cr_assert(strstr(out, "assembled 3 tables from 4 shards"), "%s", out);
 	free(out);
 	free(err);
-	same_tables(one, db, "assembled");
+	tk_assert_same_tables(one, db, -1, "assembled");
 	/* again: the tables exist, --replace replaces them */
 	rc = ck_gen(db, &out, &err, "assemble '%s' '%s'", dir, other);
 	cr_assert(rc == 1 && strstr(err, "--replace"), "%s", err);
 	free(out);
 	free(err);
 	cr_assert_eq(ck_gen(db, NULL, NULL, "assemble '%s' '%s' --replace -q", dir, other), 0);
-	same_tables(one, db, "assembled again");
+	tk_assert_same_tables(one, db, -1, "assembled again");
 	/* rank 3's shard from another run (of the same size) */
 	char third[512];
 	make_dir(third, sizeof third, "shards-c");

@@ -8,6 +8,7 @@
  * another key, a key file others may read, and ranks with other tables are
  * refused; FIFOs are not waited on. Every test seals with a key of its own
  * in the test folder (SLIDEDB_KEY_FILE, XDG_STATE_HOME), never the user's. */
+#include <criterion/criterion.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,8 +18,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "clikit.h"
-#include "testkit.h"
+#include "kit/boards.h"
+#include "kit/files.h"
+#include "kit/run.h"
+#include "kit/text.h"
 
 static char db4[512], db5[512], key_file[512];
 

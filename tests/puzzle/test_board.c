@@ -1,8 +1,9 @@
 /* Board model: parsing every notation, errors, formatting, moves, solvability. */
+#include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "testkit.h"
+#include "kit/oracle.h"
 
 static sdb_board parse_ok(const char *text, int w, int h)
 {

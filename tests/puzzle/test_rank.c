@@ -1,10 +1,12 @@
 /* The perfect index: a bijection between the reachable states and
  * 0 .. n!/2-1, exhaustively on every board of up to 9 cells, sampled on 3x4. */
+#include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "testkit.h"
+#include "kit/boards.h"
+#include "kit/oracle.h"
 
 /* Every reachable state of every goal class ranks to a distinct index in
  * range, and unranks back to itself. */

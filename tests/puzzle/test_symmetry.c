@@ -1,6 +1,8 @@
 /* Board symmetries: each maps cells one-to-one, keeps adjacency, and maps
  * moves consistently with cells; distances are invariant under them. */
-#include "testkit.h"
+#include <criterion/criterion.h>
+#include "kit/boards.h"
+#include "kit/oracle.h"
 
 Test(symmetry, counts_and_bijections)
 {

@@ -5,6 +5,7 @@
  * block are errors. Distances, best moves, move sequences, counts, checker
  * verdicts, batches, random boards and the states listing are all asked. */
 #define _GNU_SOURCE   /* memmem */
+#include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,11 @@
 
 #include <lmdb.h>
 
-#include "clikit.h"
-#include "testkit.h"
+#include "kit/boards.h"
+#include "kit/files.h"
+#include "kit/oracle.h"
+#include "kit/run.h"
+#include "kit/text.h"
 
 enum { N33 = 181440, SAMPLE = 3000, TRIALS = 8 };
 

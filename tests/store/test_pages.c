@@ -5,6 +5,7 @@
  * child process, which must end normally within its time, with every answer
  * it gives equal to the intact file's. (bench/hostile.sh flips every byte.) */
 #define _GNU_SOURCE   /* memmem */
+#include <criterion/criterion.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clikit.h"
-#include "testkit.h"
+#include "kit/boards.h"
+#include "kit/files.h"
+#include "kit/run.h"
 
 enum { PAGE = 4096, TRIALS = 1500, QUERIES = 64, WRONG = 3 };
 

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE /* memmem */
 /* The LMDB store: create, write in one transaction, read zero-copy, refuse
  * damaged, foreign, truncated and other-version files without changing them. */
+#include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <lmdb.h>
@@ -11,22 +12,12 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "clikit.h"
+#include "kit/boards.h"
+#include "kit/files.h"
+#include "kit/run.h"
+#include "kit/tables.h"
 
 static const int corner[1] = { 0 };
-
-static char *read_file(const char *path, long *len)
-{
-	FILE *f = fopen(path, "rb");
-	cr_assert(f);
-	fseek(f, 0, SEEK_END);
-	*len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)*len + 1);
-	cr_assert_eq(fread(s, 1, (size_t)*len, f), (size_t)*len);
-	fclose(f);
-	return s;
-}
 
 /* One of slidedb's named LMDB databases in a file, opened with LMDB itself
  * (to read or damage what the library hides): a transaction, read-only
@@ -313,18 +304,14 @@ Test(store, default_path_from_environment)
 /* Refusals must leave the file byte for byte as it was. */
 static void refused_unchanged(const char *path, unsigned flags, int want)
 {
-	long before_len, after_len;
-	char *before = read_file(path, &before_len);
+	tk_snapshot was = tk_snap(path);
 	sdb_db *db;
 	int err = sdb_db_open(&db, path, flags);
 	cr_assert_eq(err, want, "opening %s gave %d (%s), expected %d", path, err,
 	             sdb_errdetail(), want);
 	cr_assert(strstr(sdb_errdetail(), path), "the message names the file: %s", sdb_errdetail());
-	char *after = read_file(path, &after_len);
-	cr_assert_eq(before_len, after_len);
-	cr_assert_eq(memcmp(before, after, (size_t)before_len), 0, "the file was changed");
-	free(before);
-	free(after);
+	tk_assert_unchanged(&was, "a refused open");
+	tk_snap_free(&was);
 }
 
 Test(store, foreign_files_are_refused)
@@ -471,10 +458,10 @@ Test(store, altered_entries_fail_verify)
 	/* The table is one run of 181440 bytes in the file; change one in its middle. */
 	sdb_db *db;
 	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
-	long len;
-	char *file = read_file(path, &len);
+	size_t len;
+	char *file = ck_read_file(path, &len);
 	const uint8_t *data = sdb_table_data(sdb_table_at(db, 0));
-	const char *at = memmem(file, (size_t)len, data + 90000, 64);
+	const char *at = memmem(file, len, data + 90000, 64);
 	cr_assert_not_null(at);
 	long off = at - file;
 	sdb_db_close(db);

@@ -2,6 +2,7 @@
  * truncated, altered or foreign file is refused and the database is left as
  * it was. */
 #define _GNU_SOURCE /* memmem */
+#include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,9 +10,11 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "clikit.h"
-#include "forge.h"
-#include "testkit.h"
+#include "kit/files.h"
+#include "kit/forge.h"
+#include "kit/run.h"
+#include "kit/tables.h"
+#include "kit/text.h"
 
 static void build(char *path, size_t cap)
 {
@@ -49,38 +52,6 @@ static int import_into(const char *db_path, const char *file, int *n)
 	return err;
 }
 
-/* Every table of a equals the one of the same name in b: fields and bytes. */
-static void same_tables(const char *a_path, const char *b_path, int expect)
-{
-	sdb_db *a, *b;
-	cr_assert_eq(sdb_db_open(&a, a_path, SDB_RDONLY), 0);
-	cr_assert_eq(sdb_db_open(&b, b_path, SDB_RDONLY), 0);
-	cr_assert_eq(sdb_table_count(b), expect);
-	for (int i = 0; i < sdb_table_count(b); i++) {
-		const sdb_table *tb = sdb_table_at(b, i);
-		const sdb_table_info *ib = sdb_table_meta(tb);
-		const sdb_table *ta = sdb_table_find(a, ib->name);
-		cr_assert_not_null(ta, "%s", ib->name);
-		const sdb_table_info *ia = sdb_table_meta(ta);
-		cr_assert_eq(ia->crc32, ib->crc32);
-		cr_assert_eq(ia->states, ib->states);
-		cr_assert_eq(ia->kind, ib->kind);
-		cr_assert_eq(ia->entry_format, ib->entry_format);
-		cr_assert_eq(ia->pattern, ib->pattern);
-		cr_assert_eq(ia->blank_mode, ib->blank_mode);
-		cr_assert_str_eq(ia->set, ib->set);
-		cr_assert(sdb_board_equal(&ia->goal, &ib->goal));
-		cr_assert_eq(memcmp(ia->counts, ib->counts, sizeof ia->counts), 0);
-		uint8_t *xa = tk_table_copy(ta), *xb = tk_table_copy(tb);
-		cr_assert_eq(memcmp(xa, xb, sdb_table_bytes(ib)), 0);
-		free(xa);
-		free(xb);
-		cr_assert_eq(sdb_table_verify(tb), 0);
-	}
-	sdb_db_close(a);
-	sdb_db_close(b);
-}
-
 Test(transfer, round_trip_tables_and_sets)
 {
 	char src[512], file[512], dst[512];
@@ -106,10 +77,10 @@ Test(transfer, round_trip_tables_and_sets)
 	cr_assert_eq(import_into(dst, file, &n), 0, "%s", sdb_errdetail());
 	cr_assert_eq(n, 2);
 	cr_assert_eq(import_into(dst, one, &n), 0);
-	same_tables(src, dst, 3);
+	tk_assert_same_tables(src, dst, 3, "imported");
 	/* importing again replaces, and stays the same */
 	cr_assert_eq(import_into(dst, file, &n), 0);
-	same_tables(src, dst, 3);
+	tk_assert_same_tables(src, dst, 3, "imported");
 }
 
 /* Copies of an export cut short at many points, or with one byte changed,
@@ -327,7 +298,7 @@ Test(transfer, two_bit_tables_round_trip)
 	sdb_db_close(db);
 	tk_tmp_path(dst, sizeof dst, "dst-2bit.lmdb");
 	cr_assert_eq(import_into(dst, file, &n), 0, "%s", sdb_errdetail());
-	same_tables(src, dst, tables);
+	tk_assert_same_tables(src, dst, tables, "imported");
 	/* the counts at distances 1 and 2 swapped: the same total, other
 	 * residues mod 3 */
 	size_t len;
@@ -379,7 +350,7 @@ Test(transfer, chunked_tables_round_trip)
 	tk_build(chunked, "3x3", "--bits 2");
 	cr_assert_eq(chunks_in(chunked), 12, "45360 bytes in chunks of 4096");
 	cr_assert_eq(chunks_in(whole), 1);
-	same_tables(whole, chunked, 3);
+	tk_assert_same_tables(whole, chunked, 3, "imported in chunks");
 	/* chunked -> export -> import, into chunks (the variable is set) */
 	tk_tmp_path(file, sizeof file, "chunked.gz");
 	sdb_db *db;
@@ -392,17 +363,17 @@ Test(transfer, chunked_tables_round_trip)
 	tk_tmp_path(back, sizeof back, "chunked-back.lmdb");
 	cr_assert_eq(import_into(back, file, &n), 0, "%s", sdb_errdetail());
 	cr_assert_eq(chunks_in(back), 12);
-	same_tables(whole, back, 3);
+	tk_assert_same_tables(whole, back, 3, "back from chunks");
 	/* larger chunks replace smaller ones without leftovers */
 	setenv("SLIDEDB_CHUNK_BYTES", "16384", 1);
 	tk_build(back, "3x3", "--bits 2");
 	cr_assert_eq(chunks_in(back), 3);
-	same_tables(whole, back, 3);
+	tk_assert_same_tables(whole, back, 3, "back from chunks");
 	/* and whole again: an import with no chunking */
 	unsetenv("SLIDEDB_CHUNK_BYTES");
 	cr_assert_eq(import_into(back, file, &n), 0, "%s", sdb_errdetail());
 	cr_assert_eq(chunks_in(back), 1);
-	same_tables(whole, back, 3);
+	tk_assert_same_tables(whole, back, 3, "back from chunks");
 	/* removing a chunked table removes its chunks: after rm and compact the
 	 * file is no larger than one that never held it */
 	setenv("SLIDEDB_CHUNK_BYTES", "4096", 1);

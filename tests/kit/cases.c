@@ -10,13 +10,16 @@
  * others on stdout. Commands run in a shell with the programs under test
  * first on PATH and no $SLIDEDB_DB. */
 #define _GNU_SOURCE
+#include <criterion/criterion.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "casekit.h"
+#include "kit/cases.h"
+#include "kit/files.h"
+#include "kit/run.h"
 
 enum { CMD_MAX = 8192 };
 
@@ -131,23 +134,6 @@ char *ck_masked(const char *s)
 	while (b.len && isspace((unsigned char)b.s[b.len - 1]))
 		b.s[--b.len] = '\0';
 	return b.s;
-}
-
-/* A scratch directory of its own, empty. */
-void ck_scratch_dir(char *dir, size_t cap, const char *name)
-{
-	tk_tmp_path(dir, cap, name);
-	char cmd[1200];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	cr_assert_eq(system(cmd), 0);
-	cr_assert_eq(mkdir(dir, 0755), 0, "cannot create %s", dir);
-}
-
-void ck_remove_dir(const char *dir)
-{
-	char cmd[1200];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	cr_assert_eq(system(cmd), 0);
 }
 
 /* Run cmd in dir with the programs under test first on PATH and the default

@@ -1,9 +1,11 @@
-/* Examples as data (casekit.c): "$ COMMAND" lines and the output they
+/* Examples as data (cases.c): "$ COMMAND" lines and the output they
  * show, run and compared by one runner. */
-#ifndef SLIDEDB_CASEKIT_H
-#define SLIDEDB_CASEKIT_H
+#ifndef SLIDEDB_TESTS_KIT_CASES_H
+#define SLIDEDB_TESTS_KIT_CASES_H
 
-#include "clikit.h"
+#include <stddef.h>
+
+#include "kit/text.h"
 
 enum { CK_MAX_EXAMPLES = 512 };
 
@@ -23,9 +25,6 @@ int ck_examples_of(ck_example *ex, char *doc, const char *open, const char *clos
 /* Text with timings and dates masked and trailing blanks cut from each
  * line: "0.032 s" reads "#.# s", "2026-11-21T10:00:00Z" reads "DATE". */
 char *ck_masked(const char *s);
-/* A scratch directory of its own under the test folder, empty; and gone. */
-void ck_scratch_dir(char *dir, size_t cap, const char *name);
-void ck_remove_dir(const char *dir);
 /* Run cmd in dir with the programs under test first on PATH and the
  * default database path (no $SLIDEDB_DB); its exit status. */
 int ck_run_in(const char *dir, const char *cmd, char **out, char **err);
