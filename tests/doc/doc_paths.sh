@@ -2,7 +2,7 @@
 # Every path a document names exists: a document that points at a file
 # that moved sends its reader nowhere.
 #   tests/doc/doc_paths.sh SOURCE_DIR [DOCUMENT...]
-# With no documents: README.md, doc/*.md, doc/*.1, tests/*/README.md,
+# With no documents: README.md, doc/*.md, doc/*.1, tests/README.md, tests/*/README.md,
 # python/README.md and bench/RESULTS.md. Prints every path that is missing,
 # as DOCUMENT:LINE: PATH, and exits 1 if there is one.
 #
@@ -21,7 +21,7 @@ src=$1
 shift
 cd "$src"
 if [ $# -eq 0 ]; then
-	set -- README.md doc/*.md doc/*.1 tests/*/README.md python/README.md bench/RESULTS.md
+	set -- README.md doc/*.md doc/*.1 tests/README.md tests/*/README.md python/README.md bench/RESULTS.md
 fi
 
 # The tree's top folders: not hidden, not a build tree.
