@@ -99,17 +99,7 @@ Test(gen_full, json_one_object_per_table)
 /* The version printed is the library's. */
 Test(gen_usage, version_is_the_library_s)
 {
-	const char *version[] = { "--version", "-V" };
-	for (size_t i = 0; i < 2; i++) {
-		char *out, *err;
-		int rc = ck_gen(NULL, &out, &err, "%s", version[i]);
-		cr_assert_eq(rc, 0, "%s: exit %d", version[i], rc);
-		cr_assert(strstr(out, sdb_version()) && strstr(out, "slidedb-gen"), "'%s'", out);
-		cr_assert_eq(tk_lines(out), 1);
-		cr_assert_str_empty(err);
-		free(out);
-		free(err);
-	}
+	ck_assert_version(SLIDEDB_GEN);
 }
 
 /* ------------------------------------------------------------------ */

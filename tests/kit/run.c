@@ -10,6 +10,8 @@
 
 #include "kit/files.h"
 #include "kit/run.h"
+#include "kit/text.h"
+#include "slidedb.h"
 
 enum { CMD_MAX = 8192, PATH_MAX_LEN = 512 };
 
@@ -126,4 +128,21 @@ void ck_run_hint(const char *message)
 	int rc = tk_run(cmd, NULL, NULL, &err);
 	cr_assert_eq(rc, 0, "the hint `%.*s` failed (exit %d): %s", (int)(end - at), at, rc, err);
 	free(err);
+}
+
+void ck_assert_version(const char *program)
+{
+	const char *name = strrchr(program, '/') ? strrchr(program, '/') + 1 : program;
+	static const char *const options[] = { "--version", "-V" };
+	for (int i = 0; i < 2; i++) {
+		char cmd[PATH_MAX_LEN + 16], *out, *err;
+		snprintf(cmd, sizeof cmd, "%s %s", program, options[i]);
+		int rc = tk_run(cmd, NULL, &out, &err);
+		cr_assert_eq(rc, 0, "%s: exit %d", cmd, rc);
+		cr_assert(strstr(out, sdb_version()) && strstr(out, name), "%s: '%s'", cmd, out);
+		cr_assert_eq(tk_lines(out), 1, "%s: '%s'", cmd, out);
+		cr_assert_str_empty(err, "%s", cmd);
+		free(out);
+		free(err);
+	}
 }

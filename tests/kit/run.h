@@ -33,6 +33,11 @@ int ck_gen(const char *db, char **out, char **err, const char *fmt, ...)
 int ck_lookup(const char *db, const char *input, char **out, char **err, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
+/* `PROGRAM --version` and `PROGRAM -V` (a path of the build: SLIDEDB_GEN,
+ * SLIDEDB_LOOKUP ...) print one line holding the program's name and the
+ * library's version, and nothing on stderr. */
+void ck_assert_version(const char *program);
+
 /* Run, as it is, the command a message proposes ("build it with `CMD`"
  * or "build one with `CMD`"), with the programs under test first on PATH;
  * the test fails if the message has none or the command fails. */

@@ -861,17 +861,7 @@ Test(lookup_info, counts_are_oeis_a089473_and_match_bfs)
 /* The version printed is the library's. */
 Test(lookup_cli, version_is_the_library_s)
 {
-	const char *version[] = { "--version", "-V" };
-	for (int i = 0; i < 2; i++) {
-		char *out, *err;
-		int rc = ck_lookup(NULL, NULL, &out, &err, "%s", version[i]);
-		cr_assert_eq(rc, 0, "%s: exit %d", version[i], rc);
-		cr_assert(strstr(out, sdb_version()), "%s: '%s'", version[i], out);
-		cr_assert_eq(tk_lines(out), 1);
-		cr_assert_str_empty(err);
-		free(out);
-		free(err);
-	}
+	ck_assert_version(SLIDEDB_LOOKUP);
 }
 
 /* A reader that cannot write the lock file (a root-owned database read by
