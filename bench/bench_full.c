@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Benchmarks of full tables: BFS build time, library lookups, the programs
  * end to end, and the seeds' approach (a fresh BFS per query) for scale.
  *

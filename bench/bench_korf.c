@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Korf's 100 random 15-puzzle instances solved by IDA* on the strongest
  * pattern-database set of a database, with 1 and 2 threads.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Figures of the Python package against issue #12's targets; Markdown out.
 
     python bench/bench_python.py DB      (DB with the 3x3 tables)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The two-bit engine on a full table, level by level: where a big build's
  * time goes. No database: the table lives in memory and is dropped.
  *

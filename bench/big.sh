@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A full table past 12 cells on this machine (issue #11): the build's time,
 # peak memory and size, its counts per distance against the published ones
 # (../shared/data/distributions.txt), verify (CRC and counts mod 3 re-read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Compare a table's counts per distance with a published sequence.
  *
  *   check_counts DATABASE TABLE "1 2 4 9 20 ..."

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The benchmarks' data (Korf's instances, DeepCubeA's test sets, published
 # counts per distance), sourced by the scripts from the source tree's root:
 # $SLIDEDB_DATA, else ../shared/data beside the source tree. A folder

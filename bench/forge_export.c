@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/hostile.sh's forger of exports (issue #35): an export with two
  * entries of one table swapped (their counts unchanged) and every checksum
- * made to match, as a careful forger would (tests/forge.c, shared with the
+ * made to match, as a careful forger would (tests/kit/forge.c, shared with the
  * test suites).
  *   forge_export DB TABLE IN.gz OUT.gz SEED
  * DB holds TABLE as IN.gz was exported from it; SEED picks where in the
@@ -8,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "forge.h"
+#include "kit/forge.h"
 
 int main(int argc, char **argv)
 {

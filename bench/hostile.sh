@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A hostile trial of the programs, as an attacker and a clumsy user would try
 # them: generators killed at random moments, readers answering while
 # writers commit, bad input, damaged and crafted search checkpoints and killed

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """slidedb-serve under attack: the hostile trial's attacks, measured.
 
     bench/hostile_serve.py SERVE LOOKUP DB        (a Markdown table on stdout)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Korf's 24-puzzle instances solved by slidedb-lookup, each checked against
 # its published optimal length, with nodes and seconds beside the nodes
 # Korf and Felner's IDA* generated (6-6-6-6 and its reflection).
@@ -20,7 +21,7 @@ while getopts b:d:t:T: opt; do
 	d) db=$OPTARG ;;
 	t) threads=$OPTARG ;;
 	T) timeout=$OPTARG ;;
-	*) sed -n 2,12p "$0" >&2; exit 2 ;;
+	*) sed -n 3,13p "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))

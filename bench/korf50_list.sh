@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Korf's 24-puzzle instances as the benchmarks take them (sourced by
 # bench/korf50.sh and bench/mpi_search.sh, from the source tree's root):
 # the data file, the goal, and the 10 easiest by Korf and Felner's counts.

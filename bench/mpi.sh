@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # slidedb-gen-mpi against slidedb-gen (OpenMP) on one machine, and two-bit
 # tables against bytes; prints Markdown for bench/RESULTS.md.
 #   bench/mpi.sh [BOARD] [BUILD_DIR]      (default 3x4, build-bench)

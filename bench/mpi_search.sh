@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # One search over MPI ranks (slidedb-lookup-mpi, one thread a rank) against
 # one search over as many threads (slidedb-lookup --threads), on Korf's
 # 24-puzzle instances; prints Markdown for bench/RESULTS.md.
@@ -20,7 +21,7 @@ while getopts b:d:r: opt; do
 	b) build=$OPTARG ;;
 	d) db=$OPTARG ;;
 	r) ranks=$OPTARG ;;
-	*) sed -n 2,13p "$0" >&2; exit 2 ;;
+	*) sed -n 3,14p "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))

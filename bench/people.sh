@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Answers for people, end to end through slidedb-lookup (issue #9's targets):
 # every best move and the solution count over a batch of random 3x3 pairs,
 # random boards at a common 3x3 distance and at the rarest 3x4 distance, and

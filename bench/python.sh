@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The Python package's figures (issue #12's targets): installs it into a venv
 # of Debian's python3 as the README says, builds the 3x3 tables, and runs
 # bench/bench_python.py, which prints Markdown.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Build in Release and run the benchmarks; write their part of bench/RESULTS.md.
 #   bench/run.sh [--quick] [BUILD_DIR]
 # --quick skips the long parts (the 7-8 set, Korf's 24-puzzles, 3x4 tables);

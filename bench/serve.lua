@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- wrk script: GET the paths of a file (one per line), each connection
 -- starting at its own place and going round. Usage:
 --   wrk -s bench/serve.lua URL -- PATHS_FILE

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # slidedb-serve under load (issue #10's targets): wrk on loopback with
 # keep-alive, GET /v1/solve on random 3x3 pairs with arbitrary goals (server
 # and load generator share the machine); a POST /v1/solve batch; the

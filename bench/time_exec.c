@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Median wall time of a program run N times, started directly (fork and
  * exec, no shell, output to /dev/null): what a user waits for one query.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Answering queries; see answerer.h.
  *
  * A batch is parsed, answered and formatted (the library's answer call is

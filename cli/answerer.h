@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Answering queries with the library's one answer call: tables where the
  * board has them, IDA* otherwise; in parallel over a batch of lines, with
  * the answers kept in input order. */

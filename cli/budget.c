@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A request's budget; see budget.h. */
 #include <stdio.h>
 #include <time.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A request's budget: search nodes and seconds of answering shared by every
  * query of one request (slidedb-serve's --request-nodes and
  * --request-timeout), and the caller's word on whether the work is still

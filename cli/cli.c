@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Command-line helpers; see cli.h. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the programs share on the command line: their name, and the usage
  * and failure messages (the one error path: helpers return codes, commands
  * print through these). Options and commands: option.h, command.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Commands and their options; see command.h. */
 #include <getopt.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One command shape for every program, as libgit2's command line has it: a
  * table of commands, each a cmd_x() in a file of its own, run with the
  * options its program's one option table (option.h) gives it. slidedb-gen,

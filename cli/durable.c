@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Files replaced whole or not at all; see durable.h. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Files replaced or made whole or not at all: what checkpoints and keys are
  * written with. */
 #ifndef SLIDEDB_CLI_DURABLE_H

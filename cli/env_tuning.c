@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The programs' test knobs, from the environment into sdb_engine_tune(). */
 #include <stddef.h>
 #include <stdlib.h>

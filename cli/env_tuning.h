@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The test knobs every program takes from its environment and hands to the
  * library (sdb_engine_tune()): the library reads no environment for them. */
 #ifndef SLIDEDB_CLI_ENV_TUNING_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* info: the catalog, table by table. verify: CRC-32 and per-distance counts of
  * every table recomputed from its entries, and with --prove every entry
  * against its neighbours (sdb_table_prove()). */

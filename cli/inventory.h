@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The inventory of a database, for the `info` and `verify` commands (and
  * slidedb-serve's /v1/tables): what it holds, and whether it is intact. */
 #ifndef SLIDEDB_CLI_INVENTORY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Line reader over a file descriptor; see line_reader.h. */
 #include <errno.h>
 #include <stdlib.h>

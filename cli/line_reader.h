@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading lines from a file descriptor, and knowing when the next read would
  * wait: a program that answers line by line flushes its answers then, so a
  * caller that writes one query and waits for the reply gets it at once,

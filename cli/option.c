@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Options as data; see option.h. */
 #define _GNU_SOURCE   /* sched_getaffinity, CPU_COUNT */
 #include <errno.h>

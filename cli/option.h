@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Options as data. A program lists its options once, in one table: each
  * says which of its commands take it, what kind of value it holds (a
  * whole number in a range, seconds, bytes, a word among some, a flag, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A growable output buffer: the programs build each line here and write it
  * with one fwrite, which keeps batch answers fast. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Output helpers shared by the programs: a growable text buffer with
  * number, string and JSON appenders, written to a stream in one go. */
 #ifndef SLIDEDB_CLI_OUT_H

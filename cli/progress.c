@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Terminal progress bar: level, percent, states per second, ETA. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A one-line progress bar on stderr, shown only when stderr is a terminal
  * (or when forced), refreshed at most a few times a second: builds, exports
  * and imports, and verify --prove. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Formatting of answers. Text: "distance 2  best r  moves rr", one line per
  * query (and with --grid the boards drawn below it); JSON: one object per
  * query and line. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Writing answers: the text line, the JSON object, the path boards, grids,
  * and the checker's verdicts. */
 #ifndef SLIDEDB_CLI_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Batch input as queries; see splitter.h. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Batch input as queries, the one batch format of slidedb-lookup and
  * slidedb-serve: one query per line, or one per grid (rows on lines of
  * their own), blank lines and # comments skipped. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Compile files into a C source: the web page of slidedb-serve, served from
 # memory (no files to install beside the program).
 #   cmake -DOUTPUT=assets.c -DDIR=serve/web -P embed.cmake

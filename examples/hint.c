@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A hint button in 30 lines: the best next move and the distance left for a
  * board, read from a slidedb database.
  *

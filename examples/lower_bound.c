@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Another solver's use of slidedb: the pattern-database heuristic as a lower
  * bound, fresh and move by move, and slidedb's own IDA* for comparison.
  *

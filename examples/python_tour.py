@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The three uses of `import slidedb`, in one short tour.
 
 1. A hint loop: a player's board, the best move, until the puzzle is solved.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Level-synchronous breadth-first search over an index space, in place.
  *
  * Each pass turns level k into level k+1 in one of two directions (Beamer's

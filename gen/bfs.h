@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One breadth-first search over an index space, shared by every table the
  * generator builds: full tables and pattern databases. */
 #ifndef SLIDEDB_GEN_BFS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Entries of the BFS tables, read and written by concurrent passes (the
  * threads of one process, or a rank applying updates from others): relaxed
  * atomics, since every writer of an entry stores the same value or the

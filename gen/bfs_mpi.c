@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The BFS engine on MPI: the same tables as bfs.c, from several processes.
  *
  * Rank r owns the contiguous slice [lo_r, hi_r) of the index space (slices

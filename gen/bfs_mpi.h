@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The MPI engine's entry points (bfs_mpi.c), the hooks of gen_mpi.h that
  * slidedb-gen-mpi's main (gen_mpi_main.c) hands to gen_main(). */
 #ifndef SLIDEDB_GEN_BFS_MPI_H

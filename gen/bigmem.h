@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Memory for the search's large arrays: tables of gigabytes and their
  * frontier marks, read at random. */
 #ifndef SLIDEDB_GEN_BIGMEM_H

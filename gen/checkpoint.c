@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Restartable levels: a table's search saved after a level and put back.
  *
  * The file, DIR/NAME.ckpt, is a header (below) and then the engine's state

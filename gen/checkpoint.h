@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Restartable levels for slidedb-gen (--checkpoint DIR): the state of a
  * table's search written to DIR/NAME.ckpt (a pattern group's SET/gN as
  * SET.gN) after a level, at most every so

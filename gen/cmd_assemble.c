@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-gen assemble: join the shards of a distributed build
  * (slidedb-gen-mpi --shards) into an ordinary database, in one transaction.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-gen compact: the database file rewritten without its free pages. */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-gen export: tables with their metadata and CRC as a gzip stream
  * (the library's sdb_db_export), with a progress bar. */
 #include <stdio.h>

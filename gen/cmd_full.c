@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-gen full: exact tables of every state of boards up to 14 cells. */
 #include <stdio.h>
 

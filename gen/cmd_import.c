@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-gen import: an export verified, every table proved against its
  * neighbours (a min-mode group built again), and stored in one transaction. */
 #include <stdio.h>

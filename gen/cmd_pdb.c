@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-gen pdb: additive pattern-database sets.
  *
  * A set is a partition of the tiles into disjoint groups; each group's table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-gen rm: tables, sets or full sizes removed in one transaction. */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-gen: build distance tables and keep the database (slidedb-gen-mpi:
  * build them over the ranks of an MPI job).
  *

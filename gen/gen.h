@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the commands of slidedb-gen share: their options, one write run
  * (open, one transaction, commit, report), and the progress of a BFS. */
 #ifndef SLIDEDB_GEN_GEN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-gen's entry point: the commands are gen.c's, shared with
  * slidedb-gen-mpi. */
 #include "gen/gen.h"

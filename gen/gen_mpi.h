@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A build spread over processes (slidedb-gen-mpi): what the generator's write
  * runs ask of the ranks. slidedb-gen has none (NULL); the MPI program hands
  * its own to gen_main(), so that full and pdb take the same arguments and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-gen-mpi: slidedb-gen's full and pdb under mpirun, each rank
  * holding a slice of the index space (bfs_mpi.c). Rank 0 writes the
  * database, or with --shards every rank writes its slice as a shard for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One group of a pattern-database set: searched (the blank's regions kept,
  * folded to their minimum for min mode), its entries packed into nibbles
  * where they fit and laid out as the format stores them, and stored; and

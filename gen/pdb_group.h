@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One group of a pattern-database set, built and stored (slidedb-gen pdb),
  * or built again to prove an imported one (slidedb-gen import). */
 #ifndef SLIDEDB_GEN_PDB_GROUP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A write run of slidedb-gen: one LMDB transaction for every table the run
  * builds, a report line per table, and a summary with time and peak memory. */
 #include <stdarg.h>

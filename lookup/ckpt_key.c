@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The key that seals search checkpoints; see ckpt_key.h.
  *
  * The rules are ssh's for a private key: the file is this user's, a regular

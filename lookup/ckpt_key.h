@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The key that seals slidedb-lookup-mpi's search checkpoints (search_ckpt.h):
  * 32 random bytes in a file of this user's alone, as ssh keeps its keys. A
  * checkpoint claims that no solution lies below its bound; nothing short of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-lookup's answers: of the query the command line's words make, or
  * of every query on standard input (a batch), answered in order; with check,
  * the verdicts on move sequences (cmd_check.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-lookup check: the verdict on a move sequence (optimal, longer than
  * optimal, illegal, short), of the words START [GOAL] MOVES or of lines
  * 'START [; GOAL] ; MOVES' on standard input; answered as the answers are

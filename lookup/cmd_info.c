@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-lookup info: what the database holds (cli/inventory.h). */
 #include "cli/inventory.h"
 #include "lookup/lookup.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The `random` command: boards drawn uniformly at a chosen distance from a
  * goal (or among all boards, or by a random walk), as board lines, grids, or
  * full JSON answers. */

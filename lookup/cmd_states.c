@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The `states` command: every state at the distances asked, once each, in
  * the table's index order: a board per line with its distance (a tab
  * between), JSON objects, or grids. What a dataset for learning needs. */

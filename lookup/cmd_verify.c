@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-lookup verify: whether the tables are intact, and with --prove
  * every entry against its neighbours (cli/inventory.h). */
 #include "cli/inventory.h"

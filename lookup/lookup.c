@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-lookup: answer optimal-move questions from the stored tables;
  * also slidedb-lookup-mpi's rank program (lookup_mpi.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the commands of slidedb-lookup share: their options, the goal of
  * --goal, the database opened with advice that fits the query, and the
  * command line's words as a query. lookup.c reads the options (one table,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-lookup: lookup.c's program on its own. */
 #include "cli/cli.h"
 #include "lookup/lookup.h"

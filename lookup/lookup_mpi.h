@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-lookup's program as a rank of slidedb-lookup-mpi: the hooks by
  * which its answers hand their searches to the ranks (ranks.c), given to
  * lookup_main() (lookup.h) by slidedb-lookup-mpi's main. */

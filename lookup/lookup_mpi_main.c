@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-lookup-mpi: slidedb-lookup under mpirun, each search spread over
  * every rank (ranks.c). Rank 0 reads the queries and writes the answers;
  * every rank reads the same command line and opens the database itself,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One search over MPI ranks: slidedb-lookup-mpi's distribution.
  *
  * Rank 0 answers the queries as slidedb-lookup does; every iteration of a

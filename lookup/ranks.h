@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-lookup-mpi's searches over ranks (ranks.c); lookup_mpi_main.c starts
  * them. */
 #ifndef SLIDEDB_LOOKUP_RANKS_H

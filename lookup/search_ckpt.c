@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A distributed search's restart point; see search_ckpt.h.
  *
  * The file is a header of fixed fields (below) and a bitmap of the cut's

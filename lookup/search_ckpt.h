@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A distributed search's restart point (slidedb-lookup-mpi --checkpoint):
  * the bound of the iteration under way, its cut, and the subtrees searched
  * to the end at it; sealed with the user's key (ckpt_key.h). */

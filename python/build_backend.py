@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The build backend of slidedb: setuptools' own, after a check.
 
 pip's ``--no-build-isolation`` (the README's offline install) builds with the

@@ -1,17 +1,18 @@
+# SPDX-License-Identifier: MIT
 """Build of the slidedb extension (the metadata is in pyproject.toml).
 
-The extension compiles libslidedb's own sources (db/*/*.c, the lists read
-from db/CMakeLists.txt, so they are written once) together with its
-glue in ext/: one `pip install ./python` works on a fresh clone, without a
-CMake build or an installed library first, and a wheel carries no
-libslidedb.so beside it. Only liblmdb, ISA-L and zlib are linked from the system.
+The extension compiles libslidedb's own sources (db/*/*.c, as
+library_sources.txt lists them: a copy of CMake's lists, which ctest's
+python_sources holds it to) together with its glue in ext/: one
+`pip install ./python` works on a fresh clone, without a CMake build or an
+installed library first, and a wheel carries no libslidedb.so beside it.
+Only liblmdb, ISA-L and zlib are linked from the system.
 
 SLIDEDB_PKGCONFIG=1 links an installed libslidedb instead (found with
 `pkg-config slidedb`, e.g. after `cmake --install build`).
 """
 
 import os
-import re
 import shlex
 import shutil
 import subprocess
@@ -35,13 +36,10 @@ ROOT = HERE.parent if (HERE.parent / "db" / "include" / "slidedb.h").is_file() e
 
 
 def library_sources():
-    """The library's sources, as db/CMakeLists.txt lists them for its three layers."""
-    text = (ROOT / "db" / "CMakeLists.txt").read_text()
-    blocks = re.findall(r"add_library\(slidedb_(?:puzzle|store|answer)\s+OBJECT(.*?)\)", text, re.S)
-    if len(blocks) != 3:
-        raise SystemExit("setup.py: no add_library(slidedb_LAYER OBJECT ...) for each layer in "
-                         + str(ROOT / "db" / "CMakeLists.txt"))
-    return [os.path.relpath(ROOT / "db" / s, HERE) for b in blocks for s in b.split()]
+    """The library's sources, layer by layer, as library_sources.txt lists them (a copy of
+    db/CMakeLists.txt's lists that CMake checks: setup.py runs before any CMake)."""
+    listed = (HERE / "library_sources.txt").read_text().splitlines()
+    return [os.path.relpath(ROOT / s, HERE) for s in listed if s and not s.startswith("#")]
 
 
 def pkg_config(*args):
@@ -91,8 +89,8 @@ class BuildExt(build_ext):
 
 
 class Sdist(sdist):
-    """An sdist carries the library's sources (and the CMakeLists.txt that lists them),
-    and the LICENSE they are under."""
+    """An sdist carries the library's sources (library_sources.txt lists them), and the
+    LICENSE they are under."""
 
     def make_release_tree(self, base_dir, files):
         # the library's sources are listed as ../db/*.c: they go under libslidedb/ instead

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Set up on a fresh Debian 12 machine, build, generate the default database
 # (every 3x3 goal) in ./slidedb.lmdb and answer a sample query.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Install the Debian 12 packages slidedb needs, only those that are missing.
 #   scripts/deps.sh        everything: the programs, their tests and benchmarks
 #   scripts/deps.sh demo   what scripts/demo.sh needs: the library and programs

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Set up on a fresh Debian 12 machine, build with warnings as errors under
 # AddressSanitizer and UndefinedBehaviorSanitizer, install into a scratch
 # prefix and build the example against the installed package with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Request bodies. Every body counts against --max-memory (all requests
  * together, memory.c) as it is allocated; a request over it gets 503 with
  * Retry-After, and one over --max-body 413. A refused body is read and

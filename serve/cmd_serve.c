@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-serve's one command: listen, answer until SIGTERM or SIGINT, then
  * stop gracefully. libmicrohttpd does the HTTP (epoll, a thread pool); the
  * routes (routes.c) answer. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Connections: the registry the sweeper walks (slow senders, idle sockets
  * over --max-connections), and whether a request's client is still there. */
 #define _GNU_SOURCE   /* POLLRDHUP */

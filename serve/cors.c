@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CORS: a page of another origin (a browser game, a teaching site) may call
  * the API when --cors names its origin, or is "*". Answers carry
  * Access-Control-Allow-Origin for such an Origin (and Vary: Origin, since

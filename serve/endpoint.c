@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The endpoints; see endpoint.h. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-serve's endpoints: the path of each, the methods it takes and its
  * name in /metrics, in one table (endpoint.c) that routing, the replies'
  * Allow and CORS headers, and the counters read. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The memory budget: bytes held by all requests together, against
  * --max-memory. Every request body counts as it is allocated, as does an
  * answer held whole beyond HOLD_FREE; a lock-free count, taken and given

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Prometheus counters; see metrics.h. */
 #include "serve/endpoint.h"
 #include "serve/metrics.h"

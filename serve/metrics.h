@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The server's counters, in Prometheus' text format at /metrics. Updated
  * with atomic adds from every request thread. */
 #ifndef SLIDEDB_SERVE_METRICS_H

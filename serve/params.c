@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Query parameters; see params.h. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Query parameters: each endpoint's names, the values' forms, and the words
  * the API says things in. A parameter that is unknown, given twice, or
  * holds a NUL byte (%00: C strings would end there and judge a value the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The search pool; see pool.h. One lock guards the queue and the counts
  * per client: a task is taken, counted and let go in a few instructions
  * under it, and searches run outside it. */

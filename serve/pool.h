@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The search pool: threads of their own for the answers that search (boards
  * beyond the full tables), apart from libmicrohttpd's threads, which only
  * read, write and answer from tables. However many searches run, a table

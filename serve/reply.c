@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Responses: the headers every answer carries, JSON errors, and the status
  * of a failed query. Errors are JSON objects with "error" and a status that
  * says whose fault it is: 400 a malformed board or parameter, 403 an origin

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The endpoints. Every answer is built by the code slidedb-lookup answers
  * with (cli/answerer.c, cli/report.c), so the JSON is the same, field for
  * field; the statuses of errors are reply.c's. Every request has a budget

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-serve: answers over HTTP/JSON from the same memory-mapped
  * database as slidedb-lookup, and serves a web page to play on. Its one
  * command (cmd_serve.c) routes, answers, counts, and shuts down gracefully

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-serve's request handling: the endpoints, their parameters and
  * errors, on libmicrohttpd; what one request may hold and spend. */
 #ifndef SLIDEDB_SERVE_SERVER_H

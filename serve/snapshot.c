@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Snapshots; see snapshot.h. A watcher thread asks LMDB every 200 ms
  * whether a writer has committed (a read of the lock file) and, if so,
  * takes a fresh snapshot that shares the environment. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The database as the server reads it: the current snapshot, taken again
  * within a fraction of a second of a commit by another process (a table
  * built while serving), and old snapshots closed when their last request

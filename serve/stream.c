@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Streamed answers, with backpressure. libmicrohttpd calls the reader when
  * the client has taken what was given before (the socket can take more),
  * and only then are the next answers computed: a client that stops reading

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The library reads the environment only for the user's two settings,
 # SLIDEDB_DB (store/env.c) and SLIDEDB_BUSY_TIMEOUT (store/hold.c): test
 # knobs reach it through sdb_engine_tune(), from the programs.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The library's layers only look down: puzzle <- store <- answer.
 #   tests/layers.sh SOURCE_DIR PUZZLE_OBJECTS STORE_OBJECTS ANSWER_OBJECTS
 # (each a ;-separated list, as CMake's $<TARGET_OBJECTS:...> gives it).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # One name, one thing: a reader who meets a file's or a header's name knows
 # which one is meant.
 #   tests/names.sh SOURCE_DIR

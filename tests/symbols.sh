@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The library exports exactly what its public headers declare with SDB_API:
 #   tests/symbols.sh LIBSLIDEDB.so HEADER...
 set -euo pipefail

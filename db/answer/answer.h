@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The answer layer's own declarations (db/answer/: queries and query
  * lines, searches, heuristics and their cache, optimal sets and counts,
  * checks, batches, random boards and states, the fields of answers, hints

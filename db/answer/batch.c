@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Batches: many boards of one size against one goal, as arrays of cells
  * (what NumPy, the Python package and other languages' bindings hand over).
  * The table and its frame are found once per batch, not once per board, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The move checker: replay a sequence, then judge it against the optimal
  * distance (what an online judge does with a contestant's answer), and its
  * verdict as a sentence. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* IDA*'s node level, built for node rate: one thread's depth-first search
  * under a bound on f = g + h, in the heuristic's frame (engine.h).
  *

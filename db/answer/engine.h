@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The IDA* engine's node level (engine.c): one thread's depth-first search
  * under a bound, the state changed in place and back, and the cut of an
  * iteration into subtrees. The iterations, their threads and the split API

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fields of an answer, a checker's verdict and a catalog entry: the
  * one list, in the order `slidedb-lookup --json` writes them, walked by a
  * visitor (sdb_field_fn) that the CLI, the server and Python each turn into

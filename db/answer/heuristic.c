@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Heuristics: additive pattern-database sets (with the diagonal mirror) and
  * the Manhattan distance with linear conflicts.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A heuristic's insides: what the search engine (solve.c) reads directly
  * instead of through sdb_heuristic_move(). Only heuristic.c builds one. */
 #ifndef SLIDEDB_ANSWER_HEURISTIC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* "Build it with" hints: the parts of a slidedb-gen command that make it,
  * run as it is, build what a failed query needed, into the database that
  * was asked; and the database as users open it: the store's open, and when

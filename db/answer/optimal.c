@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every optimal sequence out of a full table: the first moves that start
  * one, how many there are, and the sequences in lexicographic order.
  *

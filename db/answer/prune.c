@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The words of prune_words.h as an Aho-Corasick automaton: a trie of the
  * words, each state's failure link the longest proper suffix of its path
  * that is a path of the trie, and every transition filled in, so that one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Duplicate move sequences a search never follows (prune.c): an automaton
  * over the caller's moves (u d l r = SDB_UP .. SDB_RIGHT) that reads a
  * search's path and dies on a word of prune_words.h. Internal to the

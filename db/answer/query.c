@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Answers: any (start, goal) pair, from the full table of its size (the
  * query brought into the table's frame, frame.c), or by IDA* for boards too
  * large for full tables. */

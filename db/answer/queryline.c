@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Query lines: which cells are the start, which the goal, and the board's
  * size. The one parser of what people type; every program uses it. */
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Random boards: a seeded generator, boards drawn uniformly at chosen
  * distances from a goal (from its full table), uniformly among all states
  * reachable from it (no table), and random walks. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Random-board requests: the one owner of their rules. A request says a
  * distance, or a range of distances, or a random walk, how many boards and
  * which seed; slidedb-lookup, slidedb-serve and Python fill one from their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* IDA*: iterations of engine.c's depth-first search with a growing bound
  * on f = g + h, and the threads and processes one search is split over.
  *

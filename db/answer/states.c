@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every state of a table once: the states at chosen distances from a goal
  * (or all those that reach it), in the table's index order, as rows of
  * cells. What a learned heuristic's dataset needs where draws with

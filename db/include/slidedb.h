@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file slidedb.h
  * @brief slidedb: exact distance databases for sliding-tile puzzles.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file slidedb_engine.h
  * @brief slidedb's engine interface: what table builders need and users do not.
  *

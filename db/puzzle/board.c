@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The board model: sizes, parsing every notation users bring, formatting,
  * moves and the solvability test. */
 #include <ctype.h>

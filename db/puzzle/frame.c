@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Frames: how a goal is brought onto the canonical goal of its class (a
  * symmetry of the board, then labels that make the goal read 1, 2, 3, ...),
  * and how moves go back. The one place this idea is written; full tables,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Partitions of the tiles into pattern groups, as people type them: the
  * named 15-puzzle partitions or groups of tiles ("1,2,3/4,5,6"), turned into
  * groups of the canonical goal's labels and the spelling of the set's name.

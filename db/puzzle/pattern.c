@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Index spaces of pattern groups: where k tiles are, and (region mode) which
  * region of the other cells holds the blank.
  *

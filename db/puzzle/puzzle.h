@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The puzzle layer's own declarations (db/puzzle/: boards, cells and sizes,
  * rank, symmetry, frames, pattern spaces, partitions, errors). Pure: no
  * LMDB, no sdb_db, no I/O. Not installed. */

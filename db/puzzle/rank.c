@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The perfect index of full tables: rank and unrank in O(n).
  *
  * index = blank_cell * (m!/2) + sum over the first m-2 tiles of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Symmetries of a W x H board that keep its size.
  *
  * Symmetry s is three bits: bit 2 transposes (square boards only), then bit 0

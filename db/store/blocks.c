@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Block checksums: a table's entries are trusted 4 KiB at a time. Every
  * block has a CRC-32 stored beside the table (the "blocks" database of the
  * file); a reader checks a block the first time this process reads from it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A table's entries as they are read (blocks.c): each 4 KiB block checked
  * against its stored CRC-32 the first time this process reads from it, the
  * damage a thread has read, and the entries of full tables as a walk

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The catalog as a handle holds it: every entry read and checked on open
  * (a damaged one kept under a printable form of its key, so that `rm` can
  * remove it), each table's entries found in the map (whole or in chunks,

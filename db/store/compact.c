@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Compact: the database copied without its free pages (LMDB's compacting
  * copy) under an exclusive hold, and the copy renamed over the file once it
  * is on the disk. */

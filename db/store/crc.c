@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CRC-32, and the block checksums of a table's bytes as they are written:
  * what the file's "blocks" database stores for a table (a 4-byte header,
  * the block size, then the CRC-32 of each block), and the CRC-32 of the

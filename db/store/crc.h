@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CRC-32, and the block checksums of bytes as they are written (crc.c).
  * Not installed. */
 #ifndef SLIDEDB_STORE_CRC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A database handle's LMDB environment, as every part of the store uses it:
  * the named databases (info, catalog, tables, blocks) and their keys, the
  * format marker, transactions whose pages are checked before LMDB reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A database handle's insides, for the store's files that work with LMDB
  * (env.c, open.c, catalog.c, table.c, writer.c, compact.c): the handle, and
  * the environment's helpers they share (env.c). The answer layer sees a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Opening a file a user named: the one rule, for the library and the
  * programs alike (see slidedb_engine.h, "Files").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The database file on the disk. Not installed. */
 #ifndef SLIDEDB_STORE_FILE_H
 #define SLIDEDB_STORE_FILE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Holds on a database file: who may have it open while it is compacted.
  *
  * `compact` writes a new file and renames it over the old one. A process

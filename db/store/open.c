@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Opening and closing a database handle: the environment on the file (its
  * lock file first, a file replaced meanwhile or truncated refused), the
  * layout a writer gives a new file, the snapshot a reader keeps, handles

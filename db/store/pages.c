@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The LMDB page checker (pages.h says what it promises).
  *
  * The layout read here is LMDB 0.9's on 64-bit little-endian machines (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The LMDB page checker (pages.c): LMDB trusts the pages of its file, so a
  * damaged file could crash it (SIGSEGV, SIGBUS), make it loop or assert.
  * Before LMDB reads a snapshot's B-trees, we read them ourselves and check

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Proofs of tables' entries, each against its neighbours: what stands
  * between a table crafted with correct checksums (an export, a file edited
  * in place, a resumed build's checkpoint) and a wrong answer. Import proves

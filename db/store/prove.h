@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Proofs of a table's entries (prove.c), as the writer and import use
  * them. Not installed. */
 #ifndef SLIDEDB_STORE_PROVE_H

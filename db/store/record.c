@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Catalog records: what the catalog stores for a table, as an explicit byte
  * layout of its own (little-endian, versioned), so that the public
  * sdb_table_info struct can change without changing the file format.

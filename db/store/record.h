@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Catalog records (record.c): the bytes stored for a table's catalog entry,
  * and the check of an entry before use. Not installed. */
 #ifndef SLIDEDB_STORE_RECORD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shards: one rank's slices of the tables a distributed build made
  * (slidedb-gen-mpi --shards), in an LMDB file of its own that
  * `slidedb-gen assemble` joins with the other ranks' into an ordinary

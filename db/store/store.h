@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The store layer's own declarations (db/store/): a database handle and its
  * tables as the store's files share them and the answer layer uses them.
  * Uses the puzzle layer, never the answer layer. What only some of the

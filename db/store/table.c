@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A handle's tables: by position, by name, and by what a name means (one
  * table, every table of a pattern-database set, or every goal class of a
  * full size: "full-3x3"; upkeep, export, info and verify all choose tables

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Work over a table on threads: the cores this process may use, how many
  * threads a share of a table is worth, and running them. */
 #define _GNU_SOURCE   /* sched_getaffinity, CPU_COUNT */

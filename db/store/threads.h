@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Work over a table on threads (threads.c). Not installed. */
 #ifndef SLIDEDB_STORE_THREADS_H
 #define SLIDEDB_STORE_THREADS_H

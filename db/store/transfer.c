@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Export and import: tables as a standard gzip stream, to move a database
  * between machines.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The tuning the tests and benchmarks set (sdb_engine_tune()): one
  * process-wide copy, read where a writer, a compact, a verify or a search
  * begins. The library reads no environment for it: the programs do, and

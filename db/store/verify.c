@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A table checked whole: its CRC-32 over every block on the usable cores
  * (sdb_table_verify(), and the check once per handle before answers are
  * read from it), and its entries counted per distance (sdb_table_recount())

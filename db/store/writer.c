@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The writer: one write transaction in which tables are reserved whole or
  * appended in chunks, with their block checksums and catalog records beside
  * them, or deleted; committed or abandoned as one, so a killed writer leaves

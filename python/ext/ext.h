@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The slidedb._slidedb extension: declarations its files share.
  *
  * The extension is a thin layer: Python objects in, the library's calls,

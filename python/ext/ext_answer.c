@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Answer and Check: the library's answers as read-only Python objects whose
  * attributes are the fields of slidedb-lookup's JSON. The C structs are
  * kept as they are and fields are made on access, so an answer costs one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* States arrays: any integer dtype and layout in, the library's rows of
  * uint8 cells out, with the board size decided once for the whole batch. */
 #include "ext.h"

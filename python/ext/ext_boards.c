@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Arguments: sizes, boards in every form Python callers hold them, search
  * limits. Boards become text for the library's one parser, so that a board
  * means here exactly what it means to slidedb-lookup. */

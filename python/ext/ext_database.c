@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Database: an open slidedb file, read-only, shared by every thread.
  *
  * Calls that may take long (batches, searches, counts) release the GIL; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The library's fields (sdb_answer_fields, sdb_check_fields,
  * sdb_table_fields) as a dict: to_dict() and Database.tables() are this
  * visitor, so their keys, order and values are the CLI's JSON by

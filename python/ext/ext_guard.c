@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The one mechanism that lets threads share a handle: calls that run
  * without the GIL pin it, close() waits for the last of them (see ext.h).
  * Database, Heuristic and States each release their own resources; when to

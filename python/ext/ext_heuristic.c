@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Heuristic: a lower bound on the distance to one goal (an additive
  * pattern-database set, or Manhattan distance with linear conflicts), for
  * solvers written in Python. It reads the tables of its Database, which it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The module slidedb._slidedb: its types, the version, and errors raised as
  * the classes of slidedb.errors. */
 #define EXT_IMPORTS_NUMPY

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A Database's handle pinned: by each call that uses it without the GIL
  * (ext_pin) and by each object that reads its tables (a Heuristic, a
  * States: ext_hold), so that close() from another thread releases it only

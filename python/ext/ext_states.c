@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Database.states() and States: every state at chosen distances from a goal,
  * each once, in the index order of the goal's table (the library's
  * sdb_states_*), as rows of cells with their distances: whole arrays, or an

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """slidedb: exact distances, answers and heuristics for sliding-tile puzzles.
 
 A Python package over libslidedb, the library of ``slidedb-gen`` and

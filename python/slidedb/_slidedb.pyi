@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Type stubs of the C extension (the types are documented in their docstrings)."""
 
 from __future__ import annotations

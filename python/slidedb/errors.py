@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The exceptions of slidedb.
 
 Every failure of the library is raised as one class under :class:`Error`,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slidedb-serve's page: plays the sliding-tile boards of the database.
  *
  * Conventions

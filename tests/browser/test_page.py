@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Browser test of slidedb-serve's web page (serve/web/), in headless Chromium.
 
 Run with Debian's Python, selenium (python3-selenium) and pytest (python3-pytest),

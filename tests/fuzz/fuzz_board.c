@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the board parser and the size parser, on any bytes.
  * Whatever they accept must be a valid board that formats and parses back
  * to itself. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: an export stream from a stranger, imported into a fresh
  * database. An import either stores tables that verify, or fails and leaves
  * the database empty. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: a database file from anywhere, opened, read and written
  * to: the catalog, every table's check, answers, and a writer's transaction.
  * A damaged file must be an error, never a crash or a hang (db/pages.c

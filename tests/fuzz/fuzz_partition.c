@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: partition specs (--partition) for a 4x4 and a 3x3 goal.
  * An accepted partition has disjoint, non-empty groups of at most
  * SDB_MAX_PATTERN tiles of the board, and a pattern space can be made of

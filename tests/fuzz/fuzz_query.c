@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: query lines as batch mode reads them (with and without a
  * size), and the grid-row test. An accepted query is two valid boards of one
  * size. */

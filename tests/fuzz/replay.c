@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fuzz targets' corpora as ordinary tests: every file of the folders
  * (or the files) given is fed to the target's LLVMFuzzerTestOneInput, in any
  * build and with any compiler, no libFuzzer needed (zstd's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Fixtures of the Python package's suite: the programs to compare with, and
 databases built by them once per session (small boards, so the whole suite
 takes seconds)."""

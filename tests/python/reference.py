@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A deliberately simple breadth-first search, the independent check of every
 distance the library gives: no tables, no ranking, no symmetry, just boards
 as tuples and a dict of distances."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The Python package's suite, as a user gets it: a venv of Debian's python3
 # with its system packages (NumPy, pytest), the package installed by the
 # README's command (offline: no build isolation), then pytest. Run by ctest

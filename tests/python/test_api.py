@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What a Python user reads: docstrings on everything, help() that shows
 signatures, stubs that match the module, and the package's metadata."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """NumPy batches: distance(), best_move(), label() on every 3x3 board against
 a plain BFS, every integer dtype and layout, and shapes refused clearly."""
 

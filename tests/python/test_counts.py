@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A board's count of states, as the programs print it, against Python's own
 exact integers: (W*H)!/2 on every board, past 2^64 from 21 cells on
 (slidedb-gen once printed 25!/2 mod 2^64 for 5x5)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Opening databases: paths, the context manager, the catalog against
 slidedb-lookup info --json, snapshots, and every error on open."""
 
@@ -86,12 +87,12 @@ def test_open_errors(tmp_path):
 def test_other_version(tmp_path):
     """Format 2 is read; a format from the future is refused with VersionError."""
     path = tmp_path / "format.lmdb"
-    shutil.copy(ROOT / "tests" / "data" / "format2.lmdb", path)
+    shutil.copy(ROOT / "tests" / "store" / "data" / "format2.lmdb", path)
     with slidedb.open(path) as d:
         assert d.tables()
     run(GEN, "full", "2x2", "--db", str(path), "-q")     # converts it to this version
     # LMDB keeps a key's value right after it in its leaf page: "format", then
-    # the version (as tests/test_store.c writes 99 through LMDB's own API)
+    # the version (as tests/store/test_store.c writes 99 through LMDB's own API)
     data = path.read_bytes()
     now = b"format" + slidedb.FORMAT_VERSION.to_bytes(4, "little")
     assert now in data

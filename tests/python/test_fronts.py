@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """One random-board request, one verdict, in all three front ends.
 
 slidedb-lookup's `random`, slidedb-serve's /v1/random and Database.random()

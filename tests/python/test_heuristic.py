@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Database.heuristic(): lower bounds that never exceed the true distance,
 change by at most one per move, and read as the library's sdb_heuristic_*."""
 

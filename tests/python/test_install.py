@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What a new user meets installing the package with the README's command
 into a venv that cannot build it: one line that says what to do, not a
 traceback. The venv is made from this suite's own Python without the system's

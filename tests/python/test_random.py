@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Database.random() and slidedb.dataset(): the CLI's boards for the same
 seed, distances in range, labels that check out."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The Python sessions of the README's tour and of doc/python.md run and print
 what they show (doctests), and examples/python_tour.py runs, in a directory
 with the database they name."""

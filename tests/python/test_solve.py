@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Database.solve() and Database.check(): every board notation, agreement
 with slidedb-lookup --json, every move sequence replayed, and the errors."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Database.states(): every state of a table once, at the distances asked,
 against a plain BFS: whole arrays and chunks, every goal class, tables of
 two bits and none, the arguments refused as random() refuses them, and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """One Database shared by threads (batches release the GIL), closed while
 calls run, and opened again and again while a generator commits."""
 

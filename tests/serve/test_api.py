@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """End-to-end tests of slidedb-serve's HTTP/JSON API, over loopback.
 
 Run with Debian's Python and pytest (python3-pytest), standard library only:

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """slidedb-serve against hostile and careless clients: what a hostile trial
 found, each fixed and kept fixed here. Run as tests/serve/test_api.py (same
 environment); the helpers are test_api's.
