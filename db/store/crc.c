@@ -14,7 +14,7 @@
 /* ISA-L's CRC-32 is zlib's (the gzip polynomial, the same chaining), by
  * carry-less multiplication where the CPU has it, several times zlib's
  * speed; a set's check before its first answer is most of a one-off query's
- * time (tests/test_store.c compares the two functions' values). */
+ * time (tests/store/test_store.c compares the two functions' values). */
 uint32_t sdbi_crc_more(uint32_t crc, const uint8_t *data, uint64_t size)
 {
 	return crc32_gzip_refl(crc, data, size);

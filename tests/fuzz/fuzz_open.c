@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target: a database file from anywhere, opened, read and written
  * to: the catalog, every table's check, answers, and a writer's transaction.
- * A damaged file must be an error, never a crash or a hang (db/pages.c
+ * A damaged file must be an error, never a crash or a hang (db/store/pages.c
  * checks LMDB's pages before LMDB reads them).
  *
- * The mutator knows LMDB's layout (db/pages.c says it): most mutations land
+ * The mutator knows LMDB's layout (db/store/pages.c says it): most mutations land
  * on the fields a damaged page would carry wrong (page numbers, flags,
  * bounds, node offsets, key and data sizes, database records in the meta
  * pages), where a byte flip anywhere in a mostly-zero page would rarely hit

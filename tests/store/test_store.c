@@ -640,7 +640,7 @@ Test(store, format_4_pattern_tiles_survive_the_conversion)
 }
 
 /* Seal an edited record as a writer would: its last 4 bytes are the
- * CRC-32 of the name and the bytes before them (db/record.c, version 4). */
+ * CRC-32 of the name and the bytes before them (db/store/record.c, version 4). */
 static void reseal(uint8_t *rec, size_t len, const char *name)
 {
 	uLong crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)name, (uInt)strlen(name));
@@ -730,7 +730,7 @@ static void edit_field(uint8_t *rec, size_t *len, void *ctx)
 
 /* Catalog records whose fields cannot describe a usable table are never
  * used: fields changed one at a time in a valid record, resealed with a
- * correct checksum (layout in db/record.c), each give the reason. */
+ * correct checksum (layout in db/store/record.c), each give the reason. */
 Test(store, catalog_fields_are_checked_on_open)
 {
 	static const field_edit edits[] = {
