@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Batches and words for bindings (db/answer/batch.c; the verdicts in db/answer/check.c): every distance
- * and best move of a batch against the simple BFS and the one answer call,
- * for goals of every class; bad rows named; the verdicts' sentences. */
+/* Batches and words for bindings (db/answer/batch.c; the verdicts in
+ * db/answer/check.c): every distance and best move of a batch against the
+ * simple BFS and the one answer call, for goals of every class; bad rows
+ * named; the verdicts' sentences. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
