@@ -33,21 +33,15 @@ case $n in '' | *[!0-9]*) echo "deepcubea24.sh: N must be a count, not '$n'" >&2
 . bench/data_dir.sh
 data=$data/deepcubea_24puzzle.txt
 [ -r "$data" ] || { echo "deepcubea24.sh: cannot read $data" >&2; exit 2; }
-if [ ! -x "$build/slidedb-lookup" ]; then
-	cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DSLIDEDB_TESTS=OFF >/dev/null
-	cmake --build "$build" -j2 >/dev/null
-fi
+. bench/set24.sh
+set24_programs "$build"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-if [ -z "$db" ]; then
-	db=$work/k24.lmdb
-	t0=$(date +%s.%N)
-	"$build/slidedb-gen" pdb 5x5 --partition 6-6-6-6 --goal "$(seq -s ' ' 0 24)" --db "$db" -q
-	echo "(built the 6-6-6-6 set in $(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $t0 }") s)"
-	echo
-fi
+[ -n "$db" ] || set24_default "$build" "$work"
 
-grep -v '^#' "$data" | head -n "$n" >"$work/rows"
+# awk, not grep | head: head would close grep's pipe, a SIGPIPE that
+# pipefail turns into the script's exit
+awk -v n="$n" '!/^#/ && c++ < n' "$data" >"$work/rows"
 have=$(wc -l <"$work/rows")
 [ "$have" -eq "$n" ] || { echo "deepcubea24.sh: the file has $have boards, not $n" >&2; exit 2; }
 cut -d';' -f1 "$work/rows" >"$work/boards"

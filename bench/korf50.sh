@@ -35,19 +35,11 @@ shift $((OPTIND - 1))
 korf50_chosen "$@"
 data=$korf50_data
 goal=$korf50_goal
-if [ ! -x "$build/slidedb-lookup" ]; then
-	cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DSLIDEDB_TESTS=OFF >/dev/null
-	cmake --build "$build" -j2 >/dev/null
-fi
+. bench/set24.sh
+set24_programs "$build"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-if [ -z "$db" ]; then
-	db=$work/k24.lmdb
-	t0=$(date +%s.%N)
-	"$build/slidedb-gen" pdb 5x5 --partition 6-6-6-6 --goal "$goal" --db "$db" -q
-	echo "(built the 6-6-6-6 set in $(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $t0 }") s)"
-	echo
-fi
+[ -n "$db" ] || set24_default "$build" "$work"
 
 echo "## Korf's 24-puzzle instances, $threads thread$([ "$threads" = 1 ] || echo s)"
 echo
