@@ -34,9 +34,10 @@
 #include "lookup/search_ckpt.h"
 #include "slidedb_engine.h"
 
-/* 3: sealed (2: subtrees cut under the automaton of duplicate words up to 12
- * moves; 1 counted another frontier) */
-enum { VERSION = 3, MAX_SUBTREES = 1 << 26, MAX_DEPTH = 64, SEAL_BYTES = 32 };
+/* 4: subtrees cut under the automaton of duplicate words up to 14 moves, so
+ * a cut lists other subtrees than 3's (3: sealed; 2: subtrees cut under the
+ * words up to 12 moves; 1 counted another frontier) */
+enum { VERSION = 4, MAX_SUBTREES = 1 << 26, MAX_DEPTH = 64, SEAL_BYTES = 32 };
 static const char magic[8] = "SDBSRCH";
 
 /* Every byte a field: no padding, so the CRC and the seal cover only what

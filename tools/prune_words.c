@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_LEN = 12, SPAN = 2 * MAX_LEN + 1, CELLS = SPAN * SPAN };
+enum { MAX_LEN = 14, SPAN = 2 * MAX_LEN + 1, CELLS = SPAN * SPAN };
 
 static const char letter[] = "udlr";
 static const int dx[4] = { 0, 0, -1, 1 }, dy[4] = { -1, 1, 0, 0 };
@@ -28,30 +28,75 @@ typedef struct walk {
 	unsigned char end;                 /* the blank's last cell */
 	unsigned char tile[MAX_LEN + 1][2];   /* moved tiles: cell now, cell first (sorted) */
 	int ntiles;
-	unsigned char visited[CELLS / 8 + 1];
+	unsigned char lo_x, hi_x, lo_y, hi_y;   /* the rectangle of the cells it visits */
 } walk;
 
 static char **words;
 static int nwords, capwords;
 
+/* The words found so far, also in a hash set of their texts, so that a walk
+ * is tested for a word ending it by its suffixes (MAX_LEN lookups) rather
+ * than against every word. */
+enum { SET_BITS = 20, SET_SIZE = 1 << SET_BITS };
+static const char *word_set[SET_SIZE];
+
+static unsigned hash_text(const char *s, int len)
+{
+	unsigned h = 2166136261u;
+	for (int i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h & (SET_SIZE - 1);
+}
+
+static void add_word(const char *w)
+{
+	if (nwords == capwords) {
+		capwords = capwords ? 2 * capwords : 256;
+		words = realloc(words, (size_t)capwords * sizeof *words);
+		if (!words)
+			exit(2);
+	}
+	char *copy = strdup(w);
+	if (!copy || nwords >= SET_SIZE / 2)
+		exit(2);
+	words[nwords++] = copy;
+	unsigned h = hash_text(copy, (int)strlen(copy));
+	while (word_set[h])
+		h = (h + 1) & (SET_SIZE - 1);
+	word_set[h] = copy;
+}
+
+static int is_word(const char *s, int len)
+{
+	for (unsigned h = hash_text(s, len); word_set[h]; h = (h + 1) & (SET_SIZE - 1))
+		if ((int)strlen(word_set[h]) == len && !memcmp(word_set[h], s, (size_t)len))
+			return 1;
+	return 0;
+}
+
 static int has_word_suffix(const char *w, int len)
 {
-	for (int i = 0; i < nwords; i++) {
-		int l = (int)strlen(words[i]);
-		if (l <= len && !memcmp(w + len - l, words[i], (size_t)l))
+	for (int l = 2; l <= len; l++)
+		if (is_word(w + len - l, l))
 			return 1;
-	}
 	return 0;
 }
 
 static void effect(walk *wk, int len)
 {
-	int x = MAX_LEN, y = MAX_LEN;
-	static int origin[CELLS];   /* cell -> the cell its tile started in */
-	for (int c = 0; c < CELLS; c++)
-		origin[c] = c;
-	memset(wk->visited, 0, sizeof wk->visited);
-	wk->visited[(y * SPAN + x) / 8] |= (unsigned char)(1 << ((y * SPAN + x) % 8));
+	/* origin[c]: the cell the tile now in c started in, for the cells the
+	 * blank visits (no other moves); reset after each walk */
+	static int origin[CELLS];
+	static int ready;
+	if (!ready) {
+		for (int c = 0; c < CELLS; c++)
+			origin[c] = c;
+		ready = 1;
+	}
+	int x = MAX_LEN, y = MAX_LEN, path[MAX_LEN + 1], npath = 0;
+	wk->lo_x = wk->hi_x = (unsigned char)x;
+	wk->lo_y = wk->hi_y = (unsigned char)y;
+	path[npath++] = y * SPAN + x;
 	for (int i = 0; i < len; i++) {
 		int m = (int)(strchr(letter, wk->moves[i]) - letter);
 		int nx = x + dx[m], ny = y + dy[m];
@@ -59,15 +104,40 @@ static void effect(walk *wk, int len)
 		origin[ny * SPAN + nx] = -1;
 		x = nx;
 		y = ny;
-		wk->visited[(y * SPAN + x) / 8] |= (unsigned char)(1 << ((y * SPAN + x) % 8));
+		path[npath++] = y * SPAN + x;
+		wk->lo_x = x < wk->lo_x ? (unsigned char)x : wk->lo_x;
+		wk->hi_x = x > wk->hi_x ? (unsigned char)x : wk->hi_x;
+		wk->lo_y = y < wk->lo_y ? (unsigned char)y : wk->lo_y;
+		wk->hi_y = y > wk->hi_y ? (unsigned char)y : wk->hi_y;
 	}
 	wk->end = (unsigned char)(y * SPAN + x);
+	/* the moved tiles in the order of their cells, as a scan of the grid
+	 * would list them */
+	int cells[MAX_LEN + 1], n = 0;
+	for (int i = 0; i < npath; i++) {
+		int c = path[i], k = n;
+		for (int j = 0; j < n; j++)
+			if (cells[j] == c)
+				k = -1;
+		if (k < 0)
+			continue;
+		while (k > 0 && cells[k - 1] > c) {
+			cells[k] = cells[k - 1];
+			k--;
+		}
+		cells[k] = c;
+		n++;
+	}
 	wk->ntiles = 0;
-	for (int c = 0; c < CELLS; c++)
+	for (int i = 0; i < n; i++) {
+		int c = cells[i];
 		if (origin[c] >= 0 && origin[c] != c) {
 			wk->tile[wk->ntiles][0] = (unsigned char)c;
 			wk->tile[wk->ntiles++][1] = (unsigned char)origin[c];
 		}
+	}
+	for (int i = 0; i < n; i++)
+		origin[cells[i]] = cells[i];
 }
 
 static int same_effect(const walk *a, const walk *b)
@@ -79,22 +149,7 @@ static int same_effect(const walk *a, const walk *b)
 /* a's cells within the rectangle of b's: a is legal wherever b is */
 static int within(const walk *a, const walk *b)
 {
-	int lo_x = SPAN, hi_x = -1, lo_y = SPAN, hi_y = -1;
-	for (int c = 0; c < CELLS; c++)
-		if (b->visited[c / 8] >> (c % 8) & 1) {
-			const int x = c % SPAN, y = c / SPAN;
-			lo_x = x < lo_x ? x : lo_x;
-			hi_x = x > hi_x ? x : hi_x;
-			lo_y = y < lo_y ? y : lo_y;
-			hi_y = y > hi_y ? y : hi_y;
-		}
-	for (int c = 0; c < CELLS; c++)
-		if (a->visited[c / 8] >> (c % 8) & 1) {
-			const int x = c % SPAN, y = c / SPAN;
-			if (x < lo_x || x > hi_x || y < lo_y || y > hi_y)
-				return 0;
-		}
-	return 1;
+	return a->lo_x >= b->lo_x && a->hi_x <= b->hi_x && a->lo_y >= b->lo_y && a->hi_y <= b->hi_y;
 }
 
 static walk *all;
@@ -156,13 +211,7 @@ int main(int argc, char **argv)
 			for (long b = i + 1; b < j; b++)
 				for (long a = i; a < b; a++)
 					if (within(&all[a], &all[b])) {
-						if (nwords == capwords) {
-							capwords = capwords ? 2 * capwords : 256;
-							words = realloc(words, (size_t)capwords * sizeof *words);
-							if (!words)
-								return 2;
-						}
-						words[nwords++] = strdup(all[b].moves);
+						add_word(all[b].moves);
 						break;
 					}
 			i = j;

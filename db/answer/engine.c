@@ -19,11 +19,11 @@
  *   there all are fetched at once, and each child's bounds read in its
  *   turn).
  * - Duplicate move sequences are pruned beyond the parent's inverse: of two
- *   walks of the blank of up to 12 moves that leave every tile in the same
+ *   walks of the blank of up to 14 moves that leave every tile in the same
  *   place (going around a 2x2 square six moves one way or the other, ...),
  *   the one later in the caller's order u < d < l < r is never followed
  *   when the other stays within the rectangle of its cells (prune.c,
- *   prune_words.h: 2464 words, an automaton read once per move). The lexicographically first
+ *   prune_words.h: 18,031 words, an automaton read once per move). The lexicographically first
  *   optimal sequence never holds one, so it is still the answer. Counting
  *   and listing optimal sequences prune only the parent's inverse: they
  *   must see every sequence.

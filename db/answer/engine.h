@@ -43,7 +43,7 @@ typedef struct engine {
 	int goal_blank;
 	uint8_t order[4];                   /* frame moves in the caller's order u d l r */
 	uint8_t back[4];                    /* frame move -> caller's move */
-	const uint16_t (*dup)[4];           /* the duplicate-word automaton (prune.h) */
+	const uint32_t (*dup)[4];           /* the duplicate-word automaton (prune.h) */
 	int others;                         /* entries beside the plain first set's (a mirror,
 	                                       other sets) */
 	int others_early;                   /* those fetched with the first (engine.c says when) */

@@ -13,14 +13,14 @@
 #include "slidedb.h"
 
 enum { MAX_STATES = SDBI_PRUNE_WORDS * SDBI_PRUNE_LONGEST + 1 };
-_Static_assert(MAX_STATES < SDBI_PRUNE_DEAD, "states must fit 16 bits");
+_Static_assert(MAX_STATES < SDBI_PRUNE_DEAD, "states must fit 32 bits");
 
-static uint16_t go[MAX_STATES][4];
+static uint32_t go[MAX_STATES][4];
 static pthread_once_t built = PTHREAD_ONCE_INIT;
 
 static void build(void)
 {
-	static uint16_t fail[MAX_STATES], queue[MAX_STATES];
+	static uint32_t fail[MAX_STATES], queue[MAX_STATES];
 	static uint8_t dead[MAX_STATES];
 	memset(go, 0xff, sizeof go);
 	unsigned n = 1;
@@ -33,7 +33,7 @@ static void build(void)
 		}
 		const int m = sdb_move_from_letter(*c);
 		if (go[st][m] == SDBI_PRUNE_DEAD)
-			go[st][m] = (uint16_t)n++;
+			go[st][m] = (uint32_t)n++;
 		st = go[st][m];
 	}
 	unsigned head = 0, tail = 0;
@@ -54,7 +54,7 @@ static void build(void)
 				go[st][m] = go[fail[st]][m];
 			} else {
 				fail[next] = go[fail[st]][m];
-				queue[tail++] = (uint16_t)next;
+				queue[tail++] = (uint32_t)next;
 			}
 		}
 	}
@@ -64,8 +64,8 @@ static void build(void)
 				go[st][m] = SDBI_PRUNE_DEAD;
 }
 
-const uint16_t (*sdbi_prune_automaton(void))[4]
+const uint32_t (*sdbi_prune_automaton(void))[4]
 {
 	pthread_once(&built, build);
-	return (const uint16_t (*)[4])go;
+	return (const uint32_t (*)[4])go;
 }

@@ -9,10 +9,10 @@
 #include <stdint.h>
 
 /* A dead state: the path just ended in a word. State 0 is the root's. */
-#define SDBI_PRUNE_DEAD 0xffffu
+#define SDBI_PRUNE_DEAD 0xffffffffu
 
 /* The automaton's transitions, state -> move -> state (built once per
  * process, thread-safe). */
-const uint16_t (*sdbi_prune_automaton(void))[4];
+const uint32_t (*sdbi_prune_automaton(void))[4];
 
 #endif
