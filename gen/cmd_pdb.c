@@ -14,6 +14,7 @@
 #include "gen/gen.h"
 #include "gen/gen_mpi.h"
 #include "gen/pdb_group.h"
+#include "gen/preset.h"
 
 enum { MAX_GROUPS = SDB_MAX_GROUPS };
 
@@ -57,26 +58,16 @@ static void tile_list(char *buf, size_t cap, uint64_t tiles, int n)
 			len += (size_t)snprintf(buf + len, cap - len, "%s%d", len ? " " : "", t);
 }
 
-int cmd_pdb(void *opts, int nargs, char **args)
+/* One set of the partition spec, in a run of its own. The exit code. */
+static int build_set(const gen_options *o, const char *spec, int mode)
 {
-	const gen_options *o = opts;
-	(void)nargs;
-	(void)args;
-	if (!o->partition)
-		return cli_usage("pdb: --partition SPEC is required (5-5-5, 6-6-3, 7-8, 6-6-6-6, 2x2, 5s or "
-		                 "groups like 1,2,3/4,5,6)");
-	int mode = SDB_BLANK_REGION;
-	if (o->blank && !strcmp(o->blank, "min"))
-		mode = SDB_BLANK_MIN;
-	else if (o->blank && strcmp(o->blank, "region"))
-		return cli_usage("--blank '%s': expected region or min", o->blank);
 	sdb_board goal, canon;
 	if (gen_goal(&goal, o))
 		return cli_fail_lib("--goal");
 	int rep = sdb_sym_representative(o->w, o->h, goal.blank);
 	sdb_board_goal(&canon, o->w, o->h, rep);
 	sdb_partition pt;
-	if (sdb_partition_parse(&pt, o->partition, &goal))
+	if (sdb_partition_parse(&pt, spec, &goal))
 		return cli_fail_lib(NULL);
 	const int n = o->w * o->h;
 	const uint64_t all = (n >= 64 ? ~0ull : (1ull << n) - 1) & ~1ull;
@@ -84,7 +75,7 @@ int cmd_pdb(void *opts, int nargs, char **args)
 		char left[256];
 		tile_list(left, sizeof left, all & ~pt.tiles, o->w * o->h);
 		return cli_fail("--partition '%s' leaves tile%s %s out: add --partial to build a set "
-		                "that ignores %s (a weaker heuristic)", o->partition,
+		                "that ignores %s (a weaker heuristic)", spec,
 		                strchr(left, ' ') ? "s" : "", left, strchr(left, ' ') ? "them" : "it");
 	}
 	char setname[SDB_NAME_MAX - 4];   /* room for "/gNN" */
@@ -123,4 +114,38 @@ int cmd_pdb(void *opts, int nargs, char **args)
 			run_fail_lib(&r, err);
 	}
 	return run_end(&r, err);
+}
+
+int cmd_pdb(void *opts, int nargs, char **args)
+{
+	const gen_options *o = opts;
+	(void)nargs;
+	(void)args;
+	if (o->preset && o->partition)
+		return cli_usage("pdb: give --partition or --preset, not both");
+	if (!o->partition && !o->preset)
+		return cli_usage("pdb: --partition SPEC or --preset NAME is required (5-5-5, 6-6-3, 7-8, "
+		                 "6-6-6-6, 7-7-7-3, 2x2, 5s or groups like 1,2,3/4,5,6; --preset list "
+		                 "for the presets)");
+	int mode = SDB_BLANK_REGION;
+	if (o->blank && !strcmp(o->blank, "min"))
+		mode = SDB_BLANK_MIN;
+	else if (o->blank && strcmp(o->blank, "region"))
+		return cli_usage("--blank '%s': expected region or min", o->blank);
+	if (!o->preset)
+		return build_set(o, o->partition, mode);
+	if (!strcmp(o->preset, "list"))
+		return preset_list(o->w, o->h, o->json);
+	const gen_preset *p;
+	int rc = preset_find(&p, o->preset, o->w, o->h);
+	if (rc)
+		return rc;
+	if (o->set_name && p->partitions[1])
+		return cli_usage("--name: preset %s builds %d sets, each under its own name", p->name,
+		                 PRESET_MAX_SETS);
+	/* Set after set, each committed before the next begins: a build stopped
+	 * in the second keeps the first. */
+	for (int s = 0; s < PRESET_MAX_SETS && p->partitions[s] && !rc; s++)
+		rc = build_set(o, p->partitions[s], mode);
+	return rc;
 }

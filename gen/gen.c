@@ -44,9 +44,12 @@ static const option_spec option_table[] = {
 	{ "all-goals", 'a', FULL, OPTION_FLAG, FIELD(all_goals), .help =
 	  "-a, --all-goals    one table per class of blank cells, serving every goal" },
 	{ "partition", 'P', PDB, OPTION_TEXT, FIELD(partition), .help =
-	  "-P, --partition S  the groups: 5-5-5, 6-6-3, 7-8 (4x4), 6-6-6-6 (5x5), 2x2 or 5s\n"
-	  "                     (any: 2x2 squares, groups of 5 along pairs of rows), or tiles\n"
-	  "                     like 1,2,3/4,5,6" },
+	  "-P, --partition S  the groups: 5-5-5, 6-6-3, 7-8 (4x4), 6-6-6-6, 7-7-7-3 (5x5), 2x2\n"
+	  "                     or 5s (any: 2x2 squares, groups of 5 along pairs of rows), or\n"
+	  "                     tiles like 1,2,3/4,5,6" },
+	{ "preset", 0, PDB, OPTION_TEXT, FIELD(preset), .help =
+	  "    --preset NAME  the sets a named bundle holds, built in turn: recommended, or\n"
+	  "                     list for every preset of the board with its sizes" },
 	{ "blank", 'b', PDB, OPTION_TEXT, FIELD(blank), .help =
 	  "-b, --blank MODE   region (default: keeps the blank's region, as exact as keeping\n"
 	  "                     its cell) or min (smaller, weaker)" },
@@ -102,7 +105,8 @@ static const command gen_commands[] = {
 	  "      goal (blank last)",
 	  "%s full 3x3 && slidedb-lookup 1 2 3 4 5 6 0 7 8" },
 	{ "pdb", PDB, cmd_pdb, 1, 1,
-	  "pdb WxH --partition SPEC [--blank region|min] [--goal STATE] [--name NAME] [--partial]",
+	  "pdb WxH {--partition SPEC | --preset NAME} [--blank region|min] [--goal STATE]\n"
+	  "      [--name NAME] [--partial]",
 	  "an additive pattern-database set (W*H <= " CLI_STR(SDB_MAX_CELLS) ")",
 	  "%s pdb 4x4 --partition 7-8" },
 	{ "export", EXPORT, cmd_export, 1, 64, "export NAME... -o FILE.gz",

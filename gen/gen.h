@@ -14,6 +14,7 @@
 /* The options of one command (gen.c reads only those that apply to it). */
 typedef struct gen_options {
 	const char *db_path, *goal_text, *partition, *output, *blank, *set_name;
+	const char *preset;          /* pdb --preset NAME (gen/preset.h) */
 	const char *shards;          /* slidedb-gen-mpi full --shards DIR */
 	const char *checkpoint;      /* --checkpoint DIR: restartable levels */
 	double checkpoint_every;     /* seconds between checkpoints */

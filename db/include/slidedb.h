@@ -1035,7 +1035,9 @@ typedef struct sdb_heuristic sdb_heuristic;
  *                  zeros is the weakest), with every other complete set whose
  *                  strength is within 5% of it (another partition of about
  *                  the same strength prunes other nodes; a much weaker one
- *                  costs its reads for little)
+ *                  costs its reads for little), read in the order of their
+ *                  tables' bytes, the smallest first (sdb_heuristic_name()
+ *                  says them in that order; named sets keep the order given)
  * @return 0, #SDB_ENOTFOUND (no such set; sdb_error_detail() names the
  * `slidedb-gen pdb` command), #SDB_ECORRUPT (a table of the set is missing or
  * damaged), #SDB_ENOMEM. */

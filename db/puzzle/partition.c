@@ -22,9 +22,10 @@ enum { MAX_GROUPS = SDB_MAX_GROUPS };
  * a group of the mirrored partition, which the heuristic also reads):
  *    .  1  2  3  4   6-6-6-6: 1 2 5 6 7 12 | 3 4 8 9 13 14 |
  *    5  6  7  8  9            10 11 15 16 20 21 | 17 18 19 22 23 24
- *   10 11 12 13 14
- *   15 16 17 18 19
- *   20 21 22 23 24 */
+ *   10 11 12 13 14   7-7-7-3: 1 2 5 6 7 10 11 | 3 4 8 9 12 13 14 |
+ *   15 16 17 18 19            15 16 17 20 21 22 23 | 18 19 24
+ *   20 21 22 23 24   (not its own mirror either: issue #37 measured it maxed
+ *                    with 6-6-6-6, bench/RESULTS.md) */
 static const struct named {
 	const char *name;
 	int w, h, ngroups;
@@ -34,6 +35,7 @@ static const struct named {
 	{ "6-6-3", 4, 4, 3, { 0x000e, 0x3330, 0xccc0 } },
 	{ "5-5-5", 4, 4, 3, { 0x00ce, 0x1330, 0xec00 } },
 	{ "6-6-6-6", 5, 5, 4, { 0x10e6, 0x6318, 0x318c00, 0x1ce0000 } },
+	{ "7-7-7-3", 5, 5, 4, { 0xce6, 0x7318, 0xf38000, 0x10c0000 } },
 };
 
 /* Lowest tile of a mask, for ordering groups. */
@@ -155,8 +157,9 @@ int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *go
 		char *end;
 		long t = strtol(p, &end, 10);
 		if (end == p || t < 1 || t >= n)
-			return sdbi_fail(SDB_EINVAL, "--partition '%s': expected tiles 1..%d, groups separated by '/' "
-			                "(or 5-5-5, 6-6-3, 7-8 on 4x4, 6-6-6-6 on 5x5, 2x2 or 5s on any)", spec, n - 1);
+			return sdbi_fail(SDB_EINVAL, "--partition '%s': expected tiles 1..%d, groups "
+			                "separated by '/' (or 5-5-5, 6-6-3, 7-8 on 4x4, 6-6-6-6, 7-7-7-3 "
+			                "on 5x5, 2x2 or 5s on any)", spec, n - 1);
 		if (pt->tiles >> t & 1)
 			return sdbi_fail(SDB_EINVAL, "--partition '%s': tile %ld is in two groups", spec, t);
 		pt->tiles |= 1ull << t;

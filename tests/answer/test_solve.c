@@ -752,3 +752,38 @@ Test(solve, sets_are_maxed, .timeout = 300)
 	sdb_heuristic_close(chosen);
 	sdb_db_close(db);
 }
+
+/* The sets taken by themselves are read smallest tables first, whatever
+ * their strengths (a child's first set is read for every child): 1..6 / 7,8
+ * is the stronger (20.0 against 19.3, within 5%) and ten times the bytes. */
+Test(solve, maxed_sets_smallest_first, .timeout = 300)
+{
+	const char *const sets[] = { "3x3 --partition 1,2,3,4,5,6/7,8",
+		                     "3x3 --partition 1,2,3,4/5,6,7,8" };
+	char path[512];
+	build_db(path, sizeof path, sets, 2);
+	sdb_db *db;
+	cr_assert_eq(sdb_db_open(&db, path, SDB_RDONLY), 0);
+	sdb_board goal;
+	sdb_board_goal(&goal, 3, 3, 8);
+	const char *big = "pdb-3x3-b0-1,2,3,4,5,6_7,8", *small = "pdb-3x3-b0-1,2,3,4_5,6,7,8";
+	cr_assert_gt(strength(db, big), strength(db, small));
+	cr_assert_geq(strength(db, small), 0.95 * strength(db, big));
+	sdb_heuristic *chosen, *a, *b;
+	cr_assert_eq(sdb_heuristic_open(&chosen, db, &goal, NULL), 0, "%s", sdb_error_detail());
+	char want[256];
+	snprintf(want, sizeof want, "%s+%s", small, big);
+	cr_assert_str_eq(sdb_heuristic_name(chosen), want);
+	cr_assert_eq(sdb_heuristic_open(&a, db, &goal, big), 0);
+	cr_assert_eq(sdb_heuristic_open(&b, db, &goal, small), 0);
+	for (uint64_t i = 0; i < sdb_rank_count(3, 3); i += 7) {
+		sdb_board s;
+		sdb_board_unrank(&s, 3, 3, sdb_rank_class(&goal), i);
+		const int va = sdb_heuristic_value(a, &s), vb = sdb_heuristic_value(b, &s);
+		cr_assert_eq(sdb_heuristic_value(chosen, &s), va > vb ? va : vb);
+	}
+	sdb_heuristic_close(a);
+	sdb_heuristic_close(b);
+	sdb_heuristic_close(chosen);
+	sdb_db_close(db);
+}
