@@ -58,62 +58,89 @@ static void tile_list(char *buf, size_t cap, uint64_t tiles, int n)
 			len += (size_t)snprintf(buf + len, cap - len, "%s%d", len ? " " : "", t);
 }
 
-/* One set of the partition spec, in a run of its own. The exit code. */
-static int build_set(const gen_options *o, const char *spec, int mode)
+/* A set to build: its groups, its name, the goal its tables are built for. */
+typedef struct set_plan {
+	sdb_partition pt;
+	sdb_board canon;
+	char name[SDB_NAME_MAX - 4];   /* room for "/gNN" */
+} set_plan;
+
+/* The set of the partition spec, checked before anything is built: 0, or
+ * the exit code after the message. */
+static int plan_set(set_plan *p, const gen_options *o, const char *spec, int mode)
 {
-	sdb_board goal, canon;
+	sdb_board goal;
 	if (gen_goal(&goal, o))
 		return cli_fail_lib("--goal");
 	int rep = sdb_sym_representative(o->w, o->h, goal.blank);
-	sdb_board_goal(&canon, o->w, o->h, rep);
-	sdb_partition pt;
-	if (sdb_partition_parse(&pt, spec, &goal))
+	sdb_board_goal(&p->canon, o->w, o->h, rep);
+	if (sdb_partition_parse(&p->pt, spec, &goal))
 		return cli_fail_lib(NULL);
 	const int n = o->w * o->h;
 	const uint64_t all = (n >= 64 ? ~0ull : (1ull << n) - 1) & ~1ull;
-	if (pt.tiles != all && !o->partial) {
+	if (p->pt.tiles != all && !o->partial) {
 		char left[256];
-		tile_list(left, sizeof left, all & ~pt.tiles, o->w * o->h);
+		tile_list(left, sizeof left, all & ~p->pt.tiles, o->w * o->h);
 		return cli_fail("--partition '%s' leaves tile%s %s out: add --partial to build a set "
 		                "that ignores %s (a weaker heuristic)", spec,
 		                strchr(left, ' ') ? "s" : "", left, strchr(left, ' ') ? "them" : "it");
 	}
-	char setname[SDB_NAME_MAX - 4];   /* room for "/gNN" */
-	int rc = set_name(setname, sizeof setname, o, &pt, rep, mode);
-	if (rc)
-		return rc;
-	run r;
-	int err = run_begin(&r, o);
+	char name[sizeof p->name];   /* not p->name: the spelling it is made of is in *p too */
+	int rc = set_name(name, sizeof name, o, &p->pt, rep, mode);
+	memcpy(p->name, name, sizeof name);
+	return rc;
+}
+
+/* Build a planned set into the run's transaction: 0 or an SDB_E* code
+ * (recorded for run_end). */
+static int build_set(run *r, const set_plan *p, int mode)
+{
+	const sdb_partition *pt = &p->pt;
+	int err = SDB_OK;
 	/* Every group's space first: the progress bar is the set's ("group 2/4:
 	 * 6 tiles", the whole set's percent and ETA), each group's share its
 	 * entries. */
 	sdb_pattern *space[MAX_GROUPS] = { NULL };
 	uint64_t whole = 0, before = 0;
-	for (int g = 0; g < pt.ngroups && !err; g++)
-		if ((err = sdb_pattern_new(&space[g], &canon, pt.groups[g], SDB_BLANK_REGION)))
-			run_fail_lib(&r, err);
+	for (int g = 0; g < pt->ngroups && !err; g++)
+		if ((err = sdb_pattern_new(&space[g], &p->canon, pt->groups[g], SDB_BLANK_REGION)))
+			run_fail_lib(r, err);
 		else
 			whole += sdb_pattern_size(space[g]);
-	progress_job(&r.bar, whole);
-	for (int g = 0; g < pt.ngroups && !err; g++) {
-		snprintf(r.label, sizeof r.label, "group %d/%d: %d tiles", g + 1, pt.ngroups,
-		         __builtin_popcountll(pt.groups[g]));
-		progress_within(&r.bar, before);
-		err = pdb_group_build(&r, &canon, setname, pt.groups[g], space[g], g, pt.ngroups, mode);
+	progress_job(&r->bar, whole);
+	for (int g = 0; g < pt->ngroups && !err; g++) {
+		snprintf(r->label, sizeof r->label, "group %d/%d: %d tiles", g + 1, pt->ngroups,
+		         __builtin_popcountll(pt->groups[g]));
+		progress_within(&r->bar, before);
+		err = pdb_group_build(r, &p->canon, p->name, pt->groups[g], space[g], g, pt->ngroups,
+		                      mode);
 		before += sdb_pattern_size(space[g]);
 	}
-	for (int g = 0; g < pt.ngroups; g++)
+	for (int g = 0; g < pt->ngroups; g++)
 		sdb_pattern_free(space[g]);
 	/* A set rebuilt under its name with fewer groups: the old groups go in
 	 * the same transaction, or they would still count as part of it. */
-	for (int g = pt.ngroups; g < MAX_GROUPS && !err && r.wr; g++) {
+	for (int g = pt->ngroups; g < MAX_GROUPS && !err && r->wr; g++) {
 		char name[SDB_NAME_MAX];
-		snprintf(name, sizeof name, "%.*s/g%u", SDB_NAME_MAX - 5, setname,
+		snprintf(name, sizeof name, "%.*s/g%u", SDB_NAME_MAX - 5, p->name,
 		         (unsigned)g % SDB_MAX_GROUPS);
-		if ((err = sdb_writer_delete(r.wr, name)))
-			run_fail_lib(&r, err);
+		if ((err = sdb_writer_delete(r->wr, name)))
+			run_fail_lib(r, err);
 	}
-	return run_end(&r, err);
+	return err;
+}
+
+/* --preset list reads only --blank and --json: anything else given with it
+ * is a usage error, never ignored. */
+static int list_presets(const gen_options *o, int mode)
+{
+	const char *other = o->goal_text ? "--goal" : o->set_name ? "--name" : o->partial ?
+	                    "--partial" : o->quiet ? "--quiet" : o->checkpoint ? "--checkpoint" :
+	                    o->db_path ? "--db" : o->progress_mode >= 0 ? "--progress" : NULL;
+	if (other)
+		return cli_usage("--preset list prints the presets (with --blank and --json); %s "
+		                 "is for a build", other);
+	return preset_list(o->w, o->h, mode, o->json);
 }
 
 int cmd_pdb(void *opts, int nargs, char **args)
@@ -132,20 +159,32 @@ int cmd_pdb(void *opts, int nargs, char **args)
 		mode = SDB_BLANK_MIN;
 	else if (o->blank && strcmp(o->blank, "region"))
 		return cli_usage("--blank '%s': expected region or min", o->blank);
-	if (!o->preset)
-		return build_set(o, o->partition, mode);
-	if (!strcmp(o->preset, "list"))
-		return preset_list(o->w, o->h, o->json);
-	const gen_preset *p;
-	int rc = preset_find(&p, o->preset, o->w, o->h);
-	if (rc)
-		return rc;
-	if (o->set_name && p->partitions[1])
-		return cli_usage("--name: preset %s builds %d sets, each under its own name", p->name,
-		                 PRESET_MAX_SETS);
-	/* Set after set, each committed before the next begins: a build stopped
-	 * in the second keeps the first. */
-	for (int s = 0; s < PRESET_MAX_SETS && p->partitions[s] && !rc; s++)
-		rc = build_set(o, p->partitions[s], mode);
-	return rc;
+	if (o->preset && !strcmp(o->preset, "list"))
+		return list_presets(o, mode);
+	const char *specs[PRESET_MAX_SETS] = { o->partition };
+	if (o->preset) {
+		const gen_preset *p;
+		int rc = preset_find(&p, o->preset, o->w, o->h);
+		if (rc)
+			return rc;
+		if (o->set_name && p->partitions[1])
+			return cli_usage("--name: preset %s builds %d sets, each under its own name",
+			                 p->name, PRESET_MAX_SETS);
+		memcpy(specs, p->partitions, sizeof specs);
+	}
+	/* Every set checked before any is built; then all in one transaction,
+	 * as every command that writes: a build that fails leaves the database
+	 * as it was. */
+	set_plan plans[PRESET_MAX_SETS];
+	int nplans = 0;
+	for (; nplans < PRESET_MAX_SETS && specs[nplans]; nplans++) {
+		int rc = plan_set(&plans[nplans], o, specs[nplans], mode);
+		if (rc)
+			return rc;
+	}
+	run r;
+	int err = run_begin(&r, o);
+	for (int i = 0; i < nplans && !err; i++)
+		err = build_set(&r, &plans[i], mode);
+	return run_end(&r, err);
 }

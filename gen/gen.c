@@ -48,8 +48,10 @@ static const option_spec option_table[] = {
 	  "                     or 5s (any: 2x2 squares, groups of 5 along pairs of rows), or\n"
 	  "                     tiles like 1,2,3/4,5,6" },
 	{ "preset", 0, PDB, OPTION_TEXT, FIELD(preset), .help =
-	  "    --preset NAME  the sets a named bundle holds, built in turn: recommended, or\n"
-	  "                     list for every preset of the board with its sizes" },
+	  "    --preset NAME  instead of --partition, a named bundle of sets for 4x4 or 5x5\n"
+	  "                     (5-5-5, 6-6-3, 7-8; 6-6-6-6, 6-6-6-6+7-7-7-3), built in one\n"
+	  "                     transaction; recommended: the one for a machine of 2 cores and\n"
+	  "                     24 GiB; list: a board's presets and their sizes" },
 	{ "blank", 'b', PDB, OPTION_TEXT, FIELD(blank), .help =
 	  "-b, --blank MODE   region (default: keeps the blank's region, as exact as keeping\n"
 	  "                     its cell) or min (smaller, weaker)" },
@@ -80,7 +82,7 @@ static const option_spec option_table[] = {
 	  "-t, --threads N    threads (default: the cores it may run on)",
 	  .lo = 1, .hi = OPTION_MAX_THREADS, .said = 1 },
 	{ "json", 'j', BUILD, OPTION_FLAG, FIELD(json), .help =
-	  "-j, --json         print one JSON object per table built" },
+	  "-j, --json         print one JSON object per table built (--preset list: per preset)" },
 	{ "quiet", 'q', ALL, OPTION_FLAG, FIELD(quiet), .help =
 	  "-q, --quiet        print nothing on success" },
 	{ "progress", 0, BUILD | EXPORT | IMPORT, OPTION_FLAG, FIELD(progress_mode), .help =

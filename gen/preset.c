@@ -11,11 +11,11 @@
 #include "slidedb_engine.h"
 
 static const gen_preset presets[] = {
-	{ "5-5-5", 4, 4, { "5-5-5" }, 0, "three groups of 5 tiles: the smallest, built in seconds" },
-	{ "6-6-3", 4, 4, { "6-6-3" }, 0, "6, 6 and 3 tiles: small, built in seconds" },
-	{ "7-8", 4, 4, { "7-8" }, 1, "7 and 8 tiles: the strongest 4x4 set, built in about a minute" },
+	{ "5-5-5", 4, 4, { "5-5-5" }, 0, "three groups of 5 tiles: the smallest, built in a second" },
+	{ "6-6-3", 4, 4, { "6-6-3" }, 0, "6, 6 and 3 tiles: small, built in a second" },
+	{ "7-8", 4, 4, { "7-8" }, 1, "7 and 8 tiles: the strongest 4x4 set, built in under a minute" },
 	{ "6-6-6-6", 5, 5, { "6-6-6-6" }, 1,
-	  "Korf and Felner's four groups of 6 (read with their mirror): built in a minute" },
+	  "Korf and Felner's four groups of 6 (read with their mirror), built in under a minute" },
 	{ "6-6-6-6+7-7-7-3", 5, 5, { "6-6-6-6", "7-7-7-3" }, 0,
 	  "that and three groups of 7 with one of 3, maxed: the fewest nodes, each node "
 	  "dearer; about 16 minutes to build" },
@@ -60,21 +60,26 @@ int preset_find(const gen_preset **p, const char *name, int w, int h)
 	                 "(their sizes)", name, w, h, names, advised);
 }
 
-/* The entries of a partition's tables at a nibble each, and the largest
- * group's entries (a build holds one group at a byte an entry). */
-static int partition_sizes(const char *spec, const sdb_board *goal, double *bytes, double *peak)
+/* The entries of a partition's tables in blank mode `mode` at a nibble
+ * each, and the largest group's entries in the region form (a build works on
+ * one group at a time in that form, a byte an entry, beside what it has
+ * stored; min mode folds it afterwards). */
+static int partition_sizes(const char *spec, const sdb_board *goal, int mode, double *bytes,
+                           double *peak)
 {
 	sdb_partition pt;
 	int err = sdb_partition_parse(&pt, spec, goal);
 	for (int g = 0; g < pt.ngroups && !err; g++) {
-		sdb_pattern *p;
-		if ((err = sdb_pattern_new(&p, goal, pt.groups[g], SDB_BLANK_REGION)))
-			break;
-		const double n = (double)sdb_pattern_size(p);
-		sdb_pattern_free(p);
-		*bytes += n / 2;
-		if (n > *peak)
-			*peak = n;
+		sdb_pattern *region = NULL, *stored = NULL;
+		if (!(err = sdb_pattern_new(&region, goal, pt.groups[g], SDB_BLANK_REGION)) &&
+		    !(err = sdb_pattern_new(&stored, goal, pt.groups[g], mode))) {
+			const double n = (double)sdb_pattern_size(region);
+			*bytes += (double)sdb_pattern_size(stored) / 2;
+			if (n > *peak)
+				*peak = n;
+		}
+		sdb_pattern_free(region);
+		sdb_pattern_free(stored);
 	}
 	return err;
 }
@@ -88,7 +93,7 @@ static void human(char *buf, size_t cap, double bytes)
 		snprintf(buf, cap, "%.2f GB", bytes / 1e9);
 }
 
-int preset_list(int w, int h, int json)
+int preset_list(int w, int h, int mode, int json)
 {
 	char names[256];
 	if (!names_for(names, sizeof names, w, h))
@@ -102,21 +107,21 @@ int preset_list(int w, int h, int json)
 		double bytes = 0, peak = 0;
 		char sets[128] = "";
 		for (int s = 0; s < PRESET_MAX_SETS && p->partitions[s]; s++) {
-			if (partition_sizes(p->partitions[s], &goal, &bytes, &peak))
+			if (partition_sizes(p->partitions[s], &goal, mode, &bytes, &peak))
 				return cli_fail_lib(p->name);
 			snprintf(sets + strlen(sets), sizeof sets - strlen(sets), "%s%s",
 			         s ? (json ? "\",\"" : " + ") : "", p->partitions[s]);
 		}
 		if (json) {
 			printf("{\"preset\":\"%s\",\"size\":\"%dx%d\",\"partitions\":[\"%s\"],"
-			       "\"recommended\":%s,\"table_bytes\":%.0f,\"build_memory_bytes\":%.0f,"
+			       "\"recommended\":%s,\"table_bytes\":%.0f,\"working_table_bytes\":%.0f,"
 			       "\"about\":\"%s\"}\n", p->name, w, h, sets, p->recommended ? "true" : "false",
 			       bytes, peak, p->what);
 		} else {
 			char stored[32], built[32];
 			human(stored, sizeof stored, bytes);
 			human(built, sizeof built, peak);
-			printf("%s%s: %s\n  tables %s, memory to build %s\n  %s\n", p->name,
+			printf("%s%s: %s\n  tables %s, largest working table %s\n  %s\n", p->name,
 			       p->recommended ? " (recommended)" : "", sets, stored, built, p->what);
 		}
 	}

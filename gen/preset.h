@@ -20,8 +20,9 @@ typedef struct gen_preset {
 int preset_find(const gen_preset **p, const char *name, int w, int h);
 
 /* `--preset list`: the presets of a WxH board with their sets, the bytes of
- * their tables and the memory a build needs (computed from the groups), as
- * text or one JSON object a line. The exit code. */
-int preset_list(int w, int h, int json);
+ * their tables and of the largest working table of a build (computed from
+ * the groups, for blank mode SDB_BLANK_REGION or SDB_BLANK_MIN), as text or
+ * one JSON object a line. The exit code. */
+int preset_list(int w, int h, int mode, int json);
 
 #endif
