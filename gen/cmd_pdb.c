@@ -91,9 +91,9 @@ static int plan_set(set_plan *p, const gen_options *o, const char *spec, int mod
 	return rc;
 }
 
-/* Build a planned set into the run's transaction: 0 or an SDB_E* code
- * (recorded for run_end). */
-static int build_set(run *r, const set_plan *p, int mode)
+/* Build a planned set, set `which` of `nsets`, into the run's transaction:
+ * 0 or an SDB_E* code (recorded for run_end). */
+static int build_set(run *r, const set_plan *p, int mode, int which, int nsets)
 {
 	const sdb_partition *pt = &p->pt;
 	int err = SDB_OK;
@@ -109,7 +109,10 @@ static int build_set(run *r, const set_plan *p, int mode)
 			whole += sdb_pattern_size(space[g]);
 	progress_job(&r->bar, whole);
 	for (int g = 0; g < pt->ngroups && !err; g++) {
-		snprintf(r->label, sizeof r->label, "group %d/%d: %d tiles", g + 1, pt->ngroups,
+		char set[32] = "";
+		if (nsets > 1)
+			snprintf(set, sizeof set, "set %d/%d, ", which + 1, nsets);
+		snprintf(r->label, sizeof r->label, "%sgroup %d/%d: %d tiles", set, g + 1, pt->ngroups,
 		         __builtin_popcountll(pt->groups[g]));
 		progress_within(&r->bar, before);
 		err = pdb_group_build(r, &p->canon, p->name, pt->groups[g], space[g], g, pt->ngroups,
@@ -185,6 +188,6 @@ int cmd_pdb(void *opts, int nargs, char **args)
 	run r;
 	int err = run_begin(&r, o);
 	for (int i = 0; i < nplans && !err; i++)
-		err = build_set(&r, &plans[i], mode);
+		err = build_set(&r, &plans[i], mode, i, nplans);
 	return run_end(&r, err);
 }

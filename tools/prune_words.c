@@ -180,6 +180,11 @@ static void extend(walk *w, int len, int target)
 	}
 }
 
+static int by_text(const void *pa, const void *pb)
+{
+	return strcmp(*(char *const *)pa, *(char *const *)pb);
+}
+
 static int by_effect(const void *pa, const void *pb)
 {
 	const walk *a = pa, *b = pb;
@@ -217,6 +222,22 @@ int main(int argc, char **argv)
 			i = j;
 		}
 	}
+	/* the trie's states (the automaton has as many): the root and, for each
+	 * word in sorted order, the letters past the prefix it shares with the
+	 * word before it */
+	char **sorted = malloc(sizeof *sorted * (size_t)(nwords ? nwords : 1));
+	if (!sorted)
+		return 2;
+	memcpy(sorted, words, sizeof *sorted * (size_t)nwords);
+	qsort(sorted, (size_t)nwords, sizeof *sorted, by_text);
+	long states = 1;
+	for (int i = 0; i < nwords; i++) {
+		size_t shared = 0;
+		while (i && sorted[i][shared] && sorted[i][shared] == sorted[i - 1][shared])
+			shared++;
+		states += (long)(strlen(sorted[i]) - shared);
+	}
+	free(sorted);
 	/* the header: words by length, then in order */
 	size_t cap = 1 << 16, len = 0;
 	char *out = malloc(cap);
@@ -232,6 +253,7 @@ int main(int argc, char **argv)
 	    " * process that loads the library a relocation per word). Do not edit. */\n",
 	    nwords, MAX_LEN);
 	PUT("#define SDBI_PRUNE_WORDS %d\n#define SDBI_PRUNE_LONGEST %d\n", nwords, MAX_LEN);
+	PUT("#define SDBI_PRUNE_STATES %ld   /* the automaton's, its root's included */\n", states);
 	PUT("static const char prune_words[] =");
 	int col = 92;
 	for (int i = 0; i < nwords; i++) {

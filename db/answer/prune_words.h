@@ -4,6 +4,7 @@
  * process that loads the library a relocation per word). Do not edit. */
 #define SDBI_PRUNE_WORDS 18031
 #define SDBI_PRUNE_LONGEST 14
+#define SDBI_PRUNE_STATES 82458   /* the automaton's, its root's included */
 static const char prune_words[] =
 	"lurdlu ruldru ldruld rdlurd lururdll lurruldl lldrurul ldlurrul rullurdr "
 	"rululdrr rdrullur rrdlulur lulurddr luuldrdr ruurdldl rurulddl ldldruur lddlurur "

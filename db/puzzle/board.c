@@ -574,11 +574,12 @@ char sdb_move_letter(int move)
 
 int sdb_move_from_letter(int letter)
 {
-	switch (tolower(letter)) {
-	case 'u': return SDB_UP;
-	case 'd': return SDB_DOWN;
-	case 'l': return SDB_LEFT;
-	case 'r': return SDB_RIGHT;
+	switch (letter) {   /* no tolower(): the locale's table is a call away, and
+	                     * only these eight letters are moves in any locale */
+	case 'u': case 'U': return SDB_UP;
+	case 'd': case 'D': return SDB_DOWN;
+	case 'l': case 'L': return SDB_LEFT;
+	case 'r': case 'R': return SDB_RIGHT;
 	default: return -1;
 	}
 }
