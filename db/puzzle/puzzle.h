@@ -115,6 +115,10 @@ struct sdb_pattern {
 	struct sdbi_pattern_kept {       /* built by the first walk, then read-only */
 		int32_t *delta;          /* rank changes per order and move (pattern.c) */
 	} *kept;
+	struct sdbi_pattern_shape *shape;   /* the tables from ncomb to block_region,
+	                                       shared by every pattern of the same board,
+	                                       group size and blank mode (pattern.c);
+	                                       NULL while they are its own */
 };
 
 /* Binomials a choose b (b <= k+1) and bit counts of bytes, filled by the
