@@ -251,15 +251,19 @@ static int build_tables(sdb_pattern *p)
  * them, and the last to go frees them. */
 struct sdbi_pattern_shape {
 	struct sdbi_pattern_shape *next;
-	int w, h, k, mode;
 	unsigned refs;
-	sdb_pattern tables;   /* only the fields from ncomb to block_region */
+	sdb_pattern tables;   /* the key (w, h, k, mode) and the fields from ncomb to
+	                         block_region; nothing else */
 };
 static pthread_mutex_t shapes_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sdbi_pattern_shape *shapes;
 
 static void copy_tables(sdb_pattern *to, const sdb_pattern *from)
 {
+	to->w = from->w;
+	to->h = from->h;
+	to->k = from->k;
+	to->mode = from->mode;
 	to->ncomb = from->ncomb;
 	to->nblocks = from->nblocks;
 	to->comb_mask = from->comb_mask;
@@ -287,17 +291,14 @@ static int share_tables(sdb_pattern *p)
 	int err = SDB_OK;
 	pthread_mutex_lock(&shapes_lock);
 	struct sdbi_pattern_shape *s = shapes;
-	while (s && (s->w != p->w || s->h != p->h || s->k != p->k || s->mode != p->mode))
+	while (s && (s->tables.w != p->w || s->tables.h != p->h || s->tables.k != p->k ||
+	             s->tables.mode != p->mode))
 		s = s->next;
 	if (!s) {
 		err = build_tables(p);   /* on failure p keeps what it built, for sdb_pattern_free */
 		if (!err && !(s = calloc(1, sizeof *s)))
 			err = SDB_ENOMEM;
 		if (!err) {
-			s->w = p->w;
-			s->h = p->h;
-			s->k = p->k;
-			s->mode = p->mode;
 			copy_tables(&s->tables, p);
 			s->next = shapes;
 			shapes = s;
