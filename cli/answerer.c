@@ -203,9 +203,11 @@ static int parse_check(answerer *a, job *j)
 		while (end && strchr(" \t\r", query[end - 1]))
 			end--;
 		size_t word = end;
-		while (word && strchr("udlrUDLR", query[word - 1]))
+		while (word && strchr("udlrUDLR0123456789", query[word - 1]))
 			word--;
-		if (word == end || word == 0 || !strchr(" \t", query[word - 1])) {
+		/* a word of moves begins with a letter ("r3u": digits count a move) */
+		if (word == end || word == 0 || !strchr(" \t", query[word - 1]) ||
+		    !strchr("udlrUDLR", query[word])) {
 			j->why = strdup("expected 'START [; GOAL] ; MOVES'");
 			return SDB_EINVAL;
 		}
@@ -256,7 +258,7 @@ static int search(answerer *a, job *j, query_poll *qp)
 	sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION,
 	                         .want_moves = 1, .limits = a->opts.limits,
 	                         .want_best_moves = r->all_best, .want_count = r->count,
-	                         .sets = a->opts.sets };
+	                         .sets = a->opts.sets, .metric = r->metric };
 	opts.limits.poll = poll_query;
 	opts.limits.poll_ctx = qp;
 	opts.limits.threads = a->search_threads;

@@ -184,7 +184,23 @@ static unsigned fields_wanted(const report_opts *r)
 {
 	return (r->tiles ? SDB_FIELDS_TILES : 0) | (r->all_best ? SDB_FIELDS_BEST_MOVES : 0) |
 	       (r->count ? SDB_FIELDS_SOLUTIONS : 0) | (r->all ? SDB_FIELDS_ALL_MOVES : 0) |
-	       (r->path ? SDB_FIELDS_PATH : 0) | (r->grid ? SDB_FIELDS_GRIDS : 0);
+	       (r->path ? SDB_FIELDS_PATH : 0) | (r->grid ? SDB_FIELDS_GRIDS : 0) |
+	       (r->metric == SDB_METRIC_MTM ? SDB_FIELDS_MTM : 0);
+}
+
+/* Move letters as the answer's metric writes them: runs in the multi-tile
+ * metric ("r3ul2"), letters in the single-tile one; "-" for none. */
+static void moves_text(out *o, const report_opts *r, const char *moves, size_t len)
+{
+	char letters[SDB_MAX_MOVES + 1], runs[2 * SDB_MAX_MOVES + 1];
+	snprintf(letters, sizeof letters, "%.*s", (int)(len < SDB_MAX_MOVES ? len : SDB_MAX_MOVES),
+	         moves);
+	if (!letters[0])
+		out_char(o, '-');
+	else if (r->metric == SDB_METRIC_MTM && sdb_moves_format_mtm(runs, sizeof runs, letters) >= 0)
+		out_str(o, runs);
+	else
+		out_str(o, letters);
 }
 
 static void answer_json(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a,
@@ -224,7 +240,10 @@ static void answer_text(out *o, const report_opts *r, const sdb_query *q, const 
 	sdb_count_format(count, sizeof count, &a->solutions);
 	switch (r->only) {
 	case ONLY_DISTANCE: out_u64(o, (uint64_t)a->distance); break;
-	case ONLY_MOVES: out_str(o, a->moves); break;
+	case ONLY_MOVES:
+		if (a->distance)
+			moves_text(o, r, a->moves, strlen(a->moves));
+		break;
 	case ONLY_BEST: out_char(o, best); break;
 	case ONLY_BEST_MOVES: text_best_moves(o, a->best_moves); break;
 	case ONLY_SOLUTIONS: out_str(o, count); break;
@@ -234,7 +253,7 @@ static void answer_text(out *o, const report_opts *r, const sdb_query *q, const 
 		out_str(o, "  best ");
 		out_char(o, best);
 		out_str(o, "  moves ");
-		out_str(o, a->distance ? a->moves : "-");
+		moves_text(o, r, a->moves, a->distance ? strlen(a->moves) : 0);
 		if (r->tiles) {
 			out_str(o, "  tiles ");
 			if (a->distance)
@@ -255,10 +274,7 @@ static void answer_text(out *o, const report_opts *r, const sdb_query *q, const 
 			for (const char *p = x->all ? x->all : ""; *p;) {
 				size_t len = strcspn(p, "\n");
 				out_char(o, ' ');
-				if (len)
-					out_mem(o, p, len);
-				else
-					out_char(o, '-');
+				moves_text(o, r, p, len);
 				p += len + (p[len] == '\n');
 			}
 		}

@@ -20,6 +20,8 @@ typedef struct report_opts {
 	int all;        /* the optimal sequences themselves (up to limit) */
 	uint64_t limit;
 	int grid;       /* boards drawn as grids */
+	int metric;     /* enum sdb_metric the answers are in: MTM writes moves in
+	                   its notation ("r3ul2") */
 } report_opts;
 
 /* What an answer has beyond sdb_answer. */

@@ -145,7 +145,7 @@ static uint64_t push(const pass *ps, const uint64_t *nbr, int count)
 		if (nbr[j] == UINT64_MAX)
 			continue;
 		if (ps->sp->best_moves)
-			claimed += (uint64_t)reach_with_move(&ps->table[nbr[j]], ps->k, j);
+			claimed += (uint64_t)reach_with_move(&ps->table[nbr[j]], ps->k, bfs_slot_move(ps->sp, j));
 		else
 			claimed += (uint64_t)claim(&ps->table[nbr[j]], (uint8_t)(ps->k + 1));
 	}
@@ -158,8 +158,8 @@ static uint64_t pull(const pass *ps, uint64_t i, const uint64_t *nbr, int count)
 	int m = first_at(ps, nbr, count, ps->k);
 	if (m < 0)
 		return 0;
-	store(&ps->table[i],
-	      ps->sp->best_moves ? sdb_dist6_move2(ps->k + 1, m) : (uint8_t)(ps->k + 1));
+	store(&ps->table[i], ps->sp->best_moves ? sdb_dist6_move2(ps->k + 1, bfs_slot_move(ps->sp, m))
+	                                        : (uint8_t)(ps->k + 1));
 	return 1;
 }
 
@@ -311,6 +311,14 @@ static int full_neighbors(const void *ctx, bfs_cursor *cur, uint64_t index, uint
 	return 4;
 }
 
+/* ... and by every slide of the blank in the multi-tile metric. */
+static int full_mtm_neighbors(const void *ctx, bfs_cursor *cur, uint64_t index, uint64_t *out)
+{
+	const bfs_full_ctx *f = ctx;
+	sdb_rank_walk_mtm_neighbors(&cur->rank, out, index);
+	return 4 * sdb_mtm_run(f->w, f->h);
+}
+
 static void full_cursor_init(const void *ctx, bfs_cursor *cur)
 {
 	const bfs_full_ctx *f = ctx;
@@ -318,6 +326,12 @@ static void full_cursor_init(const void *ctx, bfs_cursor *cur)
 }
 
 void bfs_full_space(bfs_space *sp, bfs_full_ctx *ctx, int w, int h, int goal_blank)
+{
+	bfs_full_space_metric(sp, ctx, w, h, goal_blank, SDB_METRIC_STM);
+}
+
+void bfs_full_space_metric(bfs_space *sp, bfs_full_ctx *ctx, int w, int h, int goal_blank,
+                           int metric)
 {
 	sdb_board goal;
 	sdb_board_goal(&goal, w, h, goal_blank);
@@ -331,6 +345,12 @@ void bfs_full_space(bfs_space *sp, bfs_full_ctx *ctx, int w, int h, int goal_bla
 	sp->cursor_init = full_cursor_init;
 	sp->ctx = ctx;
 	sp->best_moves = 1;
+	sp->run = 1;
+	if (metric == SDB_METRIC_MTM) {
+		sp->neighbors = full_mtm_neighbors;
+		sp->run = sdb_mtm_run(w, h);
+		return;
+	}
 	const uint64_t block = sp->size / (uint64_t)(w * h);   /* the states of one blank cell */
 	if (block % 32 == 0) {
 		sp->row_block = block;

@@ -23,8 +23,9 @@ typedef union bfs_cursor {
 } bfs_cursor;
 
 /* Writes the neighbours of index into out (room for 4 * SDB_MAX_PATTERN)
- * and returns how many. With best_moves, slot m holds the neighbour reached
- * by blank move m, or UINT64_MAX. */
+ * and returns how many. With best_moves, slots m * run .. m * run + run - 1
+ * hold the neighbours reached by blank move m (one cell, then more in the
+ * multi-tile metric), or UINT64_MAX. */
 typedef int bfs_neighbors_fn(const void *ctx, bfs_cursor *cur, uint64_t index, uint64_t *out);
 
 typedef struct bfs_space {
@@ -34,6 +35,8 @@ typedef struct bfs_space {
 	void (*cursor_init)(const void *ctx, bfs_cursor *cur);   /* NULL: nothing kept */
 	const void *ctx;
 	int best_moves;               /* entries SDB_ENTRY_DIST6_MOVE2, else SDB_ENTRY_DIST8 */
+	int run;                      /* best_moves: neighbour slots a direction (1, or
+	                                 sdb_mtm_run() in the multi-tile metric) */
 	/* Full tables: a horizontal move of the blank keeps the tiles' order,
 	 * so it changes only the blank's cell, the index's leading part: the
 	 * neighbours in slots SDB_LEFT and SDB_RIGHT are index - row_block and
@@ -45,6 +48,13 @@ typedef struct bfs_space {
 	int row_cells;
 	const sdb_pattern *pattern;   /* a pattern group's space (NULL: a full table's) */
 } bfs_space;
+
+/* The direction of neighbour slot j of a space with best moves (no
+ * division on the single-tile metric's hot path). */
+static inline int bfs_slot_move(const bfs_space *sp, int j)
+{
+	return sp->run == 1 ? j : j / sp->run;
+}
 
 static inline void bfs_cursor_init(const bfs_space *sp, bfs_cursor *cur)
 {
@@ -97,6 +107,15 @@ typedef struct bfs_full_ctx {
 	int w, h, cls;
 } bfs_full_ctx;
 void bfs_full_space(bfs_space *sp, bfs_full_ctx *ctx, int w, int h, int goal_blank);
+
+/* The same space in metric (enum sdb_metric): in the multi-tile metric a
+ * state's neighbours are every slide of the blank along its row and column
+ * (4 * sdb_mtm_run() slots), and the two-bit engine's row shortcut is off
+ * (row_block 0: a slide of k cells is k blocks away, not one). Every move
+ * can still be undone, so neighbours' distances differ by at most one: the
+ * level rules of both engines hold as they are (bfs.c). */
+void bfs_full_space_metric(bfs_space *sp, bfs_full_ctx *ctx, int w, int h, int goal_blank,
+                           int metric);
 
 /* The index space of a pattern group (region mode); p must outlive it. */
 void bfs_pattern_space(bfs_space *sp, const sdb_pattern *p);

@@ -148,12 +148,13 @@ static int expand(slice *s, outbox *ob, const bfs_space *sp, bfs_cursor *cur, ui
 {
 	uint64_t nbr[MAX_OUT];
 	const int count = sp->neighbors(sp->ctx, cur, i, nbr);
-	for (int m = 0; m < count; m++) {
-		if (nbr[m] == UINT64_MAX)
+	for (int j = 0; j < count; j++) {
+		if (nbr[j] == UINT64_MAX)
 			continue;
-		if (nbr[m] >= s->lo && nbr[m] < s->hi)   /* ours: no division */
-			*added += (uint64_t)mark(s, nbr[m], k, m);
-		else if (queue(ob, owner(s, nbr[m]), nbr[m] | (uint64_t)(s->best_moves ? m : 0) << MOVE_SHIFT))
+		const int m = s->best_moves ? bfs_slot_move(sp, j) : 0;   /* the slot's direction */
+		if (nbr[j] >= s->lo && nbr[j] < s->hi)   /* ours: no division */
+			*added += (uint64_t)mark(s, nbr[j], k, m);
+		else if (queue(ob, owner(s, nbr[j]), nbr[j] | (uint64_t)m << MOVE_SHIFT))
 			return SDB_ENOMEM;
 	}
 	return SDB_OK;

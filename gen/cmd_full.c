@@ -22,8 +22,8 @@ static int build_one(run *r, int blank)
 	sdb_board goal;
 	char name[SDB_NAME_MAX];
 	sdb_board_goal(&goal, o->w, o->h, blank);
-	sdb_table_name_full(name, sizeof name, o->w, o->h, blank);
-	run_info_init(&info, name, SDB_KIND_FULL,
+	sdb_table_name_full_metric(name, sizeof name, o->w, o->h, blank, o->metric);
+	run_info_init(&info, name, o->metric == SDB_METRIC_MTM ? SDB_KIND_FULL_MTM : SDB_KIND_FULL,
 	                table_bits(o) == 2 ? SDB_ENTRY_MOD3 : SDB_ENTRY_DIST6_MOVE2, &goal,
 	                sdb_rank_count(o->w, o->h));
 	uint8_t *data;
@@ -32,7 +32,7 @@ static int build_one(run *r, int blank)
 		return err;
 	bfs_full_ctx ctx;
 	bfs_space space;
-	bfs_full_space(&space, &ctx, o->w, o->h, blank);
+	bfs_full_space_metric(&space, &ctx, o->w, o->h, blank, o->metric);
 	if ((err = run_bfs(r, &info, data, &space)))
 		return err;
 	return run_put(r, &info);

@@ -31,6 +31,8 @@ static const char *const bit_names[] = { "full", "pdb", "export", "import", "rm"
 	                             "assemble", "full under slidedb-gen-mpi", "full, pdb" };
 
 static const option_choice bits_words[] = { { "8", 8 }, { "2", 2 }, { NULL, 0 } };
+static const option_choice metric_words[] = { { "stm", SDB_METRIC_STM }, { "mtm", SDB_METRIC_MTM },
+	                                      { NULL, 0 } };
 
 static const option_spec option_table[] = {
 	{ "goal", 'g', BUILD, OPTION_TEXT, FIELD(goal_text), .help =
@@ -41,6 +43,11 @@ static const option_spec option_table[] = {
 	  "                     2: the distance mod 3, a quarter of the bytes (default for 14\n"
 	  "                     cells; answers walk it)",
 	  .choices = bits_words },
+	{ "metric", 'm', FULL, OPTION_CHOICE, FIELD(metric), .help =
+	  "-m, --metric stm|mtm\n"
+	  "                     how moves count: stm (default) one tile a move; mtm every tile\n"
+	  "                     between the blank and the one clicked, in its row or column",
+	  .choices = metric_words },
 	{ "all-goals", 'a', FULL, OPTION_FLAG, FIELD(all_goals), .help =
 	  "-a, --all-goals    one table per class of blank cells, serving every goal" },
 	{ "partition", 'P', PDB, OPTION_TEXT, FIELD(partition), .help =

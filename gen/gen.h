@@ -20,6 +20,7 @@ typedef struct gen_options {
 	double checkpoint_every;     /* seconds between checkpoints */
 	int all_goals, threads, json, quiet, progress_mode, partial, replace;
 	int bits;          /* full: 8 (distance and best move) or 2 (distance mod 3) */
+	int metric;        /* full: enum sdb_metric */
 	int w, h;          /* the size argument of full and pdb */
 	const gen_mpi *mpi;   /* slidedb-gen-mpi's ranks, or NULL */
 } gen_options;

@@ -54,6 +54,9 @@ static const option_choice only_words[] = {
 	{ "distance", ONLY_DISTANCE }, { "moves", ONLY_MOVES }, { "best", ONLY_BEST },
 	{ "best-moves", ONLY_BEST_MOVES }, { "solutions", ONLY_SOLUTIONS }, { NULL, 0 } };
 
+static const option_choice metric_words[] = {
+	{ "stm", SDB_METRIC_STM }, { "mtm", SDB_METRIC_MTM }, { NULL, 0 } };
+
 static const option_spec option_table[] = {
 	{ "db", 'd', ALL, OPTION_TEXT, FIELD(db_path), .help =
 	  "-d, --db PATH       database file (default $SLIDEDB_DB or slidedb.lmdb)" },
@@ -67,6 +70,11 @@ static const option_spec option_table[] = {
 	  .help =
 	  "-o, --only FIELD    print only 'distance', 'moves', 'best', 'best-moves' or\n"
 	  "                      'solutions' (judge formats)" },
+	{ "metric", 'm', ANSWER | CHECK, OPTION_CHOICE, FIELD(answer.report.metric),
+	  .choices = metric_words, .help =
+	  "-m, --metric stm|mtm  count moves one tile at a time (stm, the default) or a\n"
+	  "                      slide of a row or column as one (mtm: from the tables of\n"
+	  "                      `slidedb-gen full WxH --metric mtm`; moves written r3ul2)" },
 	{ "all-best", 0, ANSWER | RANDOM, OPTION_FLAG, FIELD(answer.report.all_best), .help =
 	  "    --all-best      every first move that starts an optimal solution" },
 	{ "solutions", 0, ANSWER, OPTION_FLAG, FIELD(answer.report.count), .help =

@@ -22,6 +22,10 @@ const char *sdbi_hint_goal(const sdb_board *goal, char *buf, size_t cap);
  * with the reason in sdb_error_detail(). */
 int sdbi_answer_opts_check(const sdb_answer_opts *opts);
 
+/* The metric options ask for (enum sdb_metric; STM for NULL and versions
+ * before 4), or -1 for a value that is none. */
+int sdbi_answer_metric(const sdb_answer_opts *opts);
+
 /* Reset an answer to "unsolvable"; then 1 if goal can be reached from start
  * (the caller goes on), 0 if not (the answer is complete), or SDB_EINVAL.
  * Every way of answering (tables, searches) starts here. */
@@ -77,10 +81,27 @@ int sdbi_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristi
 int sdbi_table_optimal(const sdb_table *t, const sdb_frame *f, const sdb_board *cur, int d,
                       sdbi_optimal *en);
 
-/* The full table for goals like this one (its data resolved), or NULL with
- * *err and the detail set (SDB_ENOTFOUND naming the command, SDB_ETOOBIG,
- * SDB_ECORRUPT). */
-const sdb_table *sdbi_find_for_goal(const sdb_db *db, const sdb_board *goal, int *err);
+/* The full table in metric (enum sdb_metric) for goals like this one (its
+ * data resolved), or NULL with *err and the detail set (SDB_ENOTFOUND naming
+ * the command, SDB_ETOOBIG, SDB_ECORRUPT). */
+const sdb_table *sdbi_find_for_goal(const sdb_db *db, const sdb_board *goal, int metric,
+                                    int *err);
+
+/* How many cells the blank travels at most in one move of a full table's
+ * metric: 1, or sdb_mtm_run() in the multi-tile metric. The moves out of a
+ * board are then, in order, for each direction m the slides of 1 .. run
+ * cells while sdbi_slide() can go on (n a copy of the board, made for each
+ * direction): for (int k = 1; k <= run && sdbi_slide(&n, m); k++) ... */
+static inline int sdbi_table_run(const sdb_table *t)
+{
+	return t->info.kind == SDB_KIND_FULL_MTM ? sdb_mtm_run(t->info.goal.w, t->info.goal.h) : 1;
+}
+
+/* Move the blank one cell in direction m: 0 (b unchanged) at the edge. */
+static inline int sdbi_slide(sdb_board *b, int m)
+{
+	return (sdb_board_moves(b) >> m & 1) && sdb_board_apply(b, m) == SDB_OK;
+}
 
 /* The error for a distance asked of a two-bit table (random, states). */
 int sdbi_fail_mod3_distance(const sdb_table *t, const sdb_board *goal);

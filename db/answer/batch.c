@@ -120,7 +120,8 @@ int sdb_batch_distance(int16_t *dist, int8_t *best, const sdb_db *db, const sdb_
 	/* Without a byte table the answer call decides, board by board, what
 	 * answers (a search, a two-bit table) or says which table is missing. */
 	int err = SDB_OK;
-	const sdb_table *t = goal->n > SDB_MAX_FULL_CELLS ? NULL : sdbi_find_for_goal(db, goal, &err);
+	const sdb_table *t = goal->n > SDB_MAX_FULL_CELLS ? NULL
+	                     : sdbi_find_for_goal(db, goal, SDB_METRIC_STM, &err);
 	if (!t || t->info.entry_format == SDB_ENTRY_MOD3)
 		return batch_by_answers(dist, best, db, goal, cells, n, limits, bad);
 	batch_frame f;

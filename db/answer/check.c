@@ -21,33 +21,44 @@ int sdb_check_moves(sdb_check *c, const sdb_db *db, const sdb_board *start,
 	if (start->w != goal->w || start->h != goal->h)
 		return sdbi_fail(SDB_EINVAL, "start is %dx%d but goal is %dx%d", start->w, start->h,
 		                goal->w, goal->h);
+	const int metric = sdbi_answer_metric(opts);
+	if (metric < 0)
+		return sdbi_fail(SDB_EINVAL, "metric %d is not one (0 stm, 1 mtm)", opts->metric);
+	/* Replayed cell by cell: a letter with a count ("r3") is that many
+	 * letters, and a run of one letter is one move in the multi-tile
+	 * metric; the length and the illegal step count the metric's moves. */
+	const int mtm = metric == SDB_METRIC_MTM;
 	const size_t len = strlen(moves);
-	for (size_t k = 0; k < len; k++)
+	int64_t length = 0;
+	for (size_t k = 0, prev = 4; k < len;) {
 		if (moves[k] == ' ' || moves[k] == '\t')
 			return sdbi_fail(SDB_EINVAL, "moves: a blank at position %zu: write the moves as "
-			                "one word (\"rrdl\")", k + 1);
-		else if (sdb_move_from_letter((unsigned char)moves[k]) < 0)
-			return sdbi_fail(SDB_EINVAL, "moves: '%c' at position %zu is not a move (u d l r)",
-			                moves[k] >= ' ' && moves[k] < 127 ? moves[k] : '?', k + 1);
-	if (len > INT_MAX)
-		return sdbi_fail(SDB_EINVAL, "moves: %zu moves are too many to count", len);
-	c->length = (int)len;
-	for (size_t k = 0; k < len; k++) {
-		int m = sdb_move_from_letter((unsigned char)moves[k]);
-		if (!(sdb_board_moves(&c->end) >> m & 1)) {
-			c->legal = 0;
-			c->illegal_step = (int)k + 1;
-			c->illegal_move = m;
-			break;
+			                 "one word (\"rrdl\", \"r2dl\")", k + 1);
+		int m, count;
+		if (sdbi_moves_token(moves, len, &k, &m, &count)) {
+			char why[160];
+			snprintf(why, sizeof why, "%s", sdb_error_detail());
+			return sdbi_fail(SDB_EINVAL, "moves: %s", why);
 		}
-		sdb_board_apply(&c->end, m);
+		const int step = mtm ? (size_t)m != prev : count;
+		prev = (size_t)m;
+		for (int i = 0; i < count && c->legal; i++) {
+			if (sdbi_slide(&c->end, m))
+				continue;
+			c->legal = 0;
+			c->illegal_step = (int)(length + (mtm ? step : i + 1));
+			c->illegal_move = m;
+		}
+		if ((length += step) > INT_MAX)
+			return sdbi_fail(SDB_EINVAL, "moves: too many to count");
 	}
+	c->length = (int)length;
 	c->reaches_goal = c->legal && sdb_board_equal(&c->end, goal);
 	/* The moves keep the pair's solvability: one test says it for both. */
 	c->solvable = sdb_board_solvable(start, goal);
 	if (!c->solvable)
 		return sdbi_done(SDB_OK);
-	sdb_answer_opts o = { .version = SDB_ANSWER_OPTS_VERSION, .want_moves = 0 };
+	sdb_answer_opts o = { .version = SDB_ANSWER_OPTS_VERSION, .want_moves = 0, .metric = metric };
 	if (opts) {
 		o.limits = opts->limits;
 		o.sets = opts->sets;

@@ -129,15 +129,22 @@ static void put_tiles(walk *w, const sdb_board *start, const char *moves)
 	end_list(w);
 }
 
+/* A sequence of move letters, in the multi-tile notation if mtm. */
+static void put_moves(walk *w, const char *name, const char *moves, int mtm)
+{
+	char runs[2 * SDB_MAX_MOVES + 1];
+	put_text(w, name, mtm && sdb_moves_format_mtm(runs, sizeof runs, moves) >= 0 ? runs : moves);
+}
+
 /* The sequences of all, each ended by '\n'. */
-static void put_sequences(walk *w, const char *all)
+static void put_sequences(walk *w, const char *all, int mtm)
 {
 	begin_list(w, "all_moves");
 	for (const char *p = all ? all : ""; *p;) {
 		char seq[SDB_MAX_MOVES + 1];
 		size_t len = strcspn(p, "\n");
 		snprintf(seq, sizeof seq, "%.*s", (int)(len < SDB_MAX_MOVES ? len : SDB_MAX_MOVES), p);
-		put_text(w, NULL, seq);
+		put_moves(w, NULL, seq, mtm);
 		p += len + (p[len] == '\n');
 	}
 	end_list(w);
@@ -173,6 +180,9 @@ int sdb_answer_fields(const sdb_query *q, const sdb_answer *a, const sdb_fields_
 	put_board(&w, "start", &q->start);
 	put_board(&w, "goal", &q->goal);
 	put_size(&w, &q->start);
+	const int mtm = (want & SDB_FIELDS_MTM) != 0;
+	if (mtm)
+		put_text(&w, "metric", sdb_metric_name(SDB_METRIC_MTM));
 	put_bool(&w, "solvable", a->solvable);
 	put_int_or_null(&w, "distance", a->distance, no);
 	if (no || a->best_move < 0) {
@@ -184,7 +194,7 @@ int sdb_answer_fields(const sdb_query *q, const sdb_answer *a, const sdb_fields_
 	if (no)
 		put_null(&w, "moves");
 	else
-		put_text(&w, "moves", a->moves);
+		put_moves(&w, "moves", a->moves, mtm);
 	static const struct { unsigned bit; const char *name; } optional[] = {
 		{ SDB_FIELDS_TILES, "tiles" }, { SDB_FIELDS_BEST_MOVES, "best_moves" },
 		{ SDB_FIELDS_SOLUTIONS, "solutions" }, { SDB_FIELDS_ALL_MOVES, "all_moves" },
@@ -204,7 +214,7 @@ int sdb_answer_fields(const sdb_query *q, const sdb_answer *a, const sdb_fields_
 			emit(&w, &(sdb_field){ .name = "solutions", .type = SDB_VALUE_COUNT,
 			                       .count = a->solutions });
 		else if (bit == SDB_FIELDS_ALL_MOVES)
-			put_sequences(&w, o->all);
+			put_sequences(&w, o->all, mtm);
 		else
 			put_path(&w, "path", &q->start, a->moves, 0, blank);
 	}
@@ -368,7 +378,8 @@ int sdb_count_format(char *buf, size_t cap, const sdb_count *c)
 
 const char *sdb_table_kind_name(int kind)
 {
-	return kind == SDB_KIND_FULL ? "full" : kind == SDB_KIND_PATTERN ? "pattern" : "unknown";
+	return kind == SDB_KIND_FULL ? "full" : kind == SDB_KIND_PATTERN ? "pattern"
+	       : kind == SDB_KIND_FULL_MTM ? "full-mtm" : "unknown";
 }
 
 const char *sdb_table_format_name(int format)

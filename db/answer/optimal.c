@@ -7,7 +7,13 @@
  * nothing here searches: counting walks them layer by layer (layer k holds
  * the states k moves from the start and d-k from the goal, each with the
  * number of optimal paths that reach it), and listing follows them depth
- * first, where every branch ends at the goal. */
+ * first, where every branch ends at the goal.
+ *
+ * In the multi-tile metric the moves out of a state are its slides (each
+ * direction, 1 .. run cells), taken in that order: sequences are listed
+ * move by move, u < d < l < r and a shorter slide first, and counted as
+ * sequences of moves (each a run of one letter: two slides one way in a row
+ * are never optimal, one longer slide being shorter). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,7 +86,9 @@ static void layer_pack(layer *l)
 
 static int count_paths(sdb_count *out, const sdb_table *t, const sdb_board *cur, int d)
 {
-	const int w = cur->w, h = cur->h, cls = sdb_rank_class(cur);
+	const int run = sdbi_table_run(t), slots = 4 * run;
+	sdb_rank_walk walk;
+	sdb_rank_walk_init(&walk, cur->w, cur->h, sdb_rank_class(cur));
 	layer a = { 0 }, b = { 0 };
 	layer *from = &a, *to = &b;
 	int err = layer_reserve(from, 1);
@@ -91,12 +99,15 @@ static int count_paths(sdb_count *out, const sdb_table *t, const sdb_board *cur,
 	}
 	for (int k = 0; !err && k < d; k++) {
 		const int next = sdbi_level_of(t, d - k - 1);
-		if ((err = layer_reserve(to, 4 * from->n)))
+		if ((err = layer_reserve(to, (size_t)slots * from->n)))
 			break;
 		for (size_t i = 0; i < from->n && !err; i++) {
-			uint64_t nbr[4];
-			sdb_rank_neighbors(nbr, NULL, w, h, cls, from->index[i]);
-			for (int m = 0; m < 4; m++)
+			uint64_t nbr[4 * SDB_MTM_MAX_RUN];
+			if (run == 1)
+				sdb_rank_walk_neighbors(&walk, nbr, NULL, from->index[i]);
+			else
+				sdb_rank_walk_mtm_neighbors(&walk, nbr, from->index[i]);
+			for (int m = 0; m < slots; m++)
 				if (nbr[m] != UINT64_MAX && sdbi_entry_level(t, nbr[m]) == next &&
 				    layer_add(to, nbr[m], from->paths[i]))
 					err = SDB_ETOOBIG;
@@ -142,21 +153,22 @@ static int list_paths(lister *ls, const sdb_board *b, int d, int g)
 			en->stopped = 1;
 		return en->stopped || en->emitted >= en->limit;
 	}
-	const unsigned legal = sdb_board_moves(b);
+	const int run = sdbi_table_run(ls->t), down = sdbi_level_of(ls->t, d - 1);
 	int ways = 0;
-	for (int k = 0; k < 4; k++) {
-		const int m = ls->f->move_in[k];
-		if (!(legal >> m & 1))
-			continue;
+	for (int c = 0; c < 4; c++) {   /* the caller's directions, in order */
+		const int m = ls->f->move_in[c];
 		sdb_board next = *b;
-		sdb_board_apply(&next, m);
-		if (sdbi_entry_level(ls->t, sdb_board_rank(&next)) != sdbi_level_of(ls->t, d - 1))
-			continue;
-		ways++;
-		ls->moves[g] = sdb_move_letter(k);
-		int r = list_paths(ls, &next, d - 1, g + 1);
-		if (r)
-			return r;
+		for (int k = 1; k <= run && sdbi_slide(&next, m); k++) {
+			if (sdbi_entry_level(ls->t, sdb_board_rank(&next)) != down)
+				continue;
+			if (g + k > SDB_MAX_MOVES)
+				return SDB_ECORRUPT;   /* longer than any answer: the table lies */
+			ways++;
+			memset(ls->moves + g, sdb_move_letter(c), (size_t)k);
+			int r = list_paths(ls, &next, d - 1, g + k);
+			if (r)
+				return r;
+		}
 	}
 	return ways ? 0 : SDB_ECORRUPT;
 }
@@ -164,14 +176,12 @@ static int list_paths(lister *ls, const sdb_board *b, int d, int g)
 int sdbi_table_optimal(const sdb_table *t, const sdb_frame *f, const sdb_board *cur, int d,
                       sdbi_optimal *en)
 {
-	const unsigned legal = sdb_board_moves(cur);
+	const int run = sdbi_table_run(t);
 	for (int m = 0; m < 4 && d > 0; m++) {
-		if (!(legal >> m & 1))
-			continue;
 		sdb_board next = *cur;
-		sdb_board_apply(&next, m);
-		if (sdbi_entry_level(t, sdb_board_rank(&next)) == sdbi_level_of(t, d - 1))
-			en->best_moves |= 1u << f->move_back[m];
+		for (int k = 1; k <= run && sdbi_slide(&next, m); k++)
+			if (sdbi_entry_level(t, sdb_board_rank(&next)) == sdbi_level_of(t, d - 1))
+				en->best_moves |= 1u << f->move_back[m];
 	}
 	int err = SDB_OK;
 	if (en->count_all)

@@ -11,47 +11,74 @@
 
 int sdb_table_name_full(char *buf, size_t cap, int w, int h, int blank_cell)
 {
-	int len = snprintf(buf, cap, "full-%dx%d-b%d", w, h, blank_cell);
+	return sdb_table_name_full_metric(buf, cap, w, h, blank_cell, SDB_METRIC_STM);
+}
+
+int sdb_table_name_full_metric(char *buf, size_t cap, int w, int h, int blank_cell, int metric)
+{
+	int len = snprintf(buf, cap, "full-%dx%d%s-b%d", w, h,
+	                   metric == SDB_METRIC_MTM ? "-mtm" : "", blank_cell);
 	if (len < 0 || (size_t)len >= cap)
 		return sdbi_fail(SDB_EINVAL, "buffer too small for a table name");
 	return len;
 }
 
+/* The first move from cur (index i) to a neighbour at level want: in
+ * direction only if only >= 0, else the first direction (u d l r of the
+ * table's frame); the shortest slide that way. Its direction, with the
+ * neighbour in *cur and *i and the slide's cells in *len; -1 if there is
+ * none. A horizontal slide keeps the tile order, so its index is a block
+ * per cell away; only vertical ones rank the board. */
+static int step_down(const sdb_table *t, sdb_board *cur, uint64_t *i, int want, int only,
+                     int *len)
+{
+	const int run = sdbi_table_run(t);
+	const uint64_t block = t->info.states / cur->n;
+	for (int m = only >= 0 ? only : 0; m < (only >= 0 ? only + 1 : 4); m++) {
+		sdb_board n = *cur;
+		uint64_t next = *i;
+		for (int k = 1; k <= run && sdbi_slide(&n, m); k++) {
+			next = m == SDB_LEFT ? next - block : m == SDB_RIGHT ? next + block
+			                                                    : sdb_board_rank(&n);
+			if (sdbi_entry_level(t, next) == want) {
+				*cur = n;
+				*i = next;
+				*len = k;
+				return m;
+			}
+		}
+	}
+	return -1;
+}
+
 /* MOD3 tables: walk down to the goal from cur (in the table's frame),
- * taking at each step the first move (u d l r of the frame) to a neighbour
- * one closer; the frame's moves in moves[] when not NULL. The distance, or
- * -1 if the table contradicts itself (an unreached state, no way down, a
- * walk longer than any distance). */
-static int walk_mod3(const sdb_table *t, const sdb_board *start, uint8_t *moves)
+ * taking at each step the first move to a neighbour one closer
+ * (step_down()); the frame's letters in moves[] (one a cell: a slide of k
+ * cells is k letters) when not NULL. The distance, or -1 if the table
+ * contradicts itself (an unreached state, no way down, a walk longer than
+ * any distance or its letters longer than an answer holds); the letters'
+ * count in *nletters if not NULL. */
+static int walk_mod3(const sdb_table *t, const sdb_board *start, uint8_t *moves, int *nletters)
 {
 	sdb_board cur = *start;
 	uint64_t index = sdb_board_rank(&cur);
-	int v = sdbi_entry_level(t, index), d = 0;
+	int v = sdbi_entry_level(t, index), d = 0, letters = 0;
 	if (v == 3)
 		return -1;
 	while (index != t->goal_index) {
 		const int down = (v + 2) % 3;
-		const unsigned legal = sdb_board_moves(&cur);
-		int m = 0;
-		uint64_t next = 0;
-		for (; m < 4; m++) {
-			if (!(legal >> m & 1))
-				continue;
-			sdb_board n = cur;
-			sdb_board_apply(&n, m);
-			next = sdb_board_rank(&n);
-			if (sdbi_entry_level(t, next) == down)
-				break;
-		}
-		if (m == 4 || d == SDB_MAX_MOVES)
+		int len;
+		const int m = step_down(t, &cur, &index, down, -1, &len);
+		if (m < 0 || d == SDB_MAX_MOVES || letters + len > SDB_MAX_MOVES)
 			return -1;
-		sdb_board_apply(&cur, m);
-		index = next;
 		v = down;
 		if (moves)
-			moves[d] = (uint8_t)m;
+			memset(moves + letters, m, (size_t)len);
+		letters += len;
 		d++;
 	}
+	if (nletters)
+		*nletters = letters;
 	return d;
 }
 
@@ -66,30 +93,35 @@ int sdb_table_distance(const sdb_table *t, const sdb_board *b)
 		return sdbi_damage_check();
 	}
 	sdbi_damage_reset();
-	const int d = walk_mod3(t, b, NULL);
+	const int d = walk_mod3(t, b, NULL, NULL);
 	const int err = sdbi_damage_check();
 	return err ? err : d;
 }
 
-/* Whether db has a full table of size w x h (of any class). */
-static int has_full_size(const sdb_db *db, int w, int h)
+static int full_kind(int metric)
+{
+	return metric == SDB_METRIC_MTM ? SDB_KIND_FULL_MTM : SDB_KIND_FULL;
+}
+
+/* Whether db has a full table of size w x h in metric (of any class). */
+static int has_full_size(const sdb_db *db, int w, int h, int metric)
 {
 	for (int i = 0; i < sdb_table_count(db); i++) {
 		const sdb_table_info *in = sdb_table_meta(sdb_table_at(db, i));
-		if (in->kind == SDB_KIND_FULL && in->goal.w == w && in->goal.h == h)
+		if (in->kind == full_kind(metric) && in->goal.w == w && in->goal.h == h)
 			return 1;
 	}
 	return 0;
 }
 
-/* The full table of the goal's class, if the catalog has one (its data not
- * yet checked). */
-static const sdb_table *class_table(const sdb_db *db, const sdb_board *goal)
+/* The full table in metric of the goal's class, if the catalog has one
+ * (its data not yet checked). */
+static const sdb_table *class_table(const sdb_db *db, const sdb_board *goal, int metric)
 {
 	const int rep = sdb_sym_representative(goal->w, goal->h, goal->blank);
 	for (int i = 0; i < sdb_table_count(db); i++) {   /* a handful of tables */
 		const sdb_table *t = sdb_table_at(db, i);
-		if (t->info.kind == SDB_KIND_FULL && t->info.goal.w == goal->w &&
+		if (t->info.kind == full_kind(metric) && t->info.goal.w == goal->w &&
 		    t->info.goal.h == goal->h && t->blank == rep)
 			return t;
 	}
@@ -97,7 +129,8 @@ static const sdb_table *class_table(const sdb_db *db, const sdb_board *goal)
 }
 
 /* The table for goals like this one, or NULL with *err set. */
-const sdb_table *sdbi_find_for_goal(const sdb_db *db, const sdb_board *goal, int *err)
+const sdb_table *sdbi_find_for_goal(const sdb_db *db, const sdb_board *goal, int metric,
+                                    int *err)
 {
 	int w = goal->w, h = goal->h;
 	if (goal->n > SDB_MAX_FULL_CELLS) {
@@ -106,7 +139,7 @@ const sdb_table *sdbi_find_for_goal(const sdb_db *db, const sdb_board *goal, int
 		         SDB_MAX_FULL_CELLS);
 		return NULL;
 	}
-	const sdb_table *t = class_table(db, goal);
+	const sdb_table *t = class_table(db, goal, metric);
 	if (t && sdbi_table_resolved(t))
 		return t;
 	if (t) {
@@ -118,21 +151,23 @@ const sdb_table *sdbi_find_for_goal(const sdb_db *db, const sdb_board *goal, int
 	char dbarg[700], goalarg[80];
 	const char *goal_opt = sdbi_hint_goal(goal, goalarg, sizeof goalarg);
 	const char *db_opt = sdbi_hint_db(db, dbarg, sizeof dbarg);
-	if (has_full_size(db, w, h))
-		*err = sdbi_fail(SDB_ENOTFOUND, "%s: no %dx%d table for goals with the blank in cell %d: "
-		                "build it with `slidedb-gen full %dx%d%s%s`", sdb_db_path(db), w, h,
-		                goal->blank, w, h, goal_opt, db_opt);
+	const int mtm = metric == SDB_METRIC_MTM;
+	const char *which = mtm ? " multi-tile" : "", *metric_opt = mtm ? " --metric mtm" : "";
+	if (has_full_size(db, w, h, metric))
+		*err = sdbi_fail(SDB_ENOTFOUND, "%s: no%s %dx%d table for goals with the blank in cell "
+		                "%d: build it with `slidedb-gen full %dx%d%s%s%s`", sdb_db_path(db),
+		                which, w, h, goal->blank, w, h, metric_opt, goal_opt, db_opt);
 	else
-		*err = sdbi_fail(SDB_ENOTFOUND, "%s: no table for %dx%d: build it with "
-		                "`slidedb-gen full %dx%d%s%s`", sdb_db_path(db), w, h, w, h, goal_opt,
-		                db_opt);
+		*err = sdbi_fail(SDB_ENOTFOUND, "%s: no%s table for %dx%d: build it with "
+		                "`slidedb-gen full %dx%d%s%s%s`", sdb_db_path(db), which, w, h, w, h,
+		                metric_opt, goal_opt, db_opt);
 	return NULL;
 }
 
 const sdb_table *sdb_table_for_goal(const sdb_db *db, const sdb_board *goal)
 {
 	int err;
-	const sdb_table *t = sdbi_find_for_goal(db, goal, &err);
+	const sdb_table *t = sdbi_find_for_goal(db, goal, SDB_METRIC_STM, &err);
 	if (t)
 		sdbi_done(SDB_OK);
 	return t;
@@ -145,24 +180,26 @@ static int corrupt_path(const sdb_db *db, const sdb_table *t)
 }
 
 /* Without the walk, check the start's entry against its neighbours: they are
- * all one move away, so their distances are d-1 or d+1, and the best move
- * leads to d-1. Any single damaged byte at the start breaks this. */
+ * all one move away, so their distances are d-1 or d+1 (or d, in the
+ * multi-tile metric), and the best move leads to d-1 (a slide of some
+ * length that way). Any single damaged byte at the start breaks this. */
 static int check_neighbours(const sdb_db *db, const sdb_table *t, const sdb_board *b, int d,
                             int best)
 {
 	if (d == 0)
 		return sdb_board_rank(b) == t->goal_index ? SDB_OK : corrupt_path(db, t);
-	unsigned moves = sdb_board_moves(b);
+	const int run = sdbi_table_run(t);
+	int best_ok = 0;
 	for (int m = 0; m < 4; m++) {
-		if (!(moves >> m & 1))
-			continue;
 		sdb_board n = *b;
-		sdb_board_apply(&n, m);
-		int dn = sdbi_entry_dist(t, sdb_board_rank(&n));
-		if ((dn != d - 1 && dn != d + 1) || (m == best && dn != d - 1))
-			return corrupt_path(db, t);
+		for (int k = 1; k <= run && sdbi_slide(&n, m); k++) {
+			const int dn = sdbi_entry_dist(t, sdb_board_rank(&n));
+			if (dn != d - 1 && dn != d + 1 && (run == 1 || dn != d))
+				return corrupt_path(db, t);
+			best_ok |= m == best && dn == d - 1;
+		}
 	}
-	return (moves >> best & 1) ? SDB_OK : corrupt_path(db, t);
+	return best_ok ? SDB_OK : corrupt_path(db, t);
 }
 
 /* A search, for boards too large for full tables. */
@@ -193,16 +230,17 @@ static int answer_by_mod3(sdb_answer *a, const sdb_db *db, const sdb_table *t,
                           sdbi_optimal *en)
 {
 	uint8_t moves[SDB_MAX_MOVES];
-	const int d = walk_mod3(t, cur, moves);
+	int letters;
+	const int d = walk_mod3(t, cur, moves, &letters);
 	if (d < 0)
 		return corrupt_path(db, t);
 	a->solvable = 1;
 	a->method = SDB_METHOD_TABLE;
 	a->distance = d;
 	a->best_move = d ? frame->move_back[moves[0]] : -1;
-	for (int k = 0; want_moves && k < d; k++)
+	for (int k = 0; want_moves && k < letters; k++)
 		a->moves[k] = sdb_move_letter(frame->move_back[moves[k]]);
-	a->moves[want_moves ? d : 0] = '\0';
+	a->moves[want_moves ? letters : 0] = '\0';
 	if (en) {
 		int err = sdbi_table_optimal(t, frame, cur, d, en);
 		if (err == SDB_ECORRUPT)
@@ -216,10 +254,10 @@ static int answer_by_mod3(sdb_answer *a, const sdb_db *db, const sdb_table *t,
 
 /* Read from the full table: the distance and best move, and the walk. */
 static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *start,
-                           const sdb_board *goal, int want_moves, sdbi_optimal *en)
+                           const sdb_board *goal, int metric, int want_moves, sdbi_optimal *en)
 {
 	int err = SDB_OK;
-	const sdb_table *t = sdbi_find_for_goal(db, goal, &err);
+	const sdb_table *t = sdbi_find_for_goal(db, goal, metric, &err);
 	if (!t)
 		return err;
 	sdb_frame frame;
@@ -249,32 +287,25 @@ static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *sta
 	}
 	if (!want_moves)
 		return check_neighbours(db, t, &cur, d, sdb_move2((unsigned)e));
-	/* Walk the best moves. A horizontal move keeps the tile order, so its
-	 * index is one block away; only vertical moves rank the board. */
-	const uint64_t block = t->info.states / cur.n;
+	/* Walk the best moves: each entry's direction, the shortest slide that
+	 * way to one closer (one cell in the single-tile metric). */
+	int letters = 0;
 	for (int k = 0; k < d; k++) {
-		int m = sdb_move2((unsigned)sdbi_entry_byte(t, index));
-		if (sdb_board_apply(&cur, m) != 0) {
+		const int best = sdb_move2((unsigned)sdbi_entry_byte(t, index));
+		int len;
+		if (step_down(t, &cur, &index, d - k - 1, best, &len) < 0 ||
+		    letters + len > SDB_MAX_MOVES) {
 			a->moves[0] = '\0';
 			return corrupt_path(db, t);
 		}
-		if (m == SDB_LEFT)
-			index -= block;
-		else if (m == SDB_RIGHT)
-			index += block;
-		else
-			index = sdb_board_rank(&cur);
-		if (sdbi_entry_dist(t, index) != d - k - 1) {
-			a->moves[0] = '\0';
-			return corrupt_path(db, t);
-		}
-		a->moves[k] = sdb_move_letter(frame.move_back[m]);
+		memset(a->moves + letters, sdb_move_letter(frame.move_back[best]), (size_t)len);
+		letters += len;
 	}
 	if (index != t->goal_index) {
 		a->moves[0] = '\0';
 		return corrupt_path(db, t);
 	}
-	a->moves[d] = '\0';
+	a->moves[letters] = '\0';
 	return SDB_OK;
 }
 
@@ -287,7 +318,7 @@ static int answered_by_table(const sdb_db *db, const sdb_board *goal)
 		return 1;
 	if (goal->n > SDB_MAX_FULL_CELLS)
 		return 0;
-	return class_table(db, goal) != NULL;
+	return class_table(db, goal, SDB_METRIC_STM) != NULL;
 }
 
 const char *sdb_db_search_note(const sdb_db *db, const sdb_board *goal)
@@ -298,6 +329,13 @@ const char *sdb_db_search_note(const sdb_db *db, const sdb_board *goal)
 		note = NULL;
 	sdbi_done(SDB_OK);
 	return note;
+}
+
+int sdbi_answer_metric(const sdb_answer_opts *opts)
+{
+	if (!opts || opts->version < 4)
+		return SDB_METRIC_STM;
+	return opts->metric == SDB_METRIC_STM || opts->metric == SDB_METRIC_MTM ? opts->metric : -1;
 }
 
 int sdbi_answer_opts_check(const sdb_answer_opts *opts)
@@ -317,13 +355,22 @@ static int answer(sdb_answer *a, const sdb_db *db, const sdb_board *start,
 		memset(a, 0, sizeof *a);
 		return SDB_EINVAL;
 	}
+	const int metric = sdbi_answer_metric(opts);
+	if (metric < 0) {
+		memset(a, 0, sizeof *a);
+		return sdbi_fail(SDB_EINVAL, "metric %d is not one (0 stm, 1 mtm)", opts->metric);
+	}
 	int ok = sdbi_answer_begin(a, start, goal);
 	if (ok <= 0)
 		return ok;   /* an error, or answered: unsolvable */
-	if (!answered_by_table(db, goal))
+	if (metric == SDB_METRIC_MTM && goal->n > SDB_MAX_FULL_CELLS)
+		return sdbi_fail(SDB_ETOOBIG, "%dx%d has %d cells: multi-tile answers come from full "
+		                 "tables, up to %d cells", goal->w, goal->h, goal->n,
+		                 SDB_MAX_FULL_CELLS);
+	if (metric == SDB_METRIC_STM && !answered_by_table(db, goal))
 		return answer_by_search(a, db, start, goal, opts, en);
 	sdbi_damage_reset();
-	const int err = answer_by_table(a, db, start, goal, opts ? opts->want_moves : 1, en);
+	const int err = answer_by_table(a, db, start, goal, metric, opts ? opts->want_moves : 1, en);
 	const int damage = sdbi_damage_check();   /* any damaged byte read overrules */
 	if (damage)
 		sdbi_answer_begin(a, start, goal);
@@ -364,6 +411,7 @@ int sdb_answer_paths(sdb_answer *a, const sdb_db *db, const sdb_board *start,
 	if (opts) {
 		o.limits = opts->limits;
 		o.sets = opts->sets;
+		o.metric = opts->version >= 4 ? opts->metric : SDB_METRIC_STM;
 	}
 	int err = answer(a, db, start, goal, &o, limit ? &en : NULL);
 	return sdbi_done(err);

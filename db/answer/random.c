@@ -115,7 +115,7 @@ static int open_table(sdbi_sampler *s, const sdb_db *db)
 		                "boards, or scramble by a random walk", goal->w, goal->h,
 		                SDB_MAX_FULL_CELLS);
 	int err = SDB_OK;
-	if (!(s->t = sdbi_find_for_goal(db, goal, &err)))
+	if (!(s->t = sdbi_find_for_goal(db, goal, SDB_METRIC_STM, &err)))
 		return err;
 	const sdb_table_info *in = &s->t->info;
 	if (in->entry_format == SDB_ENTRY_MOD3)

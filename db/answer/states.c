@@ -40,7 +40,7 @@ void sdb_states_close(sdb_states *s)
 static int open_table(sdb_states *s, const sdb_db *db)
 {
 	int err = SDB_OK;
-	if (!(s->t = sdbi_find_for_goal(db, &s->goal, &err)))
+	if (!(s->t = sdbi_find_for_goal(db, &s->goal, SDB_METRIC_STM, &err)))
 		return err;
 	const sdb_table_info *in = &s->t->info;
 	if (in->entry_format == SDB_ENTRY_MOD3)
@@ -80,7 +80,7 @@ int sdb_states_open(sdb_states **out, const sdb_db *db, const sdb_board *goal,
 	s->min_d = min_distance;
 	s->max_d = max_distance;
 	int err = SDB_OK;
-	const sdb_table *t = any && db ? sdbi_find_for_goal(db, goal, &err) : NULL;
+	const sdb_table *t = any && db ? sdbi_find_for_goal(db, goal, SDB_METRIC_STM, &err) : NULL;
 	if (any && t && t->info.entry_format != SDB_ENTRY_MOD3) {
 		s->min_d = 0;   /* every state, with its distance from the table */
 		s->max_d = t->info.max_distance;

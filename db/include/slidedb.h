@@ -178,6 +178,27 @@ typedef struct sdb_board {
 /** Directions the blank travels. */
 enum sdb_move { SDB_UP = 0, SDB_DOWN = 1, SDB_LEFT = 2, SDB_RIGHT = 3 };
 
+/** How moves are counted.
+ *
+ * In the single-tile metric a move slides one tile into the blank. In the
+ * multi-tile metric (what speedsolvers and most puzzle apps count) one move
+ * slides every tile between the blank and a chosen tile of its row or
+ * column: the blank travels k >= 1 cells in one direction, for one move.
+ * A multi-tile move is a run of one letter of the single-tile notation
+ * ("rrr", written "r3"), so every answer keeps its moves as letters: its
+ * length in the multi-tile metric is the number of runs
+ * (sdb_moves_length()). */
+enum sdb_metric {
+	SDB_METRIC_STM = 0,     /**< single-tile: one tile a move (the default) */
+	SDB_METRIC_MTM = 1      /**< multi-tile: one run of a row or column a move */
+};
+
+/** @brief The name of a metric: "stm", "mtm", or NULL if invalid. */
+SDB_API const char *sdb_metric_name(int metric);
+
+/** @brief The metric named @p name ("stm" or "mtm", either case), or -1. */
+SDB_API int sdb_metric_from_name(const char *name);
+
 /** @brief Whether W x H is a board slidedb models (2 <= W, H <= 8). */
 SDB_API int sdb_board_size_valid(int w, int h);
 
@@ -272,6 +293,27 @@ SDB_API char sdb_move_letter(int move);
 
 /** @brief The move named by a letter (u d l r, either case), or -1. */
 SDB_API int sdb_move_from_letter(int letter);
+
+/** @brief Read a move sequence: letters u d l r (either case), each
+ * optionally followed by a count, a letter taken that many times ("r3" is
+ * "rrr": the multi-tile notation); spaces, tabs and commas between moves
+ * are skipped. Writes the letters, lower case and NUL-terminated.
+ * @param[out] letters  room for @p cap bytes
+ * @return the number of letters, or #SDB_EINVAL (a character that is not a
+ * move, a count of 0 or above #SDB_MAX_MOVES, or more than cap - 1
+ * letters; the detail names the position, 1-based). */
+SDB_API int sdb_moves_parse(char *letters, size_t cap, const char *text);
+
+/** @brief Write a letter sequence in the multi-tile notation: each run of
+ * one letter as the letter and, for a run longer than one, its length
+ * ("rrrull" is "r3ul2"); NUL-terminated. The parser takes it back.
+ * @return the length written, or #SDB_EINVAL (@p cap too small: 2 bytes a
+ * letter plus 1 always suffice). */
+SDB_API int sdb_moves_format_mtm(char *buf, size_t cap, const char *letters);
+
+/** @brief The length of a letter sequence in @p metric: its letters in the
+ * single-tile metric, its runs of one letter in the multi-tile metric. */
+SDB_API int sdb_moves_length(const char *letters, int metric);
 /**@}*/
 
 /** @name Perfect index (full tables)
@@ -393,8 +435,17 @@ SDB_API const char *sdb_db_path(const sdb_db *db);
 /** Kinds of table. */
 enum sdb_kind {
 	SDB_KIND_FULL = 1,      /**< every state of a board: distance and best move */
-	SDB_KIND_PATTERN = 2    /**< one group of an additive pattern-database set */
+	SDB_KIND_PATTERN = 2,   /**< one group of an additive pattern-database set */
+	/** A full table in the multi-tile metric (enum sdb_metric): its best
+	 * move is the first direction (u d l r) whose slide of some length
+	 * leads one closer. (A library older than the metric refuses such a table: an
+	 * unknown kind.) */
+	SDB_KIND_FULL_MTM = 3
 };
+
+/** @brief Whether a kind of table is a full table (of either metric). */
+SDB_API int sdb_kind_is_full(int kind);
+
 /** Entry formats. */
 enum sdb_format {
 	/** One byte per state: distance in the low 6 bits, the best move of the
@@ -448,6 +499,10 @@ typedef struct sdb_table_info {
 	                                     of the set: tiles outside it are left
 	                                     out (a partial partition) */
 } sdb_table_info;
+
+/** @brief The metric a table's distances are in (enum sdb_metric): MTM for
+ * #SDB_KIND_FULL_MTM, else STM. */
+SDB_API int sdb_table_metric(const sdb_table_info *info);
 
 typedef struct sdb_table sdb_table;
 
@@ -599,6 +654,11 @@ SDB_API int sdb_table_tiles(uint64_t *tiles, uint64_t *left_out, sdb_board *goal
  * blank in @p blank_cell is stored under ("full-WxH-bCELL").
  * @return the length, or #SDB_EINVAL if @p cap is too small. */
 SDB_API int sdb_table_name_full(char *buf, size_t cap, int w, int h, int blank_cell);
+
+/** @brief sdb_table_name_full() in @p metric: the multi-tile metric's
+ * tables are "full-WxH-mtm-bCELL". */
+SDB_API int sdb_table_name_full_metric(char *buf, size_t cap, int w, int h, int blank_cell,
+                                       int metric);
 
 /** @brief Distance of @p b in a full table whose goal is the canonical goal
  * of the table (no relabelling, no symmetry): one rank and one byte read
@@ -766,10 +826,21 @@ typedef struct sdb_answer_opts {
 	                                 answer until sdb_db_checked() passes.
 	                                 For batches: their searches run beside
 	                                 the check instead of after it */
+	int metric;                 /**< enum sdb_metric the answer counts moves
+	                                 in: distances, best moves, counts and
+	                                 checks (read from version 4). The
+	                                 multi-tile metric is answered from its
+	                                 own full tables (boards up to
+	                                 #SDB_MAX_FULL_CELLS cells); a move of the
+	                                 answer is a run of one letter in
+	                                 a->moves, and a->best_move and
+	                                 a->best_moves name its direction */
 } sdb_answer_opts;
-#define SDB_ANSWER_OPTS_VERSION 3   /* 2: limits.threads; 3: defer_check (2 is read too) */
+#define SDB_ANSWER_OPTS_VERSION 4   /* 2: limits.threads; 3: defer_check; 4: metric
+                                       (2 and 3 are read too) */
 /** Nothing wanted but the distance and the best move, no limits. */
-#define SDB_ANSWER_OPTS_INIT { SDB_ANSWER_OPTS_VERSION, 0, { 0, 0, NULL, NULL, 0 }, 0, 0, NULL, 0 }
+#define SDB_ANSWER_OPTS_INIT { SDB_ANSWER_OPTS_VERSION, 0, { 0, 0, NULL, NULL, 0 }, 0, 0, NULL, 0, \
+	                       SDB_METRIC_STM }
 
 /** @brief What a searched answer for goals like @p goal would say of its
  * heuristic, before any search: NULL when such goals are answered from a
@@ -1334,9 +1405,16 @@ enum sdb_fields_want {
 	SDB_FIELDS_SOLUTIONS = 1 << 2,   /**< "solutions" (a.solutions filled) */
 	SDB_FIELDS_ALL_MOVES = 1 << 3,   /**< "all_moves": sdb_fields_opts.all */
 	SDB_FIELDS_PATH = 1 << 4,        /**< "path": every board along the moves */
-	SDB_FIELDS_GRIDS = 1 << 5        /**< the boards also as rows of a grid
+	SDB_FIELDS_GRIDS = 1 << 5,       /**< the boards also as rows of a grid
 	                                      ("start_grid", "goal_grid", and
 	                                      "path_grids" or "end_grid") */
+	SDB_FIELDS_MTM = 1 << 6          /**< the answer is in the multi-tile
+	                                      metric: "metric": "mtm" after
+	                                      "size", and "moves" and "all_moves"
+	                                      in its notation ("r3ul2",
+	                                      sdb_moves_format_mtm()); "tiles" and
+	                                      "path" still go cell by cell.
+	                                      Without it no "metric" field: STM */
 };
 
 /** What the optional fields are made of. */

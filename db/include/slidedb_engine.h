@@ -85,6 +85,26 @@ SDB_API int sdb_rank_walk_init(sdb_rank_walk *walk, int w, int h, int cls);
  * Same results, same errors. */
 SDB_API int sdb_rank_walk_neighbors(sdb_rank_walk *walk, uint64_t nbr[4], sdb_board *b,
                                     uint64_t index);
+
+/** Most cells one multi-tile move carries on a board of full tables (7x2). */
+#define SDB_MTM_MAX_RUN 6
+
+/** @brief The longest multi-tile move of a W x H board: max(W, H) - 1. */
+static inline int sdb_mtm_run(int w, int h)
+{
+	return (w > h ? w : h) - 1;
+}
+
+/** @brief The neighbours of @p index in the multi-tile metric (enum
+ * sdb_metric), from where @p walk last was.
+ *
+ * Slot m * run + k - 1 (run = sdb_mtm_run(), k = 1 .. run) holds the index
+ * after the blank travels k cells in direction m (enum sdb_move), or
+ * UINT64_MAX when that leaves the board: 4 * run slots. Horizontal slides
+ * keep the tiles' order (the index moves k blocks); vertical ones of more
+ * than one cell rank the board.
+ * @return 0, or #SDB_EINVAL as sdb_board_unrank(). */
+SDB_API int sdb_rank_walk_mtm_neighbors(sdb_rank_walk *walk, uint64_t *nbr, uint64_t index);
 /**@}*/
 
 /** @name Frames

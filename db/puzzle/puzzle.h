@@ -11,6 +11,13 @@
  * failing function can end with `return sdbi_fail(SDB_EINVAL, "...", ...)`. */
 int sdbi_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* One move of a sequence at text[*k] (*k < len): a letter u d l r (either
+ * case), then an optional count ("r3": the blank travels 3 cells). Its
+ * direction and count, *k moved past it; SDB_EINVAL with the detail naming
+ * the 1-based position for anything else, or a count not 1 .. SDB_MAX_MOVES.
+ * The one reader of move sequences (sdb_moves_parse(), the checker). */
+int sdbi_moves_token(const char *text, size_t len, size_t *k, int *move, int *count);
+
 /* Empty the detail and return rc: the end of a public function that
  * succeeded, so sdb_error_detail() never shows an older, unrelated failure
  * (rc < 0 is passed through with its detail). */

@@ -315,11 +315,9 @@ static int64_t walk_delta(sdb_rank_walk *wk, int dir, int p, int q)
 	return wk->delta[dir];
 }
 
-int sdb_rank_walk_neighbors(sdb_rank_walk *wk, uint64_t nbr[4], sdb_board *b, uint64_t index)
+/* sdb_rank_walk_neighbors() once the walk is at index (walk_locate()). */
+static void walk_neighbors(sdb_rank_walk *wk, uint64_t nbr[4], sdb_board *b, uint64_t index)
 {
-	int err = walk_locate(wk, index);
-	if (err)
-		return err;
 	const int w = wk->w, h = wk->h, m = wk->n - 1;
 	const uint64_t block = half_fact[m];
 	const int blank = (int)wk->blank, x = blank % w, y = blank / w;
@@ -347,6 +345,54 @@ int sdb_rank_walk_neighbors(sdb_rank_walk *wk, uint64_t nbr[4], sdb_board *b, ui
 	                     : UINT64_MAX;
 	nbr[SDB_LEFT] = x > 0 ? index - block : UINT64_MAX;
 	nbr[SDB_RIGHT] = x < w - 1 ? index + block : UINT64_MAX;
+}
+
+int sdb_rank_walk_neighbors(sdb_rank_walk *wk, uint64_t nbr[4], sdb_board *b, uint64_t index)
+{
+	int err = walk_locate(wk, index);
+	if (!err)
+		walk_neighbors(wk, nbr, b, index);
+	return err;
+}
+
+int sdb_rank_walk_mtm_neighbors(sdb_rank_walk *wk, uint64_t *nbr, uint64_t index)
+{
+	const int w = wk->w, h = wk->h, run = sdb_mtm_run(w, h);
+	for (int s = 0; s < 4 * run; s++)
+		nbr[s] = UINT64_MAX;
+	/* where the blank is decides whether the board is wanted */
+	int err = walk_locate(wk, index);
+	if (err)
+		return err;
+	const int y = (int)wk->blank / w;
+	const int far_up = y, far_down = h - 1 - y;
+	sdb_board b;
+	uint64_t one[4];
+	walk_neighbors(wk, one, far_up > 1 || far_down > 1 ? &b : NULL, index);
+	const uint64_t block = half_fact[wk->n - 1];
+	const int x = (int)wk->blank % w;
+	for (int m = 0; m < 4; m++)
+		nbr[m * run] = one[m];
+	for (int k = 2; k <= x; k++)
+		nbr[SDB_LEFT * run + k - 1] = index - (uint64_t)k * block;
+	for (int k = 2; k <= w - 1 - x; k++)
+		nbr[SDB_RIGHT * run + k - 1] = index + (uint64_t)k * block;
+	for (int m = SDB_UP; m <= SDB_DOWN; m++) {
+		const int far = m == SDB_UP ? far_up : far_down;
+		if (far < 2)
+			continue;
+		/* the tiles of the blank's column slide one row each, toward its cell */
+		const int step = m == SDB_UP ? -w : w;
+		sdb_board c = b;
+		for (int k = 1; k <= far; k++) {
+			const int to = c.blank + step;
+			c.cell[c.blank] = c.cell[to];
+			c.cell[to] = 0;
+			c.blank = (uint8_t)to;
+			if (k > 1)
+				nbr[m * run + k - 1] = sdb_board_rank(&c);
+		}
+	}
 	return SDB_OK;
 }
 

@@ -72,7 +72,7 @@ int sdbi_catalog_load(sdb_db *db, MDB_txn *txn)
 			continue;
 		}
 		t->blank = t->info.goal.blank;
-		if (t->info.kind == SDB_KIND_FULL && t->info.goal.n <= SDB_MAX_FULL_CELLS)
+		if (sdb_kind_is_full(t->info.kind) && t->info.goal.n <= SDB_MAX_FULL_CELLS)
 			t->goal_index = sdb_board_rank(&t->info.goal);
 	}
 	mdb_cursor_close(cur);

@@ -25,6 +25,16 @@
  * but values that step consistently mod 3 around a cycle of the puzzle's
  * graph would pass: a local check, not a proof (SDB_PROOF_LOCAL).
  *
+ * Tables in the multi-tile metric are proved by the same rules over their
+ * own neighbours (the blank travels 1 .. run cells a move): every move can
+ * be undone, so it is again an undirected graph of unit moves, and whole
+ * distances are proved exact. What changes is that two neighbours may be at
+ * the same distance (a slide of one cell and one of two from the goal are
+ * both one move, and one move apart), so a two-bit entry may equal its
+ * neighbours': their values differ by at most one, which still makes a
+ * neighbour holding the value minus one (mod 3) one closer, but SAME_MOD3
+ * is no fault there.
+ *
  * A min-mode group's entry is the least over the blank's regions of its
  * placement. Neighbours do not bound it: on every genuine min set tried (3x3
  * in five partitions and three goal classes; 4x4 5-5-5, 6-6-3 and four
@@ -69,6 +79,9 @@ typedef struct prover {
 	int shift;
 	uint64_t mask;
 	int format, best_moves, mod3;
+	int run;                       /* full tables: neighbour slots a direction (1 in
+	                                  the single-tile metric, sdb_mtm_run() in the
+	                                  multi-tile one) */
 	uint64_t goal, units;
 	int w, h, cls;                 /* full tables */
 	const int32_t *deltas;         /* patterns: rank changes (sdbi_pattern_deltas) */
@@ -146,7 +159,7 @@ static enum fault check_entry(const prover *pv, worker *wk, uint64_t i, int v, c
 		wk->other_value = nv[m];
 		if (nv[m] == UNREACHED)
 			return REACHED_BESIDE;
-		if (pv->mod3 ? nv[m] == v : nv[m] + 1 < v)
+		if (pv->mod3 ? nv[m] == v && pv->run == 1 : nv[m] + 1 < v)
 			return pv->mod3 ? SAME_MOD3 : TOO_FAR;
 		if (down < 0 && nv[m] == below)
 			down = m;
@@ -155,9 +168,9 @@ static enum fault check_entry(const prover *pv, worker *wk, uint64_t i, int v, c
 		return FINE;
 	if (down < 0)
 		return NONE_CLOSER;
-	if (pv->best_moves && sdb_move2(byte_at(pv, i)) != down) {
+	if (pv->best_moves && sdb_move2(byte_at(pv, i)) != down / pv->run) {
 		wk->move = sdb_move2(byte_at(pv, i));
-		wk->want_move = down;
+		wk->want_move = down / pv->run;
 		return WRONG_MOVE;
 	}
 	return FINE;
@@ -186,12 +199,16 @@ static void prove_full_unit(worker *wk, sdb_rank_walk *walk, uint64_t unit)
 	const uint64_t lo = unit * FULL_UNIT,
 	               hi = lo + FULL_UNIT < pv->in->states ? lo + FULL_UNIT : pv->in->states;
 	for (uint64_t i = lo; i < hi; i++) {
-		uint64_t nbr[4];
-		int nv[4];
-		sdb_rank_walk_neighbors(walk, nbr, NULL, i);
-		for (int m = 0; m < 4; m++)
+		uint64_t nbr[4 * SDB_MTM_MAX_RUN];
+		int nv[4 * SDB_MTM_MAX_RUN];
+		const int n = 4 * pv->run;
+		if (pv->run == 1)
+			sdb_rank_walk_neighbors(walk, nbr, NULL, i);
+		else
+			sdb_rank_walk_mtm_neighbors(walk, nbr, i);
+		for (int m = 0; m < n; m++)
 			nv[m] = nbr[m] == UINT64_MAX ? NO_NBR : full_value(pv, nbr[m]);
-		if (take_entry(wk, i, full_value(pv, i), nv, nbr, 4))
+		if (take_entry(wk, i, full_value(pv, i), nv, nbr, n))
 			return;
 	}
 }
@@ -551,12 +568,13 @@ int sdbi_prove(int *proof, const sdb_table_info *info, const sdb_pattern *p,
 	if (opts->version != SDB_PROVE_OPTS_VERSION)
 		return sdbi_fail(SDB_EINVAL, "sdb_prove_opts of version %u, not %u", opts->version,
 		                SDB_PROVE_OPTS_VERSION);
-	const int full = info->kind == SDB_KIND_FULL, mode = p ? p->mode : info->blank_mode;
+	const int full = sdb_kind_is_full(info->kind), mode = p ? p->mode : info->blank_mode;
 	if (!full && mode == SDB_BLANK_MIN)
 		return sdbi_done(SDB_OK);   /* no proof here: the caller says so */
 	prover pv = { .in = info, .chunk = e->chunk, .shift = e->shift,
 	              .mask = e->shift >= 63 ? UINT64_MAX : (1ull << e->shift) - 1,
-	              .format = info->entry_format, .progress = opts->progress, .ctx = opts->ctx };
+	              .format = info->entry_format, .progress = opts->progress, .ctx = opts->ctx,
+	              .run = 1 };
 	pv.mod3 = pv.format == SDB_ENTRY_MOD3;
 	pv.best_moves = pv.format == SDB_ENTRY_DIST6_MOVE2;
 	const int whole = full ? pv.format == SDB_ENTRY_DIST6_MOVE2 || pv.mod3
@@ -572,6 +590,7 @@ int sdbi_prove(int *proof, const sdb_table_info *info, const sdb_pattern *p,
 		pv.cls = sdb_rank_class(&info->goal);
 		pv.goal = sdb_board_rank(&info->goal);
 		pv.units = (info->states + FULL_UNIT - 1) / FULL_UNIT;
+		pv.run = info->kind == SDB_KIND_FULL_MTM ? sdb_mtm_run(pv.w, pv.h) : 1;
 		if (sdb_rank_count(pv.w, pv.h) != info->states)
 			err = sdbi_fail(SDB_EINVAL, "table '%s': %llu entries, not a full table's",
 			               info->name, (unsigned long long)info->states);
@@ -615,7 +634,7 @@ int sdb_table_prove_entries(int *proof, const sdb_table_info *info, const sdb_pa
 {
 	*proof = SDB_PROOF_NONE;
 	sdb_board goal;   /* where it is used (a stored or imported entry's was checked) */
-	if ((!p || info->kind == SDB_KIND_FULL) &&
+	if ((!p || sdb_kind_is_full(info->kind)) &&
 	    (sdb_board_set(&goal, info->goal.w, info->goal.h, info->goal.cell) ||
 	     !sdb_board_equal(&goal, &info->goal) || goal.n != info->goal.n ||
 	     goal.blank != info->goal.blank))

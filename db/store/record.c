@@ -287,7 +287,7 @@ const char *sdbi_info_problem(const sdb_table_info *in)
 	}
 	if (total > in->states || (in->states && !in->counts[in->max_distance]))
 		return "counts that do not match the table";
-	if (in->kind == SDB_KIND_FULL) {
+	if (sdb_kind_is_full(in->kind)) {
 		if (g->n > SDB_MAX_FULL_CELLS ||
 		    (in->entry_format != SDB_ENTRY_DIST6_MOVE2 && in->entry_format != SDB_ENTRY_MOD3) ||
 		    in->states != sdb_rank_count(g->w, g->h) || total != in->states)

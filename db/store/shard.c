@@ -219,7 +219,7 @@ static int read_header(const sdb_shard *sh, sdb_shard_info *s, const MDB_val *ke
 		if (s->nranks < 1 || s->rank < 0 || s->rank >= s->nranks || s->lo > s->hi ||
 		    s->hi > s->table.states || le64_get(h + 40) != slice_bytes(s) ||
 		    (two_bit && (s->lo % 4 || (s->hi < s->table.states && s->hi % 4))) ||
-		    s->table.kind != SDB_KIND_FULL)
+		    !sdb_kind_is_full(s->table.kind))
 			bad = "a slice that does not fit its table";
 	}
 	return bad ? sdbi_fail(SDB_ECORRUPT, "%s: not a valid slidedb shard (%s)", sh->path, bad)

@@ -114,13 +114,23 @@ int sdbi_table_pattern(const sdb_pattern **out, const sdb_table *ct)
 	return SDB_OK;
 }
 
+int sdb_kind_is_full(int kind)
+{
+	return kind == SDB_KIND_FULL || kind == SDB_KIND_FULL_MTM;
+}
+
+int sdb_table_metric(const sdb_table_info *info)
+{
+	return info->kind == SDB_KIND_FULL_MTM ? SDB_METRIC_MTM : SDB_METRIC_STM;
+}
+
 /* Whether name is the full size a full table belongs to: "full-3x3" for
- * "full-3x3-b4". */
+ * "full-3x3-b4", "full-3x3-mtm" for "full-3x3-mtm-b4". */
 static int is_family(const sdb_table_info *in, const char *name)
 {
 	const char *b = strrchr(in->name, '-');
 	size_t len = b ? (size_t)(b - in->name) : 0;
-	return in->kind == SDB_KIND_FULL && b && b[1] == 'b' && strlen(name) == len &&
+	return sdb_kind_is_full(in->kind) && b && b[1] == 'b' && strlen(name) == len &&
 	       !strncmp(in->name, name, len);
 }
 

@@ -271,7 +271,7 @@ static int parse_field(sdb_table_info *in, const char *key, const char *val)
 static const char *check_meta(const sdb_table_info *in)
 {
 	const char *why = sdbi_info_problem(in);
-	if (why || in->kind == SDB_KIND_FULL)
+	if (why || sdb_kind_is_full(in->kind))
 		return why;
 	sdb_pattern *p;
 	if (sdb_pattern_new(&p, &in->goal, in->pattern, in->blank_mode))

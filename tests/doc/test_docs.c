@@ -143,8 +143,9 @@ static void assert_documented(char opts[][40], int n, const char *prog, const ch
 }
 
 static const char *const gen_guides[] = { "doc/gen.md", "doc/search.md", "doc/database.md",
-	                                   "doc/mpi.md", NULL };
-static const char *const lookup_guides[] = { "doc/lookup.md", "doc/search.md", NULL };
+	                                   "doc/mpi.md", "doc/metric.md", NULL };
+static const char *const lookup_guides[] = { "doc/lookup.md", "doc/search.md", "doc/metric.md",
+	                                      NULL };
 static const char *const serve_guides[] = { "doc/serve.md", NULL };
 
 #ifdef SLIDEDB_SERVE

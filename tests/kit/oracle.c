@@ -34,9 +34,31 @@ static uint64_t slot_of(const simple_bfs *s, uint64_t key)
 	return i;
 }
 
+/* The boards one move from b in metric: each direction, then further that
+ * way in the multi-tile metric. Returns how many. */
+static int neighbours(sdb_board *out, const sdb_board *b, int metric)
+{
+	int n = 0;
+	for (int m = 0; m < 4; m++) {
+		sdb_board nb = *b;
+		while (sdb_board_apply(&nb, m) == 0) {
+			out[n++] = nb;
+			if (metric != SDB_METRIC_MTM)
+				break;
+		}
+	}
+	return n;
+}
+
 void simple_bfs_run(simple_bfs *s, const sdb_board *goal)
 {
+	simple_bfs_run_metric(s, goal, SDB_METRIC_STM);
+}
+
+void simple_bfs_run_metric(simple_bfs *s, const sdb_board *goal, int metric)
+{
 	memset(s, 0, sizeof *s);
+	s->metric = metric;
 	s->w = goal->w;
 	s->h = goal->h;
 	uint64_t states = sdb_rank_count(goal->w, goal->h);
@@ -59,13 +81,11 @@ void simple_bfs_run(simple_bfs *s, const sdb_board *goal)
 		s->counts[d]++;
 		if (d > s->max)
 			s->max = d;
-		sdb_board b;
+		sdb_board b, next[4 * SDB_MAX_SIDE];
 		tk_unpack(&b, s->w, s->h, cur);
-		for (int m = 0; m < 4; m++) {
-			sdb_board nb = b;
-			if (sdb_board_apply(&nb, m) != 0)
-				continue;
-			uint64_t nk = tk_pack(&nb);
+		const int count = neighbours(next, &b, metric);
+		for (int j = 0; j < count; j++) {
+			uint64_t nk = tk_pack(&next[j]);
 			uint64_t ns = slot_of(s, nk);
 			if (s->keys[ns])
 				continue;
@@ -115,9 +135,14 @@ void simple_bfs_free(simple_bfs *s)
 
 void tk_oracle_init(tk_oracle *o, const sdb_board *goal)
 {
+	tk_oracle_init_metric(o, goal, SDB_METRIC_STM);
+}
+
+void tk_oracle_init_metric(tk_oracle *o, const sdb_board *goal, int metric)
+{
 	o->goal = *goal;
 	simple_bfs *s = &o->bfs;
-	simple_bfs_run(s, goal);
+	simple_bfs_run_metric(s, goal, metric);
 	o->paths = calloc(s->cap, sizeof *o->paths);
 	uint64_t *order = malloc(s->count * sizeof *order);
 	cr_assert(o->paths && order);
@@ -136,13 +161,11 @@ void tk_oracle_init(tk_oracle *o, const sdb_board *goal)
 			o->paths[i] = 1;
 			continue;
 		}
-		sdb_board b;
+		sdb_board b, next[4 * SDB_MAX_SIDE];
 		tk_unpack(&b, s->w, s->h, s->keys[i]);
-		for (int m = 0; m < 4; m++) {
-			sdb_board n = b;
-			if (sdb_board_apply(&n, m) != 0)
-				continue;
-			const uint64_t j = simple_bfs_slot(s, &n);
+		const int count = neighbours(next, &b, metric);
+		for (int nb = 0; nb < count; nb++) {
+			const uint64_t j = simple_bfs_slot(s, &next[nb]);
 			cr_assert_neq(j, UINT64_MAX);
 			if (s->dist[j] == d - 1) {
 				cr_assert(o->paths[j] > 0, "a state counted before the states one step closer");
@@ -172,8 +195,12 @@ unsigned tk_oracle_best(const tk_oracle *o, const sdb_board *b)
 	unsigned best = 0;
 	for (int m = 0; m < 4 && d > 0; m++) {
 		sdb_board n = *b;
-		if (sdb_board_apply(&n, m) == 0 && simple_bfs_dist(&o->bfs, &n) == d - 1)
-			best |= 1u << m;
+		while (sdb_board_apply(&n, m) == 0) {
+			if (simple_bfs_dist(&o->bfs, &n) == d - 1)
+				best |= 1u << m;
+			if (o->bfs.metric != SDB_METRIC_MTM)
+				break;
+		}
 	}
 	return best;
 }

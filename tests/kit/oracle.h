@@ -15,6 +15,7 @@ typedef struct simple_bfs {
 	uint64_t cap;       /* power of two */
 	uint64_t count;     /* states reached */
 	int w, h, max;
+	int metric;         /* enum sdb_metric */
 	uint64_t counts[64];
 } simple_bfs;
 
@@ -23,6 +24,10 @@ uint64_t tk_pack(const sdb_board *b);
 void tk_unpack(sdb_board *b, int w, int h, uint64_t key);
 
 void simple_bfs_run(simple_bfs *s, const sdb_board *goal);
+/* The same in metric: in the multi-tile metric a board's neighbours are the
+ * boards after the blank moves 1, 2, ... cells one way, as long as
+ * sdb_board_apply() lets it go on (no index, no table: the definition). */
+void simple_bfs_run_metric(simple_bfs *s, const sdb_board *goal, int metric);
 /* Distance of b from the goal, or -1 if unreachable. */
 int simple_bfs_dist(const simple_bfs *s, const sdb_board *b);
 void simple_bfs_free(simple_bfs *s);
@@ -51,6 +56,8 @@ typedef struct tk_oracle {
 } tk_oracle;
 
 void tk_oracle_init(tk_oracle *o, const sdb_board *goal);
+/* The same in metric (tk_oracle_best() then names directions). */
+void tk_oracle_init_metric(tk_oracle *o, const sdb_board *goal, int metric);
 void tk_oracle_free(tk_oracle *o);
 /* The number of optimal solutions from b (0 when unsolvable). */
 tk_u128 tk_oracle_paths(const tk_oracle *o, const sdb_board *b);
