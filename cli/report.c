@@ -324,7 +324,8 @@ void report_check(out *o, const report_opts *r, const sdb_query *q, const char *
 		}
 		return;
 	}
-	const sdb_fields_opts fo = { r->grid ? SDB_FIELDS_GRIDS : 0, NULL, blank };
+	const sdb_fields_opts fo = { (r->grid ? SDB_FIELDS_GRIDS : 0) |
+		                     (r->metric == SDB_METRIC_MTM ? SDB_FIELDS_MTM : 0), NULL, blank };
 	report_fields j;
 	report_fields_begin(&j, o);
 	if (!sdb_check_fields(q, moves, c, &fo, report_field, &j) && resumed)

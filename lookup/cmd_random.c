@@ -23,7 +23,8 @@ static int write_boards(out *o, const lookup_options *r, const sdb_db *db, const
 	if (rep->json) {
 		const sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION,
 		                               .want_moves = 1, .limits = r->answer.limits,
-		                               .want_best_moves = rep->all_best };
+		                               .want_best_moves = rep->all_best,
+		                               .metric = rep->metric };
 		for (int i = 0; i < n; i++) {
 			sdb_query q = { boards[i], *goal };
 			sdb_answer a;
@@ -69,8 +70,10 @@ int cmd_random(void *opts, int nargs, char **args)
 	sdb_random_range(&r->req, &lo, &hi);
 	sdb_db *db = NULL;
 	sdb_random *rd = NULL;
+	sdb_random_request req = r->req;
+	req.metric = rep->metric;
 	if (((lo >= 0 || r->answer.report.json) && sdb_db_open(&db, r->db_path, SDB_RDONLY)) ||
-	    sdb_random_open(&rd, db, &goal, &r->req)) {
+	    sdb_random_open(&rd, db, &goal, &req)) {
 		rc = cli_fail_lib(NULL);
 		sdb_db_close(db);
 		return rc;

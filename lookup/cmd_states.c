@@ -63,7 +63,8 @@ int cmd_states(void *opts, int nargs, char **args)
 	sdb_states *st = NULL;
 	int lo, hi;
 	sdb_random_range(&r->req, &lo, &hi);
-	if (sdb_db_open(&db, r->db_path, SDB_RDONLY) || sdb_states_open(&st, db, goal, lo, hi)) {
+	if (sdb_db_open(&db, r->db_path, SDB_RDONLY) ||
+	    sdb_states_open_metric(&st, db, goal, lo, hi, r->answer.report.metric)) {
 		int rc = cli_fail_lib(NULL);
 		sdb_db_close(db);
 		return rc;

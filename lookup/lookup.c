@@ -70,11 +70,12 @@ static const option_spec option_table[] = {
 	  .help =
 	  "-o, --only FIELD    print only 'distance', 'moves', 'best', 'best-moves' or\n"
 	  "                      'solutions' (judge formats)" },
-	{ "metric", 'm', ANSWER | CHECK, OPTION_CHOICE, FIELD(answer.report.metric),
-	  .choices = metric_words, .help =
+	{ "metric", 'm', ANSWER | CHECK | RANDOM | STATES, OPTION_CHOICE,
+	  FIELD(answer.report.metric), .choices = metric_words, .help =
 	  "-m, --metric stm|mtm  count moves one tile at a time (stm, the default) or a\n"
 	  "                      slide of a row or column as one (mtm: from the tables of\n"
-	  "                      `slidedb-gen full WxH --metric mtm`; moves written r3ul2)" },
+	  "                      `slidedb-gen full WxH --metric mtm`; moves written r3ul2;\n"
+	  "                      random's distances and walks, states' distances)" },
 	{ "all-best", 0, ANSWER | RANDOM, OPTION_FLAG, FIELD(answer.report.all_best), .help =
 	  "    --all-best      every first move that starts an optimal solution" },
 	{ "solutions", 0, ANSWER, OPTION_FLAG, FIELD(answer.report.count), .help =

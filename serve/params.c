@@ -13,7 +13,7 @@ const char *const params_api_words[][2] = {
 
 const char *const params_answer_names[] = { "start", "goal", "size", "path", "all_best",
 	                                          "solutions", "all", "limit", "tiles", "grid",
-	                                          NULL };
+	                                          "metric", NULL };
 
 static enum MHD_Result check_name(void *cls, enum MHD_ValueKind kind, const char *key,
                                   size_t key_size, const char *value, size_t value_size)
@@ -95,6 +95,10 @@ void params_answer_options(answerer_opts *a, params *p, request *rq, int count_f
 		snprintf(p->bad, sizeof p->bad, "limit bounds the sequences of all=1: give all=1 too");
 	a->report.tiles = params_flag(p, "tiles");
 	a->report.grid = params_flag(p, "grid");
+	const char *metric = params_get(p, "metric");
+	a->report.metric = metric ? sdb_metric_from_name(metric) : SDB_METRIC_STM;
+	if (a->report.metric < 0 && !p->bad[0])
+		snprintf(p->bad, sizeof p->bad, "metric '%.40s': expected stm or mtm", metric);
 	a->limits = sv->opts.limits;
 	a->threads = 1;
 	a->quiet = 1;

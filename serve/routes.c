@@ -141,7 +141,7 @@ static enum MHD_Result query_finish(struct MHD_Connection *c, request *rq)
 static enum MHD_Result one_query(server *sv, struct MHD_Connection *c, request *rq, int check)
 {
 	static const char *const check_params[] = { "start", "goal", "moves", "size", "grid",
-		                                    NULL };
+		                                    "metric", NULL };
 	params p = { c, check ? check_params : params_answer_names, "", 0 };
 	answerer_opts a;
 	if (params_scan(&p))
@@ -290,7 +290,7 @@ static enum MHD_Result random_boards(server *sv, struct MHD_Connection *c, reque
 {
 	static const char *const names[] = { "size", "goal", "distance", "min_distance",
 		                             "max_distance", "count", "seed", "walk", "path",
-		                             "all_best", "tiles", "grid", "start", NULL };
+		                             "all_best", "tiles", "grid", "start", "metric", NULL };
 	params p = { c, names, "", 0 };
 	random_work *w = calloc(1, sizeof *w);
 	if (!w)
@@ -303,6 +303,7 @@ static enum MHD_Result random_boards(server *sv, struct MHD_Connection *c, reque
 	if (params_scan(&p))
 		params_answer_options(a, &p, rq, 0);
 	w->req = (sdb_random_request)SDB_RANDOM_REQUEST_INIT;
+	w->req.metric = a->report.metric;
 	enum MHD_Result ret;
 	if (random_request(&p, &w->req, c, rq, &ret)) {
 		random_drop(rq);

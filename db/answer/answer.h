@@ -103,7 +103,8 @@ static inline int sdbi_slide(sdb_board *b, int m)
 	return (sdb_board_moves(b) >> m & 1) && sdb_board_apply(b, m) == SDB_OK;
 }
 
-/* The error for a distance asked of a two-bit table (random, states). */
+/* The error for a distance asked of a two-bit table (random, states): it
+ * names the build of a byte table in the table's metric. */
 int sdbi_fail_mod3_distance(const sdb_table *t, const sdb_board *goal);
 
 /* --- Random boards (random.c), drawn for sdb_random_* (request.c), the one
@@ -122,11 +123,11 @@ uint64_t sdbi_rng_next(sdbi_rng *r);
 uint64_t sdbi_rng_below(sdbi_rng *r, uint64_t n);
 
 /* Draws boards uniformly among the states at distance min_distance ..
- * max_distance from a goal (-1, -1: every state that reaches it, no table),
- * as sdb_random_open() says. The errors of sdb_random_open(). */
+ * max_distance in metric from a goal (-1, -1: every state that reaches it,
+ * no table), as sdb_random_open() says. The errors of sdb_random_open(). */
 typedef struct sdbi_sampler sdbi_sampler;
 int sdbi_sampler_open(sdbi_sampler **s, const sdb_db *db, const sdb_board *goal,
-                      int min_distance, int max_distance);
+                      int min_distance, int max_distance, int metric);
 /* n boards; const and thread-safe with one generator per thread. 0 or
  * SDB_ECORRUPT. */
 int sdbi_sampler_draw(const sdbi_sampler *s, sdb_board *out, size_t n, sdbi_rng *rng);
@@ -136,8 +137,11 @@ uint64_t sdbi_sampler_population(const sdbi_sampler *s);
 void sdbi_sampler_close(sdbi_sampler *s);
 
 /* A random walk of steps moves from goal that never undoes its previous
- * move. 0, or SDB_EINVAL for a negative steps. */
-int sdbi_random_walk(sdb_board *out, const sdb_board *goal, int steps, sdbi_rng *rng);
+ * move; in the multi-tile metric a move is a slide of a uniform length
+ * (1 .. as far as the board goes) in a direction that neither undoes nor
+ * goes on with the previous one. 0, or SDB_EINVAL for a negative steps. */
+int sdbi_random_walk(sdb_board *out, const sdb_board *goal, int steps, int metric,
+                     sdbi_rng *rng);
 
 /* The frame of goal; SDB_EINVAL if the heuristic does not serve its class. */
 int sdbi_heuristic_frame(const sdb_heuristic *h, sdb_frame *f, const sdb_board *goal);

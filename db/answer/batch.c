@@ -32,11 +32,11 @@ static int row_board(sdb_board *b, const uint8_t *cells, int w, int h, size_t i,
  * two-bit tables (a walk per board). */
 static int batch_by_answers(int16_t *dist, int8_t *best, const sdb_db *db,
                             const sdb_board *goal, const uint8_t *cells, size_t n,
-                            const sdb_solve_limits *limits, size_t *bad)
+                            const sdb_solve_limits *limits, size_t *bad, int metric)
 {
 	/* the searches run beside their set's check; the batch waits at the end */
 	sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION, .want_moves = 0,
-	                         .defer_check = 1 };
+	                         .defer_check = 1, .metric = metric };
 	if (limits)
 		opts.limits = *limits;
 	for (size_t i = 0; i < n; i++) {
@@ -117,13 +117,23 @@ int sdb_batch_distance(int16_t *dist, int8_t *best, const sdb_db *db, const sdb_
                        const uint8_t *cells, size_t n, const sdb_solve_limits *limits,
                        size_t *bad)
 {
+	return sdb_batch_distance_metric(dist, best, db, goal, cells, n, limits, bad,
+	                                 SDB_METRIC_STM);
+}
+
+int sdb_batch_distance_metric(int16_t *dist, int8_t *best, const sdb_db *db,
+                              const sdb_board *goal, const uint8_t *cells, size_t n,
+                              const sdb_solve_limits *limits, size_t *bad, int metric)
+{
+	if (metric != SDB_METRIC_STM && metric != SDB_METRIC_MTM)
+		return sdbi_fail(SDB_EINVAL, "metric %d is not one (0 stm, 1 mtm)", metric);
 	/* Without a byte table the answer call decides, board by board, what
 	 * answers (a search, a two-bit table) or says which table is missing. */
 	int err = SDB_OK;
 	const sdb_table *t = goal->n > SDB_MAX_FULL_CELLS ? NULL
-	                     : sdbi_find_for_goal(db, goal, SDB_METRIC_STM, &err);
+	                     : sdbi_find_for_goal(db, goal, metric, &err);
 	if (!t || t->info.entry_format == SDB_ENTRY_MOD3)
-		return batch_by_answers(dist, best, db, goal, cells, n, limits, bad);
+		return batch_by_answers(dist, best, db, goal, cells, n, limits, bad, metric);
 	batch_frame f;
 	batch_frame_init(&f, t, goal);
 	sdbi_damage_reset();

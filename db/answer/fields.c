@@ -240,6 +240,8 @@ int sdb_check_fields(const sdb_query *q, const char *moves, const sdb_check *c,
 	put_board(&w, "start", &q->start);
 	put_board(&w, "goal", &q->goal);
 	put_size(&w, &q->start);
+	if (opts && (opts->want & SDB_FIELDS_MTM))
+		put_text(&w, "metric", sdb_metric_name(SDB_METRIC_MTM));
 	put_text(&w, "moves", moves);
 	put_bool(&w, "legal", c->legal);
 	put_int_or_null(&w, "illegal_step", c->illegal_step, c->legal);

@@ -106,7 +106,7 @@ static int list_states(sdbi_sampler *s)
 	return SDB_OK;
 }
 
-static int open_table(sdbi_sampler *s, const sdb_db *db)
+static int open_table(sdbi_sampler *s, const sdb_db *db, int metric)
 {
 	const sdb_board *goal = &s->goal;
 	if (goal->n > SDB_MAX_FULL_CELLS)
@@ -115,7 +115,7 @@ static int open_table(sdbi_sampler *s, const sdb_db *db)
 		                "boards, or scramble by a random walk", goal->w, goal->h,
 		                SDB_MAX_FULL_CELLS);
 	int err = SDB_OK;
-	if (!(s->t = sdbi_find_for_goal(db, goal, SDB_METRIC_STM, &err)))
+	if (!(s->t = sdbi_find_for_goal(db, goal, metric, &err)))
 		return err;
 	const sdb_table_info *in = &s->t->info;
 	if (in->entry_format == SDB_ENTRY_MOD3)
@@ -146,7 +146,7 @@ static int open_table(sdbi_sampler *s, const sdb_db *db)
 }
 
 int sdbi_sampler_open(sdbi_sampler **out, const sdb_db *db, const sdb_board *goal,
-                     int min_distance, int max_distance)
+                     int min_distance, int max_distance, int metric)
 {
 	*out = NULL;
 	const int any = min_distance == -1 && max_distance == -1;
@@ -163,7 +163,7 @@ int sdbi_sampler_open(sdbi_sampler **out, const sdb_db *db, const sdb_board *goa
 	int err = SDB_OK;
 	if (!any) {
 		s->population = 0;
-		err = open_table(s, db);
+		err = open_table(s, db, metric);
 	}
 	if (err) {
 		sdbi_sampler_close(s);
@@ -210,8 +210,9 @@ int sdbi_fail_mod3_distance(const sdb_table *t, const sdb_board *goal)
 	char dbarg[700], goalarg[80];
 	return sdbi_fail(SDB_EINVAL, "%s: table '%s' keeps distances mod 3 (built with --bits "
 	                "2): boards at a chosen distance need a table of whole distances: "
-	                "build it with `slidedb-gen full %dx%d --bits 8%s%s`",
+	                "build it with `slidedb-gen full %dx%d --bits 8%s%s%s`",
 	                sdb_db_path(t->db), t->info.name, t->info.goal.w, t->info.goal.h,
+	                sdb_table_metric(&t->info) == SDB_METRIC_MTM ? " --metric mtm" : "",
 	                sdbi_hint_goal(goal, goalarg, sizeof goalarg),
 	                sdbi_hint_db(t->db, dbarg, sizeof dbarg));
 }
@@ -247,20 +248,31 @@ int sdbi_sampler_draw(const sdbi_sampler *s, sdb_board *out, size_t n, sdbi_rng 
 	return sdbi_done(SDB_OK);
 }
 
-int sdbi_random_walk(sdb_board *out, const sdb_board *goal, int steps, sdbi_rng *rng)
+int sdbi_random_walk(sdb_board *out, const sdb_board *goal, int steps, int metric,
+                     sdbi_rng *rng)
 {
 	if (steps < 0)
 		return sdbi_fail(SDB_EINVAL, "a walk of %d steps", steps);
 	*out = *goal;
+	const int mtm = metric == SDB_METRIC_MTM;
 	int prev = -1;
 	for (int k = 0; k < steps; k++) {
 		int choice[4], n = 0;
 		unsigned legal = sdb_board_moves(out);
 		for (int m = 0; m < 4; m++)
-			if ((legal >> m & 1) && (prev < 0 || m != (prev ^ 1)))
+			if ((legal >> m & 1) && (prev < 0 || (m != (prev ^ 1) && (!mtm || m != prev))))
 				choice[n++] = m;
+		if (!n)
+			break;   /* (never: a direction across the last one is always open) */
 		prev = choice[sdbi_rng_below(rng, (uint64_t)n)];
-		sdb_board_apply(out, prev);
+		int far = 1;   /* cells the blank can travel that way */
+		if (mtm) {
+			const int x = out->blank % out->w, y = out->blank / out->w;
+			far = prev == SDB_UP ? y : prev == SDB_DOWN ? out->h - 1 - y
+			      : prev == SDB_LEFT ? x : out->w - 1 - x;
+		}
+		for (int len = 1 + (int)sdbi_rng_below(rng, (uint64_t)far); len > 0; len--)
+			sdb_board_apply(out, prev);
 	}
 	return sdbi_done(SDB_OK);
 }

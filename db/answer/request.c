@@ -14,16 +14,26 @@
 struct sdb_random {
 	sdb_board goal;
 	sdbi_sampler *sampler;      /* NULL: a walk */
-	int walk;
+	int walk, metric;
 	uint64_t seed;
 	sdbi_rng rng;
 };
 
+/* The request's metric: STM before version 2; -1 for a value that is none. */
+static int random_metric(const sdb_random_request *r)
+{
+	if (r->version < 2)
+		return SDB_METRIC_STM;
+	return r->metric == SDB_METRIC_STM || r->metric == SDB_METRIC_MTM ? r->metric : -1;
+}
+
 int sdb_random_check(const sdb_random_request *r)
 {
-	if (r->version != SDB_RANDOM_REQUEST_VERSION)
+	if (r->version < 1 || r->version > SDB_RANDOM_REQUEST_VERSION)
 		return sdbi_fail(SDB_EINVAL, "a random request of version %u (this slidedb reads "
-		                "version %u)", r->version, SDB_RANDOM_REQUEST_VERSION);
+		                "versions 1 to %u)", r->version, SDB_RANDOM_REQUEST_VERSION);
+	if (random_metric(r) < 0)
+		return sdbi_fail(SDB_EINVAL, "metric %d is not one (0 stm, 1 mtm)", r->metric);
 	const int ranged = r->min_distance >= 0 || r->max_distance >= 0;
 	if (r->distance >= 0 && ranged)
 		return sdbi_fail(SDB_EINVAL, "distance and a range (min_distance, max_distance) do "
@@ -91,10 +101,11 @@ int sdb_random_open(sdb_random **out, const sdb_db *db, const sdb_board *goal,
 		return sdbi_fail(SDB_ENOMEM, "out of memory");
 	rd->goal = *goal;
 	rd->walk = r->walk;
+	rd->metric = random_metric(r);
 	if (r->walk < 0) {
 		int lo, hi;
 		sdb_random_range(r, &lo, &hi);
-		err = sdbi_sampler_open(&rd->sampler, db, goal, lo, hi);
+		err = sdbi_sampler_open(&rd->sampler, db, goal, lo, hi, rd->metric);
 	}
 	if (err) {
 		free(rd);
@@ -121,7 +132,7 @@ int sdb_random_draw(sdb_random *rd, sdb_board *boards, size_t n)
 	if (rd->sampler)
 		return sdbi_sampler_draw(rd->sampler, boards, n, &rd->rng);
 	for (size_t i = 0; i < n; i++)
-		sdbi_random_walk(&boards[i], &rd->goal, rd->walk, &rd->rng);
+		sdbi_random_walk(&boards[i], &rd->goal, rd->walk, rd->metric, &rd->rng);
 	return sdbi_done(SDB_OK);
 }
 

@@ -15,6 +15,7 @@ struct sdb_states {
 	sdb_frame frame;           /* the goal's, onto the table's (t only) */
 	int cls;                   /* class of the boards listed, in the index's frame */
 	int min_d, max_d;
+	int metric;                /* enum sdb_metric of the table */
 	uint64_t next;             /* the next index to look at */
 	uint64_t end;              /* one past the last index */
 	uint64_t population;
@@ -40,7 +41,7 @@ void sdb_states_close(sdb_states *s)
 static int open_table(sdb_states *s, const sdb_db *db)
 {
 	int err = SDB_OK;
-	if (!(s->t = sdbi_find_for_goal(db, &s->goal, SDB_METRIC_STM, &err)))
+	if (!(s->t = sdbi_find_for_goal(db, &s->goal, s->metric, &err)))
 		return err;
 	const sdb_table_info *in = &s->t->info;
 	if (in->entry_format == SDB_ENTRY_MOD3)
@@ -61,7 +62,15 @@ static int open_table(sdb_states *s, const sdb_db *db)
 int sdb_states_open(sdb_states **out, const sdb_db *db, const sdb_board *goal,
                     int min_distance, int max_distance)
 {
+	return sdb_states_open_metric(out, db, goal, min_distance, max_distance, SDB_METRIC_STM);
+}
+
+int sdb_states_open_metric(sdb_states **out, const sdb_db *db, const sdb_board *goal,
+                           int min_distance, int max_distance, int metric)
+{
 	*out = NULL;
+	if (metric != SDB_METRIC_STM && metric != SDB_METRIC_MTM)
+		return sdbi_fail(SDB_EINVAL, "metric %d is not one (0 stm, 1 mtm)", metric);
 	const int any = min_distance == -1 && max_distance == -1;
 	if (!any && (min_distance < 0 || max_distance < 0))
 		return sdbi_fail(SDB_EINVAL, "distance %d is negative",
@@ -79,8 +88,9 @@ int sdb_states_open(sdb_states **out, const sdb_db *db, const sdb_board *goal,
 	s->goal = *goal;
 	s->min_d = min_distance;
 	s->max_d = max_distance;
+	s->metric = metric;
 	int err = SDB_OK;
-	const sdb_table *t = any && db ? sdbi_find_for_goal(db, goal, SDB_METRIC_STM, &err) : NULL;
+	const sdb_table *t = any && db ? sdbi_find_for_goal(db, goal, metric, &err) : NULL;
 	if (any && t && t->info.entry_format != SDB_ENTRY_MOD3) {
 		s->min_d = 0;   /* every state, with its distance from the table */
 		s->max_d = t->info.max_distance;

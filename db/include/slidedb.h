@@ -975,9 +975,14 @@ typedef struct sdb_random_request {
 	uint64_t count;        /**< how many boards (at least 1) */
 	uint64_t seed;         /**< the generator's seed, when seed_given */
 	int seed_given;        /**< 0: a fresh seed (sdb_random_seed() tells it) */
+	int metric;            /**< enum sdb_metric of the distances and the walk
+	                            (read from version 2): in the multi-tile
+	                            metric, from its full tables, and a walk's
+	                            moves are slides of any length */
 } sdb_random_request;
-#define SDB_RANDOM_REQUEST_VERSION 1
-#define SDB_RANDOM_REQUEST_INIT { SDB_RANDOM_REQUEST_VERSION, -1, -1, -1, -1, 1, 0, 0 }
+#define SDB_RANDOM_REQUEST_VERSION 2   /* 2: metric (1 is read too) */
+#define SDB_RANDOM_REQUEST_INIT { SDB_RANDOM_REQUEST_VERSION, -1, -1, -1, -1, 1, 0, 0, \
+	                          SDB_METRIC_STM }
 /** The longest random walk a request may ask. */
 #define SDB_MAX_WALK 1000000
 
@@ -1055,6 +1060,12 @@ typedef struct sdb_states sdb_states;
  * #SDB_MAX_FULL_CELLS cells), #SDB_ENOMEM. */
 SDB_API int sdb_states_open(sdb_states **s, const sdb_db *db, const sdb_board *goal,
                             int min_distance, int max_distance);
+
+/** @brief sdb_states_open() with the distances in @p metric (enum
+ * sdb_metric): the multi-tile metric's from its full tables.
+ * @return as sdb_states_open(), or #SDB_EINVAL for a metric that is none. */
+SDB_API int sdb_states_open_metric(sdb_states **s, const sdb_db *db, const sdb_board *goal,
+                                   int min_distance, int max_distance, int metric);
 
 /** @brief The next states: up to @p cap rows of goal->n cells (row-major,
  * the blank as 0) into @p cells and, if @p dist is not NULL, their distances
@@ -1333,6 +1344,14 @@ SDB_API int sdb_batch_distance(int16_t *dist, int8_t *best, const sdb_db *db, co
                                const uint8_t *cells, size_t n, const sdb_solve_limits *limits,
                                size_t *bad);
 
+/** @brief sdb_batch_distance() in @p metric (enum sdb_metric): the
+ * multi-tile metric's distances and best directions from its full tables
+ * (boards up to #SDB_MAX_FULL_CELLS cells; larger ones are #SDB_ETOOBIG).
+ * @return as sdb_batch_distance(), or #SDB_EINVAL for a metric that is none. */
+SDB_API int sdb_batch_distance_metric(int16_t *dist, int8_t *best, const sdb_db *db,
+                                      const sdb_board *goal, const uint8_t *cells, size_t n,
+                                      const sdb_solve_limits *limits, size_t *bad, int metric);
+
 /** @brief Heuristic values of @p n boards of size @p w x @p h (rows of
  * @p cells as for sdb_batch_distance()): sdb_heuristic_value() of each.
  * @param[out] value n lower bounds
@@ -1408,12 +1427,14 @@ enum sdb_fields_want {
 	SDB_FIELDS_GRIDS = 1 << 5,       /**< the boards also as rows of a grid
 	                                      ("start_grid", "goal_grid", and
 	                                      "path_grids" or "end_grid") */
-	SDB_FIELDS_MTM = 1 << 6          /**< the answer is in the multi-tile
-	                                      metric: "metric": "mtm" after
-	                                      "size", and "moves" and "all_moves"
-	                                      in its notation ("r3ul2",
+	SDB_FIELDS_MTM = 1 << 6          /**< the answer (or verdict) is in the
+	                                      multi-tile metric: "metric": "mtm"
+	                                      after "size", and an answer's
+	                                      "moves" and "all_moves" in its
+	                                      notation ("r3ul2",
 	                                      sdb_moves_format_mtm()); "tiles" and
-	                                      "path" still go cell by cell.
+	                                      "path" still go cell by cell (a
+	                                      verdict's "moves" are as given).
 	                                      Without it no "metric" field: STM */
 };
 

@@ -91,6 +91,10 @@ int ext_uint_arg(uint64_t *v, PyObject *obj, const char *name, uint64_t lo, uint
 int ext_request_args(sdb_random_request *r, PyObject *distance, PyObject *min_distance,
                      PyObject *max_distance, PyObject *walk);
 
+/* metric= ('stm', 'mtm' or None: 'stm') into *metric (enum sdb_metric);
+ * 0, or -1 with ValueError (TypeError for a non-str) raised. */
+int ext_metric_arg(int *metric, PyObject *obj);
+
 /* The hold of an object that reads d's tables (a Heuristic, a States) on
  * d: a reference and a pin, kept until ext_let_go() (a later close() of d
  * waits for it). ext_hold() sets *slot, or returns -1 (raised) when d was
@@ -160,11 +164,12 @@ extern unsigned long ext_main_thread;
 /* A new Answer / Check object. */
 PyObject *ext_answer_new(const sdb_query *q, const sdb_answer *a, unsigned asked,
                          PyObject *all_moves);
-PyObject *ext_check_new(const sdb_query *q, const sdb_check *c, PyObject *moves);
+PyObject *ext_check_new(const sdb_query *q, const sdb_check *c, PyObject *moves, int metric);
 
 /* What was asked of an answer (fields shown and put in to_dict()). */
 enum { ASK_PATH = 1, ASK_BEST_MOVES = 2, ASK_COUNT = 4, ASK_TILES = 8, ASK_ALL = 16,
-       HAVE_BEST_MOVES = 32 /* counting finds them too (not shown by the CLI) */ };
+       HAVE_BEST_MOVES = 32 /* counting finds them too (not shown by the CLI) */,
+       ASK_MTM = 64 /* in the multi-tile metric: moves written r3ul2 */ };
 
 /* d[key] = value, the reference to value stolen (NULL: a failure already
  * raised). 0 or -1. */

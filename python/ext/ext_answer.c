@@ -82,11 +82,27 @@ static PyObject *get_best_move(answer_object *o, void *c)
 	return PyUnicode_FromStringAndSize(&m, 1);
 }
 
+/* A sequence of letters as the answer's metric writes it. */
+static PyObject *moves_str(const answer_object *o, const char *letters)
+{
+	char runs[2 * SDB_MAX_MOVES + 1];
+	if (o->asked & ASK_MTM && sdb_moves_format_mtm(runs, sizeof runs, letters) >= 0)
+		return PyUnicode_FromString(runs);
+	return PyUnicode_FromString(letters);
+}
+
 static PyObject *get_moves(answer_object *o, void *c)
 {
 	(void)c;
 	SOLVED_OR_NONE(o);
-	return PyUnicode_FromString(o->a.moves);
+	return moves_str(o, o->a.moves);
+}
+
+static PyObject *get_metric(answer_object *o, void *c)
+{
+	(void)c;
+	return PyUnicode_FromString(sdb_metric_name(o->asked & ASK_MTM ? SDB_METRIC_MTM
+	                                                             : SDB_METRIC_STM));
 }
 
 static PyObject *get_best_moves(answer_object *o, void *c)
@@ -112,7 +128,20 @@ static PyObject *get_all_moves(answer_object *o, void *c)
 	(void)c;
 	if (!o->a.solvable || !o->all_moves)
 		Py_RETURN_NONE;
-	return PyList_GetSlice(o->all_moves, 0, PyList_GET_SIZE(o->all_moves));
+	if (!(o->asked & ASK_MTM))
+		return PyList_GetSlice(o->all_moves, 0, PyList_GET_SIZE(o->all_moves));
+	/* kept as letters (to_dict() hands them to the library): written here */
+	const Py_ssize_t n = PyList_GET_SIZE(o->all_moves);
+	PyObject *list = PyList_New(n);
+	for (Py_ssize_t i = 0; list && i < n; i++) {
+		const char *letters = PyUnicode_AsUTF8(PyList_GET_ITEM(o->all_moves, i));
+		PyObject *m = letters ? moves_str(o, letters) : NULL;
+		if (!m)
+			Py_CLEAR(list);
+		else
+			PyList_SET_ITEM(list, i, m);
+	}
+	return list;
 }
 
 /* The boards along the moves, or the tiles that slide: both replay them. */
@@ -200,13 +229,17 @@ static PyGetSetDef answer_getset[] = {
 	{ "start", (getter)get_start, NULL, "The start board, as the CLI writes it: '1 2 3 0 8 4 7 6 5'.", NULL },
 	{ "goal", (getter)get_goal, NULL, "The goal board (the standard goal, blank last, when none was given).", NULL },
 	{ "size", (getter)get_size, NULL, "The board size, 'WxH'.", NULL },
+	{ "metric", (getter)get_metric, NULL,
+	  "'stm' (one tile a move) or 'mtm' (a slide of a line of tiles a move; moves written "
+	  "'r3ul2').", NULL },
 	{ "solvable", (getter)get_solvable, NULL, "Whether the goal can be reached from the start.", NULL },
 	{ "distance", (getter)get_distance, NULL, "The optimal number of moves; None if unsolvable.", NULL },
 	{ "best_move", (getter)get_best_move, NULL,
 	  "The first move of an optimal solution ('u', 'd', 'l' or 'r': where the blank goes); "
 	  "None at the goal or if unsolvable.", NULL },
 	{ "moves", (getter)get_moves, NULL,
-	  "An optimal move sequence ('ru...'; '' at the goal); None if unsolvable.", NULL },
+	  "An optimal move sequence ('ru...', in MTM 'r3ul2'; '' at the goal); None if unsolvable.",
+	  NULL },
 	{ "best_moves", (getter)get_best_moves, NULL,
 	  "Every first move of an optimal solution, in u d l r order (solve(..., all_best=True) or "
 	  "solutions=True); else None.", NULL },
@@ -244,6 +277,8 @@ static PyObject *answer_to_dict(answer_object *o, PyObject *noargs)
 	for (size_t i = 0; i < sizeof wanted / sizeof *wanted; i++)
 		if (o->asked & wanted[i][0])
 			fo.want |= wanted[i][1];
+	if (o->asked & ASK_MTM)
+		fo.want |= SDB_FIELDS_MTM;
 	/* the sequences as the library takes them: each ended by '\n' */
 	PyObject *all = NULL;
 	if (o->all_moves) {
@@ -308,15 +343,17 @@ typedef struct {
 	sdb_query q;
 	sdb_check c;
 	PyObject *moves;
+	int metric;           /* enum sdb_metric the length counts in */
 } check_object;
 
-PyObject *ext_check_new(const sdb_query *q, const sdb_check *c, PyObject *moves)
+PyObject *ext_check_new(const sdb_query *q, const sdb_check *c, PyObject *moves, int metric)
 {
 	check_object *o = PyObject_New(check_object, &ext_check_type);
 	if (!o)
 		return NULL;
 	o->q = *q;
 	o->c = *c;
+	o->metric = metric;
 	o->moves = Py_NewRef(moves);
 	return (PyObject *)o;
 }
@@ -386,8 +423,9 @@ static PyObject *check_to_dict(check_object *o, PyObject *noargs)
 	ext_fields b;
 	if (!moves)
 		return NULL;
+	const sdb_fields_opts fo = { o->metric == SDB_METRIC_MTM ? SDB_FIELDS_MTM : 0, NULL, 0 };
 	if (ext_fields_begin(&b))
-		sdb_check_fields(&o->q, moves, &o->c, NULL, ext_field_put, &b);
+		sdb_check_fields(&o->q, moves, &o->c, &fo, ext_field_put, &b);
 	return ext_fields_end(&b);
 }
 

@@ -99,6 +99,21 @@ int ext_request_args(sdb_random_request *r, PyObject *distance, PyObject *min_di
 	return 0;
 }
 
+int ext_metric_arg(int *metric, PyObject *obj)
+{
+	*metric = SDB_METRIC_STM;
+	if (obj == NULL || obj == Py_None)
+		return 0;
+	const char *text = ext_text(obj, "metric");
+	if (!text)
+		return -1;
+	*metric = sdb_metric_from_name(text);
+	if (*metric >= 0)
+		return 0;
+	ext_invalid("metric: '%.40s' is not 'stm' or 'mtm'", text);
+	return -1;
+}
+
 int ext_size_arg(PyObject *obj, int *w, int *h)
 {
 	*w = *h = 0;

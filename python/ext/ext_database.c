@@ -221,15 +221,17 @@ static PyObject *db_solve(ext_database *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "start", "goal", "size", "path", "all_best", "solutions", "tiles",
 	                          "all", "limit", "max_nodes", "timeout", "threads", "sets",
-	                          "progress", NULL };
+	                          "progress", "metric", NULL };
 	PyObject *start, *goal = Py_None, *size = Py_None, *max_nodes = Py_None, *timeout = Py_None,
-	         *limit_obj = NULL, *progress = Py_None;
-	int path = 0, all_best = 0, count = 0, tiles = 0, all = 0, threads = 1;
+	         *limit_obj = NULL, *progress = Py_None, *metric_obj = Py_None;
+	int path = 0, all_best = 0, count = 0, tiles = 0, all = 0, threads = 1, metric;
 	const char *sets = NULL;
 	uint64_t limit = 100;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OpppppOOOizO:solve", kwlist, &start, &goal,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OpppppOOOizOO:solve", kwlist, &start, &goal,
 	                                 &size, &path, &all_best, &count, &tiles, &all, &limit_obj,
-	                                 &max_nodes, &timeout, &threads, &sets, &progress))
+	                                 &max_nodes, &timeout, &threads, &sets, &progress,
+	                                 &metric_obj) ||
+	    ext_metric_arg(&metric, metric_obj))
 		return NULL;
 	if (threads < 1 || threads > 1024)
 		return ext_invalid("threads must be 1 to 1024, not %d", threads);
@@ -238,7 +240,7 @@ static PyObject *db_solve(ext_database *self, PyObject *args, PyObject *kw)
 	int w, h;
 	sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION,
 	                         .want_moves = 1, .want_best_moves = all_best,
-	                         .want_count = count };
+	                         .want_count = count, .metric = metric };
 	ext_progress shown;
 	if (ext_size_arg(size, &w, &h) || ext_limits(&opts.limits, max_nodes, timeout) ||
 	    ext_progress_arg(&opts.limits, &shown, progress))
@@ -276,7 +278,8 @@ static PyObject *db_solve(ext_database *self, PyObject *args, PyObject *kw)
 		result = ext_answer_new(&q, &a, (path ? ASK_PATH : 0) | (all_best ? ASK_BEST_MOVES : 0) |
 		                        (all_best || count ? HAVE_BEST_MOVES : 0) |
 		                        (count ? ASK_COUNT : 0) | (tiles ? ASK_TILES : 0) |
-		                        (all ? ASK_ALL : 0), list);
+		                        (all ? ASK_ALL : 0) |
+		                        (metric == SDB_METRIC_MTM ? ASK_MTM : 0), list);
 	Py_XDECREF(list);
 	free(s.buf);
 	ext_unpin(self);
@@ -285,14 +288,18 @@ static PyObject *db_solve(ext_database *self, PyObject *args, PyObject *kw)
 
 static PyObject *db_check(ext_database *self, PyObject *args, PyObject *kw)
 {
-	static char *kwlist[] = { "start", "moves", "goal", "size", "max_nodes", "timeout", NULL };
+	static char *kwlist[] = { "start", "moves", "goal", "size", "max_nodes", "timeout", "metric",
+	                          NULL };
 	PyObject *start, *moves, *goal = Py_None, *size = Py_None, *max_nodes = Py_None,
-	         *timeout = Py_None;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "OU|O$OOO:check", kwlist, &start, &moves, &goal,
-	                                 &size, &max_nodes, &timeout))
+	         *timeout = Py_None, *metric_obj = Py_None;
+	int metric;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "OU|O$OOOO:check", kwlist, &start, &moves, &goal,
+	                                 &size, &max_nodes, &timeout, &metric_obj) ||
+	    ext_metric_arg(&metric, metric_obj))
 		return NULL;
 	int w, h;
-	sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION, .want_moves = 0 };
+	sdb_answer_opts opts = { .version = SDB_ANSWER_OPTS_VERSION, .want_moves = 0,
+	                         .metric = metric };
 	if (ext_size_arg(size, &w, &h) || ext_limits(&opts.limits, max_nodes, timeout))
 		return NULL;
 	const char *m = ext_text(moves, "moves");
@@ -309,7 +316,7 @@ static PyObject *db_check(ext_database *self, PyObject *args, PyObject *kw)
 		Py_BEGIN_ALLOW_THREADS
 		err = sdb_check_moves(&c, db, &q.start, &q.goal, m, &opts);
 		Py_END_ALLOW_THREADS
-		result = err ? ext_raise(err, -1, 0) : ext_check_new(&q, &c, moves);
+		result = err ? ext_raise(err, -1, 0) : ext_check_new(&q, &c, moves, metric);
 	}
 	ext_unpin(self);
 	return result;
@@ -319,11 +326,13 @@ static PyObject *db_check(ext_database *self, PyObject *args, PyObject *kw)
 static PyObject *batch(ext_database *self, PyObject *args, PyObject *kw, int want_dist,
                        int want_best, const char *fmt)
 {
-	static char *kwlist[] = { "states", "goal", "size", "max_nodes", "timeout", NULL };
+	static char *kwlist[] = { "states", "goal", "size", "max_nodes", "timeout", "metric", NULL };
 	PyObject *states, *goal_obj = Py_None, *size = Py_None, *max_nodes = Py_None,
-	         *timeout = Py_None;
+	         *timeout = Py_None, *metric_obj = Py_None;
+	int metric;
 	if (!PyArg_ParseTupleAndKeywords(args, kw, fmt, kwlist, &states, &goal_obj, &size,
-	                                 &max_nodes, &timeout))
+	                                 &max_nodes, &timeout, &metric_obj) ||
+	    ext_metric_arg(&metric, metric_obj))
 		return NULL;
 	int w, h;
 	sdb_solve_limits limits;
@@ -352,8 +361,9 @@ static PyObject *batch(ext_database *self, PyObject *args, PyObject *kw, int wan
 	size_t bad = 0;
 	int err;
 	Py_BEGIN_ALLOW_THREADS
-	err = sdb_batch_distance(dist ? PyArray_DATA(dist) : NULL, best ? PyArray_DATA(best) : NULL,
-	                         db, &goal, PyArray_DATA(rows), (size_t)n, &limits, &bad);
+	err = sdb_batch_distance_metric(dist ? PyArray_DATA(dist) : NULL,
+	                                best ? PyArray_DATA(best) : NULL, db, &goal,
+	                                PyArray_DATA(rows), (size_t)n, &limits, &bad, metric);
 	Py_END_ALLOW_THREADS
 	if (err)
 		ext_raise(err, err == SDB_EINVAL || err == SDB_ELIMIT ? (Py_ssize_t)bad : -1, 0);
@@ -371,17 +381,17 @@ done:
 
 static PyObject *db_distance(ext_database *self, PyObject *args, PyObject *kw)
 {
-	return batch(self, args, kw, 1, 0, "O|O$OOO:distance");
+	return batch(self, args, kw, 1, 0, "O|O$OOOO:distance");
 }
 
 static PyObject *db_best_move(ext_database *self, PyObject *args, PyObject *kw)
 {
-	return batch(self, args, kw, 0, 1, "O|O$OOO:best_move");
+	return batch(self, args, kw, 0, 1, "O|O$OOOO:best_move");
 }
 
 static PyObject *db_label(ext_database *self, PyObject *args, PyObject *kw)
 {
-	return batch(self, args, kw, 1, 1, "O|O$OOO:label");
+	return batch(self, args, kw, 1, 1, "O|O$OOOO:label");
 }
 
 enum { DRAW_CHUNK = 1024 };
@@ -407,15 +417,17 @@ static int draw(sdb_random *rd, size_t n, uint8_t *rows, size_t count)
 static PyObject *db_random(ext_database *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "size", "count", "distance", "min_distance", "max_distance",
-	                          "goal", "walk", "seed", NULL };
+	                          "goal", "walk", "seed", "metric", NULL };
 	PyObject *size = Py_None, *goal_obj = Py_None, *seed_obj = Py_None, *dist_obj = Py_None,
-	         *min_obj = Py_None, *max_obj = Py_None, *walk_obj = Py_None, *count_obj = NULL;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO$OOOOOO:random", kwlist, &size, &count_obj,
-	                                 &dist_obj, &min_obj, &max_obj, &goal_obj, &walk_obj,
-	                                 &seed_obj))
-		return NULL;
+	         *min_obj = Py_None, *max_obj = Py_None, *walk_obj = Py_None, *count_obj = NULL,
+	         *metric_obj = Py_None;
 	int w, h;
 	sdb_random_request req = SDB_RANDOM_REQUEST_INIT;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO$OOOOOOO:random", kwlist, &size, &count_obj,
+	                                 &dist_obj, &min_obj, &max_obj, &goal_obj, &walk_obj,
+	                                 &seed_obj, &metric_obj) ||
+	    ext_metric_arg(&req.metric, metric_obj))
+		return NULL;
 	if (ext_size_arg(size, &w, &h) ||
 	    (count_obj && ext_uint_arg(&req.count, count_obj, "count", 1, PY_SSIZE_T_MAX, NULL)) ||
 	    (seed_obj != Py_None &&
@@ -526,7 +538,7 @@ static PyMethodDef db_methods[] = {
 	{ "solve", (PyCFunction)(void (*)(void))db_solve, METH_VARARGS | METH_KEYWORDS,
 	  "solve($self, start, goal=None, *, size=None, path=False, all_best=False, solutions=False,\n"
 	  "      tiles=False, all=False, limit=100, max_nodes=None, timeout=None, threads=1,\n"
-	  "      sets=None, progress=None)\n"
+	  "      sets=None, progress=None, metric=None)\n"
 	  "--\n\n"
 	  "Answer one question: the optimal distance from start to goal, a best move and an\n"
 	  "optimal move sequence, as `slidedb-lookup` answers it.\n\n"
@@ -551,40 +563,50 @@ static PyMethodDef db_methods[] = {
 	  "progress: a callable progress(bound, nodes, seconds) called during a search\n"
 	  "  (at most 4 times a second, from the calling thread): the IDA* bound, the nodes\n"
 	  "  expanded and the seconds since it began. A true return value stops the search\n"
-	  "  (SearchLimitError); an exception it raises stops it and is raised.\n\n"
+	  "  (SearchLimitError); an exception it raises stops it and is raised.\n"
+	  "metric: 'stm' (None: one tile a move) or 'mtm' (a slide of a row or column toward\n"
+	  "  the blank a move, from the tables of `slidedb-gen full WxH --metric mtm`, boards up\n"
+	  "  to 14 cells; moves and all_moves written 'r3ul2').\n\n"
 	  "Returns an Answer (an unsolvable pair is an answer: solvable is False).\n"
 	  "Raises InvalidBoardError, AmbiguousSizeError, TableNotFoundError (naming the\n"
 	  "slidedb-gen command), SearchLimitError, CorruptDatabaseError." },
 	{ "check", (PyCFunction)(void (*)(void))db_check, METH_VARARGS | METH_KEYWORDS,
-	  "check($self, start, moves, goal=None, *, size=None, max_nodes=None, timeout=None)\n--\n\n"
-	  "Judge a move sequence ('rrdl': where the blank goes) from start to goal, as an online\n"
-	  "judge does: replay it, then compare it with the optimal distance. A sequence that\n"
-	  "leaves the board, falls short or is too long is a verdict, not an error.\n\n"
+	  "check($self, start, moves, goal=None, *, size=None, max_nodes=None, timeout=None,\n"
+	  "      metric=None)\n--\n\n"
+	  "Judge a move sequence ('rrdl': where the blank goes; 'r2dl': a letter with a count is\n"
+	  "that many) from start to goal, as an online judge does: replay it, then compare it\n"
+	  "with the optimal distance. A sequence that leaves the board, falls short or is too\n"
+	  "long is a verdict, not an error. metric: as solve() (in 'mtm' a run of one letter is\n"
+	  "one move).\n\n"
 	  "Returns a Check. Raises InvalidBoardError (a bad board, or a character that is not a\n"
 	  "move), TableNotFoundError, SearchLimitError." },
 	{ "distance", (PyCFunction)(void (*)(void))db_distance, METH_VARARGS | METH_KEYWORDS,
-	  "distance($self, states, goal=None, *, size=None, max_nodes=None, timeout=None)\n--\n\n"
+	  "distance($self, states, goal=None, *, size=None, max_nodes=None, timeout=None,\n"
+	  "         metric=None)\n--\n\n"
 	  "Optimal distances of many boards to one goal, at C speed without the GIL.\n\n"
 	  "states: an integer array of shape (N, W*H) (one board per row, 0 for the blank) or\n"
 	  "  (N, H, W), of any integer dtype and layout (uint8 C-contiguous is read in place),\n"
 	  "  or anything numpy.asarray() makes one of.\n"
 	  "goal: one board (as in solve()); default the tiles in order, blank last. The size\n"
 	  "  comes from goal, size, the (N, H, W) shape, or the cell count (settled by the\n"
-	  "  tables when several sizes fit).\n\n"
+	  "  tables when several sizes fit).\n"
+	  "metric: as solve().\n\n"
 	  "Returns an int16 array of N distances, -1 where the goal cannot be reached.\n"
 	  "Raises InvalidBoardError (its index is the row that is not a board),\n"
 	  "TableNotFoundError, SearchLimitError (boards without full tables are searched)." },
 	{ "best_move", (PyCFunction)(void (*)(void))db_best_move, METH_VARARGS | METH_KEYWORDS,
-	  "best_move($self, states, goal=None, *, size=None, max_nodes=None, timeout=None)\n--\n\n"
+	  "best_move($self, states, goal=None, *, size=None, max_nodes=None, timeout=None,\n"
+	  "          metric=None)\n--\n\n"
 	  "The first move of an optimal solution of many boards, as distance() reads them.\n\n"
 	  "Returns an int8 array of N moves: 0 u, 1 d, 2 l, 3 r (slidedb.MOVES[m] is the letter,\n"
 	  "where the blank goes), -1 at the goal and where the goal cannot be reached." },
 	{ "label", (PyCFunction)(void (*)(void))db_label, METH_VARARGS | METH_KEYWORDS,
-	  "label($self, states, goal=None, *, size=None, max_nodes=None, timeout=None)\n--\n\n"
+	  "label($self, states, goal=None, *, size=None, max_nodes=None, timeout=None,\n"
+	  "      metric=None)\n--\n\n"
 	  "distance() and best_move() in one pass: a tuple (int16 distances, int8 moves)." },
 	{ "random", (PyCFunction)(void (*)(void))db_random, METH_VARARGS | METH_KEYWORDS,
 	  "random($self, size=None, count=1, *, distance=None, min_distance=None,\n"
-	  "       max_distance=None, goal=None, walk=None, seed=None)\n--\n\n"
+	  "       max_distance=None, goal=None, walk=None, seed=None, metric=None)\n--\n\n"
 	  "Random boards, as `slidedb-lookup random` draws them: count boards drawn\n"
 	  "independently and uniformly among the states exactly `distance` moves from the goal\n"
 	  "(or min_distance to max_distance), or among every board that can reach the goal\n"
@@ -593,13 +615,14 @@ static PyMethodDef db_methods[] = {
 	  "size: 'WxH' or (W, H); goal: a board (default: the standard goal of the size).\n"
 	  "distance, min_distance, max_distance: 0 to 127 (distance does not combine with the\n"
 	  "  others; one end of a range alone leaves the other open); walk: 0 to 1000000 moves\n"
-	  "  (not with a distance); seed: 0 to 2**64 - 1 (None: a fresh one).\n\n"
+	  "  (not with a distance); seed: 0 to 2**64 - 1 (None: a fresh one).\n"
+	  "metric: as solve(): distances from the MTM tables, a walk's moves slides.\n\n"
 	  "Returns a uint8 array of shape (count, W*H). Raises InvalidBoardError (no state at\n"
 	  "that distance: the message gives the range; a number out of its range),\n"
 	  "TableNotFoundError, BoardTooLargeError (a distance on a board without full tables)." },
 	{ "states", (PyCFunction)(void (*)(void))ext_db_states, METH_VARARGS | METH_KEYWORDS,
 	  "states($self, size=None, *, distance=None, min_distance=None, max_distance=None,\n"
-	  "       goal=None, chunk=None)\n--\n\n"
+	  "       goal=None, chunk=None, metric=None)\n--\n\n"
 	  "Every state exactly `distance` moves from the goal (or min_distance to max_distance),\n"
 	  "each once, in the index order of the goal's full table: a dataset for learning\n"
 	  "without the repeats and gaps of random(). No distance: every state that reaches the\n"
@@ -609,7 +632,8 @@ static PyMethodDef db_methods[] = {
 	  "  a goal; distance does not combine with a range; one end of a range alone leaves\n"
 	  "  the other open; 0 to 127).\n"
 	  "chunk: None for the whole listing at once; N for an iterator of chunks of up to N\n"
-	  "  rows (a States), for tables too big to hold at once (2x6: 239 million states).\n\n"
+	  "  rows (a States), for tables too big to hold at once (2x6: 239 million states).\n"
+	  "metric: as solve(): the distances of the MTM tables.\n\n"
 	  "Returns (states, distances): a uint8 array (N, W*H), 0 for the blank, and an int16\n"
 	  "array (N,), or None without distances; with chunk, a States of such tuples.\n"
 	  "Raises TableNotFoundError (a distance needs the goal's full table: the message\n"

@@ -239,13 +239,14 @@ static PyObject *get_size(states_object *o, void *c)
 PyObject *ext_db_states(ext_database *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "size", "distance", "min_distance", "max_distance", "goal",
-	                          "chunk", NULL };
+	                          "chunk", "metric", NULL };
 	PyObject *size = Py_None, *dist_obj = Py_None, *min_obj = Py_None, *max_obj = Py_None,
-	         *goal_obj = Py_None, *chunk_obj = Py_None;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "|O$OOOOO:states", kwlist, &size, &dist_obj,
-	                                 &min_obj, &max_obj, &goal_obj, &chunk_obj))
+	         *goal_obj = Py_None, *chunk_obj = Py_None, *metric_obj = Py_None;
+	int w, h, lo, hi, metric;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|O$OOOOOO:states", kwlist, &size, &dist_obj,
+	                                 &min_obj, &max_obj, &goal_obj, &chunk_obj, &metric_obj) ||
+	    ext_metric_arg(&metric, metric_obj))
 		return NULL;
-	int w, h, lo, hi;
 	uint64_t chunk = 0;
 	sdb_random_request req = SDB_RANDOM_REQUEST_INIT;
 	if (ext_size_arg(size, &w, &h) || ext_request_args(&req, dist_obj, min_obj, max_obj, NULL) ||
@@ -264,7 +265,7 @@ PyObject *ext_db_states(ext_database *self, PyObject *args, PyObject *kw)
 	if (ext_goal(&goal, db, goal_obj, w, h) == 0) {
 		int err;
 		Py_BEGIN_ALLOW_THREADS
-		err = sdb_states_open(&s, db, &goal, lo, hi);
+		err = sdb_states_open_metric(&s, db, &goal, lo, hi, metric);
 		Py_END_ALLOW_THREADS
 		if (err)
 			ext_raise(err, -1, 0);

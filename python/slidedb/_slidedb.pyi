@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from types import TracebackType
-from typing import Any, Callable, Iterator, Optional, Sequence, Union, overload
+from typing import Any, Callable, Iterator, Literal, Optional, Sequence, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +19,9 @@ FORMAT_VERSION: int
 Board = Union[str, Sequence[int], Sequence[Sequence[int]], npt.NDArray[np.integer[Any]]]
 #: A board size: "WxH" or (W, H).
 Size = Union[str, tuple[int, int]]
+#: How moves count: "stm" (one tile a move, the default) or "mtm" (a slide of a
+#: line of tiles toward the blank a move; moves written "r3ul2").
+Metric = Literal["stm", "mtm"]
 #: Many boards: an integer array (N, W*H) or (N, H, W), or what numpy.asarray makes one of.
 States = Union[npt.ArrayLike, npt.NDArray[np.integer[Any]]]
 
@@ -32,6 +35,8 @@ class Answer:
     def goal(self) -> str: ...
     @property
     def size(self) -> str: ...
+    @property
+    def metric(self) -> Metric: ...
     @property
     def solvable(self) -> bool: ...
     @property
@@ -173,6 +178,7 @@ class Database:
         threads: int = 1,
         sets: Optional[str] = None,
         progress: Optional[Callable[[int, int, float], Optional[bool]]] = None,
+        metric: Optional[Metric] = None,
     ) -> Answer: ...
     def check(
         self,
@@ -183,6 +189,7 @@ class Database:
         size: Optional[Size] = None,
         max_nodes: Optional[int] = None,
         timeout: Optional[float] = None,
+        metric: Optional[Metric] = None,
     ) -> Check: ...
     def distance(
         self,
@@ -192,6 +199,7 @@ class Database:
         size: Optional[Size] = None,
         max_nodes: Optional[int] = None,
         timeout: Optional[float] = None,
+        metric: Optional[Metric] = None,
     ) -> npt.NDArray[np.int16]: ...
     def best_move(
         self,
@@ -201,6 +209,7 @@ class Database:
         size: Optional[Size] = None,
         max_nodes: Optional[int] = None,
         timeout: Optional[float] = None,
+        metric: Optional[Metric] = None,
     ) -> npt.NDArray[np.int8]: ...
     def label(
         self,
@@ -210,6 +219,7 @@ class Database:
         size: Optional[Size] = None,
         max_nodes: Optional[int] = None,
         timeout: Optional[float] = None,
+        metric: Optional[Metric] = None,
     ) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int8]]: ...
     def random(
         self,
@@ -222,6 +232,7 @@ class Database:
         goal: Optional[Board] = None,
         walk: Optional[int] = None,
         seed: Optional[int] = None,
+        metric: Optional[Metric] = None,
     ) -> npt.NDArray[np.uint8]: ...
     @overload
     def states(
@@ -233,6 +244,7 @@ class Database:
         max_distance: Optional[int] = None,
         goal: Optional[Board] = None,
         chunk: None = None,
+        metric: Optional[Metric] = None,
     ) -> StateRows: ...
     @overload
     def states(
@@ -244,6 +256,7 @@ class Database:
         max_distance: Optional[int] = None,
         goal: Optional[Board] = None,
         chunk: int,
+        metric: Optional[Metric] = None,
     ) -> States: ...
     def heuristic(
         self,

@@ -358,3 +358,96 @@ Test(mtm, notation)
 	cr_assert_eq(sdb_metric_from_name("mtmx"), -1);
 	cr_assert_eq(sdb_metric_from_name(""), -1);
 }
+
+/* Random boards at an MTM distance are at that distance; a walk of N slides
+ * ends at most N moves away; states lists each state of a distance once, as
+ * many as the oracle counts; batch distances and best directions are the
+ * oracle's. */
+Test(mtm, random_states_and_batches)
+{
+	char path[512];
+	sdb_db *db = open_mtm(path, sizeof path, 3, 3, 8, "mtm-draws");
+	sdb_board goal;
+	sdb_board_goal(&goal, 3, 3, 8);
+	tk_oracle o;
+	tk_oracle_init_metric(&o, &goal, SDB_METRIC_MTM);
+	sdb_random_request r = SDB_RANDOM_REQUEST_INIT;
+	r.metric = SDB_METRIC_MTM;
+	r.count = 200;
+	r.seed = 11;
+	r.seed_given = 1;
+	sdb_board boards[200];
+	for (int d = 0; d <= o.bfs.max; d += 4) {
+		r.distance = d;
+		sdb_random *rd;
+		cr_assert_eq(sdb_random_open(&rd, db, &goal, &r), 0, "%s", sdb_error_detail());
+		cr_assert_eq(sdb_random_draw(rd, boards, 200), 0);
+		for (int i = 0; i < 200; i++)
+			cr_assert_eq(simple_bfs_dist(&o.bfs, &boards[i]), d, "%s", text_of(&boards[i]));
+		sdb_random_close(rd);
+	}
+	r.distance = -1;
+	r.walk = 3;
+	sdb_random *rd;
+	cr_assert_eq(sdb_random_open(&rd, db, &goal, &r), 0, "%s", sdb_error_detail());
+	cr_assert_eq(sdb_random_draw(rd, boards, 200), 0);
+	int far = 0;
+	for (int i = 0; i < 200; i++) {
+		const int d = simple_bfs_dist(&o.bfs, &boards[i]);
+		cr_assert(d >= 0 && d <= 3, "%s: %d", text_of(&boards[i]), d);
+		far += d == 3;
+	}
+	cr_assert_gt(far, 0, "no walk of 3 slides went 3 moves away");
+	sdb_random_close(rd);
+	r.version = 1;   /* a request of before the metric: STM, whose table this is not */
+	r.walk = -1;
+	r.distance = 3;
+	cr_assert_eq(sdb_random_open(&rd, db, &goal, &r), SDB_ENOTFOUND);
+	r.version = 2;
+	r.metric = 5;
+	cr_assert_eq(sdb_random_check(&r), SDB_EINVAL);
+	/* states */
+	sdb_states *st;
+	cr_assert_eq(sdb_states_open_metric(&st, db, &goal, 22, 22, SDB_METRIC_MTM), 0, "%s",
+	             sdb_error_detail());
+	cr_assert_eq(sdb_states_count(st), o.bfs.counts[22]);
+	uint8_t cells[64 * 9];
+	int16_t dist[64];
+	uint64_t listed = 0;
+	long n;
+	while ((n = sdb_states_next(st, cells, dist, 64)) > 0)
+		for (long i = 0; i < n; i++, listed++) {
+			sdb_board b;
+			cr_assert_eq(sdb_board_set(&b, 3, 3, cells + i * 9), 0);
+			cr_assert_eq(simple_bfs_dist(&o.bfs, &b), 22);
+			cr_assert_eq(dist[i], 22);
+		}
+	cr_assert_eq(n, 0);
+	cr_assert_eq(listed, o.bfs.counts[22]);
+	sdb_states_close(st);
+	cr_assert_eq(sdb_states_open(&st, db, &goal, 22, 22), SDB_ENOTFOUND, "STM asked");
+	cr_assert_eq(sdb_states_open_metric(&st, db, &goal, 22, 22, 9), SDB_EINVAL);
+	/* batches: every 50th state of the oracle */
+	size_t nb = 0;
+	uint8_t rows[4000 * 9];
+	for (uint64_t i = 0; i < o.bfs.cap && nb < 4000; i++)
+		if (o.bfs.keys[i] && i % 50 == 0) {
+			sdb_board b;
+			tk_unpack(&b, 3, 3, o.bfs.keys[i]);
+			memcpy(rows + nb++ * 9, b.cell, 9);
+		}
+	int16_t bd[4000];
+	int8_t best[4000];
+	cr_assert_eq(sdb_batch_distance_metric(bd, best, db, &goal, rows, nb, NULL, NULL,
+	                                       SDB_METRIC_MTM), 0, "%s", sdb_error_detail());
+	for (size_t i = 0; i < nb; i++) {
+		sdb_board b;
+		sdb_board_set(&b, 3, 3, rows + i * 9);
+		cr_assert_eq(bd[i], simple_bfs_dist(&o.bfs, &b));
+		cr_assert(bd[i] == 0 ? best[i] == -1 : (tk_oracle_best(&o, &b) >> best[i] & 1),
+		          "%s: best %d", text_of(&b), best[i]);
+	}
+	cr_assert_eq(sdb_batch_distance(bd, best, db, &goal, rows, nb, NULL, NULL), SDB_ENOTFOUND);
+	tk_oracle_free(&o);
+	sdb_db_close(db);
+}

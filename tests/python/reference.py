@@ -23,24 +23,51 @@ def neighbours(board, w):
             yield m, tuple(n)
 
 
-def bfs(goal, w):
-    """The distance of every board that reaches goal (a dict)."""
+def slides(board, w):
+    """(move, cells, board) for every slide of the blank in the multi-tile
+    metric: as far as it goes each way, one cell more each time."""
+    for m in MOVES:
+        b, k = tuple(board), 0
+        while True:
+            b = dict(neighbours(b, w)).get(m)
+            if b is None:
+                break
+            k += 1
+            yield m, k, b
+
+
+def bfs(goal, w, metric="stm"):
+    """The distance of every board that reaches goal (a dict), in metric."""
     goal = tuple(goal)
     dist = {goal: 0}
     queue = deque([goal])
     while queue:
         b = queue.popleft()
-        for _, n in neighbours(b, w):
+        moves = neighbours(b, w) if metric == "stm" else ((m, n) for m, _, n in slides(b, w))
+        for _, n in moves:
             if n not in dist:
                 dist[n] = dist[b] + 1
                 queue.append(n)
     return dist
 
 
+def letters(moves):
+    """A sequence in either notation as letters: 'r3u' is 'rrru'."""
+    out, i = [], 0
+    while i < len(moves):
+        j = i + 1
+        while j < len(moves) and moves[j].isdigit():
+            j += 1
+        out.append(moves[i] * (int(moves[i + 1:j]) if j > i + 1 else 1))
+        i = j
+    return "".join(out)
+
+
 def replay(start, moves, w):
-    """The board after moves from start, or None at a move off the board."""
+    """The board after moves from start (letters, or 'r3' for 'rrr'), or None
+    at a move off the board."""
     board = tuple(start)
-    for m in moves:
+    for m in letters(moves):
         nxt = dict(neighbours(board, w)).get(m)
         if nxt is None:
             return None

@@ -30,7 +30,7 @@ def test_signatures():
     assert list(sig.parameters)[:3] == ["self", "start", "goal"]
     assert sig.parameters["path"].kind is inspect.Parameter.KEYWORD_ONLY
     assert str(inspect.signature(slidedb.Database.distance)).endswith(
-        "states, goal=None, *, size=None, max_nodes=None, timeout=None)")
+        "states, goal=None, *, size=None, max_nodes=None, timeout=None, metric=None)")
     assert "seed=None" in str(inspect.signature(slidedb.Database.random))
     assert str(inspect.signature(slidedb.Heuristic.value)) == "(self, state, /)"
     text = pydoc.render_doc(slidedb.Database, renderer=pydoc.plaintext)

@@ -433,7 +433,8 @@ SERVE = LOOKUP = GEN = None
 
 @pytest.fixture(scope="session")
 def env():
-    """The database (full 3x3 and 2x3) and the server every test shares."""
+    """The database (full 3x3 and 2x3, and 3x3 in the multi-tile metric) and the
+    server every test shares."""
     global SERVE, LOOKUP, GEN
     SERVE, GEN, LOOKUP = (need_env(n) for n in ("SLIDEDB_SERVE", "SLIDEDB_GEN",
                                                 "SLIDEDB_LOOKUP"))
@@ -443,6 +444,8 @@ def env():
     db = os.path.join(folder, "api.lmdb")
     for size in ("3x3", "2x3"):
         subprocess.run([GEN, "full", size, "--db", db, "-q"], check=True, timeout=120)
+    subprocess.run([GEN, "full", "3x3", "--metric", "mtm", "--db", db, "-q"], check=True,
+                   timeout=120)
     s = Server(db, folder=folder)
     s.folder = folder
     yield s
@@ -1548,7 +1551,37 @@ def documented_parameters():
 
 VALUES = {"start": "1 2 3 4 5 6 0 7 8", "goal": "1 2 3 4 5 6 7 8 0", "size": "3x3",
           "moves": "rr", "limit": "5", "count": "2", "seed": "7", "distance": "5",
-          "min_distance": "3", "max_distance": "6", "walk": "10"}
+          "min_distance": "3", "max_distance": "6", "walk": "10", "metric": "stm"}
+
+
+def test_metric(env):
+    """metric=mtm: answers, verdicts and random boards in the multi-tile metric,
+    byte for byte as slidedb-lookup --metric mtm gives them; a slide replayed
+    cell by cell; the errors of a metric that is none or has no table."""
+    hard = "8 6 7 2 5 4 3 0 1"
+    for params, flags in (({"start": hard}, []), ({"start": hard, "solutions": "1", "all": "1"},
+                                                  ["--solutions", "--all"])):
+        status, _, got = env.get(query("/v1/solve", {**params, "metric": "mtm"}))
+        rc, want = lookup(env.db, "--json", "-m", "mtm", *flags, hard)
+        assert status == 200 and rc == 0 and got == want, (got, want)
+    a = json.loads(got)
+    assert (a["metric"], a["distance"], a["solutions"]) == ("mtm", 20, 2)
+    for moves in [a["moves"], *a["all_moves"]]:
+        letters = re.sub(r"([udlr])(\d+)", lambda m: m.group(1) * int(m.group(2)), moves)
+        assert replay(cells_of(hard), 3, 3, letters)[0][-1] == cells_of(a["goal"])
+        assert len(re.findall(r"[udlr]", moves)) == 20
+    v = get_json(env, "/v1/check", {"start": "1 2 3 4 5 6 0 7 8", "moves": "r2",
+                                    "metric": "mtm"})
+    assert (v["metric"], v["length"], v["optimal"]) == ("mtm", 1, True)
+    boards = get_json(env, "/v1/random", {"distance": "24", "count": "3", "seed": "9",
+                                          "metric": "mtm"})
+    assert [b["distance"] for b in boards] == [24, 24, 24]
+    assert all(b["metric"] == "mtm" for b in boards)
+    json_error(*env.get(query("/v1/solve", {"start": hard, "metric": "x"})), 400,
+               "metric 'x': expected stm or mtm")
+    json_error(*env.get(query("/v1/solve", {"start": "1 2 3 4 0 5", "size": "2x3",
+                                            "metric": "mtm"})), 404,
+               "no multi-tile table for 2x3", "slidedb-gen full 2x3 --metric mtm")
 
 
 def test_every_documented_parameter_is_accepted(env):
