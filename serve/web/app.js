@@ -9,8 +9,12 @@
  *   the tile below the blank up, which is the move 'd'.
  *
  * - The position is kept in the page's address, #size=3x3&board=...&goal=...
- *   (cells separated by commas; any notation the API reads is taken), so that
- *   a link opens the same board.
+ *   (cells separated by commas; any notation the API reads is taken), and
+ *   &metric=mtm in the multi-tile metric, so that a link opens the same board.
+ * - The metric: in STM a move slides the tile next to the blank; in MTM a
+ *   click on any tile of the blank's row or column slides the tiles between
+ *   them, one move (the API's "r3": the blank travels 3 cells). A move is
+ *   {d, k}: the blank's direction and the cells it travels.
  * - Errors are told in the page's words (friendly()), not the API's.
  *
  * Hooks for tests: #board has data-size ("3x3"), data-distance (the current
@@ -24,7 +28,7 @@
   var $ = function (id) { return document.getElementById(id); };
   var ui = {
     board: $('board'), boardText: $('board-text'), announce: $('announce'),
-    size: $('size'), sizeNote: $('size-note'),
+    size: $('size'), sizeNote: $('size-note'), metric: $('metric'), metricNote: $('metric-note'),
     value: $('readout-value'), delta: $('readout-delta'), counter: $('counter'),
     hint: $('hint'), solve: $('solve'), undo: $('undo'), status: $('status'),
     scrambleForm: $('scramble-form'), distance: $('distance'),
@@ -47,9 +51,10 @@
   var S = {
     tables: [], sizes: [],
     w: 3, h: 3, cells: [], goal: [],
-    history: [],        /* moves made on this board, for undo */
+    metric: 'stm',      /* how moves count: 'stm' or 'mtm' */
+    history: [],        /* moves ({d, k}) made on this board, for undo */
     last: null,         /* the last move: {from, to, text} (answer keys) */
-    hint: '',           /* best moves shown as a hint on the current board */
+    hint: [],           /* best moves ({d, k}) shown as a hint on the current board */
     solving: null,      /* the running solution: {stop, timer} */
     epoch: 0,           /* bumped whenever the board is replaced */
     tileEls: [], bars: [], chart: null, startDistance: null, announced: ''
@@ -77,7 +82,7 @@
     return sorted.every(function (v, i) { return v === i; }) ? cells : null;
   }
   function parseBoard(s) { return String(s).trim().split(/\s+/).map(Number); }
-  function keyOf(cells, goal) { return boardStr(cells) + '|' + boardStr(goal); }
+  function keyOf(cells, goal) { return boardStr(cells) + '|' + boardStr(goal) + '|' + S.metric; }
   function curKey() { return keyOf(S.cells, S.goal); }
   function sizeStr() { return S.w + 'x' + S.h; }
   function blankIndex() { return S.cells.indexOf(0); }
@@ -85,19 +90,37 @@
     var x = cell % S.w + STEP[dir][0], y = Math.floor(cell / S.w) + STEP[dir][1];
     return x < 0 || y < 0 || x >= S.w || y >= S.h ? -1 : y * S.w + x;
   }
-  function applied(cells, dir) {
-    var b = cells.indexOf(0), x = b % S.w + STEP[dir][0], y = Math.floor(b / S.w) + STEP[dir][1];
-    if (x < 0 || y < 0 || x >= S.w || y >= S.h) return null;
-    var next = cells.slice(), n = y * S.w + x;
-    next[b] = next[n];
-    next[n] = 0;
+  /* The board after the blank travels k cells (1 if not given) in direction dir, or null. */
+  function applied(cells, dir, k) {
+    var next = cells.slice(), b = next.indexOf(0);
+    for (var i = 0; i < (k || 1); i++) {
+      var n = neighbour(b, dir);
+      if (n < 0) return null;
+      next[b] = next[n];
+      next[n] = 0;
+      b = n;
+    }
     return next;
   }
-  /* The move (blank direction) that slides the tile in cell `cell`, or "". */
+  /* The move that slides the tile in cell `cell` toward the blank, {d, k}, or
+   * null: the tile next to the blank (STM), any tile of its line (MTM). */
   function moveTo(cell) {
     var b = blankIndex();
-    for (var d in STEP) if (neighbour(b, d) === cell) return d;
-    return '';
+    for (var d in STEP) {
+      for (var k = 1, c = neighbour(b, d); c >= 0 && (k === 1 || S.metric === 'mtm'); k++, c = neighbour(c, d)) {
+        if (c === cell) return { d: d, k: k };
+      }
+    }
+    return null;
+  }
+  /* A move as the API writes it: 'r', or 'r3' for three cells. */
+  function moveText(m) { return m.d + (m.k > 1 ? m.k : ''); }
+  /* An answer's moves as a list of {d, k}: in STM a letter each, in MTM a
+   * letter and its count ('r3ul2'). */
+  function movesOf(text) {
+    var out = [], re = S.metric === 'mtm' ? /([udlr])(\d*)/g : /([udlr])()/g, m;
+    while ((m = re.exec(text))) out.push({ d: m[1], k: m[2] ? Number(m[2]) : 1 });
+    return out;
   }
 
   /* ---------- the API ---------- */
@@ -169,7 +192,7 @@
 
   function remember(a, key) {
     if (!a || typeof a !== 'object') return;
-    key = key || a.start + '|' + a.goal;
+    key = key || a.start + '|' + a.goal + '|' + (a.metric || 'stm');
     var old = cache.get(key);
     if (old && old.best_moves !== undefined && a.best_moves === undefined) {
       a = Object.assign({}, a, { best_moves: old.best_moves });
@@ -192,25 +215,33 @@
     }
     var ctrl = new AbortController();
     var done = function () { if (pending.get(key) && pending.get(key).ctrl === ctrl) pending.delete(key); };
-    var promise = api('v1/solve', { start: boardStr(cells), goal: boardStr(goal), size: sizeStr(), all_best: 1 },
-      ctrl.signal).then(function (ans) { done(); remember(ans, key); return ans; },
+    var promise = api('v1/solve', withMetric({ start: boardStr(cells), goal: boardStr(goal), size: sizeStr(),
+      all_best: 1 }), ctrl.signal).then(function (ans) { done(); remember(ans, key); return ans; },
       function (e) { done(); throw e; });
     pending.set(key, { ctrl: ctrl, promise: promise });
     return promise;
   }
 
+  /* The API's parameters, with metric=mtm in the multi-tile metric. */
+  function withMetric(params) {
+    if (S.metric === 'mtm') params.metric = 'mtm';
+    return params;
+  }
+
   /* ---------- tables ---------- */
 
+  function fullKind() { return S.metric === 'mtm' ? 'full-mtm' : 'full'; }
   function hasTableFor(size, cell, full) {
     return S.tables.some(function (t) {
       return t.size === size && (!full || t.kind === 'full') &&
         Array.isArray(t.blank_cells) && t.blank_cells.indexOf(cell) >= 0;
     });
   }
+  /* The full table that answers the board in the page's metric, or null. */
   function fullTable() {
     var cell = S.goal.indexOf(0), size = sizeStr();
     return S.tables.filter(function (t) {
-      return t.size === size && t.kind === 'full' && Array.isArray(t.blank_cells) &&
+      return t.size === size && t.kind === fullKind() && Array.isArray(t.blank_cells) &&
         t.blank_cells.indexOf(cell) >= 0;
     })[0] || null;
   }
@@ -282,8 +313,9 @@
   function render() {
     var b = blankIndex(), hint = {};
     for (var i = 0; i < S.hint.length; i++) {
-      var n = neighbour(b, S.hint[i]);
-      if (n >= 0) hint[S.cells[n]] = S.hint[i];
+      var n = b;
+      for (var k = 0; k < S.hint[i].k && n >= 0; k++) n = neighbour(n, S.hint[i].d);
+      if (n >= 0) hint[S.cells[n]] = S.hint[i].d;
     }
     S.cells.forEach(function (t, cell) {
       var el = S.tileEls[t];
@@ -316,7 +348,8 @@
 
   function keepInUrl() {
     if (S.cells.length !== S.w * S.h || S.goal.length !== S.w * S.h) return;
-    shownHash = '#size=' + sizeStr() + '&board=' + S.cells.join(',') + '&goal=' + S.goal.join(',');
+    shownHash = '#size=' + sizeStr() + '&board=' + S.cells.join(',') + '&goal=' + S.goal.join(',') +
+      (S.metric === 'mtm' ? '&metric=mtm' : '');
     if (location.hash !== shownHash) history.replaceState(null, '', shownHash);
   }
 
@@ -324,7 +357,8 @@
   function fromUrl() {
     var q = new URLSearchParams(location.hash.replace(/^#/, ''));
     if (!q.get('board')) return null;
-    return { size: q.get('size') || '', board: q.get('board'), goal: q.get('goal') || '' };
+    return { size: q.get('size') || '', board: q.get('board'), goal: q.get('goal') || '',
+      metric: q.get('metric') === 'mtm' ? 'mtm' : 'stm' };
   }
 
   /* Open the position of a link; false if there is none. A link as this page
@@ -336,6 +370,7 @@
     if (!link) return false;
     var epoch = ++S.epoch;
     stopSolving();
+    setMetric(link.metric);
     if (link.size && S.sizes.indexOf(link.size) < 0) {
       if (!S.cells.length) startDefault(false);
       status('The link\u2019s position cannot be opened: this server has no tables for ' + link.size +
@@ -352,7 +387,7 @@
       }
     }
     status('Opening the position of the link\u2026');
-    var params = { start: link.board };
+    var params = withMetric({ start: link.board });
     if (link.size) params.size = link.size;
     if (link.goal) params.goal = link.goal;
     api('v1/solve', params).then(function (a) {
@@ -534,15 +569,19 @@
 
   /* ---------- moves ---------- */
 
-  function move(dir, how) {
-    var next = applied(S.cells, dir);
+  /* The blank travels k cells (1 if not given) in direction dir: one move. */
+  function move(dir, how, k) {
+    k = k || 1;
+    var next = applied(S.cells, dir, k);
     if (!next) return false;
     if (how !== 'solver') stopSolving();
-    var from = curKey(), tile = S.cells[neighbour(blankIndex(), dir)];
+    var from = curKey(), tiles = [];
+    for (var i = 0, c = blankIndex(); i < k; i++) tiles.push(S.cells[c = neighbour(c, dir)]);
     S.cells = next;
-    if (how === 'undo') S.history.pop(); else S.history.push(dir);
-    S.hint = '';
-    S.last = { from: from, to: curKey(), text: 'Tile ' + tile + ' slid ' + TILE_WAY[dir] };
+    if (how === 'undo') S.history.pop(); else S.history.push({ d: dir, k: k });
+    S.hint = [];
+    S.last = { from: from, to: curKey(), text: (k > 1 ? 'Tiles ' + tiles.join(', ') : 'Tile ' + tiles[0]) +
+      ' slid ' + TILE_WAY[dir] };
     if (how !== 'solver' && ui.status.dataset.kind !== 'error') status('');
     render();
     refresh();
@@ -551,7 +590,8 @@
 
   function undo() {
     if (!S.history.length) { status('Nothing to undo.'); return; }
-    move(OPPOSITE[S.history[S.history.length - 1]], 'undo');
+    var last = S.history[S.history.length - 1];
+    move(OPPOSITE[last.d], 'undo', last.k);
   }
 
   function setBoard(cells, answer) {
@@ -559,7 +599,7 @@
     S.cells = cells.slice();
     S.history = [];
     S.last = null;
-    S.hint = '';
+    S.hint = [];
     S.startDistance = null;
     S.announced = '';
     if (answer) remember(answer, curKey());
@@ -581,6 +621,7 @@
     renderGoal();
     updateLimits(true);
     drawChart();
+    noteMetric();
     if (!answer && boardStr(cells) === boardStr(goal)) {
       answer = { start: boardStr(goal), goal: boardStr(goal), size: size, solvable: true, distance: 0,
         best_move: null, moves: '', best_moves: '' };
@@ -621,19 +662,19 @@
         return;
       }
       if (!a.moves.length) { status('Already at the goal.'); return; }
-      var moves = a.moves, d0 = a.distance, goal = boardStr(S.goal), i = 0;
+      var moves = movesOf(a.moves), d0 = a.distance, goal = boardStr(S.goal), i = 0;
       var run = { stop: false, timer: 0 };
       S.solving = run;
       updateButtons();
-      status('Playing ' + moves.length + ' optimal moves: ' + moves + ' (Stop or Escape to stop).');
+      status('Playing ' + moves.length + ' optimal moves: ' + a.moves + ' (Stop or Escape to stop).');
       var step = function () {
         if (run.stop) return;
-        var next = applied(S.cells, moves[i]);
+        var next = applied(S.cells, moves[i].d, moves[i].k);
         if (!next) { stopSolving(); status('The solution does not fit this board.', 'error'); return; }
-        var rest = moves.slice(i + 1);
+        var rest = moves.slice(i + 1).map(moveText).join('');
         remember({ start: boardStr(next), goal: goal, size: sizeStr(), solvable: true,
           distance: d0 - i - 1, best_move: rest ? rest[0] : null, moves: rest }, keyOf(next, S.goal));
-        move(moves[i], 'solver');
+        move(moves[i].d, 'solver', moves[i].k);
         i++;
         if (i < moves.length) {
           run.timer = setTimeout(step, SOLVE_STEP_MS);
@@ -651,7 +692,7 @@
 
   function showHint() {
     var key = curKey();
-    if (!S.hint && !fullTable()) status('Searching\u2026');
+    if (!S.hint.length && !fullTable()) status('Searching\u2026');
     answerFor(S.cells, S.goal, true).then(function (a) {
       if (key !== curKey()) return;
       if (a.solvable === false || typeof a.distance !== 'number') {
@@ -659,11 +700,19 @@
         return;
       }
       if (a.distance === 0) { status('Already at the goal.'); return; }
-      var best = typeof a.best_moves === 'string' ? a.best_moves : a.best_move || '';
+      /* STM: every best move. MTM: the first move of the answer, its slide's
+       * length with it (the best directions alone do not say how far). */
+      var best = S.metric === 'mtm' && a.moves ? movesOf(a.moves).slice(0, 1)
+        : (typeof a.best_moves === 'string' ? a.best_moves : a.best_move || '').split('').map(function (d) {
+          return { d: d, k: 1 };
+        });
       S.hint = best;
       render();
-      var b = blankIndex(), parts = best.split('').map(function (d) {
-        return 'tile ' + S.cells[neighbour(b, d)] + ' ' + TILE_WAY[d];
+      var b = blankIndex(), parts = best.map(function (m) {
+        var c = b;
+        for (var k = 0; k < m.k; k++) c = neighbour(c, m.d);
+        return 'tile ' + S.cells[c] + ' ' + TILE_WAY[m.d] + (m.k > 1 ? ' (with the ' + (m.k - 1) +
+          (m.k > 2 ? ' tiles' : ' tile') + ' before it)' : '');
       });
       status('Best ' + (parts.length > 1 ? 'moves' : 'move') + ': slide ' + parts.join(' or ') + '.');
     }, function (e) {
@@ -680,7 +729,7 @@
       ui.distance.focus();
       return;
     }
-    var epoch = ++S.epoch, params = { size: sizeStr(), goal: boardStr(S.goal), count: 1, all_best: 1 };
+    var epoch = ++S.epoch, params = withMetric({ size: sizeStr(), goal: boardStr(S.goal), count: 1, all_best: 1 });
     stopSolving();
     if (lim.walk) params.walk = n; else params.distance = n;
     status(lim.walk ? 'Scrambling by a random walk of ' + n + ' moves\u2026'
@@ -705,7 +754,7 @@
     var epoch = ++S.epoch;
     stopSolving();
     status('Reading the board\u2026');
-    api('v1/solve', { start: text, goal: boardStr(S.goal), size: sizeStr(), all_best: 1 }).then(function (a) {
+    api('v1/solve', withMetric({ start: text, goal: boardStr(S.goal), size: sizeStr(), all_best: 1 })).then(function (a) {
       if (epoch !== S.epoch) return;
       setBoard(parseBoard(a.start), a);
       if (a.solvable !== false) status('Board loaded.');
@@ -713,7 +762,7 @@
       if (epoch !== S.epoch) return;
       if (e.status !== 400) { status(e.message, 'error'); return; }
       /* Maybe a board of another size: ask again with its own default goal. */
-      api('v1/solve', { start: text, all_best: 1 }).then(function (a) {
+      api('v1/solve', withMetric({ start: text, all_best: 1 })).then(function (a) {
         if (epoch !== S.epoch) return;
         if (a.size === sizeStr() || S.sizes.indexOf(a.size) < 0) { status(e.message, 'error'); return; }
         switchSize(a.size, parseBoard(a.goal), parseBoard(a.start), a);
@@ -769,6 +818,18 @@
     });
   }
 
+  /* The page's metric, shown in its picker, and whether this board has its table. */
+  function setMetric(metric) {
+    S.metric = metric === 'mtm' ? 'mtm' : 'stm';
+    ui.metric.value = S.metric;
+    noteMetric();
+  }
+  function noteMetric() {
+    ui.metricNote.textContent = S.metric === 'mtm' && !fullTable()
+      ? 'this server has no multi-tile table for this goal (slidedb-gen full ' + sizeStr() +
+        ' --metric mtm builds it)' : '';
+  }
+
   function changeSize() {
     var size = ui.size.value, g = defaultGoal(size);
     S.epoch++;
@@ -783,9 +844,10 @@
       if (Date.now() - lastSwipe < 400) return;
       var el = e.target.closest('[data-tile]');
       if (!el || el.dataset.tile === '0') return;
-      var dir = moveTo(Number(el.dataset.cell));
-      if (dir) move(dir, 'user');
-      else status('Only a tile next to the empty cell can slide.');
+      var m = moveTo(Number(el.dataset.cell));
+      if (m) move(m.d, 'user', m.k);
+      else status(S.metric === 'mtm' ? 'Only a tile in the empty cell\u2019s row or column can slide.'
+        : 'Only a tile next to the empty cell can slide.');
     });
     var down = null;
     ui.board.addEventListener('pointerdown', function (e) {
@@ -824,6 +886,15 @@
     ui.solve.addEventListener('click', solve);
     ui.undo.addEventListener('click', undo);
     ui.size.addEventListener('change', changeSize);
+    ui.metric.addEventListener('change', function () {
+      S.epoch++;
+      setMetric(ui.metric.value);
+      updateLimits(true);
+      drawChart();
+      setBoard(S.cells);
+      status(S.metric === 'mtm' ? 'A move now slides every tile between the empty cell and the tile ' +
+        'clicked in its row or column.' : 'A move now slides one tile.');
+    });
     var submit = function (form, fn) {
       form.addEventListener('submit', function (e) { e.preventDefault(); fn(); });
       /* a box of rows: Enter submits, as in a one-line field; Shift+Enter is a new row */

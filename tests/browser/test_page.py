@@ -34,7 +34,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 CHROMIUM = os.environ.get("SLIDEDB_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("SLIDEDB_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -108,6 +108,8 @@ def server(tmp):
             os.remove(stale)
     for size in ("3x3", "2x3"):
         subprocess.run([gen, "full", size, "--db", db, "-q"], check=True, timeout=60)
+    subprocess.run([gen, "full", "3x3", "--metric", "mtm", "--db", db, "-q"], check=True,
+                   timeout=60)
     proc = base = None
     for _ in range(3):   # a port taken between free_port() and the bind: try another
         port = free_port()
@@ -431,6 +433,53 @@ def test_a_link_opens_the_position(server, driver):
     WebDriverWait(driver, 10).until(lambda d: "tile 8 twice" in status_text(d))
     assert "cannot be opened" in status_text(driver) and "start:" not in status_text(driver)
     wait(driver, "a board to play", lambda r: r["size"] == "3x3" and r["state"] == "ready")
+
+
+def test_multi_tile_play(server, driver):
+    """A speedsolver's page: in MTM a click on any tile of the blank's line slides
+    the tiles between them, one move; hints and solutions count slides; the
+    link keeps the metric; back in STM the same board is farther."""
+    driver.get("about:blank")
+    driver.get(server + "/#size=3x3&board=1,2,3,4,5,6,0,7,8&metric=mtm")
+    r = wait(driver, "the linked MTM board", lambda r: r["cells"] == [1, 2, 3, 4, 5, 6, 0, 7, 8]
+             and r["state"] == "ready")
+    assert r["distance"] == "1", r
+    assert driver.find_element(By.ID, "metric").get_attribute("value") == "mtm"
+    # tile 8, two cells right of the blank: one click, one move, the goal
+    driver.find_element(By.CSS_SELECTOR, '#board [data-tile="8"]').click()
+    r = wait(driver, "the slide", lambda r: r["cells"] == GOAL and r["state"] == "ready")
+    assert r["distance"] == "0"
+    assert driver.find_element(By.ID, "counter").text == "1 move made"
+    assert "metric=mtm" in driver.execute_script("return location.hash")
+    # a tile off the blank's line does not move
+    driver.find_element(By.ID, "undo").click()
+    wait(driver, "the undo", lambda r: r["cells"] == [1, 2, 3, 4, 5, 6, 0, 7, 8] and r["state"] == "ready")
+    driver.find_element(By.CSS_SELECTOR, '#board [data-tile="2"]').click()
+    WebDriverWait(driver, 5).until(lambda d: "row or column" in status_text(d))
+    # the hardest STM board: 20 slides; the hint marks the tile to click, Solve plays slides
+    hard = [8, 6, 7, 2, 5, 4, 3, 0, 1]
+    driver.get(server + "/#size=3x3&board=" + ",".join(map(str, hard)) + "&metric=mtm")
+    r = wait(driver, "the hard board", lambda r: r["cells"] == hard and r["state"] == "ready")
+    assert r["distance"] == "20", r
+    want = api(server, "/v1/solve", start=board_str(hard), metric="mtm")
+    driver.find_element(By.ID, "hint").click()
+    r = wait(driver, "the hint", lambda r: any(h for _, _, h in r["tiles"]))
+    d, k = want["moves"][0], int(re.match(r"[udlr](\d*)", want["moves"]).group(1) or 1)
+    cell = hard.index(0)
+    for _ in range(k):
+        cell = neighbour(cell, d)
+    assert [t for t, _, h in r["tiles"] if h] == [hard[cell]], (r["tiles"], want["moves"])
+    driver.find_element(By.ID, "solve").click()
+    WebDriverWait(driver, 30).until(lambda d: "Solved" in status_text(d))
+    r = read(driver)
+    assert r["cells"] == GOAL and r["distance"] == "0"
+    assert "20 moves" in status_text(driver), status_text(driver)
+    # the same board in STM: farther, and the link drops the metric
+    driver.get(server + "/#size=3x3&board=" + ",".join(map(str, hard)) + "&metric=mtm")
+    wait(driver, "the hard board again", lambda r: r["cells"] == hard and r["state"] == "ready")
+    Select(driver.find_element(By.ID, "metric")).select_by_value("stm")
+    r = wait(driver, "the STM distance", lambda r: r["distance"] == "31" and r["state"] == "ready")
+    assert "metric" not in driver.execute_script("return location.hash")
 
 
 @pytest.fixture(scope="module")

@@ -34,6 +34,7 @@ static int mpi_gen(int ranks, char **err, const char *fmt, ...)
 static const char *const builds[] = {
 	"full 2x2", "full 2x3 --bits 2", "full 3x3", "full 3x3 --bits 2", "full 2x5", "full 5x2 --bits 2", "full 2x4 --all-goals",
 	"pdb 3x3 --partition 1,2,3,4/5,6,7,8", "pdb 2x4 --partition 1,2,3/4,5,6,7 --blank min",
+	"full 3x3 --metric mtm", "full 2x5 --metric mtm --bits 2",
 };
 
 Test(mpi, same_bytes_for_1_2_and_4_ranks, .timeout = 600)
