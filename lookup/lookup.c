@@ -75,7 +75,7 @@ static const option_spec option_table[] = {
 	  "-m, --metric stm|mtm  count moves one tile at a time (stm, the default) or a\n"
 	  "                      slide of a row or column as one (mtm: from the tables of\n"
 	  "                      `slidedb-gen full WxH --metric mtm`; moves written r3ul2;\n"
-	  "                      random's distances and walks, states' distances)" },
+	  "                      also the distances and walks of boards drawn or listed)" },
 	{ "all-best", 0, ANSWER | RANDOM, OPTION_FLAG, FIELD(answer.report.all_best), .help =
 	  "    --all-best      every first move that starts an optimal solution" },
 	{ "solutions", 0, ANSWER, OPTION_FLAG, FIELD(answer.report.count), .help =

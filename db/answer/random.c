@@ -265,13 +265,14 @@ int sdbi_random_walk(sdb_board *out, const sdb_board *goal, int steps, int metri
 		if (!n)
 			break;   /* (never: a direction across the last one is always open) */
 		prev = choice[sdbi_rng_below(rng, (uint64_t)n)];
-		int far = 1;   /* cells the blank can travel that way */
-		if (mtm) {
+		int len = 1;
+		if (mtm) {   /* (STM draws nothing more: a seed's walks stay as they were) */
 			const int x = out->blank % out->w, y = out->blank / out->w;
-			far = prev == SDB_UP ? y : prev == SDB_DOWN ? out->h - 1 - y
-			      : prev == SDB_LEFT ? x : out->w - 1 - x;
+			const int far = prev == SDB_UP ? y : prev == SDB_DOWN ? out->h - 1 - y
+			                : prev == SDB_LEFT ? x : out->w - 1 - x;
+			len += (int)sdbi_rng_below(rng, (uint64_t)far);
 		}
-		for (int len = 1 + (int)sdbi_rng_below(rng, (uint64_t)far); len > 0; len--)
+		for (; len > 0; len--)
 			sdb_board_apply(out, prev);
 	}
 	return sdbi_done(SDB_OK);
