@@ -44,6 +44,7 @@ typedef struct group {
 } group;
 
 static int ngroups, mode, mirror;
+static const int refl_cell[N] = { 0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15 };
 static group G[MAXGROUPS];
 static int group_of[N];   /* tile -> group, -1 for the blank */
 
@@ -188,14 +189,138 @@ static void build(group *g)
 		free(q[i].v);
 }
 
+/* --- Walking distance in MTM: rows only ---
+ *
+ * The position seen as a 4 x 4 matrix of counts, M[r][g] the tiles in row
+ * r whose goal row is g, and the blank's row. A vertical slide of k cells
+ * moves one tile of each of the k rows it crosses one row toward the
+ * blank's: any class present in each of those rows may be the one (the
+ * matrix forgets the columns), so the fewest slides in this relaxation
+ * bound the vertical slides of any solution. The columns are the same on
+ * the position reflected about the diagonal, and each slide is vertical or
+ * horizontal: the two add up (Takahashi's walking distance, in MTM). */
+typedef struct wd_table {
+	uint64_t *key;
+	uint8_t *dist;
+	uint64_t cap, n;
+} wd_table;
+
+static wd_table WD;
+
+static uint64_t wd_key(const int m[4][4], int blank_row)
+{
+	uint64_t k = (uint64_t)blank_row;
+	for (int r = 0; r < 4; r++)
+		for (int g = 0; g < 4; g++)
+			k = k * 5 + (uint64_t)m[r][g];
+	return k + 1;   /* 0 marks an empty slot */
+}
+
+static uint64_t wd_slot(uint64_t key)
+{
+	uint64_t i = (key * 0x9E3779B97F4A7C15ull) >> 20 & (WD.cap - 1);
+	while (WD.key[i] && WD.key[i] != key)
+		i = (i + 1) & (WD.cap - 1);
+	return i;
+}
+
+static void wd_decode(uint64_t key, int m[4][4], int *blank_row)
+{
+	key--;
+	for (int r = 3; r >= 0; r--)
+		for (int g = 3; g >= 0; g--) {
+			m[r][g] = (int)(key % 5);
+			key /= 5;
+		}
+	*blank_row = (int)key;
+}
+
+/* Every way to shift one tile of each row from r + s to r + s*k toward r. */
+static void wd_expand(const int m0[4][4], int b, int s, int k, int depth, int m[4][4],
+                      uint64_t *out, int *nout)
+{
+	if (depth > k) {
+		out[(*nout)++] = wd_key(m, b + s * k);
+		return;
+	}
+	const int from = b + s * depth, to = from - s;
+	for (int g = 0; g < 4; g++) {
+		if (m[from][g] == 0)
+			continue;
+		m[from][g]--;
+		m[to][g]++;
+		wd_expand(m0, b, s, k, depth + 1, m, out, nout);
+		m[to][g]--;
+		m[from][g]++;
+	}
+}
+
+static void wd_build(void)
+{
+	WD.cap = 1 << 20;
+	WD.key = calloc(WD.cap, sizeof *WD.key);
+	WD.dist = malloc(WD.cap);
+	uint64_t *queue = malloc(WD.cap * sizeof *queue), head = 0, tail = 0;
+	if (!WD.key || !WD.dist || !queue) {
+		fprintf(stderr, "mtm15: out of memory\n");
+		exit(1);
+	}
+	int m[4][4] = { { 3, 0, 0, 0 }, { 0, 4, 0, 0 }, { 0, 0, 4, 0 }, { 0, 0, 0, 4 } };
+	uint64_t k0 = wd_key(m, 0), i0 = wd_slot(k0);
+	WD.key[i0] = k0;
+	WD.dist[i0] = 0;
+	queue[tail++] = k0;
+	static uint64_t out[4096];
+	while (head < tail) {
+		const uint64_t key = queue[head++];
+		const unsigned d = WD.dist[wd_slot(key)];
+		int b, mm[4][4];
+		wd_decode(key, mm, &b);
+		for (int s = -1; s <= 1; s += 2)
+			for (int k = 1; b + s * k >= 0 && b + s * k < 4; k++) {
+				int n = 0;
+				wd_expand(mm, b, s, k, 1, mm, out, &n);
+				for (int i = 0; i < n; i++) {
+					const uint64_t j = wd_slot(out[i]);
+					if (WD.key[j])
+						continue;
+					WD.key[j] = out[i];
+					WD.dist[j] = (uint8_t)(d + 1);
+					queue[tail++] = out[i];
+					WD.n++;
+				}
+			}
+	}
+	free(queue);
+}
+
+/* The walking distance of tiles at pos (tile -> cell): rows, then columns. */
+static unsigned wd_of(const int *pos)
+{
+	unsigned sum = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		int m[4][4] = { { 0 } }, b = 0;
+		for (int t = 0; t < N; t++) {
+			const int cell = pass ? refl_cell[pos[t]] : pos[t], goal = pass ? refl_cell[t] : t;
+			if (t == 0)
+				b = cell / W;
+			else
+				m[cell / W][goal / W]++;
+		}
+		const uint64_t j = wd_slot(wd_key(m, b));
+		sum += WD.key[j] ? WD.dist[j] : 0;
+	}
+	return sum;
+}
+
+static int use_wd;
+
 /* --- IDA* --- */
 
 typedef struct node {
 	int cell[N];    /* cell -> tile */
 	int pos[N];     /* tile -> cell */
 } node;
-
-static const int refl_cell[N] = { 0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15 };
 
 static unsigned group_value(const group *g, const int *pos)
 {
@@ -219,14 +344,18 @@ static unsigned bound_of(const int *pos)
 
 static unsigned h_of(const node *s)
 {
-	unsigned h = bound_of(s->pos);
+	unsigned h = ngroups ? bound_of(s->pos) : 0;
+	if (use_wd) {
+		const unsigned w = wd_of(s->pos);
+		h = w > h ? w : h;
+	}
 	if (mirror) {
 		/* the position reflected about the main diagonal: tile t at cell p
 		 * becomes tile refl(t) at cell refl(p); the goal maps to itself */
 		int rp[N];
 		for (int t = 0; t < N; t++)
 			rp[refl_cell[t]] = refl_cell[s->pos[t]];
-		const unsigned hm = bound_of(rp);
+		const unsigned hm = ngroups ? bound_of(rp) : 0;
 		h = hm > h ? hm : h;
 	}
 	return h;
@@ -335,13 +464,17 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	mirror = strstr(argv[1], "+mirror") != NULL;
+	use_wd = strstr(argv[1], "+wd") != NULL || !strncmp(argv[1], "wd", 2);
 	mode = !strncmp(argv[1], "split", 5) ? SPLIT : !strncmp(argv[1], "first", 5) ? FIRST
-	       : !strncmp(argv[1], "any", 3) ? ANY : -1;
+	       : !strncmp(argv[1], "any", 3) || !strncmp(argv[1], "wd", 2) ? ANY : -1;
 	if (mode < 0) {
 		fprintf(stderr, "mtm15: mode '%s' is not split, first or any\n", argv[1]);
 		return 2;
 	}
-	parse_groups(argv[2]);
+	if (strcmp(argv[2], "-"))   /* "-": no groups (wd alone) */
+		parse_groups(argv[2]);
+	if (use_wd)
+		wd_build();
 	const char *file = argc > 3 ? argv[3] : "korf100.txt";
 	const int from = argc > 4 ? atoi(argv[4]) : 1, count = argc > 5 ? atoi(argv[5]) : 100;
 	const int only_h = argc > 6 && !strcmp(argv[6], "h0");   /* the bounds, no search */

@@ -312,7 +312,9 @@ static void solve(answerer *a, job *j)
 {
 	if (j->err)
 		return;
-	const char *note = sdb_db_search_note(a->db, &j->q.goal);   /* (tables: at once, NULL) */
+	/* (tables: at once, NULL; MTM never searches) */
+	const char *note = a->opts.report.metric == SDB_METRIC_MTM ? NULL
+	                   : sdb_db_search_note(a->db, &j->q.goal);
 	if (note && sdb_board_solvable(&j->q.start, &j->q.goal) == 1)   /* else nothing is searched */
 		say_note(a, note);
 	query_poll qp = { .a = a };

@@ -365,8 +365,8 @@ static int answer(sdb_answer *a, const sdb_db *db, const sdb_board *start,
 		return ok;   /* an error, or answered: unsolvable */
 	if (metric == SDB_METRIC_MTM && goal->n > SDB_MAX_FULL_CELLS)
 		return sdbi_fail(SDB_ETOOBIG, "%dx%d has %d cells: multi-tile answers come from full "
-		                 "tables, up to %d cells", goal->w, goal->h, goal->n,
-		                 SDB_MAX_FULL_CELLS);
+		                 "tables, up to %d cells (no search in that metric yet)", goal->w,
+		                 goal->h, goal->n, SDB_MAX_FULL_CELLS);
 	if (metric == SDB_METRIC_STM && !answered_by_table(db, goal))
 		return answer_by_search(a, db, start, goal, opts, en);
 	sdbi_damage_reset();
