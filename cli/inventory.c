@@ -253,8 +253,8 @@ static int check_counts(const sdb_db *db, const sdb_table *t, char *why, size_t 
 static const struct {
 	const char *text, *json;
 } proofs[] = {
-	[SDB_PROOF_NONE] = { "not proved (a min-mode group, which only building it again proves: "
-	                     "slidedb-gen import does)", "none" },
+	[SDB_PROOF_NONE] = { "not proved (a min-mode group or a two-bit multi-tile table, which "
+	                     "only building it again proves: slidedb-gen import does)", "none" },
 	[SDB_PROOF_EXACT] = { "proved exact", "exact" },
 	[SDB_PROOF_LOCAL] = { "checked mod 3 against its neighbours (two bits: a local check, not "
 	                      "a proof)", "local" },

@@ -192,15 +192,20 @@ static unsigned fields_wanted(const report_opts *r)
  * metric ("r3ul2"), letters in the single-tile one; "-" for none. */
 static void moves_text(out *o, const report_opts *r, const char *moves, size_t len)
 {
-	char letters[SDB_MAX_MOVES + 1], runs[2 * SDB_MAX_MOVES + 1];
-	snprintf(letters, sizeof letters, "%.*s", (int)(len < SDB_MAX_MOVES ? len : SDB_MAX_MOVES),
-	         moves);
-	if (!letters[0])
+	if (!len) {
 		out_char(o, '-');
-	else if (r->metric == SDB_METRIC_MTM && sdb_moves_format_mtm(runs, sizeof runs, letters) >= 0)
-		out_str(o, runs);
-	else
-		out_str(o, letters);
+		return;
+	}
+	char letters[SDB_MAX_MOVES + 1], runs[2 * SDB_MAX_MOVES + 1];
+	if (r->metric == SDB_METRIC_MTM) {
+		snprintf(letters, sizeof letters, "%.*s",
+		         (int)(len < SDB_MAX_MOVES ? len : SDB_MAX_MOVES), moves);
+		if (sdb_moves_format_mtm(runs, sizeof runs, letters) >= 0) {
+			out_str(o, runs);
+			return;
+		}
+	}
+	out_mem(o, moves, len);
 }
 
 static void answer_json(out *o, const report_opts *r, const sdb_query *q, const sdb_answer *a,

@@ -64,6 +64,13 @@ int cmd_full(void *opts, int nargs, char **args)
 	(void)args;
 	if (o->goal_text && o->all_goals)
 		return cli_usage("--goal and --all-goals exclude each other");
+	if (o->w * o->h > SDB_MAX_FULL_CELLS && o->metric == SDB_METRIC_MTM) {
+		char states[SDB_RANK_COUNT_TEXT];
+		sdb_rank_count_format(states, sizeof states, o->w, o->h);
+		return cli_fail("%dx%d has %d cells and %s states: too many for a full table (up to %d "
+		                "cells), and the multi-tile metric has no pattern databases yet", o->w,
+		                o->h, o->w * o->h, states, SDB_MAX_FULL_CELLS);
+	}
 	if (o->w * o->h > SDB_MAX_FULL_CELLS) {
 		char spec[64], states[SDB_RANK_COUNT_TEXT];
 		sdb_partition_default(spec, sizeof spec, o->w, o->h);

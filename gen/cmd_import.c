@@ -8,6 +8,8 @@
 
 #include "cli/progress.h"
 #include "gen/gen.h"
+#include "gen/bfs.h"
+#include "gen/bigmem.h"
 #include "gen/pdb_group.h"
 
 /* An import's proofs: their progress, how far each table was proved. */
@@ -23,15 +25,52 @@ static void prove_progress(void *ctx, uint64_t done, uint64_t total)
 	progress_update(&ip->bar, -1, done, total);
 }
 
-/* After the library's proof of each table: a min-mode group, which it
- * cannot prove, is built again and compared (pdb_group_check_min). */
+/* A two-bit table in the multi-tile metric, built again and compared. */
+static int check_mtm_rebuilt(const sdb_table_info *info, const uint8_t *data, int threads,
+                             progress *bar, char *why, size_t cap)
+{
+	const int w = info->goal.w, h = info->goal.h;
+	if (!data) {
+		snprintf(why, cap, "a two-bit multi-tile table over 4 GiB, which import does not build "
+		         "again to compare: build it with `slidedb-gen full %dx%d --metric mtm`", w, h);
+		return SDB_EINVAL;
+	}
+	bfs_full_ctx ctx;
+	bfs_space space;
+	bfs_full_space_metric(&space, &ctx, w, h, info->goal.blank, SDB_METRIC_MTM);
+	const uint64_t bytes = bfs_2bit_bytes(space.size);
+	uint8_t *again = bigmem_alloc(bytes);
+	if (!again) {
+		snprintf(why, cap, "out of memory to build it again (%llu bytes), which proves a two-bit "
+		         "multi-tile table", (unsigned long long)bytes);
+		return SDB_ENOMEM;
+	}
+	bfs_result res;
+	run_level_ctx levels = { bar, space.size };
+	progress_begin(bar, info->name);
+	int err = bfs_run_2bit(&res, again, &space, threads, run_on_level, &levels, NULL);
+	progress_end(bar);
+	if (err)
+		snprintf(why, cap, "building it again failed (%s)", sdb_strerror(err));
+	else if (memcmp(again, data, bytes)) {
+		err = SDB_ECORRUPT;
+		snprintf(why, cap, "its entries are not the distances: built again, they differ");
+	}
+	bigmem_free(again, bytes);
+	return err;
+}
+
+/* After the library's proof of each table: a min-mode group or a two-bit
+ * MTM table, which it cannot prove, is built again and compared. */
 static int check_table(void *ctx, const sdb_table_info *info, const uint8_t *data, int proof,
                        char *why, size_t cap)
 {
 	import_proofs *ip = ctx;
 	if (proof == SDB_PROOF_NONE) {
-		int err = data ? pdb_group_check_min(info, data, ip->o->threads, &ip->bar, why, cap)
-		               : SDB_EINVAL;
+		int err = sdb_kind_is_full(info->kind)
+		          ? check_mtm_rebuilt(info, data, ip->o->threads, &ip->bar, why, cap)
+		          : data ? pdb_group_check_min(info, data, ip->o->threads, &ip->bar, why, cap)
+		                 : SDB_EINVAL;
 		progress_begin(&ip->bar, "prove");
 		if (err)
 			return err;
@@ -51,8 +90,7 @@ static void print_stored(const import_proofs *ip, int n, const char *path)
 	                            "check, not a proof)";
 	char rebuilt[96] = "";
 	if (ip->rebuilt)
-		snprintf(rebuilt, sizeof rebuilt, " (%d min-mode group%s built again to compare)",
-		         ip->rebuilt, ip->rebuilt == 1 ? "" : "s");
+		snprintf(rebuilt, sizeof rebuilt, " (%d built again to compare)", ip->rebuilt);
 	printf("stored %d table%s in %s", n, n == 1 ? "" : "s", path);
 	if (ip->exact == n) {
 		printf(", each proved exact%s\n", rebuilt);

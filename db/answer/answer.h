@@ -97,10 +97,24 @@ static inline int sdbi_table_run(const sdb_table *t)
 	return t->info.kind == SDB_KIND_FULL_MTM ? sdb_mtm_run(t->info.goal.w, t->info.goal.h) : 1;
 }
 
-/* Move the blank one cell in direction m: 0 (b unchanged) at the edge. */
+/* Move the blank one cell in direction m: 0 (b unchanged) at the edge.
+ * (sdb_board_apply() without its error message: the walks' inner step.) */
 static inline int sdbi_slide(sdb_board *b, int m)
 {
-	return (sdb_board_moves(b) >> m & 1) && sdb_board_apply(b, m) == SDB_OK;
+	const int w = b->w, x = b->blank % w;
+	int to;
+	switch (m) {
+	case SDB_UP: to = b->blank - w; break;
+	case SDB_DOWN: to = b->blank + w; break;
+	case SDB_LEFT: to = x > 0 ? b->blank - 1 : -1; break;
+	default: to = x < w - 1 ? b->blank + 1 : -1; break;
+	}
+	if (to < 0 || to >= b->n)
+		return 0;
+	b->cell[b->blank] = b->cell[to];
+	b->cell[to] = 0;
+	b->blank = (uint8_t)to;
+	return 1;
 }
 
 /* The error for a distance asked of a two-bit table (random, states): it

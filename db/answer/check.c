@@ -8,6 +8,19 @@
 
 #include "answer/answer.h"
 
+/* The move at moves[*k] (sdbi_moves_token()), or SDB_EINVAL saying why. */
+static int read_move(const char *moves, size_t len, size_t *k, int *m, int *count)
+{
+	if (moves[*k] == ' ' || moves[*k] == '\t')
+		return sdbi_fail(SDB_EINVAL, "moves: a blank at position %zu: write the moves as one "
+		                 "word (\"rrdl\", \"r2dl\")", *k + 1);
+	if (sdbi_moves_token(moves, len, k, m, count) == SDB_OK)
+		return SDB_OK;
+	char why[160];
+	snprintf(why, sizeof why, "%s", sdb_error_detail());
+	return sdbi_fail(SDB_EINVAL, "moves: %s", why);
+}
+
 int sdb_check_moves(sdb_check *c, const sdb_db *db, const sdb_board *start,
                     const sdb_board *goal, const char *moves, const sdb_answer_opts *opts)
 {
@@ -24,32 +37,47 @@ int sdb_check_moves(sdb_check *c, const sdb_db *db, const sdb_board *start,
 	const int metric = sdbi_answer_metric(opts);
 	if (metric < 0)
 		return sdbi_fail(SDB_EINVAL, "metric %d is not one (0 stm, 1 mtm)", opts->metric);
-	/* Replayed cell by cell: a letter with a count ("r3") is that many
-	 * letters, and a run of one letter is one move in the multi-tile
-	 * metric; the length and the illegal step count the metric's moves. */
+	/* A letter with a count ("r3") is that many letters. In the single-tile
+	 * metric each letter is a move, replayed up to the first that leaves
+	 * the board; in the multi-tile metric a run of one letter ("r", "r2r")
+	 * is one move, replayed whole or not at all. The length and the
+	 * illegal step count the metric's moves. */
 	const int mtm = metric == SDB_METRIC_MTM;
 	const size_t len = strlen(moves);
 	int64_t length = 0;
-	for (size_t k = 0, prev = 4; k < len;) {
-		if (moves[k] == ' ' || moves[k] == '\t')
-			return sdbi_fail(SDB_EINVAL, "moves: a blank at position %zu: write the moves as "
-			                 "one word (\"rrdl\", \"r2dl\")", k + 1);
-		int m, count;
-		if (sdbi_moves_token(moves, len, &k, &m, &count)) {
-			char why[160];
-			snprintf(why, sizeof why, "%s", sdb_error_detail());
-			return sdbi_fail(SDB_EINVAL, "moves: %s", why);
+	for (size_t k = 0; k < len;) {
+		int m, count, more;
+		if (read_move(moves, len, &k, &m, &count))
+			return SDB_EINVAL;
+		/* the multi-tile move goes on while the letter does */
+		while (mtm && k < len && sdb_move_from_letter((unsigned char)moves[k]) == m) {
+			if (read_move(moves, len, &k, &m, &more))
+				return SDB_EINVAL;
+			count += more;
+			if (count > SDB_MAX_MOVES * 64)
+				return sdbi_fail(SDB_EINVAL, "moves: a slide of more than %d cells",
+				                 SDB_MAX_MOVES * 64);
 		}
-		const int step = mtm ? (size_t)m != prev : count;
-		prev = (size_t)m;
-		for (int i = 0; i < count && c->legal; i++) {
-			if (sdbi_slide(&c->end, m))
-				continue;
-			c->legal = 0;
-			c->illegal_step = (int)(length + (mtm ? step : i + 1));
-			c->illegal_move = m;
+		if (c->legal && mtm) {
+			sdb_board end = c->end;
+			int i = 0;
+			while (i < count && sdbi_slide(&end, m))
+				i++;
+			if (i == count) {
+				c->end = end;
+			} else {
+				c->legal = 0;
+				c->illegal_step = (int)length + 1;
+				c->illegal_move = m;
+			}
 		}
-		if ((length += step) > INT_MAX)
+		for (int i = 0; c->legal && !mtm && i < count; i++)
+			if (!sdbi_slide(&c->end, m)) {
+				c->legal = 0;
+				c->illegal_step = (int)length + i + 1;
+				c->illegal_move = m;
+			}
+		if ((length += mtm ? 1 : count) > INT_MAX)
 			return sdbi_fail(SDB_EINVAL, "moves: too many to count");
 	}
 	c->length = (int)length;

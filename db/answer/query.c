@@ -9,20 +9,6 @@
 #include "store/blocks.h"
 
 
-int sdb_table_name_full(char *buf, size_t cap, int w, int h, int blank_cell)
-{
-	return sdb_table_name_full_metric(buf, cap, w, h, blank_cell, SDB_METRIC_STM);
-}
-
-int sdb_table_name_full_metric(char *buf, size_t cap, int w, int h, int blank_cell, int metric)
-{
-	int len = snprintf(buf, cap, "full-%dx%d%s-b%d", w, h,
-	                   metric == SDB_METRIC_MTM ? "-mtm" : "", blank_cell);
-	if (len < 0 || (size_t)len >= cap)
-		return sdbi_fail(SDB_EINVAL, "buffer too small for a table name");
-	return len;
-}
-
 /* The first move from cur (index i) to a neighbour at level want: in
  * direction only if only >= 0, else the first direction (u d l r of the
  * table's frame); the shortest slide that way. Its direction, with the
@@ -34,6 +20,13 @@ static int step_down(const sdb_table *t, sdb_board *cur, uint64_t *i, int want, 
 {
 	const int run = sdbi_table_run(t);
 	const uint64_t block = t->info.states / cur->n;
+	if (run == 1 && only >= 0) {   /* a byte table's walk in STM: its one stored move */
+		if (!sdbi_slide(cur, only))
+			return -1;
+		*i = only == SDB_LEFT ? *i - block : only == SDB_RIGHT ? *i + block : sdb_board_rank(cur);
+		*len = 1;
+		return sdbi_entry_level(t, *i) == want ? only : -1;
+	}
 	for (int m = only >= 0 ? only : 0; m < (only >= 0 ? only + 1 : 4); m++) {
 		sdb_board n = *cur;
 		uint64_t next = *i;
@@ -51,26 +44,37 @@ static int step_down(const sdb_table *t, sdb_board *cur, uint64_t *i, int want, 
 	return -1;
 }
 
+/* Whether a step of direction m may follow one of direction prev (-1: the
+ * first) on a shortest path: in the multi-tile metric two slides along one
+ * line are one slide or none, so a walk that takes them was led by a
+ * table that lies (a two-bit table's proof cannot see every such lie). */
+static int step_follows(const sdb_table *t, int prev, int m)
+{
+	return prev < 0 || sdbi_table_run(t) == 1 || (prev >> 1) != (m >> 1);
+}
+
 /* MOD3 tables: walk down to the goal from cur (in the table's frame),
  * taking at each step the first move to a neighbour one closer
  * (step_down()); the frame's letters in moves[] (one a cell: a slide of k
  * cells is k letters) when not NULL. The distance, or -1 if the table
- * contradicts itself (an unreached state, no way down, a walk longer than
- * any distance or its letters longer than an answer holds); the letters'
- * count in *nletters if not NULL. */
+ * contradicts itself (an unreached state, no way down, two slides along
+ * one line, a walk longer than any distance or its letters longer than an
+ * answer holds); the letters' count in *nletters if not NULL. */
 static int walk_mod3(const sdb_table *t, const sdb_board *start, uint8_t *moves, int *nletters)
 {
 	sdb_board cur = *start;
 	uint64_t index = sdb_board_rank(&cur);
-	int v = sdbi_entry_level(t, index), d = 0, letters = 0;
+	int v = sdbi_entry_level(t, index), d = 0, letters = 0, prev = -1;
 	if (v == 3)
 		return -1;
 	while (index != t->goal_index) {
 		const int down = (v + 2) % 3;
 		int len;
 		const int m = step_down(t, &cur, &index, down, -1, &len);
-		if (m < 0 || d == SDB_MAX_MOVES || letters + len > SDB_MAX_MOVES)
+		if (m < 0 || d == SDB_MAX_MOVES || letters + len > SDB_MAX_MOVES ||
+		    !step_follows(t, prev, m))
 			return -1;
+		prev = m;
 		v = down;
 		if (moves)
 			memset(moves + letters, m, (size_t)len);
@@ -289,17 +293,19 @@ static int answer_by_table(sdb_answer *a, const sdb_db *db, const sdb_board *sta
 		return check_neighbours(db, t, &cur, d, sdb_move2((unsigned)e));
 	/* Walk the best moves: each entry's direction, the shortest slide that
 	 * way to one closer (one cell in the single-tile metric). */
-	int letters = 0;
+	int letters = 0, prev = -1;
 	for (int k = 0; k < d; k++) {
 		const int best = sdb_move2((unsigned)sdbi_entry_byte(t, index));
 		int len;
-		if (step_down(t, &cur, &index, d - k - 1, best, &len) < 0 ||
+		if (!step_follows(t, prev, best) ||
+		    step_down(t, &cur, &index, d - k - 1, best, &len) < 0 ||
 		    letters + len > SDB_MAX_MOVES) {
 			a->moves[0] = '\0';
 			return corrupt_path(db, t);
 		}
 		memset(a->moves + letters, sdb_move_letter(frame.move_back[best]), (size_t)len);
 		letters += len;
+		prev = best;
 	}
 	if (index != t->goal_index) {
 		a->moves[0] = '\0';

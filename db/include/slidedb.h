@@ -196,7 +196,8 @@ enum sdb_metric {
 /** @brief The name of a metric: "stm", "mtm", or NULL if invalid. */
 SDB_API const char *sdb_metric_name(int metric);
 
-/** @brief The metric named @p name ("stm" or "mtm", either case), or -1. */
+/** @brief The metric named @p name ("stm" or "mtm", as the command-line
+ * options spell them: one spelling everywhere), or -1. */
 SDB_API int sdb_metric_from_name(const char *name);
 
 /** @brief Whether W x H is a board slidedb models (2 <= W, H <= 8). */
@@ -583,8 +584,10 @@ enum sdb_proof {
 	/** Not proved: the library has no proof for the table's format. A
 	 * #SDB_BLANK_MIN pattern group holds the least value over the blank's
 	 * regions, which its neighbours do not bound (genuine groups have
-	 * entries several moves above a neighbour's); `slidedb-gen import`
-	 * proves one by building it again and comparing every byte. */
+	 * entries several moves above a neighbour's); a two-bit table in the
+	 * multi-tile metric passes local checks with an entry raised by one
+	 * (neighbours may be equal there). `slidedb-gen import` proves both by
+	 * building them again and comparing every byte. */
 	SDB_PROOF_NONE = 0,
 	/** Every entry is the exact distance (and every best move the first
 	 * move one closer): full tables of #SDB_ENTRY_DIST6_MOVE2 and

@@ -18,12 +18,7 @@ int sdb_metric_from_name(const char *name)
 {
 	if (!name)
 		return -1;
-	char low[4] = "";
-	for (int i = 0; i < 4 && name[i]; i++)
-		low[i] = (char)(name[i] | 0x20);   /* ASCII letters only compare below */
-	if (strlen(name) != 3)
-		return -1;
-	return !memcmp(low, "stm", 3) ? SDB_METRIC_STM : !memcmp(low, "mtm", 3) ? SDB_METRIC_MTM : -1;
+	return !strcmp(name, "stm") ? SDB_METRIC_STM : !strcmp(name, "mtm") ? SDB_METRIC_MTM : -1;
 }
 
 static int is_digit(char c)

@@ -33,7 +33,12 @@
  * both one move, and one move apart), so a two-bit entry may equal its
  * neighbours': their values differ by at most one, which still makes a
  * neighbour holding the value minus one (mod 3) one closer, but SAME_MOD3
- * is no fault there.
+ * is no fault there. What MTM adds instead: the states of one line (the
+ * blank anywhere along its row, or its column) are all one slide from each
+ * other, so their distances are two consecutive numbers at most, and their
+ * values two residues at most (LINE_SPREAD). Weaker than STM's rule: an
+ * entry raised by one may pass both (doc/metric.md), which is why the walks
+ * of answers also check that no two slides in a row run along one line.
  *
  * A min-mode group's entry is the least over the blank's regions of its
  * placement. Neighbours do not bound it: on every genuine min set tried (3x3
@@ -69,7 +74,7 @@ enum { UNREACHED = -1, NO_NBR = -2 };
 /* What is wrong with an entry. */
 enum fault {
 	FINE, GOAL_NOT_ZERO, SECOND_ZERO, TOO_FAR, NONE_CLOSER, WRONG_MOVE, UNREACHED_BESIDE,
-	REACHED_BESIDE, SAME_MOD3
+	REACHED_BESIDE, SAME_MOD3, LINE_SPREAD
 };
 
 typedef struct prover {
@@ -164,6 +169,15 @@ static enum fault check_entry(const prover *pv, worker *wk, uint64_t i, int v, c
 		if (down < 0 && nv[m] == below)
 			down = m;
 	}
+	if (pv->mod3 && pv->run > 1)
+		for (int axis = 0; axis < 2; axis++) {   /* slots of u d, then of l r */
+			unsigned seen = 1u << v;
+			for (int m = 2 * axis * pv->run; m < 2 * (axis + 1) * pv->run; m++)
+				if (nv[m] >= 0)
+					seen |= 1u << nv[m];
+			if (seen == 7u)
+				return LINE_SPREAD;
+		}
 	if (goal)
 		return FINE;
 	if (down < 0)
@@ -360,7 +374,11 @@ static int say_fault(const prover *pv, const worker *wk)
 		break;
 	case TOO_FAR:
 		snprintf(what, sizeof what, "distance %d beside entry %llu at %d: neighbours differ by "
-		         "one move", wk->value, other, wk->other_value);
+		         "at most one move", wk->value, other, wk->other_value);
+		break;
+	case LINE_SPREAD:
+		snprintf(what, sizeof what, "%d mod 3, and the states of its row or column hold every "
+		         "residue: one slide apart, their distances differ by at most one", wk->value);
 		break;
 	case SAME_MOD3:
 		snprintf(what, sizeof what, "%d mod 3, as its neighbour entry %llu: neighbours differ "
@@ -602,8 +620,10 @@ int sdbi_prove(int *proof, const sdb_table_info *info, const sdb_pattern *p,
 	free(pv.slots);
 	free(pv.copy);
 	sdb_pattern_free(made);
+	/* (a two-bit MTM table passed the local checks, which an entry raised
+	 * by one may pass: not even a local proof, only building it again is) */
 	if (!err)
-		*proof = pv.mod3 ? SDB_PROOF_LOCAL : SDB_PROOF_EXACT;
+		*proof = !pv.mod3 ? SDB_PROOF_EXACT : pv.run == 1 ? SDB_PROOF_LOCAL : SDB_PROOF_NONE;
 	return sdbi_done(err);
 }
 

@@ -287,11 +287,19 @@ const char *sdbi_info_problem(const sdb_table_info *in)
 	}
 	if (total > in->states || (in->states && !in->counts[in->max_distance]))
 		return "counts that do not match the table";
+	if (in->kind != SDB_KIND_FULL && in->kind != SDB_KIND_PATTERN && in->kind != SDB_KIND_FULL_MTM)
+		return "a table of an unknown kind";
 	if (sdb_kind_is_full(in->kind)) {
+		char name[SDB_NAME_MAX];
 		if (g->n > SDB_MAX_FULL_CELLS ||
 		    (in->entry_format != SDB_ENTRY_DIST6_MOVE2 && in->entry_format != SDB_ENTRY_MOD3) ||
 		    in->states != sdb_rank_count(g->w, g->h) || total != in->states)
 			return "a full table of the wrong format or size";
+		/* its name says its size, goal class and metric: the names that
+		 * select it (rm, export) must find it, and a build must replace it */
+		if (sdb_table_name_full_metric(name, sizeof name, g->w, g->h, g->blank,
+		                               sdb_table_metric(in)) < 0 || strcmp(name, in->name))
+			return "a full table under a name that is not its own";
 		return NULL;
 	}
 	const uint64_t tiles = sdbi_tiles_all(g->n);

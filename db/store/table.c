@@ -114,6 +114,20 @@ int sdbi_table_pattern(const sdb_pattern **out, const sdb_table *ct)
 	return SDB_OK;
 }
 
+int sdb_table_name_full(char *buf, size_t cap, int w, int h, int blank_cell)
+{
+	return sdb_table_name_full_metric(buf, cap, w, h, blank_cell, SDB_METRIC_STM);
+}
+
+int sdb_table_name_full_metric(char *buf, size_t cap, int w, int h, int blank_cell, int metric)
+{
+	int len = snprintf(buf, cap, "full-%dx%d%s-b%d", w, h,
+	                   metric == SDB_METRIC_MTM ? "-mtm" : "", blank_cell);
+	if (len < 0 || (size_t)len >= cap)
+		return sdbi_fail(SDB_EINVAL, "buffer too small for a table name");
+	return len;
+}
+
 int sdb_kind_is_full(int kind)
 {
 	return kind == SDB_KIND_FULL || kind == SDB_KIND_FULL_MTM;

@@ -298,9 +298,10 @@ static int prove_entries(const reader *rd, const sdb_table_info *in, const sdbi_
 		                       why[0] ? why : sdb_strerror(err)) : SDB_OK;
 	}
 	if (proof == SDB_PROOF_NONE)
-		return sdbi_fail(SDB_EINVAL, "%s: table '%s' is a min-mode group, which the library "
-		                "cannot prove: import it with `slidedb-gen import`, which builds it "
-		                "again to compare", rd->file, in->name);
+		return sdbi_fail(SDB_EINVAL, "%s: table '%s' is a %s, which the library cannot prove: "
+		                "import it with `slidedb-gen import`, which builds it again to compare",
+		                rd->file, in->name, in->kind == SDB_KIND_FULL_MTM
+		                ? "two-bit multi-tile table" : "min-mode group");
 	return SDB_OK;
 }
 

@@ -309,8 +309,14 @@ static PyObject *answer_repr(answer_object *o)
 	char best[8] = "None";
 	if (o->a.best_move >= 0)
 		snprintf(best, sizeof best, "'%c'", sdb_move_letter(o->a.best_move));
-	return PyUnicode_FromFormat("Answer(start='%s', goal='%s', distance=%d, best_move=%s, "
-	                            "moves='%s')", start, goal, o->a.distance, best, o->a.moves);
+	PyObject *moves = moves_str(o, o->a.moves);
+	if (!moves)
+		return NULL;
+	PyObject *r = PyUnicode_FromFormat("Answer(start='%s', goal='%s', distance=%d, best_move=%s, "
+	                                   "moves=%R%s)", start, goal, o->a.distance, best, moves,
+	                                   o->asked & ASK_MTM ? ", metric='mtm'" : "");
+	Py_DECREF(moves);
+	return r;
 }
 
 static PyMethodDef answer_methods[] = {

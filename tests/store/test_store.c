@@ -734,7 +734,8 @@ static void edit_field(uint8_t *rec, size_t *len, void *ctx)
 Test(store, catalog_fields_are_checked_on_open)
 {
 	static const field_edit edits[] = {
-		{ 4, 9, "wrong kind" },          /* kind */
+		{ 4, 9, "unknown kind" },        /* kind */
+		{ 4, 3, "not its own" },         /* full-2x2-b0 said to be in the multi-tile metric */
 		{ 8, 2, "wrong format" },        /* entry format: one byte per pattern entry */
 		{ 14, 1, "not a catalog record" },   /* the blank field disagrees with the cells */
 		{ 16, 2, "canonical goal" },     /* goal cells 0 1 2 3 -> 0 2 2 3 ... */
