@@ -372,6 +372,15 @@ static int missing_database(const lookup_options *o, int nargs, char **args)
 	free(text);
 	if (!known)
 		return cli_fail("%s", why);
+	char prefix[64];
+	const int cut = snprintf(prefix, sizeof prefix, "slidedb-gen full %dx%d", q.goal.w, q.goal.h);
+	static const char metric_opt[] = " --metric mtm";   /* the table of the metric asked */
+	const size_t len = strlen(build), add = sizeof metric_opt - 1;
+	if (o->answer.report.metric == SDB_METRIC_MTM && !strncmp(build, prefix, (size_t)cut) &&
+	    len + add < sizeof build) {
+		memmove(build + cut + add, build + cut, len - (size_t)cut + 1);
+		memcpy(build + cut, metric_opt, add);
+	}
 	const char *path = o->db_path ? o->db_path : sdb_db_default_path();
 	return cli_fail("%s: no such database (build one for %dx%d boards with `%s`)", path,
 	                q.goal.w, q.goal.h, build);
