@@ -327,8 +327,8 @@ for i in $(seq 5); do
 	fi
 done
 
-# 9. Crafted exports (issue #35): exports of the 3x3 tables and a two-bit 2x4 table, and of 3x3
-#    sets in both blank modes, each forged by bench/forge_export (two entries of one table swapped,
+# 9. Crafted exports (issue #35): exports of the 3x3 tables and a two-bit 2x4 table, the same in
+#    the multi-tile metric (issue #38), and of 3x3 sets in both blank modes, each forged by bench/forge_export (two entries of one table swapped,
 #    the counts unchanged, every checksum remade, as a careful forger would) and imported into a
 #    fresh database. Refused (exit 1, nothing stored), or stored: then 200 queries must get the
 #    genuine distances, or the forgery changed answers (wrong).
@@ -336,6 +336,10 @@ forge_tried=0 forge_refused=0 forge_stored=0 forge_wrong=0
 fsrc=$work/forge-full.lmdb ssrc=$work/forge-sets.lmdb
 "$gen" full 3x3 --db "$fsrc" -q
 "$gen" full 2x4 --bits 2 --db "$fsrc" -q
+msrc=$work/forge-mtm.lmdb
+"$gen" full 3x3 --metric mtm --db "$msrc" -q
+"$gen" full 2x4 --metric mtm --bits 2 --db "$msrc" -q
+"$gen" export full-3x3-mtm full-2x4-mtm --db "$msrc" -o "$work/forge-mtm.gz" -q
 "$gen" pdb 3x3 --partition 1,2,3,4/5,6,7,8 --db "$ssrc" -q
 "$gen" pdb 3x3 --partition 1,2,3/4,5,6/7,8 --blank min --db "$ssrc" -q
 "$gen" export full-3x3 full-2x4 --db "$fsrc" -o "$work/forge-full.gz" -q
@@ -344,14 +348,17 @@ sets=$("$lookup" --db "$ssrc" info --json | grep -o '"set":"[^"]*"' | cut -d'"' 
 { "$lookup" --db "$fsrc" random --count 100 --seed 35
   "$lookup" --db "$fsrc" random --size 2x4 --count 100 --seed 35; } >"$work/fq"
 "$lookup" --db "$fsrc" --only distance <"$work/fq" >"$work/fwant"
+"$lookup" --db "$msrc" -m mtm --only distance <"$work/fq" >"$work/mwant"
 head -100 "$work/fq" >"$work/sq"
 head -100 "$work/fwant" >"$work/swant"
-forge_tables=$({ "$lookup" --db "$fsrc" info --json; "$lookup" --db "$ssrc" info --json; } |
-	grep -o '"name":"[^"]*"' | cut -d'"' -f4)
+forge_tables=$({ "$lookup" --db "$fsrc" info --json; "$lookup" --db "$ssrc" info --json
+	"$lookup" --db "$msrc" info --json; } | grep -o '"name":"[^"]*"' | cut -d'"' -f4)
 set +e
-for i in $(seq 60); do
+for i in $(seq 80); do
 	table=$(echo "$forge_tables" | sed -n "$(( (i - 1) % $(echo "$forge_tables" | wc -l) + 1 ))p")
+	metric=stm
 	case $table in
+	full-*-mtm-*) src=$msrc gz=$work/forge-mtm.gz q=$work/fq want=$work/mwant metric=mtm ;;
 	full-*) src=$fsrc gz=$work/forge-full.gz q=$work/fq want=$work/fwant ;;
 	*) src=$ssrc gz=$work/forge-sets.gz q=$work/sq want=$work/swant ;;
 	esac
@@ -360,7 +367,8 @@ for i in $(seq 60); do
 	rm -f "$work/imported.lmdb" "$work/imported.lmdb-lock"
 	if "$gen" import "$work/forged.gz" --db "$work/imported.lmdb" -q 2>/dev/null; then
 		forge_stored=$((forge_stored + 1))
-		"$lookup" --db "$work/imported.lmdb" --only distance <"$q" >"$work/fgot" 2>/dev/null
+		"$lookup" --db "$work/imported.lmdb" -m "$metric" --only distance <"$q" >"$work/fgot" \
+			2>/dev/null
 		cmp -s "$want" "$work/fgot" || forge_wrong=$((forge_wrong + 1))
 	elif [ ! -e "$work/imported.lmdb" ]; then
 		forge_refused=$((forge_refused + 1))
@@ -377,7 +385,7 @@ echo "| 4 MB of random bytes as queries, no crash (exit 1) | 1 | $([ $random_rc 
 echo "| two writers rebuilding pattern sets with more and fewer groups (30 commits each) while readers open and verify the file | $opens opens, then 1 final verify | $((opens - open_failed)), final $final_ok |"
 echo "| one byte of a 2-bit chunked 3x3 file changed at random; 2000 queries with best moves and counts: each the clean answer or an error, no crash | $damaged | $((damaged - damage_wrong - damage_crashed)) (wrong: $damage_wrong, crashed: $damage_crashed; damage reported in $damage_seen) |"
 echo "| one byte of a file holding a 4x4 5-5-5 set changed at random; 20 of Korf's 15-puzzles solved with the set's verify split over threads: each the clean answer or an error, no crash | $pdamaged | $((pdamaged - pwrong - pcrashed)) (wrong: $pwrong, crashed: $pcrashed; damage reported in $pseen) |"
-echo "| an export of 3x3 tables, a two-bit 2x4 table or 3x3 sets (region and min) with two entries of one table swapped and every checksum remade (\`bench/forge_export\`), imported: refused with nothing stored, never stored with other answers | $forge_tried | $forge_refused refused (stored: $forge_stored, of which answering wrong: $forge_wrong) |"
+echo "| an export of 3x3 tables, a two-bit 2x4 table, both in MTM too, or 3x3 sets (region and min) with two entries of one table swapped and every checksum remade (\`bench/forge_export\`), imported: refused with nothing stored, never stored with other answers | $forge_tried | $forge_refused refused (stored: $forge_stored, of which answering wrong: $forge_wrong) |"
 echo "| \`slidedb-gen compact\` killed (SIGKILL) at a random moment; then verify and the same answer | $compact_kills | $compact_kills_ok |"
 echo "| the next \`slidedb-gen compact\` after them: copies of killed compacts left before, after | 1 | $litter, $swept |"
 echo "| \`slidedb-gen compact\` whose copy cannot be written whole (a file-size limit): exit 1 naming it, no copy left, verify and the same answer | $compact_full | $compact_full_ok |"

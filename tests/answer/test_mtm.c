@@ -102,6 +102,21 @@ Test(mtm, tables_2x5_and_5x2)
 	tables_are_the_simple_bfs(sizes, 2);
 }
 
+/* The catalog entry of the MTM table of WxH for the goal with the blank in
+ * cell blank (bits 8 or 2), its counts those of res. */
+static void mtm_info(sdb_table_info *info, int w, int h, int blank, int bits,
+                     const bfs_result *res)
+{
+	memset(info, 0, sizeof *info);
+	sdb_table_name_full_metric(info->name, sizeof info->name, w, h, blank, SDB_METRIC_MTM);
+	info->kind = SDB_KIND_FULL_MTM;
+	info->entry_format = bits == 2 ? SDB_ENTRY_MOD3 : SDB_ENTRY_DIST6_MOVE2;
+	sdb_board_goal(&info->goal, w, h, blank);
+	info->states = sdb_rank_count(w, h);
+	memcpy(info->counts, res->counts, sizeof info->counts);
+	info->max_distance = res->max_distance;
+}
+
 /* A database of the MTM tables of every class of WxH (bits 8 or 2). */
 static sdb_db *open_mtm(char *path, size_t cap, int w, int h, int bits, const char *name)
 {
@@ -114,19 +129,12 @@ static sdb_db *open_mtm(char *path, size_t cap, int w, int h, int bits, const ch
 		if (sdb_sym_representative(w, h, blank) != blank)
 			continue;
 		sdb_table_info info;
-		memset(&info, 0, sizeof info);
-		sdb_table_name_full_metric(info.name, sizeof info.name, w, h, blank, SDB_METRIC_MTM);
-		info.kind = SDB_KIND_FULL_MTM;
-		info.entry_format = bits == 2 ? SDB_ENTRY_MOD3 : SDB_ENTRY_DIST6_MOVE2;
-		sdb_board_goal(&info.goal, w, h, blank);
-		info.states = sdb_rank_count(w, h);
 		bfs_result res;
 		uint8_t *t = build(&res, w, h, blank, bits, 2), *data;
+		mtm_info(&info, w, h, blank, bits, &res);
 		cr_assert_eq(sdb_writer_reserve(wr, &data, info.name, sdb_table_bytes(&info)), 0);
 		memcpy(data, t, sdb_table_bytes(&info));
 		free(t);
-		memcpy(info.counts, res.counts, sizeof info.counts);
-		info.max_distance = res.max_distance;
 		cr_assert_eq(sdb_writer_put_meta(wr, &info), 0, "%s", sdb_error_detail());
 	}
 	cr_assert_eq(sdb_writer_commit(wr), 0, "%s", sdb_error_detail());
@@ -307,14 +315,7 @@ Test(mtm, proofs)
 	bfs_result res;
 	uint8_t *t = build(&res, 3, 3, 8, 8, 2);
 	sdb_table_info info;
-	memset(&info, 0, sizeof info);
-	sdb_table_name_full_metric(info.name, sizeof info.name, 3, 3, 8, SDB_METRIC_MTM);
-	info.kind = SDB_KIND_FULL_MTM;
-	info.entry_format = SDB_ENTRY_DIST6_MOVE2;
-	sdb_board_goal(&info.goal, 3, 3, 8);
-	info.states = sdb_rank_count(3, 3);
-	memcpy(info.counts, res.counts, sizeof info.counts);
-	info.max_distance = res.max_distance;
+	mtm_info(&info, 3, 3, 8, 8, &res);
 	int proof;
 	cr_assert_eq(sdb_table_prove_entries(&proof, &info, NULL, t, NULL), 0, "%s",
 	             sdb_error_detail());
@@ -467,15 +468,8 @@ Test(mtm, a_raised_two_bit_entry_is_never_proved)
 	uint8_t *data = malloc(bytes);
 	cr_assert_not_null(data);
 	sdb_table_info info;
-	memset(&info, 0, sizeof info);
-	sdb_table_name_full_metric(info.name, sizeof info.name, 3, 3, 0, SDB_METRIC_MTM);
-	info.kind = SDB_KIND_FULL_MTM;
-	info.entry_format = SDB_ENTRY_MOD3;
-	sdb_board_goal(&info.goal, 3, 3, 0);
-	info.states = n;
+	mtm_info(&info, 3, 3, 0, 2, &res);
 	int proof, refused = 0, tried = 0;
-	info.max_distance = res.max_distance;
-	memcpy(info.counts, res.counts, sizeof info.counts);
 	cr_assert_eq(sdb_table_prove_entries(&proof, &info, NULL, t, NULL), 0);
 	cr_assert_eq(proof, SDB_PROOF_NONE, "a genuine two-bit MTM table: checked, not proved");
 	for (uint64_t i = 1; i < n; i += 997, tried++) {
