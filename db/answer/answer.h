@@ -175,6 +175,11 @@ int sdbi_heuristic_move_frame(const sdb_heuristic *h, sdb_hstate *st, int m);
 int sdbi_db_heuristic(const sdb_heuristic **h, const char **note, const sdb_db *db,
                      const sdb_board *goal, const char *sets);
 
+/* The multi-tile metric's heuristic for goals like goal: the split tables
+ * of mtm_split.c, built on the first call for a class of goals (seconds:
+ * 35 MB on a 4x4) and kept until the database closes; thread-safe. */
+int sdbi_db_heuristic_mtm(const sdb_heuristic **h, const sdb_db *db, const sdb_board *goal);
+
 /* The tables' check of h: SDB_OK once passed (waiting for it if it runs),
  * else its error (SDB_ECORRUPT, the message in sdb_error_detail()). */
 int sdbi_heuristic_checked(const sdb_heuristic *h);

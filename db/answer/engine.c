@@ -103,6 +103,10 @@ void sdbi_engine_init(engine *e, const sdb_heuristic *h, const sdb_frame *frame,
 	e->dup = sdbi_prune_automaton();
 	e->others = !h->manhattan && (e->views > 1 || h->nsets > 1);
 	e->others_early = e->others && first_set_groups(h) == 2;
+	if ((e->mtm = h->mtm)) {
+		e->run = h->mtm->run;
+		e->others = e->others_early = 0;
+	}
 }
 
 /* A view's sums from its cells. */
@@ -178,6 +182,8 @@ int sdbi_worker_start(worker *w, shared *s, const sdb_frame *frame, const sdb_bo
 	sdb_board plain;
 	sdb_frame_board(frame, &plain, start);
 	w->blank = plain.blank;
+	if (e->mtm)
+		return sdbi_mtm_worker_start(w, &plain);
 	if (e->manhattan) {
 		if (!(w->hs = malloc((SDB_MAX_MOVES + 1) * sizeof *w->hs)))
 			return sdbi_fail(SDB_ENOMEM, "out of memory");
@@ -340,9 +346,8 @@ static inline void unapply(worker *w, int from, const undo *u, shape sh)
 		view_unmove(e, &w->v[1], 1, e->mlabel[t], e->tcell[to], e->tcell[from], u, sh);
 }
 
-/* Every CHECK_EVERY nodes: the clock, the tables' check (heuristic.h), and
- * (calling thread only) the caller's poll. 1 to stop. */
-static int checkpoint(worker *w)
+/* (The tables' check: heuristic.h; the poll: the calling thread's only.) */
+int sdbi_checkpoint(worker *w)
 {
 	shared *s = w->s;
 	const double t = sdbi_now();
@@ -367,31 +372,6 @@ static int visit(worker *w, int g);
 static inline unsigned prune_step(const worker *w, unsigned state, int m)
 {
 	return w->s->prune ? w->e->dup[state][w->e->back[m]] : 0;
-}
-
-/* Count a node; STOPPED at a limit, ABANDONED when an earlier subtree has
- * found a solution. The shared count is published every PUBLISH_EVERY nodes
- * a thread, so several threads may pass max_nodes by that much each. */
-static inline int count_node(worker *w)
-{
-	shared *s = w->s;
-	if (s->max_nodes &&
-	    w->pending + atomic_load_explicit(&s->nodes, memory_order_relaxed) >= s->max_nodes) {
-		atomic_store(&s->stop, STOPPED);
-		return STOPPED;
-	}
-	w->nodes++;
-	if (++w->pending < PUBLISH_EVERY)
-		return 0;
-	atomic_fetch_add_explicit(&s->nodes, w->pending, memory_order_relaxed);
-	w->pending = 0;
-	if (++w->publishes % (CHECK_EVERY / PUBLISH_EVERY) == 0 && checkpoint(w))
-		atomic_store(&s->stop, STOPPED);
-	if (atomic_load_explicit(&s->stop, memory_order_relaxed))
-		return STOPPED;
-	if (w->subtree >= 0 && atomic_load_explicit(&s->first_found, memory_order_relaxed) < w->subtree)
-		return ABANDONED;
-	return 0;
 }
 
 /* Whether the plain board's first set cuts the child whose blank goes to
@@ -427,7 +407,7 @@ dfs_in(worker *w, int g, int prev, unsigned dup, shape sh, dfs_fn *self)
 	}
 	if (g >= SDB_MAX_MOVES)
 		return 0;
-	int r = count_node(w);
+	int r = sdbi_count_node(w);
 	if (r)
 		return r;
 	const int b = w->blank;
@@ -524,6 +504,8 @@ static int dfs_two_sets_mirrored(worker *w, int g, int prev, unsigned dup)
 int sdbi_dfs(worker *w, int g, int prev, unsigned dup)
 {
 	const engine *e = w->e;
+	if (e->mtm)
+		return sdbi_mtm_dfs(w, g, prev);
 	if (e->manhattan)
 		return dfs_any(w, g, prev, dup);
 	if (e->nsets == 1)
@@ -538,17 +520,28 @@ int sdbi_dfs(worker *w, int g, int prev, unsigned dup)
 /* An optimal sequence found while enumerating at the optimal bound. */
 static int visit(worker *w, int g)
 {
+	return sdbi_visit(w, g, g > 0 ? w->e->back[w->path[0]] : -1, sdbi_path_letters);
+}
+
+int sdbi_path_letters(const worker *w, int depth, char *out)
+{
+	if (w->e->mtm)
+		return sdbi_mtm_letters(w, depth, out);
+	for (int k = 0; k < depth; k++)
+		out[k] = sdb_move_letter(w->e->back[w->path[k]]);
+	return depth;
+}
+
+int sdbi_visit(worker *w, int g, int first, int (*letters)(const worker *w, int g, char *out))
+{
 	sdbi_optimal *en = w->s->en;
-	const uint8_t *back = w->e->back;
-	if (g > 0)
-		en->best_moves |= 1u << back[w->path[0]];
+	if (first >= 0)
+		en->best_moves |= 1u << first;
 	if (en->count_all && sdbi_count_add(&en->count, 1))
 		return STOPPED;   /* cannot happen below 2^128 sequences; stop rather than wrap */
 	if (en->emitted < en->limit) {
 		char moves[SDB_MAX_MOVES + 1];
-		for (int k = 0; k < g; k++)
-			moves[k] = sdb_move_letter(back[w->path[k]]);
-		moves[g] = '\0';
+		moves[letters(w, g, moves)] = '\0';
 		en->emitted++;
 		if (en->fn(en->ctx, moves)) {
 			en->limit = en->emitted;   /* the caller has enough */
@@ -565,6 +558,21 @@ static int visit(worker *w, int g)
 /* --- Parallel iterations. */
 
 
+int sdbi_frontier_add(frontier *f, const uint8_t *path)
+{
+	if (f->n == f->cap) {
+		const int cap = f->cap ? 2 * f->cap : 1024;
+		uint8_t *more = realloc(f->paths, (size_t)cap * (size_t)f->depth);
+		if (!more)
+			return SDB_ENOMEM;
+		f->paths = more;
+		f->cap = cap;
+	}
+	memcpy(f->paths + (size_t)f->n * (size_t)f->depth, path, (size_t)f->depth);
+	f->n++;
+	return 0;
+}
+
 /* The nodes at depth f->depth within the bound, in order, as paths; a goal
  * met on the way is a subtree of its own, in its place. */
 static int collect(worker *w, frontier *f, int g, int prev, unsigned dup)
@@ -577,19 +585,8 @@ static int collect(worker *w, frontier *f, int g, int prev, unsigned dup)
 		memcpy(f->goal_path, w->path, (size_t)g);
 		return 0;
 	}
-	if (g == f->depth) {
-		if (f->n == f->cap) {
-			int cap = f->cap ? 2 * f->cap : 1024;
-			uint8_t *more = realloc(f->paths, (size_t)cap * (size_t)f->depth);
-			if (!more)
-				return SDB_ENOMEM;
-			f->paths = more;
-			f->cap = cap;
-		}
-		memcpy(f->paths + (size_t)f->n * (size_t)f->depth, w->path, (size_t)f->depth);
-		f->n++;
-		return 0;
-	}
+	if (g == f->depth)
+		return sdbi_frontier_add(f, w->path);
 	w->nodes++;
 	w->pending++;
 	const int b = w->blank;
@@ -623,11 +620,17 @@ int sdbi_collect(worker *w, frontier *f)
 	f->paths = NULL;
 	f->n = f->cap = 0;
 	f->goal_at = -1;
+	if (w->e->mtm)
+		return sdbi_mtm_collect(w, f);
 	return collect(w, f, 0, -1, 0);
 }
 
 void sdbi_descend(worker *w, const uint8_t *path, int depth, descent *d)
 {
+	if (w->e->mtm) {
+		sdbi_mtm_descend(w, path, depth, d);
+		return;
+	}
 	d->depth = depth;
 	d->prev = -1;
 	d->dup = 0;
@@ -643,6 +646,10 @@ void sdbi_descend(worker *w, const uint8_t *path, int depth, descent *d)
 
 void sdbi_ascend(worker *w, const descent *d)
 {
+	if (w->e->mtm) {
+		sdbi_mtm_ascend(w, d);
+		return;
+	}
 	for (int g = d->depth - 1; g >= 0; g--)
 		unapply(w, d->from[g], &d->u[g], ANY_SHAPE);
 }

@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 
 #include "answer/heuristic.h"
+#include "answer/mtm_split.h"
 
 enum {
 	CHECK_EVERY = 1 << 14,         /* nodes between looks at the clock */
@@ -47,6 +48,9 @@ typedef struct engine {
 	int others;                         /* entries beside the plain first set's (a mirror,
 	                                       other sets) */
 	int others_early;                   /* those fetched with the first (engine.c says when) */
+	const sdbi_mtm_split *mtm;          /* the multi-tile metric's tables (engine_mtm.c), or
+	                                       NULL: single-tile moves */
+	int run;                            /* the most cells one move slides */
 } engine;
 
 /* What the threads of one search share. */
@@ -76,8 +80,9 @@ typedef struct worker {
 	int subtree;                        /* the subtree being searched, or -1 */
 	int main_thread;                    /* the caller's: it alone calls the poll */
 	int found_depth;
-	uint8_t path[SDB_MAX_MOVES];        /* frame moves */
+	uint8_t path[SDB_MAX_MOVES];        /* frame moves (multi-tile: sdbi_mtm_step) */
 	sdb_hstate *hs;                     /* Manhattan: one per depth */
+	uint8_t pos[2][SDB_MAX_CELLS];      /* multi-tile: each tile's cell in each view */
 } worker;
 
 /* What a move changed in the views, to change it back. */
@@ -107,6 +112,58 @@ typedef struct descent {
 
 double sdbi_now(void);
 
+/* Every CHECK_EVERY nodes: the clock, the tables' check, the caller's poll.
+ * 1 to stop. */
+int sdbi_checkpoint(worker *w);
+
+/* Count a node; STOPPED at a limit, ABANDONED when an earlier subtree has
+ * found a solution. The shared count is published every PUBLISH_EVERY nodes
+ * a thread, so several threads may pass max_nodes by that much each. */
+static inline int sdbi_count_node(worker *w)
+{
+	shared *s = w->s;
+	if (s->max_nodes &&
+	    w->pending + atomic_load_explicit(&s->nodes, memory_order_relaxed) >= s->max_nodes) {
+		atomic_store(&s->stop, STOPPED);
+		return STOPPED;
+	}
+	w->nodes++;
+	if (++w->pending < PUBLISH_EVERY)
+		return 0;
+	atomic_fetch_add_explicit(&s->nodes, w->pending, memory_order_relaxed);
+	w->pending = 0;
+	if (++w->publishes % (CHECK_EVERY / PUBLISH_EVERY) == 0 && sdbi_checkpoint(w))
+		atomic_store(&s->stop, STOPPED);
+	if (atomic_load_explicit(&s->stop, memory_order_relaxed))
+		return STOPPED;
+	if (w->subtree >= 0 && atomic_load_explicit(&s->first_found, memory_order_relaxed) < w->subtree)
+		return ABANDONED;
+	return 0;
+}
+
+/* An optimal sequence of g moves found while enumerating, its first move
+ * first (the caller's, -1 at the goal), its letters written by letters()
+ * only when they are wanted: 0, or what the enumeration ends with
+ * (STOPPED, LIMIT_DONE, NEXT_FIRST). */
+int sdbi_visit(worker *w, int g, int first, int (*letters)(const worker *w, int g, char *out));
+
+/* The letters (the caller's) of w->path[0 .. depth): their number. */
+int sdbi_path_letters(const worker *w, int depth, char *out);
+
+/* The multi-tile metric's node level (engine_mtm.c): as the functions
+ * below, which call them when e->mtm is set. A move in a path is
+ * sdbi_mtm_step(m, k): the blank k cells in frame direction m. */
+static inline uint8_t sdbi_mtm_step(int m, int k)
+{
+	return (uint8_t)(m | (k - 1) << 2);
+}
+int sdbi_mtm_worker_start(worker *w, const sdb_board *plain);
+int sdbi_mtm_dfs(worker *w, int g, int prev);
+int sdbi_mtm_collect(worker *w, frontier *f);
+void sdbi_mtm_descend(worker *w, const uint8_t *path, int depth, descent *d);
+void sdbi_mtm_ascend(worker *w, const descent *d);
+int sdbi_mtm_letters(const worker *w, int depth, char *out);
+
 /* The engine of h, searching in frame towards goal_in_frame. */
 void sdbi_engine_init(engine *e, const sdb_heuristic *h, const sdb_frame *frame,
                       const sdb_board *goal_in_frame);
@@ -124,6 +181,9 @@ int sdbi_dfs(worker *w, int g, int prev, unsigned dup);
 /* Fill f with the nodes at depth f->depth under w->bound (f->n, f->paths;
  * f->goal_at), lowering w->next_bound for the nodes cut: 0 or SDB_ENOMEM. */
 int sdbi_collect(worker *w, frontier *f);
+
+/* A path of f->depth moves appended to f: 0 or SDB_ENOMEM. */
+int sdbi_frontier_add(frontier *f, const uint8_t *path);
 
 /* Move w down path (depth moves, taken from a frontier) and back. */
 void sdbi_descend(worker *w, const uint8_t *path, int depth, descent *d);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "answer/heuristic.h"
 
@@ -145,6 +146,30 @@ int sdb_heuristic_open_manhattan(sdb_heuristic **out, const sdb_board *goal)
 	h->mirror = 0;
 	h->manhattan = 1;
 	strcpy(h->name, "manhattan+linear-conflicts");
+	*out = h;
+	return SDB_OK;
+}
+
+/* The multi-tile metric's split tables for goals of goal's class, built
+ * now (mtm_split.c). Not a set of the database: internal to the answers. */
+static int open_mtm(sdb_heuristic **out, const sdb_board *goal)
+{
+	*out = NULL;
+	sdb_heuristic *h = calloc(1, sizeof *h);
+	if (!h)
+		return sdbi_fail(SDB_ENOMEM, "out of memory");
+	const int rep = sdb_sym_representative(goal->w, goal->h, goal->blank);
+	set_class(h, goal, rep);
+	sdb_board canon;
+	sdb_board_goal(&canon, goal->w, goal->h, rep);
+	const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	const int err = sdbi_mtm_split_build(&h->mtm, &canon, cores > 0 ? (int)cores : 1);
+	if (err) {
+		free(h);
+		return err;
+	}
+	snprintf(h->name, sizeof h->name, "mtm-split-%s%s", h->mtm->partition,
+	         h->mirror ? "+mirror" : "");
 	*out = h;
 	return SDB_OK;
 }
@@ -490,6 +515,7 @@ void sdb_heuristic_close(sdb_heuristic *h)
 			pthread_join(h->check.thread, NULL);
 		pthread_mutex_destroy(&h->check.lock);
 	}
+	sdbi_mtm_split_free(h->mtm);
 	free(h);   /* (its patterns are its tables', kept by the handle) */
 }
 
@@ -576,7 +602,7 @@ enum { MAX_HEURISTICS = 32 };
 typedef struct heuristic_cache {
 	int n;
 	struct cached_heuristic {
-		int w, h, rep;
+		int w, h, rep, metric;
 		char sets[SDB_MAX_SETS * SDB_NAME_MAX];   /* as asked; "" for the best */
 		sdb_heuristic *heur;
 		char note[1024];
@@ -600,6 +626,35 @@ static heuristic_cache *cache_of(const sdb_db *db)
 	return *slot;
 }
 
+/* The cache's entry for the class of goal, sets and metric, or NULL
+ * (under the handle's lock). */
+static struct cached_heuristic *cached(heuristic_cache *cache, const sdb_board *goal, int rep,
+                                       const char *sets, int metric)
+{
+	for (int i = 0; cache && i < cache->n; i++) {
+		struct cached_heuristic *c = &cache->entry[i];
+		if (c->w == goal->w && c->h == goal->h && c->rep == rep && c->metric == metric &&
+		    !strcmp(c->sets, sets ? sets : ""))
+			return c;
+	}
+	return NULL;
+}
+
+static struct cached_heuristic *add(heuristic_cache *cache, const sdb_board *goal, int rep,
+                                    const char *sets, int metric, sdb_heuristic *h,
+                                    const char *note)
+{
+	struct cached_heuristic *c = &cache->entry[cache->n++];
+	c->w = goal->w;
+	c->h = goal->h;
+	c->rep = rep;
+	c->metric = metric;
+	snprintf(c->sets, sizeof c->sets, "%s", sets ? sets : "");
+	c->heur = h;
+	snprintf(c->note, sizeof c->note, "%s", note);
+	return c;
+}
+
 int sdbi_db_heuristic(const sdb_heuristic **out, const char **note, const sdb_db *db,
                      const sdb_board *goal, const char *sets)
 {
@@ -611,13 +666,9 @@ int sdbi_db_heuristic(const sdb_heuristic **out, const char **note, const sdb_db
 	*note = NULL;
 	sdbi_db_lock(db);
 	heuristic_cache *cache = cache_of(db);
-	struct cached_heuristic *c = NULL;
+	struct cached_heuristic *c = cached(cache, goal, rep, sets, SDB_METRIC_STM);
 	if (!cache)
 		err = sdbi_fail(SDB_ENOMEM, "out of memory");
-	for (int i = 0; cache && i < cache->n && !c; i++)
-		if (cache->entry[i].w == goal->w && cache->entry[i].h == goal->h &&
-		    cache->entry[i].rep == rep && !strcmp(cache->entry[i].sets, sets ? sets : ""))
-			c = &cache->entry[i];
 	if (cache && !c && cache->n == MAX_HEURISTICS)
 		err = sdbi_fail(SDB_ENOMEM, "more than %d classes of goals in one database handle",
 		               MAX_HEURISTICS);
@@ -629,15 +680,8 @@ int sdbi_db_heuristic(const sdb_heuristic **out, const char **note, const sdb_db
 			snprintf(note_text, sizeof note_text, "%s", sdb_error_detail());
 			err = sdb_heuristic_open_manhattan(&h, goal);
 		}
-		if (!err) {
-			c = &cache->entry[cache->n++];
-			c->w = goal->w;
-			c->h = goal->h;
-			c->rep = rep;
-			snprintf(c->sets, sizeof c->sets, "%s", sets ? sets : "");
-			c->heur = h;
-			memcpy(c->note, note_text, sizeof c->note);
-		}
+		if (!err)
+			c = add(cache, goal, rep, sets, SDB_METRIC_STM, h, note_text);
 	}
 	if (c && sdbi_heuristic_check_failed(c->heur))
 		err = sdbi_heuristic_checked(c->heur);   /* damaged: say so at once */
@@ -646,6 +690,41 @@ int sdbi_db_heuristic(const sdb_heuristic **out, const char **note, const sdb_db
 		*note = c->note[0] ? c->note : NULL;
 	}
 	sdbi_db_unlock(db);
+	return err;
+}
+
+int sdbi_db_heuristic_mtm(const sdb_heuristic **out, const sdb_db *db, const sdb_board *goal)
+{
+	const int rep = sdb_sym_representative(goal->w, goal->h, goal->blank);
+	*out = NULL;
+	sdbi_db_lock(db);
+	heuristic_cache *cache = cache_of(db);
+	const struct cached_heuristic *c = cached(cache, goal, rep, NULL, SDB_METRIC_MTM);
+	sdbi_db_unlock(db);
+	if (c) {
+		*out = c->heur;
+		return SDB_OK;
+	}
+	if (!cache)
+		return sdbi_fail(SDB_ENOMEM, "out of memory");
+	/* built outside the lock (seconds): the handle's other questions go on */
+	sdb_heuristic *h;
+	int err = open_mtm(&h, goal);
+	if (err)
+		return err;
+	sdbi_db_lock(db);
+	if ((c = cached(cache, goal, rep, NULL, SDB_METRIC_MTM))) {
+		sdb_heuristic_close(h);   /* another thread built it meanwhile */
+		h = c->heur;
+	} else if (cache->n == MAX_HEURISTICS) {
+		sdb_heuristic_close(h);
+		err = sdbi_fail(SDB_ENOMEM, "more than %d classes of goals in one database handle",
+		               MAX_HEURISTICS);
+	} else {
+		add(cache, goal, rep, NULL, SDB_METRIC_MTM, h, "");
+	}
+	sdbi_db_unlock(db);
+	*out = err ? NULL : h;
 	return err;
 }
 

@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 
 #include "answer/answer.h"
+#include "answer/mtm_split.h"
 
 /* The symmetry that transposes a square board (the diagonal mirror). */
 enum { SDBI_TRANSPOSE = 4 };
@@ -43,6 +44,7 @@ struct sdb_heuristic {
 	int nibbles[SDB_MAX_GROUPS];      /* SDB_ENTRY_NIBBLE_MD, else one byte per entry */
 	char name[SDB_MAX_SETS * SDB_NAME_MAX];   /* the sets' names joined by '+' */
 	const sdb_table *table[SDB_MAX_GROUPS];
+	sdbi_mtm_split *mtm;              /* the multi-tile metric's tables (owned), or NULL */
 	heuristic_check check;
 };
 

@@ -208,12 +208,16 @@ static int check_neighbours(const sdb_db *db, const sdb_table *t, const sdb_boar
 
 /* A search, for boards too large for full tables. */
 static int answer_by_search(sdb_answer *a, const sdb_db *db, const sdb_board *start,
-                            const sdb_board *goal, const sdb_answer_opts *opts,
+                            const sdb_board *goal, const sdb_answer_opts *opts, int metric,
                             sdbi_optimal *en)
 {
 	const sdb_heuristic *h;
-	const char *note;
-	int err = sdbi_db_heuristic(&h, &note, db, goal, opts ? opts->sets : NULL);
+	const char *note = NULL;
+	if (metric == SDB_METRIC_MTM && opts && opts->sets && *opts->sets)
+		return sdbi_fail(SDB_EINVAL, "sets '%.100s' count single-tile moves: a multi-tile "
+		                 "search reads its own tables (no sets)", opts->sets);
+	int err = metric == SDB_METRIC_MTM ? sdbi_db_heuristic_mtm(&h, db, goal)
+	          : sdbi_db_heuristic(&h, &note, db, goal, opts ? opts->sets : NULL);
 	if (err)
 		return err;
 	sdb_solve_stats stats;
@@ -369,12 +373,8 @@ static int answer(sdb_answer *a, const sdb_db *db, const sdb_board *start,
 	int ok = sdbi_answer_begin(a, start, goal);
 	if (ok <= 0)
 		return ok;   /* an error, or answered: unsolvable */
-	if (metric == SDB_METRIC_MTM && goal->n > SDB_MAX_FULL_CELLS)
-		return sdbi_fail(SDB_ETOOBIG, "%dx%d has %d cells: multi-tile answers come from full "
-		                 "tables, up to %d cells (no search in that metric yet)", goal->w,
-		                 goal->h, goal->n, SDB_MAX_FULL_CELLS);
-	if (metric == SDB_METRIC_STM && !answered_by_table(db, goal))
-		return answer_by_search(a, db, start, goal, opts, en);
+	if (metric == SDB_METRIC_MTM ? goal->n > SDB_MAX_FULL_CELLS : !answered_by_table(db, goal))
+		return answer_by_search(a, db, start, goal, opts, metric, en);
 	sdbi_damage_reset();
 	const int err = answer_by_table(a, db, start, goal, metric, opts ? opts->want_moves : 1, en);
 	const int damage = sdbi_damage_check();   /* any damaged byte read overrules */

@@ -513,7 +513,7 @@ static int iterate(sdb_split *sp, int bound, int threads, int *last_bound)
 		w->next_bound = INT_MAX;
 		const uint64_t before = atomic_load(&s->nodes) + w->pending;
 		const int splittable = !w->e->manhattan && !s->en, large = last >= split;
-		if (splittable && installed) {
+		if (splittable && installed && !w->e->mtm) {   /* (the ranks search STM only) */
 			r = hooked_iteration(sp, last, threads, large);
 		} else if (splittable && large && threads > 1) {
 			r = parallel_iteration(sp, threads);
@@ -579,10 +579,8 @@ int sdbi_solve_optimal(sdb_answer *a, sdb_solve_stats *stats, const sdb_heuristi
 		const int depth = w->found_depth;
 		a->solvable = 1;
 		a->distance = depth;
-		for (int k = 0; k < depth; k++)
-			a->moves[k] = sdb_move_letter(sp->frame.move_back[w->path[k]]);
-		a->moves[depth] = '\0';
-		a->best_move = depth ? sp->frame.move_back[w->path[0]] : -1;
+		a->moves[sdbi_path_letters(w, depth, a->moves)] = '\0';
+		a->best_move = depth ? sp->frame.move_back[w->path[0] & 3] : -1;
 	}
 	if (!err && en) {
 		/* Every optimal sequence has exactly depth moves: search that bound
