@@ -104,6 +104,7 @@ void sdbi_engine_init(engine *e, const sdb_heuristic *h, const sdb_frame *frame,
 	e->others = !h->manhattan && (e->views > 1 || h->nsets > 1);
 	e->others_early = e->others && first_set_groups(h) == 2;
 	if ((e->mtm = h->mtm)) {
+		e->walk = h->walk;
 		e->run = h->mtm->run;
 		e->others = e->others_early = 0;
 	}

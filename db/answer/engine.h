@@ -50,6 +50,7 @@ typedef struct engine {
 	int others_early;                   /* those fetched with the first (engine.c says when) */
 	const sdbi_mtm_split *mtm;          /* the multi-tile metric's tables (engine_mtm.c), or
 	                                       NULL: single-tile moves */
+	const sdbi_mtm_walk *walk;          /* and its walking distance, or NULL */
 	int run;                            /* the most cells one move slides */
 } engine;
 
@@ -83,6 +84,7 @@ typedef struct worker {
 	uint8_t path[SDB_MAX_MOVES];        /* frame moves (multi-tile: sdbi_mtm_step) */
 	sdb_hstate *hs;                     /* Manhattan: one per depth */
 	uint8_t pos[2][SDB_MAX_CELLS];      /* multi-tile: each tile's cell in each view */
+	uint64_t walk_key[2];               /* and its walking distance's rows, columns */
 } worker;
 
 /* What a move changed in the views, to change it back. */

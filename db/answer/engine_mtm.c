@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* IDA*'s node level in the multi-tile metric: engine.c's search where one
  * move slides the blank 1 .. run cells along its row or column, bounded by
- * the split tables (mtm_split.c) on the plain board and, where the goal
- * allows, on its mirror about the main diagonal.
+ * the largest of the walking distance in slides (mtm_walk.c, its two keys
+ * changed per tile moved), the split tables (mtm_split.c) on the plain
+ * board and the same on its mirror about the main diagonal where the goal
+ * allows, read in that order until one cuts (value_upto).
  *
  * The state is the same worker, changed in place and back: a slide of k
  * cells moves k tiles one cell each. A node's children are, for each
@@ -22,16 +24,32 @@
 
 #include "answer/engine.h"
 
-/* The bound of the worker's state: the plain view's and the mirror's. */
-static inline int value(const worker *w)
+/* The bound of the worker's state, read lazily: the walking distance (two
+ * reads of small tables), the split tables on the plain board, then on its
+ * mirror, stopping at the first that passes `limit` (the child is cut: what
+ * it offers the next iteration may then be lower than the largest would
+ * be, which costs at most an iteration that cuts the same nodes again). */
+static inline int value_upto(const worker *w, int limit)
 {
 	const engine *e = w->e;
-	int h = sdbi_mtm_split_value(e->mtm, w->pos[0], w->blank);
-	if (e->views == 2) {
-		const int m = sdbi_mtm_split_value(e->mtm, w->pos[1], e->tcell[w->blank]);
-		h = m > h ? m : h;
+	int h = 0;
+	if (e->walk) {
+		h = sdbi_mtm_walk_dist(&e->walk->part[0], w->walk_key[0]) +
+		    sdbi_mtm_walk_dist(&e->walk->part[1], w->walk_key[1]);
+		if (h > limit)
+			return h;
 	}
-	return h;
+	const int s = sdbi_mtm_split_value(e->mtm, w->pos[0], w->blank);
+	h = s > h ? s : h;
+	if (h > limit || e->views == 1)
+		return h;
+	const int m = sdbi_mtm_split_value(e->mtm, w->pos[1], e->tcell[w->blank]);
+	return m > h ? m : h;
+}
+
+static inline int value(const worker *w)
+{
+	return value_upto(w, INT_MAX);
 }
 
 /* The blank one cell on, to cell `to`: one tile moves. */
@@ -44,6 +62,12 @@ static inline void step(worker *w, int to)
 	w->pos[0][t] = (uint8_t)b;
 	w->pos[1][e->mlabel[t]] = e->tcell[b];
 	w->blank = to;
+	if (e->walk) {   /* a vertical step changes the rows' matrix, a horizontal one the columns' */
+		const sdbi_mtm_walk *k = e->walk;
+		const int p = k->line[0][to] == k->line[0][b];
+		w->walk_key[p] = sdbi_mtm_walk_moved(&k->part[p], w->walk_key[p], k->goal_line[p][t],
+		                                      k->line[p][to], k->line[p][b]);
+	}
 }
 
 /* The blank k cells in direction m, or back (k cells the other way). */
@@ -73,6 +97,8 @@ int sdbi_mtm_worker_start(worker *w, const sdb_board *plain)
 		w->pos[0][t] = (uint8_t)c;
 		w->pos[1][e->mlabel[t]] = e->tcell[c];
 	}
+	for (int p = 0; e->walk && p < 2; p++)
+		w->walk_key[p] = sdbi_mtm_walk_key(e->walk, p, w->pos[0], e->n, w->blank);
 	return value(w);
 }
 
@@ -115,7 +141,7 @@ int sdbi_mtm_dfs(worker *w, int g, int prev)
 		while (k < e->run && e->nbr[w->blank][m] >= 0) {
 			step(w, e->nbr[w->blank][m]);
 			k++;
-			const int f = g + 1 + value(w);
+			const int f = g + 1 + value_upto(w, w->bound - g - 1);
 			if (f > w->bound) {
 				if (f < w->next_bound)
 					w->next_bound = f;
@@ -158,7 +184,7 @@ static int collect(worker *w, frontier *f, int g, int prev)
 		while (!err && k < e->run && e->nbr[w->blank][m] >= 0) {
 			step(w, e->nbr[w->blank][m]);
 			k++;
-			const int fv = g + 1 + value(w);
+			const int fv = g + 1 + value_upto(w, w->bound - g - 1);
 			if (fv > w->bound) {
 				if (fv < w->next_bound)
 					w->next_bound = fv;

@@ -163,13 +163,16 @@ static int open_mtm(sdb_heuristic **out, const sdb_board *goal)
 	sdb_board canon;
 	sdb_board_goal(&canon, goal->w, goal->h, rep);
 	const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	const int err = sdbi_mtm_split_build(&h->mtm, &canon, cores > 0 ? (int)cores : 1);
+	int err = sdbi_mtm_split_build(&h->mtm, &canon, cores > 0 ? (int)cores : 1);
+	if (!err && (err = sdbi_mtm_walk_build(&h->walk, &canon)) != SDB_OK)
+		err = err == SDB_ETOOBIG ? SDB_OK   /* (2x8, 8x2: the split tables alone) */
+		      : sdbi_fail(err, "out of memory");
 	if (err) {
-		free(h);
+		sdb_heuristic_close(h);
 		return err;
 	}
-	snprintf(h->name, sizeof h->name, "mtm-split-%s%s", h->mtm->partition,
-	         h->mirror ? "+mirror" : "");
+	snprintf(h->name, sizeof h->name, "mtm-split-%s%s%s", h->mtm->partition,
+	         h->mirror ? "+mirror" : "", h->walk ? "+walking-distance" : "");
 	*out = h;
 	return SDB_OK;
 }
@@ -516,6 +519,7 @@ void sdb_heuristic_close(sdb_heuristic *h)
 		pthread_mutex_destroy(&h->check.lock);
 	}
 	sdbi_mtm_split_free(h->mtm);
+	sdbi_mtm_walk_free(h->walk);
 	free(h);   /* (its patterns are its tables', kept by the handle) */
 }
 

@@ -9,6 +9,7 @@
 
 #include "answer/answer.h"
 #include "answer/mtm_split.h"
+#include "answer/mtm_walk.h"
 
 /* The symmetry that transposes a square board (the diagonal mirror). */
 enum { SDBI_TRANSPOSE = 4 };
@@ -45,6 +46,7 @@ struct sdb_heuristic {
 	char name[SDB_MAX_SETS * SDB_NAME_MAX];   /* the sets' names joined by '+' */
 	const sdb_table *table[SDB_MAX_GROUPS];
 	sdbi_mtm_split *mtm;              /* the multi-tile metric's tables (owned), or NULL */
+	sdbi_mtm_walk *walk;              /* and its walking distance (owned), or NULL */
 	heuristic_check check;
 };
 

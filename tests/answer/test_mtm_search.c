@@ -89,6 +89,8 @@ static void search_like_oracle(int w, int h, int threads)
 			}
 		const sdb_heuristic *heur;
 		cr_assert_eq(sdbi_db_heuristic_mtm(&heur, db, &goal), 0, "%s", sdb_error_detail());
+		cr_assert(strstr(sdb_heuristic_name(heur), "+walking-distance"), "%s",
+		          sdb_heuristic_name(heur));
 		tk_oracle o;
 		tk_oracle_init_metric(&o, &goal, SDB_METRIC_MTM);
 		int tried = 0;
