@@ -180,6 +180,10 @@ int sdbi_db_heuristic(const sdb_heuristic **h, const char **note, const sdb_db *
  * 35 MB on a 4x4) and kept until the database closes; thread-safe. */
 int sdbi_db_heuristic_mtm(const sdb_heuristic **h, const sdb_db *db, const sdb_board *goal);
 
+/* How its name begins (then the partition, "+mirror", "+walking-distance"):
+ * the name sdb_split_heuristic() gives other processes to open it by. */
+#define SDBI_MTM_HEURISTIC "mtm-split-"
+
 /* The tables' check of h: SDB_OK once passed (waiting for it if it runs),
  * else its error (SDB_ECORRUPT, the message in sdb_error_detail()). */
 int sdbi_heuristic_checked(const sdb_heuristic *h);

@@ -171,7 +171,7 @@ static int open_mtm(sdb_heuristic **out, const sdb_board *goal)
 		sdb_heuristic_close(h);
 		return err;
 	}
-	snprintf(h->name, sizeof h->name, "mtm-split-%s%s%s", h->mtm->partition,
+	snprintf(h->name, sizeof h->name, SDBI_MTM_HEURISTIC "%s%s%s", h->mtm->partition,
 	         h->mirror ? "+mirror" : "", h->walk ? "+walking-distance" : "");
 	*out = h;
 	return SDB_OK;

@@ -384,13 +384,19 @@ int sdb_split_open(sdb_split **out, const sdb_db *db, const char *sets, const sd
 	*out = NULL;
 	const sdb_heuristic *h;
 	const char *note;
-	int err = sdbi_db_heuristic(&h, &note, db, goal, sets);
+	/* a multi-tile search names its own tables, built here as there */
+	const int mtm = sets && !strncmp(sets, SDBI_MTM_HEURISTIC, strlen(SDBI_MTM_HEURISTIC));
+	int err = mtm ? sdbi_db_heuristic_mtm(&h, db, goal)
+	              : sdbi_db_heuristic(&h, &note, db, goal, sets);
 	if (!err)
 		err = sdbi_heuristic_checked(h);
 	if (err)
 		return err;
 	if (h->manhattan)
 		return sdbi_fail(SDB_ENOTFOUND, "no pattern-database set '%s' here", sets);
+	if (mtm && strcmp(h->name, sets))
+		return sdbi_fail(SDB_EINVAL, "the multi-tile search here reads '%s', not '%s' (a "
+		                 "different slidedb?)", h->name, sets);
 	sdb_split *sp = calloc(1, sizeof *sp);
 	if (!sp)
 		return sdbi_fail(SDB_ENOMEM, "out of memory");
@@ -513,7 +519,7 @@ static int iterate(sdb_split *sp, int bound, int threads, int *last_bound)
 		w->next_bound = INT_MAX;
 		const uint64_t before = atomic_load(&s->nodes) + w->pending;
 		const int splittable = !w->e->manhattan && !s->en, large = last >= split;
-		if (splittable && installed && !w->e->mtm) {   /* (the ranks search STM only) */
+		if (splittable && installed) {
 			r = hooked_iteration(sp, last, threads, large);
 		} else if (splittable && large && threads > 1) {
 			r = parallel_iteration(sp, threads);

@@ -529,9 +529,10 @@ SDB_API int sdb_table_prove_entries(int *proof, const sdb_table_info *info, cons
  *
  * slidedb-lookup-mpi spreads a search over MPI ranks with these. A program
  * installs hooks (sdb_split_install()); then every iteration of the
- * library's searches on pattern-database sets (not their counting and
- * listing passes) is offered to the hook, which may leave it to the library
- * (small iterations are not worth spreading) or cut it (sdb_split_cut()), hands subtrees to other processes, searches its
+ * library's searches on pattern-database sets, and of its multi-tile
+ * searches (not their counting and listing passes), is offered to the hook,
+ * which may leave it to the library (small iterations are not worth
+ * spreading) or cut it (sdb_split_cut()), hands subtrees to other processes, searches its
  * own share on its threads (sdb_split_start(), sdb_split_finish()) and gives
  * the library the combined result. The other processes open the same
  * search (sdb_split_open()) and cut it at the same bound and depth: the
@@ -579,7 +580,9 @@ SDB_API void sdb_split_install(const sdb_split_hooks *hooks);
 
 /** @brief Open, in another process, the search that sdb_answer_search() runs from
  * @p start to @p goal with the sets named @p sets of @p db (as
- * sdb_split_heuristic() names them), opened once per database handle.
+ * sdb_split_heuristic() names them), opened once per database handle; a
+ * multi-tile search's name ("mtm-split-...") opens its tables, built in
+ * memory as the first process built them.
  * @return 0, or the errors of sdb_heuristic_open(). */
 SDB_API int sdb_split_open(sdb_split **sp, const sdb_db *db, const char *sets,
                            const sdb_board *start, const sdb_board *goal);
@@ -587,7 +590,8 @@ SDB_API int sdb_split_open(sdb_split **sp, const sdb_db *db, const char *sets,
 /** @brief Close what sdb_split_open() opened. NULL is ok. */
 SDB_API void sdb_split_close(sdb_split *sp);
 
-/** @brief The sets the search takes its bounds from ("A+B"). */
+/** @brief The sets the search takes its bounds from ("A+B"; a multi-tile
+ * search: "mtm-split-" and what its tables are). */
 SDB_API const char *sdb_split_heuristic(const sdb_split *sp);
 
 /** @brief The search's start and goal, as the caller gave them. */

@@ -84,8 +84,8 @@ static char *walks(int w, int h, int count, int steps, unsigned seed)
 }
 
 /* Every "distance D ... moves M" line of out takes its query's board to the
- * goal in D moves. */
-static void replay_all(const char *queries, const char *out, int w, int h)
+ * goal in D moves of metric (in MTM, M in its notation: "r3ul2"). */
+static void replay_all(const char *queries, const char *out, int w, int h, int metric)
 {
 	sdb_board goal;
 	sdb_board_goal(&goal, w, h, w * h - 1);
@@ -103,10 +103,11 @@ static void replay_all(const char *queries, const char *out, int w, int h)
 		cr_assert_eq(sscanf(answer, "distance %d", &d), 1, "%s", answer);
 		const char *m = strstr(answer, "moves ");
 		cr_assert(m, "%s", answer);
-		char moves[300];
-		cr_assert_eq(sscanf(m + 6, "%299s", moves), 1);
-		cr_assert_eq((int)strlen(moves), d, "%s", answer);
-		cr_assert(tk_replay(&start, moves, &goal), "%s does not solve %s", moves, line);
+		char text[300], moves[300];
+		cr_assert_eq(sscanf(m + 6, "%299s", text), 1);
+		cr_assert_geq(sdb_moves_parse(moves, sizeof moves, text), 0, "%s", text);
+		cr_assert_eq(sdb_moves_length(moves, metric), d, "%s", answer);
+		cr_assert(tk_replay(&start, moves, &goal), "%s does not solve %s", text, line);
 		n++;
 		q = qe + 1;
 		o = oe + 1;
@@ -122,13 +123,14 @@ static void same_answers(const char *db, const char *queries, const char *opts, 
 	int rc = ck_lookup(db, queries, &want, &err, "%s", opts);
 	cr_assert_eq(rc, 0, "slidedb-lookup %s: %s", opts, err);
 	free(err);
-	replay_all(queries, want, w, h);
+	const int metric = strstr(opts, "-m mtm") ? SDB_METRIC_MTM : SDB_METRIC_STM;
+	replay_all(queries, want, w, h, metric);
 	for (int ranks = 1; ranks <= 3; ranks++) {
 		char *got;
 		rc = mpi_lookup(ranks, queries, &got, &err, "--db '%s' -t 2 %s", db, opts);
 		cr_assert_eq(rc, 0, "%d ranks, %s: %s", ranks, opts, err);
 		cr_assert_str_eq(got, want, "%d ranks, %s: not slidedb-lookup's answers", ranks, opts);
-		replay_all(queries, got, w, h);
+		replay_all(queries, got, w, h, metric);
 		free(got);
 		free(err);
 	}
@@ -157,6 +159,29 @@ Test(mpi_search, same_answers_on_4x4_and_5x5, .timeout = 900, .init = build_sets
 	free(err);
 	free(q4);
 	free(q5);
+	unsetenv("SLIDEDB_SPLIT_NODES");
+}
+
+static int last_bound(const char *path, int first);
+
+/* A multi-tile search over the ranks: each builds the same tables, and the
+ * answers are slidedb-lookup's. */
+Test(mpi_search, same_answers_in_the_multi_tile_metric, .timeout = 900, .init = build_sets)
+{
+	setenv("SLIDEDB_SPLIT_NODES", "0", 1);
+	char *q4 = walks(4, 4, 3, 36, 5);
+	same_answers(db4, q4, "-m mtm", 4, 4);
+	/* and the iterations were spread: the stats list them */
+	char stats[512], *out, *err;
+	tk_tmp_path(stats, sizeof stats, "mpi-search-mtm.stats");
+	unlink(stats);
+	setenv("SLIDEDB_MPI_STATS", stats, 1);
+	cr_assert_eq(mpi_lookup(2, q4, &out, &err, "--db '%s' -m mtm", db4), 0, "%s", err);
+	unsetenv("SLIDEDB_MPI_STATS");
+	cr_assert_gt(last_bound(stats, 0), 0, "no iteration over the ranks");
+	free(out);
+	free(err);
+	free(q4);
 	unsetenv("SLIDEDB_SPLIT_NODES");
 }
 
@@ -297,7 +322,7 @@ Test(mpi_search, a_stopped_search_resumes, .timeout = 600, .init = build_sets)
 	char *plain;
 	cr_assert_eq(ck_lookup(db5, q, &plain, NULL, "%s", ""), 0);
 	cr_assert_str_eq(out, plain);
-	replay_all(q, out, 5, 5);
+	replay_all(q, out, 5, 5, SDB_METRIC_STM);
 	snprintf(cmd, sizeof cmd, "test -z \"$(ls '%s')\"", dir);
 	cr_assert_eq(tk_run(cmd, NULL, NULL, NULL), 0, "the checkpoint goes with the answer");
 	/* one run's folder at a time */
@@ -515,7 +540,7 @@ Test(mpi_search, fifos_are_not_waited_on, .timeout = 600, .init = build_sets)
 	unsetenv("SLIDEDB_MPI_STATS");
 	snprintf(want, sizeof want, "warning: SLIDEDB_MPI_STATS: %s: not a regular file (a FIFO)", fifo);
 	cr_assert(strstr(err, want), "%s", err);
-	replay_all(far5, out, 5, 5);
+	replay_all(far5, out, 5, 5, SDB_METRIC_STM);
 	free(out);
 	free(err);
 	unlink(fifo);
