@@ -824,10 +824,12 @@
     ui.metric.value = S.metric;
     noteMetric();
   }
+  /* Past 14 cells there are no full tables: the server searches in MTM. */
   function noteMetric() {
-    ui.metricNote.textContent = S.metric === 'mtm' && !fullTable()
-      ? 'this server has no multi-tile table for this goal (slidedb-gen full ' + sizeStr() +
-        ' --metric mtm builds it)' : '';
+    ui.metricNote.textContent = S.metric !== 'mtm' || fullTable() ? ''
+      : S.w * S.h > 14 ? 'answered by a search in this metric: a hint may take seconds'
+      : 'this server has no multi-tile table for this goal (slidedb-gen full ' + sizeStr() +
+        ' --metric mtm builds it)';
   }
 
   function changeSize() {

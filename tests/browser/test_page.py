@@ -540,6 +540,26 @@ def test_a_link_the_search_gives_up_on_still_opens(search_server, driver):
     assert r["distance"] == "1", r
 
 
+def test_the_15_puzzle_in_the_multi_tile_metric(search_server, driver):
+    """Past 14 cells there are no MTM tables: the server searches, the page says
+    so, shows the distance in slides and hints the tile to click."""
+    goal = list(range(1, 16)) + [0]
+    # the blank slid three cells left, then two up: two slides from the goal
+    board = [1, 2, 3, 4, 0, 6, 7, 8, 5, 10, 11, 12, 9, 13, 14, 15]
+    driver.get("about:blank")
+    driver.get(search_server + "/#size=4x4&board=" + ",".join(map(str, board)) + "&metric=mtm")
+    r = wait(driver, "the MTM 4x4 board", lambda r: r["cells"] == board and r["state"] == "ready",
+             timeout=60)
+    assert r["distance"] == "2", r
+    assert "search" in driver.find_element(By.ID, "metric-note").text
+    want = api(search_server, "/v1/solve", start=board_str(board), goal=board_str(goal),
+               metric="mtm")
+    assert want["moves"] == "d2r3", want
+    driver.find_element(By.ID, "hint").click()
+    r = wait(driver, "the hint", lambda r: any(h for _, _, h in r["tiles"]), timeout=30)
+    assert [t for t, _, h in r["tiles"] if h] == [9], r["tiles"]
+
+
 def test_a_link_of_a_size_without_tables_says_so(server, driver):
     """A 4x4 link on a server without 4x4 tables said "choose the board size
     first", though the link gave the size: the page now says what the API says."""
