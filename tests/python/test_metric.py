@@ -90,3 +90,18 @@ def test_metric_errors(mtm_db):
         db.solve(GOAL, metric=1)
     with pytest.raises(slidedb.TableNotFoundError, match="--metric mtm"):
         db.solve("1 2 3 4 5 0", size="2x3", metric="mtm")
+
+
+def test_the_15_puzzle_by_search(mtm_db):
+    """Past 14 cells an MTM question is searched: the answer replays, a
+    label's distance is the solve's, and sets (STM) are refused."""
+    _, db = mtm_db
+    board = "1 2 3 4 0 6 7 8 5 10 11 12 9 13 14 15"   # the blank slid l3, then u2
+    a = db.solve(board, metric="mtm")
+    assert (a.distance, a.moves, a.metric) == (2, "d2r3", "mtm")
+    goal = tuple(range(1, 16)) + (0,)
+    assert replay(cells(board), a.moves, 4) == goal
+    d, best = db.label(np.array([cells(board)], dtype=np.uint8), metric="mtm")
+    assert list(d) == [2]
+    with pytest.raises(ValueError, match="single-tile"):
+        db.solve(board, metric="mtm", sets="pdb-4x4-b15-5-5-5")
