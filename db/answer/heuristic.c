@@ -697,38 +697,46 @@ int sdbi_db_heuristic(const sdb_heuristic **out, const char **note, const sdb_db
 	return err;
 }
 
+/* One build of multi-tile tables at a time, in the process: threads that
+ * ask for the same class meanwhile wait for it rather than build their own
+ * (a server's first MTM requests arriving at once cost one build, not one
+ * each); the handle's lock is not held, so its other questions go on. */
+static pthread_mutex_t mtm_building = PTHREAD_MUTEX_INITIALIZER;
+
+static const sdb_heuristic *cached_mtm(const sdb_db *db, const sdb_board *goal, int rep,
+                                       heuristic_cache **cache)
+{
+	sdbi_db_lock(db);
+	*cache = cache_of(db);
+	const struct cached_heuristic *c = cached(*cache, goal, rep, NULL, SDB_METRIC_MTM);
+	sdbi_db_unlock(db);
+	return c ? c->heur : NULL;
+}
+
 int sdbi_db_heuristic_mtm(const sdb_heuristic **out, const sdb_db *db, const sdb_board *goal)
 {
 	const int rep = sdb_sym_representative(goal->w, goal->h, goal->blank);
-	*out = NULL;
-	sdbi_db_lock(db);
-	heuristic_cache *cache = cache_of(db);
-	const struct cached_heuristic *c = cached(cache, goal, rep, NULL, SDB_METRIC_MTM);
-	sdbi_db_unlock(db);
-	if (c) {
-		*out = c->heur;
+	heuristic_cache *cache;
+	if ((*out = cached_mtm(db, goal, rep, &cache)))
 		return SDB_OK;
-	}
 	if (!cache)
 		return sdbi_fail(SDB_ENOMEM, "out of memory");
-	/* built outside the lock (seconds): the handle's other questions go on */
-	sdb_heuristic *h;
-	int err = open_mtm(&h, goal);
-	if (err)
-		return err;
-	sdbi_db_lock(db);
-	if ((c = cached(cache, goal, rep, NULL, SDB_METRIC_MTM))) {
-		sdb_heuristic_close(h);   /* another thread built it meanwhile */
-		h = c->heur;
-	} else if (cache->n == MAX_HEURISTICS) {
-		sdb_heuristic_close(h);
-		err = sdbi_fail(SDB_ENOMEM, "more than %d classes of goals in one database handle",
-		               MAX_HEURISTICS);
-	} else {
-		add(cache, goal, rep, NULL, SDB_METRIC_MTM, h, "");
+	pthread_mutex_lock(&mtm_building);
+	int err = SDB_OK;
+	if (!(*out = cached_mtm(db, goal, rep, &cache))) {   /* (not built while we waited) */
+		sdb_heuristic *h;
+		err = open_mtm(&h, goal);
+		sdbi_db_lock(db);
+		if (!err && cache->n == MAX_HEURISTICS) {
+			sdb_heuristic_close(h);
+			err = sdbi_fail(SDB_ENOMEM, "more than %d classes of goals in one database handle",
+			               MAX_HEURISTICS);
+		} else if (!err) {
+			*out = add(cache, goal, rep, NULL, SDB_METRIC_MTM, h, "")->heur;
+		}
+		sdbi_db_unlock(db);
 	}
-	sdbi_db_unlock(db);
-	*out = err ? NULL : h;
+	pthread_mutex_unlock(&mtm_building);
 	return err;
 }
 
