@@ -10,6 +10,7 @@
  * two with every iteration split. 4x4 through the public API: against a
  * brute-force search of every sequence up to the distance. */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,5 +211,43 @@ Test(mtm_search, the_15_puzzle, .timeout = 300)
 	sdb_answer a;
 	cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, &opts), SDB_EINVAL);
 	cr_assert(strstr(sdb_error_detail(), "single-tile"), "%s", sdb_error_detail());
+	sdb_db_close(db);
+}
+
+typedef struct asker {
+	sdb_db *db;
+	sdb_board goal;
+	const sdb_heuristic *got;
+	int err;
+} asker;
+
+static void *ask(void *p)
+{
+	asker *a = p;
+	a->err = sdbi_db_heuristic_mtm(&a->got, a->db, &a->goal);
+	return NULL;
+}
+
+/* Threads asking for one class's tables at once (goals in two corners of
+ * the class) all get the one heuristic the handle keeps. */
+Test(mtm_search, threads_asking_at_once_get_one_heuristic)
+{
+	sdb_db *db;
+	char path[512];
+	snprintf(path, sizeof path, "%s/mtm-search-threads.lmdb", SLIDEDB_TEST_TMP);
+	cr_assert_eq(sdb_db_open(&db, path, SDB_CREATE), 0, "%s", sdb_error_detail());
+	enum { N = 6 };
+	asker a[N];
+	pthread_t t[N];
+	for (int i = 0; i < N; i++) {
+		a[i] = (asker){ db, { 0 }, NULL, -1 };
+		sdb_board_goal(&a[i].goal, 3, 3, i % 2 ? 0 : 8);   /* two corners: one class */
+		cr_assert_eq(pthread_create(&t[i], NULL, ask, &a[i]), 0);
+	}
+	for (int i = 0; i < N; i++) {
+		pthread_join(t[i], NULL);
+		cr_assert_eq(a[i].err, 0);
+		cr_assert_eq(a[i].got, a[0].got, "thread %d got a build of its own", i);
+	}
 	sdb_db_close(db);
 }
