@@ -601,7 +601,10 @@ int sdb_heuristic_move(const sdb_heuristic *h, sdb_hstate *st, int move)
 
 /* --- The heuristics a database answers with (sdbi_db_heuristic), opened on
  * first use and kept in the handle's slot until it closes. */
-enum { MAX_HEURISTICS = 32 };
+/* A handle keeps at most MAX_MTM_CLASSES multi-tile heuristics (built in
+ * memory, 35 MB each on a 4x4, whose three classes fit): what a server's
+ * clients can make it build is bounded. */
+enum { MAX_HEURISTICS = 32, MAX_MTM_CLASSES = 4 };
 
 typedef struct heuristic_cache {
 	int n;
@@ -727,10 +730,17 @@ int sdbi_db_heuristic_mtm(const sdb_heuristic **out, const sdb_db *db, const sdb
 		sdb_heuristic *h;
 		err = open_mtm(&h, goal);
 		sdbi_db_lock(db);
-		if (!err && cache->n == MAX_HEURISTICS) {
+		int mtm_classes = 0;
+		for (int i = 0; i < cache->n; i++)
+			mtm_classes += cache->entry[i].metric == SDB_METRIC_MTM;
+		if (!err && (cache->n == MAX_HEURISTICS || mtm_classes == MAX_MTM_CLASSES)) {
 			sdb_heuristic_close(h);
-			err = sdbi_fail(SDB_ENOMEM, "more than %d classes of goals in one database handle",
-			               MAX_HEURISTICS);
+			err = mtm_classes == MAX_MTM_CLASSES
+			      ? sdbi_fail(SDB_ELIMIT, "multi-tile searches of more than %d classes of goals "
+			                  "in one database handle (their tables take tens of megabytes "
+			                  "each; open another)", MAX_MTM_CLASSES)
+			      : sdbi_fail(SDB_ENOMEM, "more than %d classes of goals in one database "
+			                  "handle", MAX_HEURISTICS);
 		} else if (!err) {
 			*out = add(cache, goal, rep, NULL, SDB_METRIC_MTM, h, "")->heur;
 		}

@@ -251,3 +251,41 @@ Test(mtm_search, threads_asking_at_once_get_one_heuristic)
 	}
 	sdb_db_close(db);
 }
+
+/* A handle builds the tables of at most four classes of goals: a fifth is
+ * refused (what a server's clients can make it hold is bounded), and the
+ * four kept still answer. */
+Test(mtm_search, a_handle_holds_four_classes, .timeout = 300)
+{
+	sdb_db *db;
+	char path[512];
+	snprintf(path, sizeof path, "%s/mtm-search-classes.lmdb", SLIDEDB_TEST_TMP);
+	cr_assert_eq(sdb_db_open(&db, path, SDB_CREATE), 0, "%s", sdb_error_detail());
+	int kept = 0, refused = 0;
+	const sdb_heuristic *first = NULL;
+	for (int cell = 0; cell < 15; cell++) {
+		if (sdb_sym_representative(3, 5, cell) != cell)
+			continue;
+		sdb_board goal;
+		sdb_board_goal(&goal, 3, 5, cell);
+		const sdb_heuristic *h;
+		const int err = sdbi_db_heuristic_mtm(&h, db, &goal);
+		if (kept < 4) {
+			cr_assert_eq(err, 0, "%s", sdb_error_detail());
+			first = first ? first : h;
+			kept++;
+			continue;
+		}
+		cr_assert_eq(err, SDB_ELIMIT, "class %d: %d", cell, err);
+		cr_assert(strstr(sdb_error_detail(), "more than 4 classes"), "%s", sdb_error_detail());
+		refused = 1;
+		break;
+	}
+	cr_assert(kept == 4 && refused, "3x5 has six classes of goals");
+	sdb_board goal;
+	sdb_board_goal(&goal, 3, 5, 0);
+	const sdb_heuristic *again;
+	cr_assert_eq(sdbi_db_heuristic_mtm(&again, db, &goal), 0);
+	cr_assert_eq(again, first);
+	sdb_db_close(db);
+}
