@@ -185,6 +185,27 @@ static void partition(sdbi_mtm_split *t, const sdb_board *goal)
 	}
 }
 
+/* Group g's table in bytes if every entry fits one. */
+static int narrow(sdbi_mtm_split *t, int g)
+{
+	size_t size = 1;
+	for (int i = 0; i <= t->size[g]; i++)
+		size *= (size_t)(t->n - i);
+	for (size_t i = 0; i < size; i++)
+		if (t->dist[g][i] > UINT8_MAX)
+			return SDB_OK;   /* (as one no state reaches, 0xffff) */
+	uint8_t *b = malloc(size);
+	if (!b)
+		return SDB_ENOMEM;
+	for (size_t i = 0; i < size; i++)
+		b[i] = (uint8_t)t->dist[g][i];
+	free(t->dist[g]);
+	t->dist[g] = NULL;
+	t->narrow[g] = b;
+	t->bytes -= size;
+	return SDB_OK;
+}
+
 int sdbi_mtm_split_build(sdbi_mtm_split **out, const sdb_board *goal, int threads)
 {
 	*out = NULL;
@@ -236,6 +257,8 @@ int sdbi_mtm_split_build(sdbi_mtm_split **out, const sdb_board *goal, int thread
 		for (int g = first; g < end; g++)
 			err = err ? err : jobs[g].err;
 	}
+	for (int g = 0; g < t->ngroups && !err; g++)
+		err = narrow(t, g);
 	if (err) {
 		sdbi_mtm_split_free(t);
 		return sdbi_fail(err, "out of memory");
@@ -248,7 +271,9 @@ void sdbi_mtm_split_free(sdbi_mtm_split *t)
 {
 	if (!t)
 		return;
-	for (int g = 0; g < t->ngroups; g++)
+	for (int g = 0; g < t->ngroups; g++) {
 		free(t->dist[g]);
+		free(t->narrow[g]);
+	}
 	free(t);
 }

@@ -23,7 +23,10 @@ typedef struct sdbi_mtm_split {
 	int ngroups;
 	int size[SDBI_MTM_MAX_GROUPS];            /* tiles of each group */
 	uint8_t tile[SDBI_MTM_MAX_GROUPS][SDBI_MTM_GROUP_MAX];
-	uint16_t *dist[SDBI_MTM_MAX_GROUPS];
+	uint16_t *dist[SDBI_MTM_MAX_GROUPS];   /* while built; then NULL if narrow */
+	uint8_t *narrow[SDBI_MTM_MAX_GROUPS];  /* the same in a byte, where every entry fits
+	                                          (the 4x4's: 48 sixths at most): half the
+	                                          cache misses of the search */
 	size_t bytes;
 	char partition[96];           /* "1,2,3,6,7/4,5,8,9,12/..." (tiles of the goal) */
 } sdbi_mtm_split;
@@ -60,7 +63,8 @@ static inline int sdbi_mtm_split_value(const sdbi_mtm_split *t, const uint8_t *p
 		for (int i = 0; i < k; i++)
 			c[i] = pos[t->tile[g][i]];
 		c[k] = blank;
-		sum += t->dist[g][sdbi_mtm_index(c, k + 1, t->n)];
+		const uint32_t i = sdbi_mtm_index(c, k + 1, t->n);
+		sum += t->narrow[g] ? t->narrow[g][i] : t->dist[g][i];
 	}
 	return (int)((sum + (unsigned)t->unit - 1) / (unsigned)t->unit);
 }

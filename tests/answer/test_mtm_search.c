@@ -203,6 +203,25 @@ Test(mtm_search, the_15_puzzle, .timeout = 300)
 			}
 		}
 	}
+	/* 2x8: runs of seven cells, entries past a byte (in 1/420 of a move), no
+	 * walking distance (its keys pass 64 bits) */
+	{
+		sdb_board goal, start;
+		sdb_board_goal(&goal, 8, 2, 15);
+		random_walk(&start, &goal, 14, &seed);
+		sdb_answer a;
+		cr_assert_eq(sdb_answer_query(&a, db, &start, &goal, &opts), 0, "%s",
+		             sdb_error_detail());
+		sdb_board c = start;
+		for (int k = 0; a.moves[k]; k++)
+			cr_assert_eq(sdb_board_apply(&c, sdb_move_from_letter(a.moves[k])), 0);
+		cr_assert(sdb_board_equal(&c, &goal), "%s: %s", text_of(&start), a.moves);
+		cr_assert(reaches(&start, &goal, a.distance, -1));
+		cr_assert(a.distance == 0 || !reaches(&start, &goal, a.distance - 1, -1),
+		          "%s: %d is not the fewest", text_of(&start), a.distance);
+		cr_assert(strstr(a.heuristic_name, "mtm-split-") &&
+		          !strstr(a.heuristic_name, "walking"), "%s", a.heuristic_name);
+	}
 	/* sets count single-tile moves: not taken for a multi-tile search */
 	opts.sets = "pdb-4x4-b15-5-5-5";
 	sdb_board goal, start;
