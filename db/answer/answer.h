@@ -177,7 +177,7 @@ int sdbi_db_heuristic(const sdb_heuristic **h, const char **note, const sdb_db *
 
 /* The multi-tile metric's heuristic for goals like goal: the split tables
  * of mtm_split.c and the walking distance of mtm_walk.c, built on the first
- * call for a class of goals (seconds: 35 MB on a 4x4; one build at a time
+ * call for a class of goals (seconds: 17 MB on a 4x4; one build at a time
  * in the process, callers of the same class waiting for it) and kept until
  * the database closes; thread-safe. */
 int sdbi_db_heuristic_mtm(const sdb_heuristic **h, const sdb_db *db, const sdb_board *goal);

@@ -602,7 +602,7 @@ int sdb_heuristic_move(const sdb_heuristic *h, sdb_hstate *st, int move)
 /* --- The heuristics a database answers with (sdbi_db_heuristic), opened on
  * first use and kept in the handle's slot until it closes. */
 /* A handle keeps at most MAX_MTM_CLASSES multi-tile heuristics (built in
- * memory, 35 MB each on a 4x4, whose three classes fit): what a server's
+ * memory, 17 MB each on a 4x4, whose three classes fit): what a server's
  * clients can make it build is bounded. */
 enum { MAX_HEURISTICS = 32, MAX_MTM_CLASSES = 4 };
 
