@@ -559,6 +559,13 @@ int sdbi_visit(worker *w, int g, int first, int (*letters)(const worker *w, int 
 /* --- Parallel iterations. */
 
 
+void sdbi_frontier_goal(frontier *f, const uint8_t *path, int depth)
+{
+	f->goal_at = f->n;
+	f->goal_depth = depth;
+	memcpy(f->goal_path, path, (size_t)depth);
+}
+
 int sdbi_frontier_add(frontier *f, const uint8_t *path)
 {
 	if (f->n == f->cap) {
@@ -581,9 +588,7 @@ static int collect(worker *w, frontier *f, int g, int prev, unsigned dup)
 	const engine *e = w->e;
 	if (f->goal_at < 0 && w->blank == e->goal_blank && !e->manhattan &&
 	    !memcmp(w->v[0].cell, e->goal, (size_t)e->n)) {
-		f->goal_at = f->n;
-		f->goal_depth = g;
-		memcpy(f->goal_path, w->path, (size_t)g);
+		sdbi_frontier_goal(f, w->path, g);
 		return 0;
 	}
 	if (g == f->depth)

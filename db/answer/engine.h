@@ -184,6 +184,10 @@ int sdbi_dfs(worker *w, int g, int prev, unsigned dup);
  * f->goal_at), lowering w->next_bound for the nodes cut: 0 or SDB_ENOMEM. */
 int sdbi_collect(worker *w, frontier *f);
 
+/* The goal, met at depth above f->depth by path: a subtree of its own, in
+ * its place (f->goal_at). */
+void sdbi_frontier_goal(frontier *f, const uint8_t *path, int depth);
+
 /* A path of f->depth moves appended to f: 0 or SDB_ENOMEM. */
 int sdbi_frontier_add(frontier *f, const uint8_t *path);
 

@@ -167,9 +167,7 @@ static int collect(worker *w, frontier *f, int g, int prev)
 {
 	const engine *e = w->e;
 	if (f->goal_at < 0 && is_goal(w)) {
-		f->goal_at = f->n;
-		f->goal_depth = g;
-		memcpy(f->goal_path, w->path, (size_t)g);
+		sdbi_frontier_goal(f, w->path, g);
 		return 0;
 	}
 	if (g == f->depth)
