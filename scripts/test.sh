@@ -72,11 +72,9 @@ done
 echo "== threads on one database handle (ThreadSanitizer)"
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DSLIDEDB_TSAN=ON -DSLIDEDB_WERROR=ON \
 	-DSLIDEDB_BENCH=OFF -DCMAKE_C_FLAGS="-O1" >/dev/null
-cmake --build build-tsan -j"$(nproc)" --target test_threads test_mtm_search slidedb-gen >/dev/null
+cmake --build build-tsan -j"$(nproc)" --target test_threads slidedb-gen >/dev/null
 TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_threads \
 	build-tsan/slidedb-gen "$scratch/tsan"
-echo "== the multi-tile split tables built on two threads (ThreadSanitizer)"
-TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_mtm_search --filter '*split_tables*'
 echo "== slidedb-serve's threads (ThreadSanitizer): requests while tables are committed"
 cmake --build build-tsan -j"$(nproc)" --target slidedb-serve >/dev/null
 tsan_db="$scratch/tsan/serve.lmdb"
