@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* The programs' test knobs, from the environment into sdb_engine_tune(). */
+/* The programs' test knobs, and the user's SLIDEDB_MTM_SPLIT, from the
+ * environment into sdb_engine_tune(). */
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "cli/env_tuning.h"
 #include "slidedb_engine.h"
 
-enum kind { BYTES, SECONDS, NODES, FLAG };
+enum kind { BYTES, SECONDS, NODES, FLAG, SPLIT };
 
 /* Each variable and the field of sdb_tuning it sets. */
 static const struct knob {
@@ -21,6 +23,7 @@ static const struct knob {
 	{ "SLIDEDB_VERIFY_SLICE", BYTES, offsetof(sdb_tuning, verify_slice) },
 	{ "SLIDEDB_SPLIT_NODES", NODES, offsetof(sdb_tuning, split_nodes) },
 	{ "SLIDEDB_PROVE_IN_PLACE", FLAG, offsetof(sdb_tuning, prove_in_place) },
+	{ "SLIDEDB_MTM_SPLIT", SPLIT, offsetof(sdb_tuning, mtm_split_7_8) },
 };
 
 int env_tuning_apply(void)
@@ -43,6 +46,12 @@ int env_tuning_apply(void)
 			break;
 		case FLAG:
 			*(int *)at = 1;
+			break;
+		case SPLIT:   /* the multi-tile split tables (doc/metric.md) */
+			if (strcmp(v, "5-5-5") && strcmp(v, "7-8"))
+				return cli_usage("%s='%s': the multi-tile split tables are 5-5-5 (the "
+				                 "default) or 7-8", knobs[i].name, v);
+			*(int *)at = !strcmp(v, "7-8");
 			break;
 		}
 		if (end && (*end || end == v))

@@ -162,16 +162,11 @@ static int open_mtm(sdb_heuristic **out, const sdb_board *goal)
 	set_class(h, goal, rep);
 	sdb_board canon;
 	sdb_board_goal(&canon, goal->w, goal->h, rep);
-	/* SLIDEDB_MTM_SPLIT=7-8: the strongest groups where they exist (a 4x4's
-	 * corner goals), built here as well: minutes and gigabytes, for batches */
-	const char *spec = getenv("SLIDEDB_MTM_SPLIT");
+	/* tuned to 7-8: the strongest groups where they exist (a 4x4's corner
+	 * goals), built here as well: minutes and gigabytes, for batches */
+	const char *spec = sdbi_tuning()->mtm_split_7_8 ? "7-8" : NULL;
 	const long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	int err = sdbi_mtm_split_build(&h->mtm, &canon, spec, cores > 0 ? (int)cores : 1);
-	if (err == SDB_EINVAL) {   /* (the variable named: the caller never gave it) */
-		char why[256];
-		snprintf(why, sizeof why, "%s", sdb_error_detail());
-		err = sdbi_fail(err, "SLIDEDB_MTM_SPLIT=%s", why);
-	}
 	if (!err && (err = sdbi_mtm_walk_build(&h->walk, &canon)) != SDB_OK)
 		err = err == SDB_ETOOBIG ? SDB_OK   /* (2x8, 8x2: the split tables alone) */
 		      : sdbi_fail(err, "out of memory");

@@ -22,10 +22,10 @@
  * first tile moved paying the whole slide 11.5. Tables are built in memory
  * on the first search of a database handle that needs them, every group on
  * every thread in turn: 5-5-5 on a 4x4 in under a second (2 MB), or 7-8
- * (SLIDEDB_MTM_SPLIT, heuristic.c) in minutes  (1.6 GB), which expands a
- * ninetieth of 5-5-5's nodes (bench/RESULTS.md). Only the region form makes
- * 7-8 fit: its group of 8 with the blank's exact cell has 4.2 billion
- * states, with the blank's region 1.4 billion. */
+ * (sdb_tuning's mtm_split_7_8, heuristic.c) in minutes (1.6 GB), which
+ * expands a ninetieth of 5-5-5's nodes (bench/RESULTS.md). The region
+ * form makes 7-8 fit: its group of 8 with the blank's exact cell has 4.2
+ * billion states, with the blank's region 1.4 billion. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

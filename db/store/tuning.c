@@ -37,6 +37,9 @@ int sdb_engine_tune(const sdb_tuning *t)
 	if (t->split_nodes < -1)
 		return sdbi_fail(SDB_EINVAL, "split_nodes %lld: -1 (the default) or at least 0",
 		                 (long long)t->split_nodes);
+	if (t->mtm_split_7_8 != 0 && t->mtm_split_7_8 != 1)
+		return sdbi_fail(SDB_EINVAL, "mtm_split_7_8 %d: 0 (5-5-5, the default) or 1",
+		                 t->mtm_split_7_8);
 	tuning = *t;
 	return sdbi_done(SDB_OK);
 }
