@@ -119,6 +119,27 @@ int sdbi_mtm_letters(const worker *w, int depth, char *out)
 	return n;
 }
 
+/* Every child's split entries asked for before any is read, where the
+ * tables miss the caches: the slides made and undone once more, for their
+ * reads to wait together rather than one after another. */
+static void fetch_children(worker *w, int prev)
+{
+	const engine *e = w->e;
+	for (int m = 0; m < 4; m++) {
+		if (same_line(m, prev))
+			continue;
+		int k = 0;
+		while (k < e->run && e->nbr[w->blank][m] >= 0) {
+			step(w, e->nbr[w->blank][m]);
+			k++;
+			sdbi_mtm_split_fetch(e->mtm, w->pos[0], w->blank);
+			if (e->views > 1)
+				sdbi_mtm_split_fetch(e->mtm, w->pos[1], e->tcell[w->blank]);
+		}
+		slide(w, m ^ 1, k);
+	}
+}
+
 int sdbi_mtm_dfs(worker *w, int g, int prev)
 {
 	const engine *e = w->e;
@@ -133,6 +154,8 @@ int sdbi_mtm_dfs(worker *w, int g, int prev)
 	int r = sdbi_count_node(w);
 	if (r)
 		return r;
+	if (e->mtm->fetch_ahead)
+		fetch_children(w, prev);
 	for (int i = 0; i < 4; i++) {
 		const int m = e->order[i];
 		if (same_line(m, prev))

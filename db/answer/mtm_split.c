@@ -276,6 +276,10 @@ static const struct corner_spec {
 	{ "7-8", 2, { 7, 8 }, { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 } },
 };
 enum { DEFAULT_GROUP = 5 };   /* tiles a group elsewhere: reading order */
+/* Tables past this many bytes miss the caches on most reads: the search
+ * then fetches every child's entries first (7-8's 1.5 GB; 5-5-5's 2 MB are
+ * read from the caches, where the fetches would only cost) */
+#define FETCH_AHEAD_BYTES (64u << 20)
 
 static int partition(sdbi_mtm_split *t, const sdb_board *goal, const char *spec)
 {
@@ -377,6 +381,7 @@ int sdbi_mtm_split_build(sdbi_mtm_split **out, const sdb_board *goal, const char
 		if (!(err = build_group(t, g, threads < 1 ? 1 : threads)))
 			err = narrow(t, g);
 	}
+	t->fetch_ahead = t->bytes > FETCH_AHEAD_BYTES;
 	if (err) {
 		sdbi_mtm_split_free(t);
 		return err == SDB_ETOOBIG

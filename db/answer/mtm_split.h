@@ -35,6 +35,8 @@ typedef struct sdbi_mtm_split {
 	int ngroups;
 	sdbi_mtm_group g[SDBI_MTM_MAX_GROUPS];
 	size_t bytes;
+	int fetch_ahead;              /* tables past the caches (7-8's): a node fetches
+	                                 every child's entries before reading any */
 	char partition[96];           /* "1,2,3,6,7/4,5,8,9,12/..." (tiles of the goal) */
 } sdbi_mtm_split;
 
@@ -71,6 +73,16 @@ static inline unsigned sdbi_mtm_group_value(const sdbi_mtm_group *g, const uint8
 {
 	const uint64_t at = sdbi_mtm_group_index(g, pos, blank);
 	return g->narrow ? g->narrow[at] : g->dist[at];
+}
+
+/* Ask for the cache lines of a position's entries (as sdbi_mtm_split_value). */
+static inline void sdbi_mtm_split_fetch(const sdbi_mtm_split *t, const uint8_t *pos, int blank)
+{
+	for (int i = 0; i < t->ngroups; i++) {
+		const sdbi_mtm_group *g = &t->g[i];
+		const uint64_t at = sdbi_mtm_group_index(g, pos, blank);
+		__builtin_prefetch(g->narrow ? (const void *)&g->narrow[at] : (const void *)&g->dist[at]);
+	}
 }
 
 /* The bound of a position: pos[t] the cell of tile t (1 .. n-1) in the
