@@ -155,7 +155,7 @@ int cmd_pdb(void *opts, int nargs, char **args)
 		return cli_usage("pdb: give --partition or --preset, not both");
 	if (!o->partition && !o->preset)
 		return cli_usage("pdb: --partition SPEC or --preset NAME is required (5-5-5, 6-6-3, 7-8, "
-		                 "6-6-6-6, 7-7-7-3, 2x2, 5s or groups like 1,2,3/4,5,6; --preset list "
+		                 "6-6-6-6[b-d], 7-7-7-3, 2x2, 5s or groups like 1,2,3/4,5,6; --preset list "
 		                 "for the presets)");
 	int mode = SDB_BLANK_REGION;
 	if (o->blank && !strcmp(o->blank, "min"))
@@ -170,9 +170,12 @@ int cmd_pdb(void *opts, int nargs, char **args)
 		int rc = preset_find(&p, o->preset, o->w, o->h);
 		if (rc)
 			return rc;
-		if (o->set_name && p->partitions[1])
+		int nsets = 0;
+		while (nsets < PRESET_MAX_SETS && p->partitions[nsets])
+			nsets++;
+		if (o->set_name && nsets > 1)
 			return cli_usage("--name: preset %s builds %d sets, each under its own name",
-			                 p->name, PRESET_MAX_SETS);
+			                 p->name, nsets);
 		memcpy(specs, p->partitions, sizeof specs);
 	}
 	/* Every set checked before any is built; then all in one transaction,

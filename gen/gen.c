@@ -51,12 +51,12 @@ static const option_spec option_table[] = {
 	{ "all-goals", 'a', FULL, OPTION_FLAG, FIELD(all_goals), .help =
 	  "-a, --all-goals    one table per class of blank cells, serving every goal" },
 	{ "partition", 'P', PDB, OPTION_TEXT, FIELD(partition), .help =
-	  "-P, --partition S  the groups: 5-5-5, 6-6-3, 7-8 (4x4), 6-6-6-6, 7-7-7-3 (5x5), 2x2\n"
-	  "                     or 5s (any: 2x2 squares, groups of 5 along pairs of rows), or\n"
-	  "                     tiles like 1,2,3/4,5,6" },
+	  "-P, --partition S  the groups: 5-5-5, 6-6-3, 7-8 (4x4), 6-6-6-6, 6-6-6-6b, 6-6-6-6c,\n"
+	  "                     6-6-6-6d, 7-7-7-3 (5x5), 2x2 or 5s (any: 2x2 squares, groups\n"
+	  "                     of 5 along pairs of rows), or tiles like 1,2,3/4,5,6" },
 	{ "preset", 0, PDB, OPTION_TEXT, FIELD(preset), .help =
 	  "    --preset NAME  instead of --partition, a named bundle of sets for 4x4 or 5x5\n"
-	  "                     (5-5-5, 6-6-3, 7-8; 6-6-6-6, 6-6-6-6+7-7-7-3), built in one\n"
+	  "                     (5-5-5, 6-6-3, 7-8; 6-6-6-6, 6-6-6-6x4), built in one\n"
 	  "                     transaction; recommended: the one for a machine of 2 cores and\n"
 	  "                     24 GiB; list: a board's presets and their sizes" },
 	{ "blank", 'b', PDB, OPTION_TEXT, FIELD(blank), .help =

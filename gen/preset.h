@@ -5,7 +5,7 @@
 #ifndef SLIDEDB_GEN_PRESET_H
 #define SLIDEDB_GEN_PRESET_H
 
-enum { PRESET_MAX_SETS = 2 };
+enum { PRESET_MAX_SETS = 4 };
 
 typedef struct gen_preset {
 	const char *name;

@@ -392,7 +392,9 @@ typedef struct sdb_partition {
 } sdb_partition;
 
 /** @brief Parse a partition spec for @p goal: "5-5-5", "6-6-3" or "7-8" on
- * 4x4, "6-6-6-6" on 5x5 (Korf and Felner's), "2x2" on any board (squares of
+ * 4x4, "6-6-6-6" on 5x5 (Korf and Felner's), "6-6-6-6b", "6-6-6-6c" and
+ * "6-6-6-6d" (three more partitions into groups of 6, maxed with it by the
+ * preset 6-6-6-6x4), "7-7-7-3", "2x2" on any board (squares of
  * 2x2 cells of the canonical goal), or groups of the goal's tiles separated
  * by '/' ("1,2,3/4,5,6"). The
  * groups come out ordered by the smallest tile of their spelling, so a

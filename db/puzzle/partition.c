@@ -25,7 +25,16 @@ enum { MAX_GROUPS = SDB_MAX_GROUPS };
  *   10 11 12 13 14   7-7-7-3: 1 2 5 6 7 10 11 | 3 4 8 9 12 13 14 |
  *   15 16 17 18 19            15 16 17 20 21 22 23 | 18 19 24
  *   20 21 22 23 24   (not its own mirror either: issue #37 measured it maxed
- *                    with 6-6-6-6, bench/RESULTS.md) */
+ *                    with 6-6-6-6, bench/RESULTS.md)
+ * Three more partitions into groups of 6, for the catalogue 6-6-6-6 + 6-6-6-6b +
+ * 6-6-6-6c + 6-6-6-6d maxed (each group a letter; chosen by nodes on Korf's
+ * #38 #40 #25 #32 from ten, bench/RESULTS.md "A catalogue of 6-6-6-6 sets"):
+ *    6-6-6-6b      6-6-6-6c      6-6-6-6d
+ *    . A B B B     . A A B B     . A B B B
+ *    A A B B B     A A C C B     A A B B B
+ *    A C C D D     A A C C B     A C C C D
+ *    A C C D D     D D D C B     A C C C D
+ *    A C C D D     D D D C B     A D D D D */
 static const struct named {
 	const char *name;
 	int w, h, ngroups;
@@ -35,6 +44,9 @@ static const struct named {
 	{ "6-6-3", 4, 4, 3, { 0x000e, 0x3330, 0xccc0 } },
 	{ "5-5-5", 4, 4, 3, { 0x00ce, 0x1330, 0xec00 } },
 	{ "6-6-6-6", 5, 5, 4, { 0x10e6, 0x6318, 0x318c00, 0x1ce0000 } },
+	{ "6-6-6-6b", 5, 5, 4, { 0x108462, 0x39c, 0x631800, 0x18c6000 } },
+	{ "6-6-6-6c", 5, 5, 4, { 0xc66, 0x1084218, 0x843180, 0x738000 } },
+	{ "6-6-6-6d", 5, 5, 4, { 0x108462, 0x39c, 0x73800, 0x1e84000 } },
 	{ "7-7-7-3", 5, 5, 4, { 0xce6, 0x7318, 0xf38000, 0x10c0000 } },
 };
 
@@ -59,7 +71,7 @@ static int empty_tile(const char *spec, int group, int at)
  * board's 2x2 and 5s, and those made for its size), or its groups. */
 static int wrong_board(const char *spec, const struct named *made, const sdb_board *goal)
 {
-	char fits[64] = "";
+	char fits[96] = "";
 	size_t len = 0;
 	for (size_t i = 0; i < sizeof named / sizeof *named; i++)
 		if (named[i].w == goal->w && named[i].h == goal->h && len < sizeof fits)
@@ -158,7 +170,7 @@ int sdb_partition_parse(sdb_partition *pt, const char *spec, const sdb_board *go
 		long t = strtol(p, &end, 10);
 		if (end == p || t < 1 || t >= n)
 			return sdbi_fail(SDB_EINVAL, "--partition '%s': expected tiles 1..%d, groups "
-			                "separated by '/' (or 5-5-5, 6-6-3, 7-8 on 4x4, 6-6-6-6, 7-7-7-3 "
+			                "separated by '/' (or 5-5-5, 6-6-3, 7-8 on 4x4, 6-6-6-6[b-d], 7-7-7-3 "
 			                "on 5x5, 2x2 or 5s on any)", spec, n - 1);
 		if (pt->tiles >> t & 1)
 			return sdbi_fail(SDB_EINVAL, "--partition '%s': tile %ld is in two groups", spec, t);

@@ -385,6 +385,78 @@ Test(pattern, regions_rank_apart)
 	regions_rank_apart(5, 5, 0x7e, 2000);          /* 6-6-6-6's first group: rows */
 }
 
+/* A partition's groups in a canonical order (sorted masks), for comparing. */
+static void sorted_groups(uint64_t *out, const uint64_t *groups, int n)
+{
+	memcpy(out, groups, (size_t)n * sizeof *out);
+	for (int a = 1; a < n; a++)
+		for (int b = a; b > 0 && out[b] < out[b - 1]; b--) {
+			const uint64_t t = out[b];
+			out[b] = out[b - 1];
+			out[b - 1] = t;
+		}
+}
+
+/* Every named partition covers each tile of its board once, in groups of the
+ * sizes its name gives; and the four 5x5 partitions into groups of 6 that the
+ * preset 6-6-6-6x4 maxes, each also read through the diagonal mirror, are
+ * eight different partitions (two alike would be a set read for nothing). */
+Test(pattern, named_partitions)
+{
+	static const struct {
+		const char *name;
+		int w;
+	} named[] = { { "5-5-5", 4 }, { "6-6-3", 4 }, { "7-8", 4 }, { "6-6-6-6", 5 },
+	              { "6-6-6-6b", 5 }, { "6-6-6-6c", 5 }, { "6-6-6-6d", 5 }, { "7-7-7-3", 5 } };
+	uint64_t views[8][SDB_MAX_GROUPS];
+	int nviews = 0;
+	for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
+		const int w = named[i].w, n = w * w;
+		sdb_board goal;
+		sdb_board_goal(&goal, w, w, 0);
+		sdb_partition pt;
+		cr_assert_eq(sdb_partition_parse(&pt, named[i].name, &goal), 0, "%s", named[i].name);
+		int want[SDB_MAX_GROUPS], nwant = 0, got[SDB_MAX_GROUPS];
+		const char *p = named[i].name;   /* "6-6-6-6b": 6, 6, 6, 6 */
+		char *end;
+		do {
+			want[nwant++] = (int)strtol(p, &end, 10);
+			p = end + 1;
+		} while (*end == '-');
+		cr_assert_eq(pt.ngroups, nwant, "%s: %d groups", named[i].name, pt.ngroups);
+		uint64_t all = 0;
+		for (int g = 0; g < pt.ngroups; g++) {
+			cr_assert_eq(all & pt.groups[g], 0, "%s: a tile in two groups", named[i].name);
+			all |= pt.groups[g];
+			got[g] = __builtin_popcountll(pt.groups[g]);
+		}
+		cr_assert_eq(all, ((1ull << n) - 1) & ~1ull, "%s: not every tile", named[i].name);
+		for (int a = 0; a < nwant; a++) {   /* the same sizes, in any order */
+			int b = 0;
+			while (b < nwant && got[b] != want[a])
+				b++;
+			cr_assert(b < nwant, "%s: no group of %d", named[i].name, want[a]);
+			got[b] = -1;
+		}
+		if (strncmp(named[i].name, "6-6-6-6", 7))
+			continue;
+		/* the partition and its mirror: each tile to the one at the
+		 * transposed cell of the goal (blank in cell 0, on the diagonal) */
+		uint64_t mirrored[SDB_MAX_GROUPS] = { 0 };
+		for (int g = 0; g < pt.ngroups; g++)
+			for (int c = 0; c < n; c++)
+				if (goal.cell[c] && pt.groups[g] >> goal.cell[c] & 1)
+					mirrored[g] |= 1ull << goal.cell[(c % w) * w + c / w];
+		sorted_groups(views[nviews++], pt.groups, pt.ngroups);
+		sorted_groups(views[nviews++], mirrored, pt.ngroups);
+	}
+	cr_assert_eq(nviews, 8);
+	for (int a = 0; a < nviews; a++)
+		for (int b = 0; b < a; b++)
+			cr_assert(memcmp(views[a], views[b], 4 * sizeof *views[a]),
+			          "views %d and %d of the 6-6-6-6 partitions are one partition", a, b);
+}
+
 Test(pattern, refuses_bad_groups)
 {
 	sdb_board g;
