@@ -150,33 +150,57 @@ static inline uint64_t block_index(const sdb_pattern *p, uint32_t comb, int blan
 	return sdbi_pattern_block(p, comb, blank);
 }
 
-/* On boards of up to 16 cells with under 2^16 blocks (every pattern on 4x4)
- * a set's regions fit its comb_block word: the first block in the low 16
- * bits, then 3 bits per cell, the region of a free cell (0 for an occupied
- * one, where the blank never is). A child's block is then one read instead
- * of two in a chain, the second waiting on the first. A pattern with a set
- * of more than 8 regions, or more blocks, keeps the rows. */
-static void pack_regions(sdb_pattern *p)
+/* A search reads a child's block from comb_block and region_rows, two
+ * reads in a chain, the second waiting on the first, in tables of a few
+ * megabytes that miss the caches (on 5x5 with groups of 6, 1.4 and 1.6 MB).
+ * Packed, the chain goes:
+ * - SDBI_REGIONS_IN_WORD: on boards of up to 16 cells with under 2^16
+ *   blocks (every pattern on 4x4) a set's regions fit its comb_block word:
+ *   the first block in the low 16 bits, then 3 bits per cell, the region of
+ *   a free cell (0 for an occupied one, where the blank never is). One read.
+ * - SDBI_REGIONS_BY_CELL: on boards of up to 31 cells, the region of each
+ *   cell in 2 bits of the comb_block word and the first block in comb_first:
+ *   two reads side by side. A set of more than 4 regions (on 5x5 with 6
+ *   tiles, 5 at most, and rare) keeps its row: bit 63 and the row's start.
+ * Other patterns keep the rows. */
+static int pack_regions(sdb_pattern *p)
 {
-	if (p->mode != SDB_BLANK_REGION || p->n > PACKED_CELLS || p->nblocks > 0xffff)
-		return;
-	for (uint32_t comb = 0; comb < p->ncomb; comb++) {
+	if (p->mode != SDB_BLANK_REGION || p->n > 31)
+		return SDB_OK;
+	int in_word = p->n <= PACKED_CELLS && p->nblocks <= 0xffff, rows_read = 0;
+	for (uint32_t comb = 0; comb < p->ncomb && in_word; comb++) {
 		const uint8_t *r_of = p->region_rows + (p->comb_block[comb] >> 32);
 		for (int c = 0; c < p->n; c++)
 			if (r_of[c] != NO_REGION && r_of[c] > 7)
-				return;
+				in_word = 0;
 	}
+	if (!in_word && !(p->comb_first = malloc(p->ncomb * sizeof *p->comb_first)))
+		return SDB_ENOMEM;
 	for (uint32_t comb = 0; comb < p->ncomb; comb++) {
-		const uint8_t *r_of = p->region_rows + (p->comb_block[comb] >> 32);
-		uint64_t word = (uint32_t)p->comb_block[comb];
+		const uint64_t row = p->comb_block[comb] >> 32;
+		const uint8_t *r_of = p->region_rows + row;
+		const int shift = in_word ? 16 : 0, bits = in_word ? 3 : 2;
+		uint64_t word = in_word ? (uint32_t)p->comb_block[comb] : 0;
+		int many = 0;
 		for (int c = 0; c < p->n; c++)
-			if (r_of[c] != NO_REGION)
-				word |= (uint64_t)r_of[c] << (16 + 3 * c);
+			if (r_of[c] != NO_REGION) {
+				word |= (uint64_t)r_of[c] << (shift + bits * c);
+				many |= r_of[c] > 3;
+			}
+		if (!in_word) {
+			p->comb_first[comb] = (uint32_t)p->comb_block[comb];
+			if (many)
+				word = 1ull << 63 | row;
+			rows_read |= many;
+		}
 		p->comb_block[comb] = word;
 	}
-	free(p->region_rows);
-	p->region_rows = NULL;
-	p->regions_packed = 1;
+	if (!rows_read) {
+		free(p->region_rows);
+		p->region_rows = NULL;
+	}
+	p->regions_packed = in_word ? SDBI_REGIONS_IN_WORD : SDBI_REGIONS_BY_CELL;
+	return SDB_OK;
 }
 
 /* The sets of k cells in colex order (Gosper's successor: the next larger
@@ -240,8 +264,7 @@ static int build_tables(sdb_pattern *p)
 			                         : (~p->comb_mask[comb] & full);
 		}
 	}
-	pack_regions(p);
-	return SDB_OK;
+	return pack_regions(p);
 }
 
 /* The tables build_tables() makes depend on the board, the group's size and
@@ -268,6 +291,7 @@ static void copy_tables(sdb_pattern *to, const sdb_pattern *from)
 	to->nblocks = from->nblocks;
 	to->comb_mask = from->comb_mask;
 	to->comb_block = from->comb_block;
+	to->comb_first = from->comb_first;
 	to->region_rows = from->region_rows;
 	to->regions_packed = from->regions_packed;
 	to->block_comb = from->block_comb;
@@ -279,6 +303,7 @@ static void free_tables(sdb_pattern *p)
 {
 	free(p->comb_mask);
 	free(p->comb_block);
+	free(p->comb_first);
 	free(p->region_rows);
 	free(p->block_comb);
 	free(p->block_cells);

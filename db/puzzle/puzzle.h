@@ -108,12 +108,18 @@ struct sdb_pattern {
 	uint64_t *comb_block;            /* comb -> its first block (low 32 bits) and the
 	                                    start of its row of region_rows (high 32
 	                                    bits: row * n; row 0 when its free cells make
-	                                    one region); with regions_packed, the first
+	                                    one region); SDBI_REGIONS_IN_WORD: the first
 	                                    block (low 16 bits) and each cell's region
-	                                    (3 bits a cell from bit 16) */
+	                                    (3 bits a cell from bit 16);
+	                                    SDBI_REGIONS_BY_CELL: each cell's region (2
+	                                    bits a cell), or for a set of more than 4
+	                                    regions bit 63 and its row's start (low 32
+	                                    bits) */
+	uint32_t *comb_first;            /* SDBI_REGIONS_BY_CELL: comb -> its first block */
 	uint8_t *region_rows;            /* row * n + cell -> region, 0xff if occupied;
-	                                    row 0 all region 0; NULL when packed */
-	int regions_packed;              /* pack_regions() in pattern.c */
+	                                    row 0 all region 0; NULL when not read */
+	int regions_packed;              /* 0, or how pack_regions() (pattern.c) packed
+	                                    them: SDBI_REGIONS_* */
 	uint32_t *block_comb;            /* block -> comb */
 	uint64_t *block_cells;           /* block -> cells of its region (region mode) */
 	uint8_t *block_region;           /* block -> region number */
@@ -133,15 +139,24 @@ struct sdb_pattern {
 extern uint64_t sdbi_binom[SDB_MAX_CELLS + 1][SDB_MAX_PATTERN + 2];
 extern uint8_t sdbi_popcount8[256];
 
+/* How a pattern's regions are packed (sdb_pattern.regions_packed). */
+enum { SDBI_REGIONS_IN_WORD = 1, SDBI_REGIONS_BY_CELL = 2 };
+
 /* The block of a set of occupied cells (its colex rank comb) with the blank
- * in cell blank: one read with the regions packed, else two and no branch on
- * the set (a set whose free cells make one region reads row 0, all zeros); a
- * search computes one per child. */
+ * in cell blank: one read with the regions in the word (boards of up to 16
+ * cells), two reads side by side with them by cell (up to 31 cells; a rare
+ * set of more than 4 regions reads its row after), else two in a chain (a
+ * set whose free cells make one region reads row 0, all zeros). A search
+ * computes one per child: the reads miss the caches, and a chain waits on
+ * both. */
 static inline uint64_t sdbi_pattern_block(const sdb_pattern *p, uint32_t comb, int blank)
 {
 	if (p->mode != SDB_BLANK_REGION)
 		return comb;
 	const uint64_t b = p->comb_block[comb];
+	if (p->regions_packed == SDBI_REGIONS_BY_CELL)
+		return p->comb_first[comb] + (b >> 63 ? p->region_rows[(uint32_t)b + (unsigned)blank]
+		                                      : (b >> (2 * blank) & 3));
 	if (p->regions_packed)
 		return (b & 0xffff) + (b >> (16 + 3 * blank) & 7);
 	return (uint32_t)b + p->region_rows[(b >> 32) + (unsigned)blank];

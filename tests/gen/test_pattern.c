@@ -302,11 +302,61 @@ Test(pattern, walk_matches_neighbours)
 	sdb_pattern_free(p);
 }
 
-/* The region form's rank, whichever way a pattern keeps its sets' regions
- * (packed in one word a set up to 16 cells, rows past them): on random
- * boards, the blank in every cell the group leaves free gives one rank per
+/* The region form's rank on board b, however the pattern keeps its sets'
+ * regions: the blank in every cell the group leaves free gives one rank per
  * region, the regions flood-filled here, different ranks for different
- * regions, every rank in range. */
+ * regions, every rank in range. The number of regions. */
+static int regions_check_board(const sdb_pattern *p, const sdb_board *b, uint64_t tiles,
+                               const char *what)
+{
+	const int w = b->w, h = b->h, n = w * h;
+	const uint64_t size = sdb_pattern_size(p);
+	int region[SDB_MAX_CELLS], regions = 0;
+	for (int c = 0; c < n; c++)
+		region[c] = b->cell[c] && (tiles >> b->cell[c] & 1) ? -2 : -1;
+	for (int c = 0; c < n; c++) {
+		if (region[c] != -1)
+			continue;
+		int stack[SDB_MAX_CELLS], top = 0;
+		region[c] = regions;
+		stack[top++] = c;
+		while (top) {
+			const int at = stack[--top], ax = at % w, ay = at / w;
+			const int next[4] = { ay > 0 ? at - w : -1, ay < h - 1 ? at + w : -1,
+			                      ax > 0 ? at - 1 : -1, ax < w - 1 ? at + 1 : -1 };
+			for (int m = 0; m < 4; m++)
+				if (next[m] >= 0 && region[next[m]] == -1) {
+					region[next[m]] = regions;
+					stack[top++] = next[m];
+				}
+		}
+		regions++;
+	}
+	uint64_t rank_of[SDB_MAX_CELLS];
+	int seen[SDB_MAX_CELLS] = { 0 };
+	for (int c = 0; c < n; c++) {
+		if (region[c] < 0)
+			continue;
+		sdb_board moved = *b;   /* the blank to cell c, the tile there to its cell */
+		moved.cell[b->blank] = b->cell[c];
+		moved.cell[c] = 0;
+		moved.blank = (uint8_t)c;
+		const uint64_t rank = sdb_pattern_rank(p, &moved);
+		cr_assert_lt(rank, size);
+		if (seen[region[c]]) {
+			cr_assert_eq(rank, rank_of[region[c]], "%dx%d %s: cell %d", w, h, what, c);
+			continue;
+		}
+		for (int r = 0; r < regions; r++)
+			cr_assert(!seen[r] || rank_of[r] != rank, "%dx%d %s: regions %d and %d", w, h,
+			          what, r, region[c]);
+		seen[region[c]] = 1;
+		rank_of[region[c]] = rank;
+	}
+	return regions;
+}
+
+/* regions_check_board() on random boards. */
 static void regions_rank_apart(int w, int h, uint64_t tiles, int rounds)
 {
 	sdb_board goal;
@@ -314,7 +364,6 @@ static void regions_rank_apart(int w, int h, uint64_t tiles, int rounds)
 	sdb_pattern *p;
 	cr_assert_eq(sdb_pattern_new(&p, &goal, tiles, SDB_BLANK_REGION), 0);
 	const int n = w * h;
-	const uint64_t size = sdb_pattern_size(p);
 	uint64_t x = 88172645463325252ull;
 	int most = 0;
 	for (int round = 0; round < rounds; round++) {
@@ -329,49 +378,10 @@ static void regions_rank_apart(int w, int h, uint64_t tiles, int rounds)
 		for (int c = 0; c < n; c++)
 			if (b.cell[c] == 0)
 				b.blank = (uint8_t)c;
-		int region[SDB_MAX_CELLS], regions = 0;
-		for (int c = 0; c < n; c++)
-			region[c] = b.cell[c] && (tiles >> b.cell[c] & 1) ? -2 : -1;
-		for (int c = 0; c < n; c++) {
-			if (region[c] != -1)
-				continue;
-			int stack[SDB_MAX_CELLS], top = 0;
-			region[c] = regions;
-			stack[top++] = c;
-			while (top) {
-				const int at = stack[--top], ax = at % w, ay = at / w;
-				const int next[4] = { ay > 0 ? at - w : -1, ay < h - 1 ? at + w : -1,
-				                      ax > 0 ? at - 1 : -1, ax < w - 1 ? at + 1 : -1 };
-				for (int m = 0; m < 4; m++)
-					if (next[m] >= 0 && region[next[m]] == -1) {
-						region[next[m]] = regions;
-						stack[top++] = next[m];
-					}
-			}
-			regions++;
-		}
+		char what[32];
+		snprintf(what, sizeof what, "round %d", round);
+		const int regions = regions_check_board(p, &b, tiles, what);
 		most = regions > most ? regions : most;
-		uint64_t rank_of[SDB_MAX_CELLS];
-		int seen[SDB_MAX_CELLS] = { 0 };
-		for (int c = 0; c < n; c++) {
-			if (region[c] < 0)
-				continue;
-			sdb_board moved = b;   /* the blank to cell c, the tile there to its cell */
-			moved.cell[b.blank] = b.cell[c];
-			moved.cell[c] = 0;
-			moved.blank = (uint8_t)c;
-			const uint64_t rank = sdb_pattern_rank(p, &moved);
-			cr_assert_lt(rank, size);
-			if (seen[region[c]]) {
-				cr_assert_eq(rank, rank_of[region[c]], "%dx%d round %d: cell %d", w, h, round, c);
-				continue;
-			}
-			for (int r = 0; r < regions; r++)
-				cr_assert(!seen[r] || rank_of[r] != rank, "%dx%d round %d: regions %d and %d",
-				          w, h, round, r, region[c]);
-			seen[region[c]] = 1;
-			rank_of[region[c]] = rank;
-		}
 	}
 	cr_assert_gt(most, 2, "%dx%d: the boards drawn split the free cells", w, h);
 	sdb_pattern_free(p);
@@ -379,10 +389,32 @@ static void regions_rank_apart(int w, int h, uint64_t tiles, int rounds)
 
 Test(pattern, regions_rank_apart)
 {
-	regions_rank_apart(4, 4, 0xff00, 3000);        /* 7-8's 8 tiles: packed */
-	regions_rank_apart(3, 3, 0x1e, 500);           /* packed */
-	regions_rank_apart(3, 6, 0x3f0, 2000);         /* 18 cells: rows */
-	regions_rank_apart(5, 5, 0x7e, 2000);          /* 6-6-6-6's first group: rows */
+	regions_rank_apart(4, 4, 0xff00, 3000);        /* 7-8's 8 tiles: in the word */
+	regions_rank_apart(3, 3, 0x1e, 500);           /* in the word */
+	regions_rank_apart(3, 6, 0x3f0, 2000);         /* 18 cells: by cell */
+	regions_rank_apart(5, 5, 0x7e, 2000);          /* 6-6-6-6's first group: by cell */
+	regions_rank_apart(6, 6, 0x3e, 300);           /* 36 cells: rows */
+}
+
+/* A set of more than 4 regions keeps its row where the others' regions are
+ * packed 2 bits a cell (5x5, groups of 6): tiles 1-6 on the cells marked
+ * below leave five regions, the blank in each. */
+Test(pattern, regions_five)
+{
+	static const char *const drawn[5] = { ".1.2.", "3.4.5", ".6...", ".....", "....." };
+	sdb_board goal, b;
+	sdb_board_goal(&goal, 5, 5, 24);
+	sdb_pattern *p;
+	cr_assert_eq(sdb_pattern_new(&p, &goal, 0x7e, SDB_BLANK_REGION), 0);
+	b = goal;
+	int next = 7;   /* tiles 7..24 on the cells left, then the blank (cell 24) */
+	for (int c = 0; c < 25; c++) {
+		const char ch = drawn[c / 5][c % 5];
+		b.cell[c] = (uint8_t)(ch != '.' ? ch - '0' : next < 25 ? next++ : 0);
+	}
+	b.blank = 24;
+	cr_assert_eq(regions_check_board(p, &b, 0x7e, "five regions"), 5);
+	sdb_pattern_free(p);
 }
 
 /* A partition's groups in a canonical order (sorted masks), for comparing. */
