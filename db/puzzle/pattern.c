@@ -177,10 +177,10 @@ static int pack_regions(sdb_pattern *p)
 	}
 	if (!in_word && !(p->comb_first = malloc(p->ncomb * sizeof *p->comb_first)))
 		return SDB_ENOMEM;
+	const int shift = in_word ? 16 : 0, bits = in_word ? 3 : 2;
 	for (uint32_t comb = 0; comb < p->ncomb; comb++) {
 		const uint64_t row = p->comb_block[comb] >> 32;
 		const uint8_t *r_of = p->region_rows + row;
-		const int shift = in_word ? 16 : 0, bits = in_word ? 3 : 2;
 		uint64_t word = in_word ? (uint32_t)p->comb_block[comb] : 0;
 		int many = 0;
 		for (int c = 0; c < p->n; c++)
